@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file offload/core.h
+ * @brief Contexts, errors, versions and device enumeration.
+ *
+ * A context (::offload_ctx) holds one device tree, the devices found in it,
+ * the per-device DMA policy computed from it, and the backends that serve
+ * those devices. Every other liboffload object belongs to a context.
+ *
+ * Lifecycle (the c-periphery pattern): offload_ctx_new() allocates a closed
+ * context, offload_ctx_open() loads the device tree and binds backends,
+ * offload_ctx_close() releases everything, offload_ctx_free() frees the
+ * handle. Splitting allocation from opening means an open that fails still
+ * leaves its reason in offload_last_error(), and that using a closed context
+ * is a defined error (-EBADF) rather than undefined behaviour.
+ */
+#ifndef OFFLOAD_CORE_H
+#define OFFLOAD_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <offload/version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An opaque library context. See offload_ctx_new(). */
+typedef struct offload_ctx offload_ctx;
+
+/* ------------------------------------------------------------------ versions */
+
+/**
+ * @brief Version of the library that is running.
+ *
+ * @return (MAJOR << 16) | (MINOR << 8) | PATCH of the loaded library; compare
+ *         with ::OFFLOAD_VERSION_NUMBER from the headers used at build time.
+ *
+ * Thread-safety: safe from any thread.
+ */
+unsigned offload_version(void);
+
+/**
+ * @brief Version of the running library as a string, e.g. "0.1.0".
+ *
+ * @return A static NUL-terminated string; never NULL.
+ *
+ * Thread-safety: safe from any thread.
+ */
+const char *offload_version_string(void);
+
+/* ------------------------------------------------------------------ errors */
+
+/**
+ * @brief Describe a liboffload error code.
+ *
+ * All fallible liboffload calls return a negative errno value. The codes and
+ * what they mean here:
+ *  - -EINVAL: a bad argument (NULL pointer, zero or overlong length, wrong key,
+ *    IV or tag length, misaligned length for the mode, overlapping buffers);
+ *  - -ENODEV: no such device, or the device is disabled in the device tree;
+ *  - -ENOTSUP: no backend can perform the operation;
+ *  - -ETIMEDOUT: an engine did not complete in time (it was reset);
+ *  - -EIO: an engine reported an error;
+ *  - -EBADMSG: AEAD authentication tag mismatch (no plaintext is released);
+ *  - -EBADF: the handle is closed;
+ *  - -EBUSY: the object still has dependent handles open;
+ *  - -ENOSPC: a queue is full;
+ *  - -ENOMEM: out of memory;
+ *  - any other -errno: passed through from the kernel interface used.
+ *
+ * @param err A negative (or positive) errno value.
+ * @return A static string; never NULL.
+ *
+ * Thread-safety: safe from any thread.
+ */
+const char *offload_strerror(int err);
+
+/**
+ * @brief The message of the most recent failed call on @p ctx from this thread.
+ *
+ * Every call that returns a negative errno also records a sentence saying
+ * what went wrong (for example "offload_memcpy: source [0x1000,+64) overlaps
+ * destination [0x1020,+64)"). The message is kept per calling thread, so
+ * threads sharing a context never see each other's errors.
+ *
+ * @param ctx The context, or NULL for the last error of any context on this
+ *            thread (including calls that failed because ctx was NULL).
+ * @return A NUL-terminated string, "" if no call has failed; valid until the
+ *         next liboffload call on this thread.
+ *
+ * Thread-safety: safe from any thread.
+ */
+const char *offload_last_error(const offload_ctx *ctx);
+
+/* ------------------------------------------------------------------ context */
+
+/** Where a context takes its device tree from. */
+enum offload_dt_source {
+	/**
+	 * Default: the file named by the OFFLOAD_DTB environment variable if
+	 * set, else the running system's tree at /sys/firmware/fdt if readable,
+	 * else the built-in virtual board.
+	 */
+	OFFLOAD_DT_AUTO = 0,
+	/** No device tree: only the CPU and kernel-interface backends. */
+	OFFLOAD_DT_NONE = 1,
+	/** The flattened device tree file at offload_ctx_opts::dtb_path. */
+	OFFLOAD_DT_FILE = 2,
+	/** The live tree of the running kernel, /sys/firmware/fdt. */
+	OFFLOAD_DT_LIVE = 3,
+	/** The virtual board compiled into the library (simulated engines). */
+	OFFLOAD_DT_BUILTIN = 4,
+	/** A blob in memory, offload_ctx_opts::dtb_blob (copied at open). */
+	OFFLOAD_DT_BLOB = 5,
+};
+
+/**
+ * Attach register-level models to the engines the device tree declares
+ * (a "digital twin" of the board) so that the direct backends drive the
+ * models. Implied by ::OFFLOAD_DT_BUILTIN. Also set by OFFLOAD_SIM=1 in the
+ * environment. Everything a model serves is labelled "sim".
+ */
+#define OFFLOAD_CTX_SIM (1u << 0)
+/** Ignore the OFFLOAD_DTB, OFFLOAD_BACKENDS and OFFLOAD_SIM environment variables. */
+#define OFFLOAD_CTX_NO_ENV (1u << 1)
+/**
+ * Simulation only: emulate a non-coherent memory system for every simulated
+ * device even where the device tree says dma-coherent (the device sees memory
+ * only as of the last cache clean, the CPU sees device writes only after an
+ * invalidate). For testing cache maintenance.
+ */
+#define OFFLOAD_CTX_SIM_NONCOHERENT (1u << 2)
+
+/** Options for offload_ctx_open(). Initialise with offload_ctx_opts_init(). */
+struct offload_ctx_opts {
+	/** sizeof(struct offload_ctx_opts) as compiled by the caller (ABI guard). */
+	uint32_t size;
+	/** Bitwise OR of OFFLOAD_CTX_* flags. */
+	uint32_t flags;
+	/** Device-tree source; see ::offload_dt_source. */
+	enum offload_dt_source dt_source;
+	/** Path of a .dtb file for ::OFFLOAD_DT_FILE. */
+	const char *dtb_path;
+	/** Blob for ::OFFLOAD_DT_BLOB; copied, so it may be freed after open. */
+	const void *dtb_blob;
+	/** Size of dtb_blob in bytes. */
+	size_t dtb_size;
+	/**
+	 * Comma-separated allow-list of backend names ("cpu,kcapi,udma"); NULL or
+	 * "" allows all. Overridden by the OFFLOAD_BACKENDS environment variable
+	 * unless ::OFFLOAD_CTX_NO_ENV is set.
+	 */
+	const char *backends;
+};
+
+/**
+ * @brief Fill @p opts with the defaults (AUTO device tree, all backends).
+ *
+ * @param opts Options to initialise; ignored if NULL.
+ *
+ * Thread-safety: safe from any thread.
+ */
+void offload_ctx_opts_init(struct offload_ctx_opts *opts);
+
+/**
+ * @brief Allocate a closed context.
+ *
+ * @return A new context, or NULL when out of memory.
+ *
+ * Thread-safety: safe from any thread.
+ */
+offload_ctx *offload_ctx_new(void);
+
+/**
+ * @brief Open a context: load and validate the device tree, discover engines,
+ *        compute each device's DMA policy and bind backends.
+ *
+ * A backend that cannot run here (for example AF_ALG on a kernel without it)
+ * is left out and offload_dev_info() says why; that is not an error.
+ *
+ * @param ctx  A closed context from offload_ctx_new().
+ * @param opts Options, or NULL for defaults.
+ * @return 0 on success, or
+ *   - -EINVAL: ctx is NULL, opts->size is too small, an unknown backend name
+ *     in the allow-list, or a malformed device tree (the message names the
+ *     offset or node that failed);
+ *   - -EBUSY: ctx is already open;
+ *   - -ENOENT / -EACCES: the device-tree file cannot be read;
+ *   - -ENOMEM: out of memory.
+ *
+ * Thread-safety: the context must not be used by other threads during open.
+ */
+int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts);
+
+/**
+ * @brief Close a context: release backends, models and the device tree.
+ *
+ * @param ctx An open context.
+ * @return 0 on success, or -EINVAL if ctx is NULL, -EBADF if it is not open
+ *   (closing twice is therefore a defined error), -EBUSY if queues, SPI
+ *   handles, crypto sessions or DMA buffers of this context are still open.
+ *
+ * Thread-safety: no other thread may use the context during or after close.
+ */
+int offload_ctx_close(offload_ctx *ctx);
+
+/**
+ * @brief Free a context handle, closing it first if it is open.
+ *
+ * Handles still open on the context (queues, SPI handles, sessions, buffers)
+ * are closed and freed too; pointers to them become invalid.
+ *
+ * @param ctx The context; NULL is ignored.
+ *
+ * Thread-safety: no other thread may use the context during or after free.
+ */
+void offload_ctx_free(offload_ctx *ctx);
+
+/**
+ * @brief Describe where the context's device tree came from.
+ *
+ * @param ctx An open context.
+ * @return e.g. "file:/path/board.dtb", "live:/sys/firmware/fdt",
+ *   "builtin:virtual-board", "blob", "none"; NULL if ctx is NULL or closed.
+ *   Valid until the context is closed.
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+const char *offload_ctx_dt_source(const offload_ctx *ctx);
+
+/* ------------------------------------------------------------------ devices */
+
+/** Select the device automatically (the policy's choice). */
+#define OFFLOAD_DEV_AUTO (-1)
+
+/** Device capability: memory-to-memory copy. */
+#define OFFLOAD_CAP_MEMCPY (1u << 0)
+/** Device capability: symmetric ciphers and AEAD. */
+#define OFFLOAD_CAP_CIPHER (1u << 1)
+/** Device capability: hashes and HMAC. */
+#define OFFLOAD_CAP_HASH (1u << 2)
+/** Device capability: SPI transfers. */
+#define OFFLOAD_CAP_SPI (1u << 3)
+
+/** Device flag: enabled in the device tree (status "okay"), or not from a DT. */
+#define OFFLOAD_DEVF_ENABLED (1u << 0)
+/** Device flag: a backend serves it; operations may be sent to it. */
+#define OFFLOAD_DEVF_USABLE (1u << 1)
+/** Device flag: served by a register-level model; results are "sim". */
+#define OFFLOAD_DEVF_SIM (1u << 2)
+/** Device flag: the library drives the engine's registers directly. */
+#define OFFLOAD_DEVF_DIRECT (1u << 3)
+/** Device flag: reached through a kernel interface (AF_ALG, spidev). */
+#define OFFLOAD_DEVF_KERNEL (1u << 4)
+/** Device flag: the CPU (software) device. */
+#define OFFLOAD_DEVF_CPU (1u << 5)
+
+/** How the CPU caches are handled for a device's DMA buffers. */
+enum offload_cache_mode {
+	/** The device is DMA-coherent: no cache maintenance at all. */
+	OFFLOAD_CACHE_COHERENT = 0,
+	/** Cached buffers; clean before the device reads, invalidate before the CPU reads. */
+	OFFLOAD_CACHE_STREAMING = 1,
+	/** Uncached (or write-combined) buffers; no maintenance, slow CPU access. */
+	OFFLOAD_CACHE_UNCACHED = 2,
+};
+
+/**
+ * A device and the decisions the library made for it, each with its reason.
+ *
+ * Strings are owned by the context and stay valid until it is closed. A
+ * reason names the device-tree node/property or the capability-table entry
+ * (with the Linux driver match data it comes from) that decided.
+ */
+struct offload_dev_info {
+	/** Index of the device, 0 .. offload_dev_count() - 1. */
+	int index;
+	/** Short unique name, e.g. "cpu", "af_alg", "dma-controller@31150000". */
+	const char *name;
+	/** Engine kind: "cpu", "af_alg", "k3-udma", "k3-bcdma", "k3-pktdma", "dspi", "eip97", "eip197". */
+	const char *kind;
+	/** Full device-tree path, or "" for devices not from the device tree. */
+	const char *dt_path;
+	/** The compatible string that matched, or "". */
+	const char *compatible;
+	/** Device-tree status ("okay", "disabled", ...), "okay" for non-DT devices. */
+	const char *status;
+	/** Name of the backend serving the device, or "" if none. */
+	const char *backend;
+	/** Comma-separated backends that could serve this kind of device. */
+	const char *candidates;
+	/** Why the device is or is not usable, in words. */
+	const char *usable_reason;
+	/** OFFLOAD_CAP_* bits. */
+	uint32_t caps;
+	/** OFFLOAD_DEVF_* bits. */
+	uint32_t flags;
+	/** CPU physical address of the first register region (0 if none). */
+	uint64_t phys_addr;
+	/** Size of the first register region in bytes (0 if none). */
+	uint64_t phys_size;
+	/** 1 if DMA-coherent, 0 if not. */
+	int coherent;
+	/** Reason for the coherency decision; names the deciding node. */
+	const char *coherent_reason;
+	/** Cache handling for this device's DMA buffers. */
+	enum offload_cache_mode cache_mode;
+	/** Reason for the cache mode. */
+	const char *cache_reason;
+	/** Burst size in bytes the library programs or assumes (0 if not applicable). */
+	uint32_t burst_bytes;
+	/** Reason for the burst size. */
+	const char *burst_reason;
+	/** Buffer and length alignment in bytes that gives full speed (1 if any). */
+	uint32_t align_bytes;
+	/** Reason for the alignment. */
+	const char *align_reason;
+	/** Operations smaller than this many bytes go to the CPU instead. */
+	uint64_t threshold_bytes;
+	/** Reason for the threshold. */
+	const char *threshold_reason;
+	/** Transfer mode, e.g. "tr-type15", "xspi-pio", "eoq-pio", "ring", "memcpy". */
+	const char *transfer_mode;
+	/** Reason for the transfer mode. */
+	const char *transfer_reason;
+};
+
+/**
+ * @brief Number of devices in an open context (at least 1: the CPU).
+ *
+ * @param ctx An open context.
+ * @return The count (> 0), or -EINVAL if ctx is NULL, -EBADF if not open.
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+int offload_dev_count(const offload_ctx *ctx);
+
+/**
+ * @brief Describe device @p index.
+ *
+ * @param ctx   An open context.
+ * @param index 0 .. offload_dev_count() - 1.
+ * @param info  Filled on success.
+ * @return 0, or -EINVAL (NULL argument), -EBADF (closed), -ENODEV (index out of range).
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info *info);
+
+/**
+ * @brief Find a device by name, device-tree path or compatible string.
+ *
+ * @param ctx An open context.
+ * @param key A device name ("cpu"), a full DT path, or a compatible; the
+ *            first device matching any of them is returned.
+ * @return The device index (>= 0), or -EINVAL, -EBADF, -ENODEV (no match).
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+int offload_dev_find(const offload_ctx *ctx, const char *key);
+
+/* ------------------------------------------------------------------ results */
+
+/** Result flag: the operation ran on a register-level model ("sim"). */
+#define OFFLOAD_RES_SIM (1u << 0)
+/** Result flag: the operation ran on an engine driven directly by the library. */
+#define OFFLOAD_RES_DIRECT (1u << 1)
+/** Result flag: the operation went through a kernel interface. */
+#define OFFLOAD_RES_KERNEL (1u << 2)
+/** Result flag: the operation ran on the CPU. */
+#define OFFLOAD_RES_CPU (1u << 3)
+/** Result flag: a plain user buffer was bounced through a DMA buffer. */
+#define OFFLOAD_RES_BOUNCED (1u << 4)
+
+/**
+ * Who ran an operation. Filled by the synchronous calls that take a
+ * `struct offload_result *` (which may be NULL when the caller does not care).
+ * Strings are owned by the context and stay valid until it is closed.
+ */
+struct offload_result {
+	/** Index of the device that ran the operation. */
+	int dev;
+	/** Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97". */
+	const char *backend;
+	/**
+	 * Implementation that ran: e.g. "openssl-evp", "cpu-memcpy", the kernel's
+	 * cra_driver_name ("safexcel-cbc-aes", "cbc(aes-generic)"), "udma-tchan0".
+	 */
+	const char *driver;
+	/** OFFLOAD_RES_* bits. */
+	uint32_t flags;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFFLOAD_CORE_H */

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file offload/crypto.h
+ * @brief Symmetric ciphers, AEAD, hashes and HMAC.
+ *
+ * One API on every backend: the CPU (OpenSSL libcrypto), the kernel (AF_ALG
+ * through libkcapi) and the direct EIP97 driver. Each operation goes to the
+ * device the policy picks (hardware when it is usable and the length is at
+ * or above its threshold, else the CPU); the result says which backend and
+ * which implementation (for AF_ALG the kernel's cra_driver_name) ran.
+ *
+ * Algorithms: AES-128/192/256 (by key length) in ECB, CBC, CTR and GCM;
+ * DES-ECB; 3DES (EDE, 24-byte key) in CBC. Hashes MD5, SHA-1, SHA-224,
+ * SHA-256, SHA-384, SHA-512 and HMAC of each.
+ *
+ * Zero-length input: ECB/CBC/DES/3DES/CTR return 0 and write nothing; GCM
+ * authenticates the AAD alone and produces/verifies a tag; a hash of no data
+ * is the digest of the empty message.
+ */
+#ifndef OFFLOAD_CRYPTO_H
+#define OFFLOAD_CRYPTO_H
+
+#include <offload/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Cipher algorithm and mode. The AES key size follows from the key length. */
+enum offload_cipher_alg {
+	/** AES in ECB mode; key 16/24/32 bytes; no IV; length a multiple of 16. */
+	OFFLOAD_CIPHER_AES_ECB = 1,
+	/** AES in CBC mode (NIST SP 800-38A); IV 16 bytes; length a multiple of 16. */
+	OFFLOAD_CIPHER_AES_CBC = 2,
+	/**
+	 * AES in CTR mode (SP 800-38A): the IV is the 16-byte initial counter
+	 * block, incremented as one 128-bit big-endian integer; any length.
+	 */
+	OFFLOAD_CIPHER_AES_CTR = 3,
+	/**
+	 * AES-GCM (SP 800-38D): IV 12 bytes; any length; AAD optional; tag of
+	 * 4, 8 or 12..16 bytes (the lengths SP 800-38D §5.2.1.2 permits).
+	 */
+	OFFLOAD_CIPHER_AES_GCM = 4,
+	/** DES in ECB mode (FIPS 46-3); key 8 bytes (parity bits ignored); length a multiple of 8. */
+	OFFLOAD_CIPHER_DES_ECB = 5,
+	/** Triple DES EDE in CBC mode; key 24 bytes; IV 8 bytes; length a multiple of 8. */
+	OFFLOAD_CIPHER_DES3_CBC = 6,
+};
+
+/** Direction of a cipher operation. */
+enum offload_cipher_dir {
+	/** Encrypt (GCM: produce the tag). */
+	OFFLOAD_ENCRYPT = 0,
+	/** Decrypt (GCM: verify the tag; -EBADMSG and no plaintext on mismatch). */
+	OFFLOAD_DECRYPT = 1,
+};
+
+/** Largest GCM tag in bytes. */
+#define OFFLOAD_GCM_TAG_MAX 16
+
+/**
+ * One cipher operation.
+ *
+ * For offload_cipher() every field is read. For offload_cipher_session_run()
+ * @c alg, @c key and @c key_len must be 0/NULL (the session's are used).
+ * @c in and @c out may be the same buffer (in-place); partially overlapping
+ * buffers are rejected.
+ */
+struct offload_cipher_op {
+	/** Algorithm and mode. */
+	enum offload_cipher_alg alg;
+	/** Direction. */
+	enum offload_cipher_dir dir;
+	/** Key bytes (one-shot only). */
+	const void *key;
+	/** Key length in bytes: AES 16/24/32, DES 8, 3DES 24. */
+	size_t key_len;
+	/** IV / initial counter block; NULL for ECB. */
+	const void *iv;
+	/** IV length in bytes: CBC/CTR 16, GCM 12, 3DES-CBC 8, ECB 0. */
+	size_t iv_len;
+	/** GCM additional authenticated data, or NULL. */
+	const void *aad;
+	/** Length of @c aad in bytes (GCM only; must be 0 for other modes). */
+	size_t aad_len;
+	/** Input: plaintext (encrypt) or ciphertext (decrypt), @c len bytes. */
+	const void *in;
+	/** Output, @c len bytes; may equal @c in. */
+	void *out;
+	/** Data length in bytes (the tag is not included). */
+	size_t len;
+	/** GCM tag: written on encrypt, read and verified on decrypt. NULL otherwise. */
+	void *tag;
+	/** GCM tag length in bytes: 4, 8, 12, 13, 14, 15 or 16. 0 for other modes. */
+	size_t tag_len;
+	/** Receives who ran the operation; may be NULL. */
+	struct offload_result *result;
+};
+
+/**
+ * @brief Run one cipher operation with a key given in the operation.
+ *
+ * @param ctx An open context.
+ * @param op  The operation; see struct offload_cipher_op.
+ * @return 0 on success, or
+ *   - -EINVAL: NULL argument, unknown algorithm, wrong key/IV/tag length,
+ *     length not a multiple of the block size for ECB/CBC/DES/3DES, AAD or
+ *     tag given for a non-AEAD mode, partially overlapping buffers;
+ *   - -EBADMSG: GCM decrypt and the tag does not match (@c out is zeroed);
+ *   - -EBADF: the context is closed;
+ *   - -ENOTSUP: no usable backend implements the algorithm;
+ *   - -EIO / -ETIMEDOUT: the engine failed (@c out is zeroed).
+ *
+ * Thread-safety: safe to call concurrently on one context.
+ */
+int offload_cipher(offload_ctx *ctx, const struct offload_cipher_op *op);
+
+/** A cipher session: a key set once for many operations. */
+typedef struct offload_cipher_session offload_cipher_session;
+
+/**
+ * @brief Open a cipher session (key expansion and backend setup done once).
+ *
+ * @param ctx     An open context.
+ * @param alg     Algorithm and mode.
+ * @param key     Key bytes; copied, so the caller may wipe its copy.
+ * @param key_len Key length in bytes (as in struct offload_cipher_op).
+ * @param out     Receives the session.
+ * @return 0, or -EINVAL (NULL argument, unknown algorithm, bad key length),
+ *   -EBADF, -ENOTSUP, -ENOMEM.
+ *
+ * Thread-safety: safe to call concurrently on one context. A session belongs
+ * to one thread at a time; open one session per thread for parallel use.
+ */
+int offload_cipher_session_open(offload_ctx *ctx, enum offload_cipher_alg alg, const void *key,
+				size_t key_len, offload_cipher_session **out);
+
+/**
+ * @brief Run one operation with the session's key.
+ *
+ * @param s  The session.
+ * @param op The operation; @c alg, @c key and @c key_len must be 0/NULL.
+ * @return As offload_cipher().
+ *
+ * Thread-safety: the session's owning thread only.
+ */
+int offload_cipher_session_run(offload_cipher_session *s, const struct offload_cipher_op *op);
+
+/**
+ * @brief Close a session: wipe the key material (explicit_bzero) in the
+ *        library and in every backend's copy, and free the session.
+ *
+ * @param s The session; NULL is ignored (returns -EINVAL). Invalid afterwards.
+ * @return 0, or -EINVAL.
+ *
+ * Thread-safety: the session's owning thread only.
+ */
+int offload_cipher_session_close(offload_cipher_session *s);
+
+/** Hash and HMAC algorithms. */
+enum offload_hash_alg {
+	OFFLOAD_HASH_MD5 = 1,            /**< MD5 (RFC 1321), 16-byte digest. */
+	OFFLOAD_HASH_SHA1 = 2,           /**< SHA-1 (FIPS 180-4), 20 bytes. */
+	OFFLOAD_HASH_SHA224 = 3,         /**< SHA-224, 28 bytes. */
+	OFFLOAD_HASH_SHA256 = 4,         /**< SHA-256, 32 bytes. */
+	OFFLOAD_HASH_SHA384 = 5,         /**< SHA-384, 48 bytes. */
+	OFFLOAD_HASH_SHA512 = 6,         /**< SHA-512, 64 bytes. */
+	OFFLOAD_HASH_HMAC_MD5 = 0x101,   /**< HMAC-MD5 (RFC 2104). */
+	OFFLOAD_HASH_HMAC_SHA1 = 0x102,  /**< HMAC-SHA-1 (RFC 2104/2202). */
+	OFFLOAD_HASH_HMAC_SHA224 = 0x103,/**< HMAC-SHA-224 (RFC 4231). */
+	OFFLOAD_HASH_HMAC_SHA256 = 0x104,/**< HMAC-SHA-256 (RFC 4231). */
+	OFFLOAD_HASH_HMAC_SHA384 = 0x105,/**< HMAC-SHA-384 (RFC 4231). */
+	OFFLOAD_HASH_HMAC_SHA512 = 0x106,/**< HMAC-SHA-512 (RFC 4231). */
+};
+
+/** Largest digest in bytes (SHA-512). */
+#define OFFLOAD_HASH_MAX_DIGEST 64
+
+/**
+ * @brief Digest size of an algorithm.
+ * @param alg The algorithm.
+ * @return The digest length in bytes, or -EINVAL for an unknown algorithm.
+ *
+ * Thread-safety: safe from any thread.
+ */
+int offload_hash_digest_size(enum offload_hash_alg alg);
+
+/**
+ * @brief One-shot hash or HMAC.
+ *
+ * @param ctx        An open context.
+ * @param alg        Algorithm; an OFFLOAD_HASH_HMAC_* value needs a key.
+ * @param key        HMAC key (any length, including 0); must be NULL for plain hashes.
+ * @param key_len    Key length in bytes.
+ * @param data       Input, @p len bytes (may be NULL only if @p len is 0).
+ * @param len        Input length in bytes.
+ * @param digest     Output buffer.
+ * @param digest_len Capacity of @p digest; at least the digest size.
+ * @param res        Receives who ran the operation; may be NULL.
+ * @return The digest length in bytes (> 0), or -EINVAL (NULL argument, unknown
+ *   algorithm, key given for a plain hash, @p digest_len too small), -EBADF,
+ *   -ENOTSUP, -EIO, -ETIMEDOUT.
+ *
+ * Thread-safety: safe to call concurrently on one context.
+ */
+int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
+		 const void *data, size_t len, void *digest, size_t digest_len,
+		 struct offload_result *res);
+
+/** A streaming hash/HMAC session. */
+typedef struct offload_hash_session offload_hash_session;
+
+/**
+ * @brief Open a streaming hash/HMAC session (init).
+ *
+ * @param ctx     An open context.
+ * @param alg     Algorithm.
+ * @param key     HMAC key (copied), NULL for plain hashes.
+ * @param key_len Key length in bytes.
+ * @param out     Receives the session.
+ * @return 0, or -EINVAL, -EBADF, -ENOTSUP, -ENOMEM.
+ *
+ * Thread-safety: safe to call concurrently on one context; a session belongs
+ * to one thread at a time.
+ */
+int offload_hash_open(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
+		      offload_hash_session **out);
+
+/**
+ * @brief Add data to a streaming hash.
+ *
+ * @param s    The session.
+ * @param data Input bytes (may be NULL only if @p len is 0).
+ * @param len  Length in bytes.
+ * @return 0, or -EINVAL, -EIO, -ETIMEDOUT.
+ *
+ * Thread-safety: the session's owning thread only.
+ */
+int offload_hash_update(offload_hash_session *s, const void *data, size_t len);
+
+/**
+ * @brief Finish a streaming hash and reset the session for a new message
+ *        (same algorithm and HMAC key).
+ *
+ * @param s          The session.
+ * @param digest     Output buffer.
+ * @param digest_len Capacity of @p digest; at least the digest size.
+ * @param res        Receives who ran the operation; may be NULL.
+ * @return The digest length (> 0), or -EINVAL (NULL argument, buffer too small;
+ *   the session is left unchanged), -EIO, -ETIMEDOUT.
+ *
+ * Thread-safety: the session's owning thread only.
+ */
+int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
+		       struct offload_result *res);
+
+/**
+ * @brief Close a streaming session, wiping the key and state.
+ *
+ * @param s The session; invalid afterwards.
+ * @return 0, or -EINVAL if s is NULL.
+ *
+ * Thread-safety: the session's owning thread only.
+ */
+int offload_hash_close(offload_hash_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFFLOAD_CRYPTO_H */

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file offload/memcpy.h
+ * @brief Memory-to-memory copies: synchronous, and an asynchronous queue.
+ *
+ * The queue follows DPDK dmadev and io_uring: offload_queue_copy() only
+ * writes a job into the queue's ring and returns its index (no system call,
+ * no lock, no allocation); offload_queue_submit() rings the doorbell;
+ * offload_queue_poll() / offload_queue_wait() reap completions in batches,
+ * each with its own status and the device that ran it. Completions are
+ * returned in enqueue order.
+ *
+ * Overlapping source and destination are rejected with -EINVAL: a DMA
+ * engine copies in bursts in an order the caller cannot see, so memmove
+ * semantics cannot be promised on hardware, and the CPU backend keeps the
+ * same contract so that a program behaves the same on every device.
+ */
+#ifndef OFFLOAD_MEMCPY_H
+#define OFFLOAD_MEMCPY_H
+
+#include <offload/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @brief Copy @p len bytes from @p src to @p dst on the device the policy picks.
+ *
+ * Copies shorter than the chosen device's threshold run inline on the CPU.
+ * Large copies go to a DMA engine when one is usable, else to the CPU
+ * backend, which splits very large copies across worker threads.
+ *
+ * @param ctx An open context.
+ * @param dst Destination, @p len bytes, must not overlap @p src.
+ * @param src Source, @p len bytes.
+ * @param len Length in bytes; 0 is a no-op that returns 0.
+ * @return 0 on success, or
+ *   - -EINVAL: NULL ctx/dst/src, overlapping ranges, or a range that wraps
+ *     the address space;
+ *   - -EBADF: the context is closed;
+ *   - -ETIMEDOUT / -EIO: the engine failed (dst contents are then undefined);
+ *   - -ENOTSUP: the backend allow-list excludes every device that can copy.
+ *
+ * Thread-safety: safe to call concurrently on one context.
+ */
+int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len);
+
+/**
+ * @brief offload_memcpy() on a chosen device, reporting who ran it.
+ *
+ * @param ctx Context.
+ * @param dev Device index, or ::OFFLOAD_DEV_AUTO for the policy's choice.
+ *            With an explicit device the size threshold is not applied.
+ * @param dst Destination (@p len bytes).
+ * @param src Source (@p len bytes).
+ * @param len Length in bytes.
+ * @param res Filled with the device/backend that ran the copy; may be NULL.
+ * @return As offload_memcpy(), plus -ENODEV if @p dev does not exist or is
+ *   not usable, -ENOTSUP if it cannot copy memory.
+ *
+ * Thread-safety: safe to call concurrently on one context.
+ */
+int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
+		       struct offload_result *res);
+
+/** An asynchronous copy queue bound to one device. See offload_queue_open(). */
+typedef struct offload_queue offload_queue;
+
+/** Options for offload_queue_open(). Initialise with offload_queue_opts_init(). */
+struct offload_queue_opts {
+	/** sizeof(struct offload_queue_opts) as compiled by the caller. */
+	uint32_t size;
+	/** Ring depth in jobs: a power of two, 2 .. 65536. Default 256. */
+	uint32_t depth;
+	/** Device index, or ::OFFLOAD_DEV_AUTO (the best usable memcpy device). */
+	int dev;
+};
+
+/** One finished job, as returned by offload_queue_poll() and offload_queue_wait(). */
+struct offload_completion {
+	/** The value passed to offload_queue_copy(). */
+	uint64_t user_data;
+	/** The job index offload_queue_copy() returned. */
+	uint32_t job;
+	/** 0 on success, or -ETIMEDOUT, -EIO, -ECANCELED (queue reset) for this job. */
+	int32_t status;
+	/** Device that ran the job (see offload_dev_info()). */
+	int32_t dev;
+	/** OFFLOAD_RES_* bits for this job. */
+	uint32_t flags;
+};
+
+/**
+ * @brief Fill @p opts with the defaults (depth 256, automatic device).
+ * @param opts Options to initialise; ignored if NULL.
+ *
+ * Thread-safety: safe from any thread.
+ */
+void offload_queue_opts_init(struct offload_queue_opts *opts);
+
+/**
+ * @brief Open an asynchronous copy queue.
+ *
+ * All memory the queue needs is allocated here; enqueue, submit and reap
+ * never allocate.
+ *
+ * @param ctx  An open context.
+ * @param opts Options, or NULL for defaults.
+ * @param out  Receives the queue.
+ * @return 0, or -EINVAL (NULL argument, depth not a power of two in range),
+ *   -EBADF (context closed), -ENODEV (device missing or unusable), -ENOTSUP
+ *   (device cannot copy), -ENOMEM, -EBUSY (no free engine channel).
+ *
+ * Thread-safety: safe to call concurrently on one context. The queue itself
+ * belongs to one thread at a time (the DPDK rule): calls on one queue must
+ * not run concurrently; hand a queue to another thread with your own
+ * synchronisation.
+ */
+int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, offload_queue **out);
+
+/**
+ * @brief Close a queue. Jobs not yet completed are waited for (up to the
+ *        engine timeout) and then discarded.
+ *
+ * @param q The queue; the handle is invalid afterwards.
+ * @return 0, or -EINVAL if q is NULL, or -ETIMEDOUT if outstanding jobs had
+ *   to be aborted (the queue is closed anyway).
+ *
+ * Thread-safety: the owning thread only.
+ */
+int offload_queue_close(offload_queue *q);
+
+/**
+ * @brief Enqueue a copy. Nothing starts until offload_queue_submit().
+ *
+ * @param q         The queue.
+ * @param dst       Destination (@p len bytes); must stay valid until the job completes.
+ * @param src       Source (@p len bytes); must stay valid and unchanged until then.
+ * @param len       Length in bytes, > 0.
+ * @param user_data Opaque value returned in the job's completion.
+ * @return The job index (0 .. 2^31-1, increasing by one per job and wrapping
+ *   to 0), or -EINVAL (NULL pointer, len 0, overlap), -ENOSPC (the ring holds
+ *   depth jobs not yet reaped).
+ *
+ * Thread-safety: the owning thread only. Does not block or allocate.
+ */
+int offload_queue_copy(offload_queue *q, void *dst, const void *src, size_t len, uint64_t user_data);
+
+/**
+ * @brief Start every job enqueued since the last submit (ring the doorbell).
+ *
+ * @param q The queue.
+ * @return The number of jobs submitted (>= 0), or -EINVAL.
+ *
+ * Thread-safety: the owning thread only.
+ */
+int offload_queue_submit(offload_queue *q);
+
+/**
+ * @brief Reap finished jobs without waiting.
+ *
+ * @param q   The queue.
+ * @param cpl Array receiving up to @p max completions, in enqueue order.
+ * @param max Capacity of @p cpl.
+ * @return The number of completions written (0 if none is ready), or -EINVAL.
+ *
+ * Thread-safety: the owning thread only.
+ */
+int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigned max);
+
+/**
+ * @brief Reap finished jobs, waiting until at least one is ready.
+ *
+ * @param q          The queue.
+ * @param cpl        Array receiving up to @p max completions, in enqueue order.
+ * @param max        Capacity of @p cpl (> 0).
+ * @param timeout_us Longest wait in microseconds; 0 polls once, a negative
+ *                   value waits without limit.
+ * @return The number of completions written (> 0), or -ETIMEDOUT if none
+ *   became ready in time (jobs stay queued), -EINVAL (bad argument, or
+ *   nothing submitted and not reaped: waiting could never succeed).
+ *
+ * Thread-safety: the owning thread only.
+ */
+int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigned max, int64_t timeout_us);
+
+/**
+ * @brief Free ring slots: how many more jobs offload_queue_copy() accepts now.
+ *
+ * @param q The queue.
+ * @return The count (>= 0), or -EINVAL.
+ *
+ * Thread-safety: the owning thread only.
+ */
+int offload_queue_capacity(const offload_queue *q);
+
+/**
+ * @brief The device a queue is bound to.
+ *
+ * @param q The queue.
+ * @return The device index (>= 0), or -EINVAL.
+ *
+ * Thread-safety: the owning thread only.
+ */
+int offload_queue_dev(const offload_queue *q);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFFLOAD_MEMCPY_H */

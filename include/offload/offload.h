@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file offload/offload.h
+ * @brief liboffload: one C API to offload memcpy, SPI transfers and crypto to
+ *        the DMA and crypto engines of embedded SoCs, configured from the
+ *        device tree, with the CPU as fallback.
+ *
+ * Include this header; it includes the others.
+ *
+ * Threading contract (the libgpiod/DPDK rule):
+ *  - A context (::offload_ctx) may be shared by threads once open: the
+ *    synchronous calls (offload_memcpy(), offload_cipher(), offload_hash(),
+ *    device queries) are safe to call concurrently on one context.
+ *  - Every other handle — a queue, an SPI handle, a cipher or hash session,
+ *    a DMA buffer's sync calls — belongs to one thread at a time. Different
+ *    handles are independent and may be used in parallel.
+ *  - Opening and closing a context must not race with other calls on it.
+ *
+ * Errors: every fallible call returns a negative errno (see
+ * offload_strerror()) and records a sentence for offload_last_error().
+ * Nothing is reported through the global errno.
+ *
+ * Every synchronous result and every completion can tell which backend and
+ * device ran it (struct offload_result, struct offload_completion).
+ */
+#ifndef OFFLOAD_OFFLOAD_H
+#define OFFLOAD_OFFLOAD_H
+
+#include <offload/version.h>
+#include <offload/core.h>
+#include <offload/memcpy.h>
+#include <offload/buf.h>
+#include <offload/crypto.h>
+#include <offload/spi.h>
+
+#endif /* OFFLOAD_OFFLOAD_H */

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file offload/spi.h
+ * @brief SPI messages: full-duplex transfers to one chip select.
+ *
+ * A handle is opened from a device-tree node (the SPI controller plus a
+ * chip select, or the peripheral's child node, whose spi-max-frequency,
+ * spi-cpol, spi-cpha, spi-lsb-first, spi-cs-high and CS delays configure
+ * it) or from a /dev/spidevB.C path. A message is an array of transfers
+ * carrying everything the kernel's struct spi_ioc_transfer can express.
+ *
+ * Units: lengths in bytes, clock rates in Hz, delays in microseconds.
+ */
+#ifndef OFFLOAD_SPI_H
+#define OFFLOAD_SPI_H
+
+#include <offload/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Mode bit: sample on the trailing clock edge (value as Linux SPI_CPHA). */
+#define OFFLOAD_SPI_CPHA 0x01u
+/** Mode bit: clock idles high (SPI_CPOL). */
+#define OFFLOAD_SPI_CPOL 0x02u
+/** Mode bit: chip select is active high (SPI_CS_HIGH). */
+#define OFFLOAD_SPI_CS_HIGH 0x04u
+/** Mode bit: least significant bit first (SPI_LSB_FIRST). */
+#define OFFLOAD_SPI_LSB_FIRST 0x08u
+/** Mode bit: one shared data line, SI/SO (SPI_3WIRE). */
+#define OFFLOAD_SPI_3WIRE 0x10u
+/** Mode bit: controller-internal loopback, MOSI to MISO (SPI_LOOP). */
+#define OFFLOAD_SPI_LOOP 0x20u
+/** Mode bit: no chip select (SPI_NO_CS). */
+#define OFFLOAD_SPI_NO_CS 0x40u
+/** SPI mode 0: CPOL = 0, CPHA = 0. */
+#define OFFLOAD_SPI_MODE_0 0x00u
+/** SPI mode 1: CPOL = 0, CPHA = 1. */
+#define OFFLOAD_SPI_MODE_1 OFFLOAD_SPI_CPHA
+/** SPI mode 2: CPOL = 1, CPHA = 0. */
+#define OFFLOAD_SPI_MODE_2 OFFLOAD_SPI_CPOL
+/** SPI mode 3: CPOL = 1, CPHA = 1. */
+#define OFFLOAD_SPI_MODE_3 (OFFLOAD_SPI_CPOL | OFFLOAD_SPI_CPHA)
+
+/** Largest number of transfers in one message. */
+#define OFFLOAD_SPI_MAX_XFERS 4096
+
+/** An open SPI device (one chip select of one controller). */
+typedef struct offload_spi offload_spi;
+
+/** Options for offload_spi_open(). Initialise with offload_spi_opts_init(). */
+struct offload_spi_opts {
+	/** sizeof(struct offload_spi_opts) as compiled by the caller. */
+	uint32_t size;
+	/**
+	 * Chip select when the path names a controller node; -1 when the path
+	 * is a child node or a spidev path (the default).
+	 */
+	int chip_select;
+	/** OFFLOAD_SPI_* mode bits to use instead of the device tree's; -1 keeps the DT's (default). */
+	int64_t mode;
+	/** Default clock in Hz; 0 keeps the DT's spi-max-frequency (or the spidev's). */
+	uint32_t max_speed_hz;
+	/** Default word size in bits (4..32 as the controller allows); 0 = 8. */
+	uint8_t bits_per_word;
+};
+
+/** One transfer of a message; zero-initialise, then fill. */
+struct offload_spi_xfer {
+	/** Bytes to send, @c len long; NULL sends zeros. */
+	const void *tx;
+	/** Buffer for received bytes, @c len long; NULL discards them. May equal @c tx. */
+	void *rx;
+	/** Length in bytes (> 0); a multiple of 2 for 9..16-bit words, of 4 for 17..32. */
+	uint32_t len;
+	/** Clock for this transfer in Hz; 0 = the handle's default. */
+	uint32_t speed_hz;
+	/** Delay after the last bit, before CS changes, in microseconds. */
+	uint16_t delay_usecs;
+	/** Word size in bits for this transfer; 0 = the handle's default. */
+	uint8_t bits_per_word;
+	/**
+	 * Non-zero: on a transfer that is not the last, release CS after it and
+	 * assert it again for the next; on the last transfer, leave CS asserted
+	 * after the message.
+	 */
+	uint8_t cs_change;
+	/** TX data lines: 0 or 1 = single, 2 = dual, 4 = quad. */
+	uint8_t tx_nbits;
+	/** RX data lines: 0 or 1 = single, 2 = dual, 4 = quad. */
+	uint8_t rx_nbits;
+	/** Delay between words in microseconds (ignored by controllers without support). */
+	uint8_t word_delay_usecs;
+};
+
+/** What an SPI handle is, as offload_spi_info() reports it. Strings live as long as the handle. */
+struct offload_spi_info {
+	/** Backend: "spidev", "dspi" (direct) or "dspi-sim". */
+	const char *backend;
+	/** The spidev path or DT node path the handle was opened from. */
+	const char *path;
+	/** Device index of the controller in the context, or -1 (plain spidev path). */
+	int dev;
+	/** Chip select number. */
+	int chip_select;
+	/** OFFLOAD_SPI_* mode bits in effect. */
+	uint32_t mode;
+	/** Default clock requested, in Hz. */
+	uint32_t max_speed_hz;
+	/** Clock the controller actually produces for the default, in Hz (0 if unknown). */
+	uint32_t actual_speed_hz;
+	/** Default word size in bits. */
+	uint8_t bits_per_word;
+	/** CS-to-first-SCK delay in nanoseconds (from the DT), 0 if none. */
+	uint32_t cs_setup_ns;
+	/** Last-SCK-to-CS delay in nanoseconds (from the DT), 0 if none. */
+	uint32_t cs_hold_ns;
+	/** Largest bytes per message the backend takes in one go (longer ones are split), 0 = unlimited. */
+	uint32_t max_message_bytes;
+	/** OFFLOAD_RES_* bits describing how transfers run. */
+	uint32_t flags;
+};
+
+/**
+ * @brief Fill @p opts with the defaults (configuration from the DT or spidev).
+ * @param opts Options to initialise; ignored if NULL.
+ *
+ * Thread-safety: safe from any thread.
+ */
+void offload_spi_opts_init(struct offload_spi_opts *opts);
+
+/**
+ * @brief Open an SPI device.
+ *
+ * @param ctx  An open context.
+ * @param path "/dev/spidevB.C", a DT peripheral node path
+ *             ("/soc/spi@2100000/flash@0"), or a DT controller path with
+ *             opts->chip_select set.
+ * @param opts Options, or NULL for defaults.
+ * @param out  Receives the handle.
+ * @return 0, or -EINVAL (NULL argument, bad option, unsupported mode bits or
+ *   word size), -ENOENT (no such node or device file), -ENODEV (controller
+ *   disabled or no backend can reach it; the message says what was tried),
+ *   -EBADF, -EACCES, -ENOMEM.
+ *
+ * Thread-safety: safe to call concurrently on one context. A handle belongs
+ * to one thread at a time.
+ */
+int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_spi_opts *opts,
+		     offload_spi **out);
+
+/**
+ * @brief Send one message: @p n transfers with chip select handled as each
+ *        transfer's cs_change says.
+ *
+ * A message larger than what the backend takes at once (spidev's bufsiz,
+ * 511 transfers) is split transparently when splitting does not change what
+ * appears on the wire (chip select, clock, delays); otherwise it fails with
+ * -EMSGSIZE.
+ *
+ * @param spi   The handle.
+ * @param xfers Array of @p n transfers.
+ * @param n     Number of transfers, 1 .. ::OFFLOAD_SPI_MAX_XFERS.
+ * @return The total number of bytes transferred (sum of len), or
+ *   - -EINVAL: NULL argument, n = 0 or too large, a transfer with len 0,
+ *     a length that is not a multiple of the word size, unsupported
+ *     bits_per_word, nbits or speed;
+ *   - -EMSGSIZE: the message cannot be split without changing the wire;
+ *   - -ETIMEDOUT, -EIO: controller failure;
+ *   - other -errno from the kernel's SPI_IOC_MESSAGE.
+ *
+ * Thread-safety: the handle's owning thread only.
+ */
+int offload_spi_xfer(offload_spi *spi, const struct offload_spi_xfer *xfers, unsigned n);
+
+/**
+ * @brief Describe an open SPI handle.
+ * @param spi  The handle.
+ * @param info Filled on success.
+ * @return 0, or -EINVAL.
+ *
+ * Thread-safety: the handle's owning thread only.
+ */
+int offload_spi_info(const offload_spi *spi, struct offload_spi_info *info);
+
+/**
+ * @brief Close an SPI handle.
+ * @param spi The handle; invalid afterwards.
+ * @return 0, or -EINVAL if spi is NULL.
+ *
+ * Thread-safety: the handle's owning thread only.
+ */
+int offload_spi_close(offload_spi *spi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFFLOAD_SPI_H */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Installs every Debian 12 package liboffload needs to build, test, document
+# and run its kernel-in-the-loop tests. Run as root (or via sudo). Idempotent.
+set -eu
+
+PACKAGES="
+build-essential
+cmake
+pkg-config
+clang
+libclang-rt-14-dev
+libfdt-dev
+device-tree-compiler
+libkcapi-dev
+libssl-dev
+openssl
+check
+doxygen
+python3
+python3-dev
+python3-pip
+python3-pytest
+python3-numpy
+python3-setuptools
+valgrind
+qemu-system-x86
+busybox-static
+cpio
+kmod
+xz-utils
+zstd
+"
+
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then exec sudo "$0" "$@"; fi
+    echo "setup-debian.sh: must run as root" >&2
+    exit 1
+fi
+
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    # A foreign-architecture index can fail to update (wrong size from a mirror
+    # mid-sync) while the native ones are fine; let the install decide.
+    apt-get update || true
+    # shellcheck disable=SC2086
+    apt-get install -y --no-install-recommends $missing
+fi
+echo "setup-debian.sh: all packages present"

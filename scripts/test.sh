@@ -1,0 +1,27 @@
+#!/bin/sh
+# Set everything up, build with -Wall -Wextra -Werror, and run every test.
+#   scripts/test.sh            the normal build (build/)
+#   scripts/test.sh --asan     AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/)
+set -eu
+cd "$(dirname "$0")/.."
+
+sh scripts/setup-debian.sh
+
+dir=build
+extra=""
+if [ "${1:-}" = "--asan" ]; then
+    dir=build-asan
+    extra="-DOFFLOAD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# shellcheck disable=SC2086
+cmake -S . -B "$dir" -DOFFLOAD_WERROR=ON $extra
+cmake --build "$dir" -j "$jobs"
+if [ "$dir" = build ]; then
+    cmake --build "$dir" --target docs
+fi
+# ASan's leak checker and Check's fork mode get along; abort on the first report.
+ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs"

@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Context lifecycle: load the device tree, discover engines, compute their
+ * policy, bind backends; and the handle bookkeeping every module shares.
+ */
+#include <libfdt.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+
+#define OFL_CTX_MAGIC 0x6f666c63u /* "oflc" */
+#define OFL_LIVE_FDT "/sys/firmware/fdt"
+
+static atomic_uint_fast64_t next_ctx_id = 1;
+
+unsigned offload_version(void)
+{
+	return OFFLOAD_VERSION_NUMBER;
+}
+
+const char *offload_version_string(void)
+{
+	return OFFLOAD_VERSION_STRING;
+}
+
+void offload_ctx_opts_init(struct offload_ctx_opts *opts)
+{
+	if (!opts)
+		return;
+	memset(opts, 0, sizeof(*opts));
+	opts->size = sizeof(*opts);
+	opts->dt_source = OFFLOAD_DT_AUTO;
+}
+
+offload_ctx *offload_ctx_new(void)
+{
+	struct offload_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return NULL;
+	ctx->magic = OFL_CTX_MAGIC;
+	ctx->id = atomic_fetch_add(&next_ctx_id, 1);
+	ctx->cpu_dev = -1;
+	ctx->memcpy_dev = -1;
+	ctx->handles.next = ctx->handles.prev = &ctx->handles;
+	pthread_mutex_init(&ctx->lock, NULL);
+	return ctx;
+}
+
+int ofl_ctx_check(const struct offload_ctx *ctx, const char *func)
+{
+	if (OFL_UNLIKELY(!ctx))
+		return ofl_err(NULL, -EINVAL, "%s: context is NULL", func);
+	if (OFL_UNLIKELY(ctx->magic != OFL_CTX_MAGIC))
+		return ofl_err(NULL, -EINVAL, "%s: not a liboffload context", func);
+	if (OFL_UNLIKELY(!ctx->open))
+		return ofl_err(ctx, -EBADF, "%s: context is not open", func);
+	return 0;
+}
+
+/* ------------------------------------------------------------- allow-list */
+
+static bool list_contains(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p;) {
+		while (*p == ',' || *p == ' ')
+			p++;
+		const char *e = p;
+		while (*e && *e != ',' && *e != ' ')
+			e++;
+		if ((size_t)(e - p) == n && strncmp(p, name, n) == 0)
+			return true;
+		p = e;
+	}
+	return false;
+}
+
+bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name)
+{
+	return ctx->allow[0] == '\0' || list_contains(ctx->allow, name);
+}
+
+static int check_allow_list(struct offload_ctx *ctx, const char *list)
+{
+	for (const char *p = list; *p;) {
+		while (*p == ',' || *p == ' ')
+			p++;
+		const char *e = p;
+		while (*e && *e != ',' && *e != ' ')
+			e++;
+		if (e == p)
+			break;
+		bool known = false;
+		for (int i = 0; ofl_backends[i]; i++)
+			if (strlen(ofl_backends[i]->name) == (size_t)(e - p) &&
+			    strncmp(ofl_backends[i]->name, p, (size_t)(e - p)) == 0)
+				known = true;
+		if (!known) {
+			char known_list[160] = "";
+			for (int i = 0; ofl_backends[i]; i++) {
+				if (i)
+					strncat(known_list, ",", sizeof(known_list) - strlen(known_list) - 1);
+				strncat(known_list, ofl_backends[i]->name,
+					sizeof(known_list) - strlen(known_list) - 1);
+			}
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: unknown backend '%.*s' in allow-list (built: %s)",
+				       (int)(e - p), p, known_list);
+		}
+		p = e;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- devices */
+
+struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name, const char *kind)
+{
+	if (ctx->ndev >= OFL_MAX_DEVICES)
+		return NULL;
+	struct ofl_device *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+
+	d->ctx = ctx;
+	d->index = ctx->ndev;
+	d->node = -1;
+	ofl_strlcpy(d->name, name, sizeof(d->name));
+	/* Names must be unique: two nodes may share a node name under different parents. */
+	for (int i = 0; i < ctx->ndev; i++)
+		if (strcmp(ctx->devs[i]->name, d->name) == 0) {
+			char base[sizeof(d->name)];
+			ofl_strlcpy(base, d->name, sizeof(base));
+			snprintf(d->name, sizeof(d->name), "%.70s#%d", base, d->index);
+			break;
+		}
+	ofl_strlcpy(d->kind, kind, sizeof(d->kind));
+	ofl_strlcpy(d->status, "okay", sizeof(d->status));
+	d->policy.enabled = true;
+	d->policy.coherent_node = -1;
+	d->policy.align_bytes = 1;
+	ctx->devs[ctx->ndev++] = d;
+	return d;
+}
+
+struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index)
+{
+	if (index < 0 || index >= ctx->ndev)
+		return NULL;
+	return ctx->devs[index];
+}
+
+void *ofl_ctx_backend_state(const struct offload_ctx *ctx, const char *name)
+{
+	for (int i = 0; i < ctx->nbackends; i++)
+		if (ctx->backends[i].present && strcmp(ctx->backends[i].be->name, name) == 0)
+			return ctx->backends[i].state;
+	return NULL;
+}
+
+/* Refresh the public view of a device from its fields and policy. */
+static void device_publish(struct ofl_device *d)
+{
+	struct offload_dev_info *i = &d->info;
+	const struct ofl_policy *p = &d->policy;
+
+	i->index = d->index;
+	i->name = d->name;
+	i->kind = d->kind;
+	i->dt_path = d->dt_path;
+	i->compatible = d->compatible;
+	i->status = d->status;
+	if (d->backend)
+		ofl_strlcpy(d->backend_name, d->backend->name, sizeof(d->backend_name));
+	i->backend = d->backend_name;
+	i->candidates = d->candidates;
+	i->usable_reason = d->usable_reason;
+	i->caps = p->caps;
+	i->flags = (p->enabled ? OFFLOAD_DEVF_ENABLED : 0) | (d->backend ? OFFLOAD_DEVF_USABLE : 0) |
+		   (d->sim ? OFFLOAD_DEVF_SIM : 0) | (i->flags & (OFFLOAD_DEVF_DIRECT |
+								   OFFLOAD_DEVF_KERNEL |
+								   OFFLOAD_DEVF_CPU));
+	i->coherent = p->coherent;
+	i->coherent_reason = p->coherent_reason;
+	i->cache_mode = p->cache_mode;
+	i->cache_reason = p->cache_reason;
+	i->burst_bytes = p->burst_bytes;
+	i->burst_reason = p->burst_reason;
+	i->align_bytes = p->align_bytes;
+	i->align_reason = p->align_reason;
+	i->threshold_bytes = p->threshold_bytes;
+	i->threshold_reason = p->threshold_reason;
+	i->transfer_mode = p->transfer_mode;
+	i->transfer_reason = p->transfer_reason;
+}
+
+static void add_candidates(struct offload_ctx *ctx, struct ofl_device *d)
+{
+	d->candidates[0] = '\0';
+	for (int i = 0; ofl_backends[i]; i++) {
+		if (!(ofl_backends[i]->engines & OFL_ENGINE_BIT(d->engine)))
+			continue;
+		if (d->candidates[0])
+			strncat(d->candidates, ",", sizeof(d->candidates) - strlen(d->candidates) - 1);
+		strncat(d->candidates, ofl_backends[i]->name,
+			sizeof(d->candidates) - strlen(d->candidates) - 1);
+	}
+	OFL_UNUSED(ctx);
+}
+
+static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
+{
+	char why[OFL_REASON_LEN];
+	size_t off = 0;
+
+	if (!d->policy.enabled) {
+		snprintf(d->usable_reason, sizeof(d->usable_reason),
+			 "disabled in the device tree (status = \"%s\"): listed, never used", d->status);
+		return;
+	}
+	d->usable_reason[0] = '\0';
+	for (int i = 0; i < ctx->nbackends; i++) {
+		struct ofl_backend_slot *s = &ctx->backends[i];
+		if (!(s->be->engines & OFL_ENGINE_BIT(d->engine)) || !s->be->probe)
+			continue;
+		if (!s->present) {
+			off += (size_t)snprintf(d->usable_reason + off,
+						off < sizeof(d->usable_reason) ? sizeof(d->usable_reason) - off : 0,
+						"%s%s: %s", off ? "; " : "", s->be->name, s->why);
+			continue;
+		}
+		why[0] = '\0';
+		d->bstate = s->state;
+		if (s->be->probe(ctx, s->state, d, why, sizeof(why)) == 0) {
+			d->backend = s->be;
+			if (why[0])
+				ofl_strlcpy(d->usable_reason, why, sizeof(d->usable_reason));
+			else
+				snprintf(d->usable_reason, sizeof(d->usable_reason), "served by the %s backend",
+					 s->be->name);
+			return;
+		}
+		d->bstate = NULL;
+		off += (size_t)snprintf(d->usable_reason + off,
+					off < sizeof(d->usable_reason) ? sizeof(d->usable_reason) - off : 0,
+					"%s%s: %s", off ? "; " : "", s->be->name, why[0] ? why : "not bound");
+	}
+	if (!d->usable_reason[0])
+		snprintf(d->usable_reason, sizeof(d->usable_reason),
+			 "no backend for %s devices is built or allowed", d->kind);
+}
+
+static const char *engine_kind(enum ofl_engine e)
+{
+	switch (e) {
+	case OFL_ENGINE_UDMA: return "k3-udma";
+	case OFL_ENGINE_BCDMA: return "k3-bcdma";
+	case OFL_ENGINE_PKTDMA: return "k3-pktdma";
+	case OFL_ENGINE_DSPI: return "dspi";
+	case OFL_ENGINE_EIP97: return "eip97";
+	case OFL_ENGINE_EIP197: return "eip197";
+	default: return "unknown";
+	}
+}
+
+static int discover(struct offload_ctx *ctx)
+{
+	struct ofl_dt_match m[OFL_MAX_DEVICES];
+	const void *fdt = ctx->dt.fdt;
+
+	if (!fdt)
+		return 0;
+	int n = ofl_dt_discover(fdt, m, (int)OFL_ARRAY_SIZE(m));
+	if (n < 0)
+		return ofl_err(ctx, n, "offload_ctx_open: device discovery failed in %s", ctx->dt.source);
+	if (n > (int)OFL_ARRAY_SIZE(m))
+		n = (int)OFL_ARRAY_SIZE(m);
+
+	for (int k = 0; k < n; k++) {
+		const char *nm = fdt_get_name(fdt, m[k].node, NULL);
+		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?", engine_kind(m[k].engine));
+		if (!d)
+			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: too many devices (max %d)",
+				       OFL_MAX_DEVICES);
+		d->node = m[k].node;
+		d->engine = m[k].engine;
+		ofl_dt_path(fdt, m[k].node, d->dt_path, sizeof(d->dt_path));
+		ofl_strlcpy(d->compatible, m[k].compatible, sizeof(d->compatible));
+		const char *st = NULL;
+		ofl_dt_enabled(fdt, m[k].node, &st);
+		ofl_strlcpy(d->status, st ? st : "okay", sizeof(d->status));
+		int r = ofl_policy_compute(fdt, &m[k], &d->policy);
+		if (r < 0)
+			return ofl_err(ctx, r, "offload_ctx_open: policy for %s failed", d->dt_path);
+		uint64_t a = 0, sz = 0;
+		if (ofl_dt_reg(fdt, m[k].node, 0, &a, &sz, NULL, 0) == 0) {
+			d->info.phys_addr = a;
+			d->info.phys_size = sz;
+		}
+		add_candidates(ctx, d);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- open/close */
+
+static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, const char *env_dtb)
+{
+	char err[OFL_ERRMSG_LEN - 64];
+	enum offload_dt_source src = o->dt_source;
+	const char *path = o->dtb_path;
+	int r;
+
+	err[0] = '\0';
+	if (env_dtb && *env_dtb) {
+		if (strcmp(env_dtb, "none") == 0)
+			src = OFFLOAD_DT_NONE;
+		else if (strcmp(env_dtb, "live") == 0)
+			src = OFFLOAD_DT_LIVE;
+		else if (strcmp(env_dtb, "builtin") == 0)
+			src = OFFLOAD_DT_BUILTIN;
+		else {
+			src = OFFLOAD_DT_FILE;
+			path = env_dtb;
+		}
+	}
+	if (src == OFFLOAD_DT_AUTO) {
+		if (access(OFL_LIVE_FDT, R_OK) == 0)
+			src = OFFLOAD_DT_LIVE;
+		else
+			src = OFFLOAD_DT_BUILTIN;
+	}
+	switch (src) {
+	case OFFLOAD_DT_NONE:
+		ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
+		return 0;
+	case OFFLOAD_DT_FILE:
+		if (!path)
+			return ofl_err(ctx, -EINVAL, "offload_ctx_open: OFFLOAD_DT_FILE without dtb_path");
+		r = ofl_dt_load_file(&ctx->dt, path, err, sizeof(err));
+		break;
+	case OFFLOAD_DT_LIVE:
+		r = ofl_dt_load_live(&ctx->dt, err, sizeof(err));
+		break;
+	case OFFLOAD_DT_BUILTIN:
+		r = ofl_dt_load_builtin(&ctx->dt, err, sizeof(err));
+		if (r == -ENOTSUP && o->dt_source == OFFLOAD_DT_AUTO && !(env_dtb && *env_dtb)) {
+			/* AUTO on a build without the virtual board: no device tree. */
+			ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
+			return 0;
+		}
+		break;
+	case OFFLOAD_DT_BLOB:
+		if (!o->dtb_blob)
+			return ofl_err(ctx, -EINVAL, "offload_ctx_open: OFFLOAD_DT_BLOB without dtb_blob");
+		r = ofl_dt_load_blob(&ctx->dt, o->dtb_blob, o->dtb_size, err, sizeof(err));
+		break;
+	default:
+		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown dt_source %d", (int)src);
+	}
+	if (r < 0)
+		return ofl_err(ctx, r, "offload_ctx_open: %s", err[0] ? err : offload_strerror(r));
+	if (src == OFFLOAD_DT_BUILTIN)
+		ctx->flags |= OFFLOAD_CTX_SIM;
+	return 0;
+}
+
+static void ctx_teardown(struct offload_ctx *ctx)
+{
+	for (int i = ctx->ndev - 1; i >= 0; i--) {
+		struct ofl_device *d = ctx->devs[i];
+		if (d->backend && d->backend->remove)
+			d->backend->remove(d);
+		free(d);
+		ctx->devs[i] = NULL;
+	}
+	ctx->ndev = 0;
+	for (int i = ctx->nbackends - 1; i >= 0; i--) {
+		struct ofl_backend_slot *s = &ctx->backends[i];
+		if (s->present && s->be->fini)
+			s->be->fini(ctx, s->state);
+		memset(s, 0, sizeof(*s));
+	}
+	ctx->nbackends = 0;
+	ofl_dt_free(&ctx->dt);
+	ctx->cpu_dev = ctx->memcpy_dev = -1;
+	ctx->open = false;
+}
+
+static void choose_defaults(struct offload_ctx *ctx)
+{
+	ctx->memcpy_dev = ctx->cpu_dev;
+	for (int i = 0; i < ctx->ndev; i++) {
+		struct ofl_device *d = ctx->devs[i];
+		if (i != ctx->cpu_dev && d->backend && d->backend->memcpy &&
+		    (d->policy.caps & OFFLOAD_CAP_MEMCPY)) {
+			ctx->memcpy_dev = i;
+			break;
+		}
+	}
+}
+
+int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
+{
+	struct offload_ctx_opts o;
+	const char *env_dtb = NULL, *env_be = NULL, *env_sim = NULL;
+	int r;
+
+	if (!ctx)
+		return ofl_err(NULL, -EINVAL, "offload_ctx_open: context is NULL");
+	if (ctx->magic != OFL_CTX_MAGIC)
+		return ofl_err(NULL, -EINVAL, "offload_ctx_open: not a liboffload context");
+	if (ctx->open)
+		return ofl_err(ctx, -EBUSY, "offload_ctx_open: context is already open");
+
+	offload_ctx_opts_init(&o);
+	if (opts) {
+		if (opts->size < offsetof(struct offload_ctx_opts, backends) + sizeof(opts->backends))
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: opts->size %u is smaller than this library's "
+				       "options (%zu); use offload_ctx_opts_init()",
+				       opts->size, sizeof(o));
+		memcpy(&o, opts, OFL_MIN((size_t)opts->size, sizeof(o)));
+	}
+	ctx->flags = o.flags;
+	if (!(o.flags & OFFLOAD_CTX_NO_ENV)) {
+		env_dtb = getenv("OFFLOAD_DTB");
+		env_be = getenv("OFFLOAD_BACKENDS");
+		env_sim = getenv("OFFLOAD_SIM");
+	}
+	if (env_sim && *env_sim && strcmp(env_sim, "0") != 0)
+		ctx->flags |= OFFLOAD_CTX_SIM;
+
+	const char *allow = (env_be && *env_be) ? env_be : (o.backends ? o.backends : "");
+	if (strlen(allow) >= sizeof(ctx->allow))
+		return ofl_err(ctx, -EINVAL, "offload_ctx_open: backend allow-list too long");
+	r = check_allow_list(ctx, allow);
+	if (r < 0)
+		return r;
+	ofl_strlcpy(ctx->allow, allow, sizeof(ctx->allow));
+
+	r = load_dt(ctx, &o, env_dtb);
+	if (r < 0)
+		goto fail;
+	ctx->sim = (ctx->flags & OFFLOAD_CTX_SIM) != 0;
+	ctx->open = true; /* backends may call ofl_ctx_check() from here on */
+
+	for (int i = 0; ofl_backends[i]; i++) {
+		const struct ofl_backend *be = ofl_backends[i];
+		struct ofl_backend_slot *s = &ctx->backends[ctx->nbackends++];
+		s->be = be;
+		if (!ofl_ctx_backend_allowed(ctx, be->name)) {
+			snprintf(s->why, sizeof(s->why), "excluded by the backend allow-list \"%.150s\"",
+				 ctx->allow);
+			continue;
+		}
+		if (be->init) {
+			r = be->init(ctx, &s->state, s->why, sizeof(s->why));
+			if (r < 0) {
+				if (!s->why[0])
+					snprintf(s->why, sizeof(s->why), "unavailable: %s", offload_strerror(r));
+				continue;
+			}
+		}
+		s->present = true;
+	}
+	for (int i = 0; i < ctx->nbackends; i++) {
+		struct ofl_backend_slot *s = &ctx->backends[i];
+		if (s->present && s->be->add_devices) {
+			r = s->be->add_devices(ctx, s->state);
+			if (r < 0)
+				goto fail;
+		}
+	}
+	r = discover(ctx);
+	if (r < 0)
+		goto fail;
+	for (int i = 0; i < ctx->ndev; i++)
+		if (ctx->devs[i]->node >= 0)
+			bind_device(ctx, ctx->devs[i]);
+	for (int i = 0; i < ctx->ndev; i++)
+		device_publish(ctx->devs[i]);
+	choose_defaults(ctx);
+	ofl_err_clear(ctx);
+	return 0;
+fail:
+	ctx_teardown(ctx);
+	return r;
+}
+
+int offload_ctx_close(offload_ctx *ctx)
+{
+	int r = ofl_ctx_check(ctx, "offload_ctx_close");
+
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&ctx->lock);
+	int n = ctx->nhandles;
+	const char *what = n ? ctx->handles.next->what : "";
+	pthread_mutex_unlock(&ctx->lock);
+	if (n)
+		return ofl_err(ctx, -EBUSY, "offload_ctx_close: %d handle(s) still open (first: %s)", n,
+			       what);
+	ctx_teardown(ctx);
+	return 0;
+}
+
+void offload_ctx_free(offload_ctx *ctx)
+{
+	if (!ctx || ctx->magic != OFL_CTX_MAGIC)
+		return;
+	for (;;) {
+		pthread_mutex_lock(&ctx->lock);
+		struct ofl_handle *h = ctx->nhandles ? ctx->handles.next : NULL;
+		pthread_mutex_unlock(&ctx->lock);
+		if (!h)
+			break;
+		h->destroy(h); /* unlinks itself via ofl_ctx_handle_del() */
+	}
+	if (ctx->open)
+		ctx_teardown(ctx);
+	pthread_mutex_destroy(&ctx->lock);
+	ctx->magic = 0;
+	free(ctx);
+}
+
+const char *offload_ctx_dt_source(const offload_ctx *ctx)
+{
+	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
+		return NULL;
+	return ctx->dt.source;
+}
+
+void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,
+			void (*destroy)(struct ofl_handle *h))
+{
+	h->what = what;
+	h->destroy = destroy;
+	pthread_mutex_lock(&ctx->lock);
+	h->next = &ctx->handles;
+	h->prev = ctx->handles.prev;
+	ctx->handles.prev->next = h;
+	ctx->handles.prev = h;
+	ctx->nhandles++;
+	pthread_mutex_unlock(&ctx->lock);
+}
+
+void ofl_ctx_handle_del(struct offload_ctx *ctx, struct ofl_handle *h)
+{
+	pthread_mutex_lock(&ctx->lock);
+	if (h->next) {
+		h->prev->next = h->next;
+		h->next->prev = h->prev;
+		h->next = h->prev = NULL;
+		ctx->nhandles--;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Error codes and per-thread, per-context error messages.
+ *
+ * Each thread keeps one message slot tagged with the id of the context the
+ * failing call was made on; offload_last_error(ctx) returns it only for that
+ * context, so threads sharing a context never see each other's errors and a
+ * stale message of another context is never shown.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+static _Thread_local struct {
+	uint64_t ctx_id; /* 0 = recorded without a context */
+	char msg[OFL_ERRMSG_LEN];
+} tl_err;
+
+int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	tl_err.ctx_id = ctx ? ctx->id : 0;
+	va_start(ap, fmt);
+	vsnprintf(tl_err.msg, sizeof(tl_err.msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void ofl_err_clear(const struct offload_ctx *ctx)
+{
+	if (!ctx || tl_err.ctx_id == ctx->id)
+		tl_err.msg[0] = '\0';
+}
+
+const char *offload_last_error(const offload_ctx *ctx)
+{
+	if (ctx && tl_err.ctx_id != ctx->id)
+		return "";
+	return tl_err.msg;
+}
+
+const char *offload_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 0:
+		return "success";
+	case EINVAL:
+		return "invalid argument";
+	case ENODEV:
+		return "no such device, or device disabled";
+	case ENOTSUP:
+		return "no backend can perform this operation";
+	case ETIMEDOUT:
+		return "engine did not complete in time";
+	case EIO:
+		return "engine reported an error";
+	case EBADMSG:
+		return "authentication tag mismatch";
+	case EBADF:
+		return "handle is closed";
+	case EBUSY:
+		return "resource busy or handles still open";
+	case ENOSPC:
+		return "queue full";
+	case ENOMEM:
+		return "out of memory";
+	case EMSGSIZE:
+		return "message too long for the backend";
+	default:
+		return strerror(err);
+	}
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal declarations shared by src/ and backends/. Never installed.
+ * Internal symbols that cross files are prefixed ofl_; the version script
+ * keeps them out of liboffload.so.
+ */
+#ifndef OFL_CORE_INTERNAL_H
+#define OFL_CORE_INTERNAL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <offload/offload.h>
+
+#include "core/backend.h"
+#include "dt/dt.h"
+#include "policy/policy.h"
+
+#define OFL_MAX_BACKENDS 16
+#define OFL_MAX_DEVICES 64
+#define OFL_ERRMSG_LEN 512
+
+#define OFL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define OFL_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define OFL_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define OFL_UNUSED(x) ((void)(x))
+
+#if defined(__GNUC__)
+#define OFL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define OFL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OFL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define OFL_PRINTF(f, a)
+#define OFL_LIKELY(x) (x)
+#define OFL_UNLIKELY(x) (x)
+#endif
+
+/* A device of a context: a DT-discovered engine or a pseudo-device (CPU, AF_ALG). */
+struct ofl_device {
+	struct offload_dev_info info;   /* public view; strings point into the fields below */
+	struct offload_ctx *ctx;
+	int index;
+	int node;                       /* DT offset, -1 for pseudo-devices */
+	enum ofl_engine engine;
+	struct ofl_policy policy;
+	const struct ofl_backend *backend; /* serving backend, NULL if none */
+	void *bstate;                   /* that backend's context state (from init) */
+	void *priv;                     /* that backend's per-device state (from probe) */
+	bool sim;                       /* served by a model */
+	char name[80];
+	char kind[16];
+	char dt_path[256];
+	char compatible[64];
+	char status[16];
+	char backend_name[16];
+	char candidates[64];
+	char usable_reason[OFL_REASON_LEN];
+	char transfer_mode[24];
+};
+
+/*
+ * Every handle that belongs to a context (queue, SPI handle, cipher/hash
+ * session, DMA buffer) embeds one of these, so that offload_ctx_close() can
+ * refuse with -EBUSY while any is open and offload_ctx_free() can destroy
+ * the ones a program forgot.
+ */
+struct ofl_handle {
+	struct ofl_handle *prev, *next;
+	void (*destroy)(struct ofl_handle *h); /* close + free, called with no lock held */
+	const char *what;                      /* "queue", "spi", ... for messages */
+};
+
+struct ofl_backend_slot {
+	const struct ofl_backend *be;
+	void *state;
+	bool present;
+	char why[OFL_REASON_LEN];       /* why absent, or a note when present */
+};
+
+struct offload_ctx {
+	uint32_t magic;
+	bool open;
+	uint64_t id;                    /* unique per context, for per-thread error slots */
+	uint32_t flags;                 /* OFFLOAD_CTX_* in effect (after env) */
+	bool sim;                       /* models attached */
+	struct ofl_dt dt;
+	char allow[256];                /* backend allow-list in effect, "" = all */
+
+	struct ofl_backend_slot backends[OFL_MAX_BACKENDS];
+	int nbackends;
+
+	struct ofl_device *devs[OFL_MAX_DEVICES];
+	int ndev;
+	int cpu_dev;                    /* index of the CPU device */
+	int memcpy_dev;                 /* policy's memcpy choice (may be cpu_dev) */
+
+	struct ofl_handle handles;      /* list head of open handles */
+	int nhandles;
+	pthread_mutex_t lock;           /* protects the handle list and backend lazy state */
+};
+
+/* ---- errors (src/core/error.c) ---- */
+
+/* Record a message for ctx on this thread and return err (negative errno). */
+int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...) OFL_PRINTF(3, 4);
+/* Clear this thread's message for ctx (not normally needed). */
+void ofl_err_clear(const struct offload_ctx *ctx);
+
+/* ---- context helpers (src/core/context.c) ---- */
+
+/* -EINVAL / -EBADF with a message if ctx is NULL or not open; else 0. */
+int ofl_ctx_check(const struct offload_ctx *ctx, const char *func);
+/* Is backend `name` allowed by the allow-list? */
+bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
+/* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */
+struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name, const char *kind);
+/* Device by index, or NULL. */
+struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index);
+/* Context state of a backend, NULL if absent. */
+void *ofl_ctx_backend_state(const struct offload_ctx *ctx, const char *name);
+/* Link / unlink a handle (thread-safe). */
+void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,
+			void (*destroy)(struct ofl_handle *h));
+void ofl_ctx_handle_del(struct offload_ctx *ctx, struct ofl_handle *h);
+/* The containing struct of an embedded member. */
+#define ofl_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+
+/* ---- argument checks shared by every module (src/core/util.c) ---- */
+
+/* [p, p+len) wraps the address space? */
+bool ofl_range_wraps(const void *p, size_t len);
+/* Do [a, a+alen) and [b, b+blen) overlap? */
+bool ofl_ranges_overlap(const void *a, size_t alen, const void *b, size_t blen);
+/* Monotonic clock in nanoseconds. */
+uint64_t ofl_now_ns(void);
+/* Copy a string into a fixed buffer, always NUL-terminated; returns dst. */
+char *ofl_strlcpy(char *dst, const char *src, size_t len);
+/* Wipe memory so the compiler cannot drop it. */
+void ofl_wipe(void *p, size_t len);
+
+/* Fill a result. */
+static inline void ofl_result_set(struct offload_result *res, const struct ofl_device *dev,
+				  const char *driver, uint32_t flags)
+{
+	if (res) {
+		res->dev = dev->index;
+		res->backend = dev->backend ? dev->backend->name : "";
+		res->driver = driver;
+		res->flags = flags;
+	}
+}
+
+#endif /* OFL_CORE_INTERNAL_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* offloadctl bench: dispatch to bench memcpy | cipher | spi. */
+#include <string.h>
+
+#include "cli.h"
+
+struct bench {
+	const char *name;
+	const char *summary;
+	int (*run)(struct cli *cli, int argc, char **argv);
+};
+
+static const struct bench benches[] = {
+	{ NULL, NULL, NULL },
+};
+
+int cmd_bench(struct cli *cli, int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		FILE *f = argc < 2 ? stderr : stdout;
+		fprintf(f, "usage: %s bench WHAT [OPTIONS]\n\nwhat:\n", cli->prog);
+		for (size_t i = 0; benches[i].name; i++)
+			fprintf(f, "  %-8s %s\n", benches[i].name, benches[i].summary);
+		return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
+	for (size_t i = 0; benches[i].name; i++)
+		if (strcmp(argv[1], benches[i].name) == 0)
+			return benches[i].run(cli, argc - 1, argv + 1);
+	fprintf(stderr, "%s bench: unknown benchmark '%s'\n", cli->prog, argv[1]);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* offloadctl: shared command-line plumbing. */
+#ifndef OFFLOADCTL_CLI_H
+#define OFFLOADCTL_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <offload/offload.h>
+
+/* Exit statuses: 0 success; 1 a failure, mismatch or warning found; 2 usage error. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+struct cli {
+	const char *prog;        /* "offloadctl" */
+	const char *cmd;         /* the command being run, e.g. "list" */
+	const char *dtb;         /* --dtb FILE (or "none", "live", "builtin") */
+	const char *backends;    /* --backends LIST */
+	bool sim;                /* --sim */
+	bool json;               /* --json */
+	bool csv;                /* --csv */
+	bool verbose;            /* --verbose */
+};
+
+/*
+ * Options every command accepts, before or after the command name. Append
+ * CLI_COMMON_LONGOPTS to a command's struct option array and pass unknown
+ * option codes to cli_common_opt().
+ */
+enum {
+	CLI_OPT_DTB = 0x1000,
+	CLI_OPT_SIM,
+	CLI_OPT_BACKENDS,
+	CLI_OPT_JSON,
+	CLI_OPT_CSV,
+};
+#define CLI_COMMON_LONGOPTS                                              \
+	{ "dtb", required_argument, NULL, CLI_OPT_DTB },                 \
+	{ "sim", no_argument, NULL, CLI_OPT_SIM },                       \
+	{ "backends", required_argument, NULL, CLI_OPT_BACKENDS },       \
+	{ "json", no_argument, NULL, CLI_OPT_JSON },                     \
+	{ "csv", no_argument, NULL, CLI_OPT_CSV },                       \
+	{ "help", no_argument, NULL, 'h' }
+#define CLI_COMMON_HELP                                                                 \
+	"  --dtb FILE       device tree: a .dtb file, or none | live | builtin\n"          \
+	"  --sim            attach register-level models to the DT's engines (sim)\n"      \
+	"  --backends LIST  comma-separated backend allow-list (cpu,kcapi,udma,...)\n"     \
+	"  --json, --csv    machine-readable output\n"                                     \
+	"  -h, --help       this help\n"
+
+/* Handle a common option; returns true if it was one. */
+bool cli_common_opt(struct cli *cli, int c, const char *arg);
+
+/* Open a context as the common options say; prints the error and returns NULL on failure. */
+offload_ctx *cli_open_ctx(struct cli *cli);
+
+/* Print s as a JSON string literal (with quotes). */
+void cli_json_str(FILE *f, const char *s);
+
+/* Print "prog cmd: msg: last_error" to stderr for a failed library call. */
+void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err);
+
+/* Commands. argv[0] is the command name; getopt state is reset by the caller. */
+int cmd_list(struct cli *cli, int argc, char **argv);
+int cmd_bench(struct cli *cli, int argc, char **argv);
+
+#endif /* OFFLOADCTL_CLI_H */

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* offloadctl list: every device, its status, and each decision with its reason. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *cache_mode_name(enum offload_cache_mode m)
+{
+	switch (m) {
+	case OFFLOAD_CACHE_COHERENT: return "coherent";
+	case OFFLOAD_CACHE_STREAMING: return "streaming";
+	case OFFLOAD_CACHE_UNCACHED: return "uncached";
+	}
+	return "?";
+}
+
+static void caps_str(uint32_t caps, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	static const struct { uint32_t bit; const char *name; } names[] = {
+		{ OFFLOAD_CAP_MEMCPY, "memcpy" }, { OFFLOAD_CAP_CIPHER, "cipher" },
+		{ OFFLOAD_CAP_HASH, "hash" }, { OFFLOAD_CAP_SPI, "spi" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (caps & names[i].bit) {
+			if (buf[0])
+				strncat(buf, ",", len - strlen(buf) - 1);
+			strncat(buf, names[i].name, len - strlen(buf) - 1);
+		}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static void print_text(const struct offload_dev_info *d)
+{
+	char caps[64];
+
+	caps_str(d->caps, caps, sizeof(caps));
+	printf("[%d] %s (%s)%s\n", d->index, d->name, d->kind,
+	       (d->flags & OFFLOAD_DEVF_SIM) ? " [sim]" : "");
+	if (d->dt_path[0])
+		printf("    node:       %s\n    compatible: %s\n", d->dt_path, d->compatible);
+	if (d->phys_size)
+		printf("    address:    0x%" PRIx64 " (0x%" PRIx64 " bytes)\n", d->phys_addr, d->phys_size);
+	printf("    status:     %s\n", d->status);
+	printf("    backend:    %s (candidates: %s)\n", d->backend[0] ? d->backend : "none",
+	       d->candidates[0] ? d->candidates : "-");
+	printf("    usable:     %s: %s\n", (d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no",
+	       d->usable_reason);
+	printf("    caps:       %s\n", caps);
+	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", d->coherent_reason);
+	printf("    cache:      %s: %s\n", cache_mode_name(d->cache_mode), d->cache_reason);
+	printf("    burst:      %" PRIu32 " B: %s\n", d->burst_bytes, d->burst_reason);
+	printf("    align:      %" PRIu32 " B: %s\n", d->align_bytes, d->align_reason);
+	printf("    threshold:  %" PRIu64 " B: %s\n", d->threshold_bytes, d->threshold_reason);
+	printf("    mode:       %s: %s\n", d->transfer_mode, d->transfer_reason);
+}
+
+static void json_field(const char *key, const char *val, bool comma)
+{
+	printf("      \"%s\": ", key);
+	cli_json_str(stdout, val);
+	printf("%s\n", comma ? "," : "");
+}
+
+static void print_json(const struct offload_dev_info *d, bool last)
+{
+	char caps[64];
+
+	caps_str(d->caps, caps, sizeof(caps));
+	printf("    {\n      \"index\": %d,\n", d->index);
+	json_field("name", d->name, true);
+	json_field("kind", d->kind, true);
+	json_field("dt_path", d->dt_path, true);
+	json_field("compatible", d->compatible, true);
+	json_field("status", d->status, true);
+	printf("      \"phys_addr\": %" PRIu64 ",\n      \"phys_size\": %" PRIu64 ",\n", d->phys_addr,
+	       d->phys_size);
+	json_field("backend", d->backend, true);
+	json_field("candidates", d->candidates, true);
+	printf("      \"usable\": %s,\n      \"sim\": %s,\n",
+	       (d->flags & OFFLOAD_DEVF_USABLE) ? "true" : "false",
+	       (d->flags & OFFLOAD_DEVF_SIM) ? "true" : "false");
+	json_field("usable_reason", d->usable_reason, true);
+	json_field("caps", caps, true);
+	printf("      \"coherent\": %s,\n", d->coherent ? "true" : "false");
+	json_field("coherent_reason", d->coherent_reason, true);
+	json_field("cache_mode", cache_mode_name(d->cache_mode), true);
+	json_field("cache_reason", d->cache_reason, true);
+	printf("      \"burst_bytes\": %" PRIu32 ",\n", d->burst_bytes);
+	json_field("burst_reason", d->burst_reason, true);
+	printf("      \"align_bytes\": %" PRIu32 ",\n", d->align_bytes);
+	json_field("align_reason", d->align_reason, true);
+	printf("      \"threshold_bytes\": %" PRIu64 ",\n", d->threshold_bytes);
+	json_field("threshold_reason", d->threshold_reason, true);
+	json_field("transfer_mode", d->transfer_mode, true);
+	json_field("transfer_reason", d->transfer_reason, false);
+	printf("    }%s\n", last ? "" : ",");
+}
+
+int cmd_list(struct cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			printf("usage: %s list [OPTIONS]\n\nList every device of the device tree that "
+			       "liboffload knows, its status,\nthe backend serving it, and each policy "
+			       "decision with its reason.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+			return CLI_EXIT_OK;
+		}
+		if (!cli_common_opt(cli, c, optarg))
+			return CLI_EXIT_USAGE;
+	}
+	offload_ctx *ctx = cli_open_ctx(cli);
+	if (!ctx)
+		return CLI_EXIT_FAIL;
+	int n = offload_dev_count(ctx);
+	if (cli->json) {
+		printf("{\n  \"dt_source\": ");
+		cli_json_str(stdout, offload_ctx_dt_source(ctx));
+		printf(",\n  \"devices\": [\n");
+	} else {
+		printf("device tree: %s\n", offload_ctx_dt_source(ctx));
+	}
+	for (int i = 0; i < n; i++) {
+		struct offload_dev_info d;
+		if (offload_dev_info(ctx, i, &d) < 0)
+			continue;
+		if (cli->json)
+			print_json(&d, i == n - 1);
+		else
+			print_text(&d);
+	}
+	if (cli->json)
+		printf("  ]\n}\n");
+	offload_ctx_free(ctx);
+	return CLI_EXIT_OK;
+}

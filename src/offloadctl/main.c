@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * offloadctl: list and diagnose a board's offload engines, benchmark them
+ * the way dmatest, spidev_test and tcrypt do, and run crypto one-shots.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(struct cli *cli, int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "list", "devices found in the device tree and every policy decision with its reason", cmd_list },
+	{ "bench", "benchmark: bench memcpy | cipher | spi", cmd_bench },
+};
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f, "usage: %s [COMMON OPTIONS] COMMAND [OPTIONS]\n\ncommands:\n", prog);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-10s %s\n", "version", "library version");
+	fprintf(f, "\ncommon options (before or after COMMAND):\n" CLI_COMMON_HELP
+		   "\n'%s COMMAND --help' describes a command; see offloadctl(1).\n", prog);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+	struct cli cli = { .prog = "offloadctl" };
+	int c;
+
+	/* Common options before the command ('+': stop at the first non-option). */
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout, cli.prog);
+			return CLI_EXIT_OK;
+		}
+		if (!cli_common_opt(&cli, c, optarg)) {
+			usage(stderr, cli.prog);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr, cli.prog);
+		return CLI_EXIT_USAGE;
+	}
+	const char *name = argv[optind];
+	if (strcmp(name, "version") == 0) {
+		printf("offloadctl %s (library %s)\n", OFFLOAD_VERSION_STRING, offload_version_string());
+		return CLI_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(name, commands[i].name) == 0) {
+			cli.cmd = commands[i].name;
+			int sub_argc = argc - optind;
+			char **sub_argv = argv + optind;
+			optind = 1; /* each command parses its own options */
+			return commands[i].run(&cli, sub_argc, sub_argv);
+		}
+	}
+	fprintf(stderr, "%s: unknown command '%s'\n\n", cli.prog, name);
+	usage(stderr, cli.prog);
+	return CLI_EXIT_USAGE;
+}

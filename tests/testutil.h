@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the Check suites. */
+#ifndef OFFLOAD_TESTUTIL_H
+#define OFFLOAD_TESTUTIL_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <offload/offload.h>
+
+/* Exit status ctest treats as "skipped". */
+#define TEST_SKIP 77
+
+/* Open a context with explicit options and no environment influence. */
+static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char *path,
+					 uint32_t flags, const char *backends)
+{
+	struct offload_ctx_opts o;
+	offload_ctx *ctx = offload_ctx_new();
+
+	ck_assert_ptr_nonnull(ctx);
+	offload_ctx_opts_init(&o);
+	o.dt_source = src;
+	o.dtb_path = path;
+	o.flags = flags | OFFLOAD_CTX_NO_ENV;
+	o.backends = backends;
+	int r = offload_ctx_open(ctx, &o);
+	ck_assert_msg(r == 0, "offload_ctx_open: %d %s", r, offload_last_error(ctx));
+	return ctx;
+}
+
+/* Run a suite; exit 0 on success, 1 on failure. */
+static inline int test_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
+#endif
