@@ -66,6 +66,7 @@ struct spidev_handle {
 	int fd;
 	char dev[64];
 	uint32_t bufsiz;
+	bool held;                   /* the last message left CS asserted (cs_change on its last transfer) */
 	struct spi_ioc_transfer *io; /* SPIDEV_MAX_XFERS entries, reused by every message */
 };
 
@@ -323,6 +324,15 @@ static int spidev_xfer(void *priv, const struct offload_spi_xfer *x, unsigned n,
 	int r = ioctl(h->fd, req, h->io);
 	if (r < 0) {
 		int e = errno;
+		/*
+		 * EIO and ETIMEDOUT come from the controller while the message ran;
+		 * the core then deselects the device (spi_transfer_one_message: CS
+		 * off when ret != 0; spi-fsl-dspi halts). Other errors are raised
+		 * before anything is clocked (spidev_message, __spi_validate), so a
+		 * chip select held by the previous message is still asserted.
+		 */
+		if (e == EIO || e == ETIMEDOUT)
+			h->held = false;
 		return ofl_err(h->ctx, -e, "offload_spi_xfer: SPI_IOC_MESSAGE(%u) on %s failed: %s%s", n,
 			       h->dev, strerror(e), xfer_hint(e));
 	}
@@ -330,7 +340,23 @@ static int spidev_xfer(void *priv, const struct offload_spi_xfer *x, unsigned n,
 		return ofl_err(h->ctx, -EIO,
 			       "offload_spi_xfer: SPI_IOC_MESSAGE(%u) on %s returned %d, expected %u", n,
 			       h->dev, r, total);
+	h->held = x[n - 1].cs_change != 0;
 	return r;
+}
+
+/* An empty message: CS is asserted if it was not, nothing is clocked, CS is released. */
+static int spidev_release_cs(void *priv)
+{
+	struct spidev_handle *h = priv;
+	struct spi_ioc_transfer t;
+
+	if (!h->held)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	if (ioctl(h->fd, SPI_IOC_MESSAGE(1), &t) < 0)
+		return -errno;
+	h->held = false;
+	return 1;
 }
 
 static void spidev_close(void *priv)
@@ -354,6 +380,7 @@ static void spidev_info(const void *priv, struct offload_spi_info *info)
 static const struct ofl_spi_ops spidev_spi_ops = {
 	.open = spidev_open,
 	.xfer = spidev_xfer,
+	.release_cs = spidev_release_cs,
 	.close = spidev_close,
 	.info = spidev_info,
 };

@@ -601,9 +601,10 @@ struct cursor {
 
 /*
  * Fill spi->part with the next part that fits the backend's limits: whole
- * transfers while they fit, then the largest word-aligned, budget-aligned
- * head of the next transfer. Pieces of one transfer keep its clock and word
- * size; only the last piece keeps its delay and cs_change.
+ * transfers while they fit; a transfer too large for even an empty part is
+ * cut into the largest word-aligned, budget-aligned pieces. Pieces of one
+ * transfer keep its clock and word size; only the last piece keeps its delay
+ * and cs_change.
  *
  * At the cut after the part, the wire must look as it would in one message:
  *  - after a whole transfer with cs_change set, CS is released and asserted
@@ -635,14 +636,14 @@ static int next_part(struct offload_spi *spi, const struct offload_spi_xfer *x, 
 			uint64_t used = OFL_MAX(t->tx ? tx_used : 0, t->rx ? rx_used : 0);
 			uint64_t room = used < l->budget ? (l->budget - used) / l->align * l->align : 0;
 			if (align_up(take, l->align) > room) {
+				/* A transfer that fits an empty part starts the next part whole. */
+				if (k > 0)
+					break;
 				unsigned bpw = t->bits_per_word ? t->bits_per_word : spi->cfg.bits_per_word;
 				room -= room % word_bytes(bpw);
 				if (room == 0) {
-					if (k == 0) {
-						*bad = c->i;
-						return -EMSGSIZE;
-					}
-					break;
+					*bad = c->i;
+					return -EMSGSIZE;
 				}
 				take = (uint32_t)room;
 			}
@@ -676,14 +677,6 @@ static int next_part(struct offload_spi *spi, const struct offload_spi_xfer *x, 
 	return (int)k;
 }
 
-/* Send an empty message so that a chip select held by an earlier part drops. */
-static void release_cs(struct offload_spi *spi)
-{
-	struct offload_spi_xfer z;
-
-	memset(&z, 0, sizeof(z));
-	spi->be->spi->xfer(spi->priv, &z, 1, 0);
-}
 
 static int split_xfer(struct offload_spi *spi, const struct offload_spi_xfer *x, unsigned n,
 		      uint32_t total)
@@ -728,12 +721,14 @@ static int split_xfer(struct offload_spi *spi, const struct offload_spi_xfer *x,
 			if (p > 1) {
 				char msg[OFL_ERRMSG_LEN];
 				ofl_strlcpy(msg, offload_last_error(ctx), sizeof(msg));
-				if (held)
-					release_cs(spi);
+				int rel = held ? spi->be->spi->release_cs(spi->priv) : 0;
 				ofl_err(ctx, r, "%s (part %u of %u of a split message; %u of %u bytes were "
 						"already clocked%s)",
 					msg, p, parts, done, total,
-					held ? "; chip select released with an empty message" : "");
+					rel > 0 ? "; the chip select held across parts was released with "
+						  "an empty message"
+					: rel < 0 ? "; releasing the chip select held across parts failed"
+						  : "");
 			}
 			return r;
 		}

@@ -69,11 +69,16 @@ struct ofl_spi_ops {
 	/*
 	 * Run n (1..lim->max_xfers) validated transfers as one message; their
 	 * buffers fit lim->budget. `total` is the sum of len. Returns total, or a
-	 * -errno after recording a message with ofl_err(). One zero-length
-	 * transfer without buffers (total 0) means: release a chip select that
-	 * the previous call left asserted, clocking nothing.
+	 * -errno after recording a message with ofl_err().
 	 */
 	int (*xfer)(void *priv, const struct offload_spi_xfer *x, unsigned n, uint32_t total);
+	/*
+	 * A call failed after an earlier call left CS asserted (cs_change on its
+	 * last transfer): make sure CS is released without clocking anything.
+	 * Returns 1 if something was sent, 0 if CS was already released (the
+	 * failure itself released it), -errno if releasing failed.
+	 */
+	int (*release_cs)(void *priv);
 	void (*close)(void *priv);
 	/* Fill backend, flags, actual_speed_hz and max_message_bytes. */
 	void (*info)(const void *priv, struct offload_spi_info *info);
