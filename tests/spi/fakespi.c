@@ -112,6 +112,7 @@ void fake_spi_trace_clear(struct fake_spi *d)
 	d->fmt[0] = '\0';
 }
 
+static void emit(struct fake_spi *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void emit(struct fake_spi *d, const char *fmt, ...)
 {
 	char tmp[128];
