@@ -192,36 +192,39 @@ static int fake_open(const char *path, int flags, int *handled)
 	return -1;
 }
 
-int __wrap_open(const char *path, int flags, ...)
+/* open() and open64() take a mode only with O_CREAT or O_TMPFILE. */
+#define OPEN_MODE(flags, mode)                                         \
+	do {                                                           \
+		va_list ap_;                                           \
+		va_start(ap_, flags);                                  \
+		if ((flags) & (O_CREAT | O_TMPFILE))                   \
+			mode = (mode_t)va_arg(ap_, int);               \
+		va_end(ap_);                                           \
+	} while (0)
+
+static int wrapped_open(bool large, const char *path, int flags, mode_t mode)
 {
 	int handled, r = fake_open(path, flags, &handled);
-	mode_t mode = 0;
 
 	if (handled)
 		return r;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
-	return __real_open(path, flags, mode);
+	return large ? __real_open64(path, flags, mode) : __real_open(path, flags, mode);
+}
+
+int __wrap_open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return wrapped_open(false, path, flags, mode);
 }
 
 int __wrap_open64(const char *path, int flags, ...)
 {
-	int handled, r = fake_open(path, flags, &handled);
 	mode_t mode = 0;
 
-	if (handled)
-		return r;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
-	return __real_open64(path, flags, mode);
+	OPEN_MODE(flags, mode);
+	return wrapped_open(true, path, flags, mode);
 }
 
 int __wrap_close(int fd)

@@ -34,6 +34,27 @@ static inline offload_spi *spi_open_ok(offload_ctx *ctx, const char *path,
 	return spi;
 }
 
+/*
+ * Per-test environment: a fake sysfs (bufsiz 4096) and an open context on
+ * the given device tree; spi_env_down() undoes both and forgets the fakes.
+ */
+static inline void spi_env_up(offload_ctx **ctx, char **sys, enum offload_dt_source src,
+			      const char *dtb)
+{
+	*sys = fakesys_new();
+	fakesys_bufsiz(*sys, "4096\n");
+	*ctx = test_ctx_open(src, dtb, 0, NULL);
+}
+
+static inline void spi_env_down(offload_ctx **ctx, char **sys)
+{
+	offload_ctx_free(*ctx);
+	*ctx = NULL;
+	fake_spi_reset();
+	fakesys_free(*sys);
+	*sys = NULL;
+}
+
 /* The fixture's .dtb, or skip the whole program (exit 77) when dtc was missing. */
 static inline const char *spi_fixture_dtb(void)
 {

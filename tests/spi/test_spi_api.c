@@ -20,16 +20,12 @@ static void setup(void)
 
 	fake_spi_cfg_default(&c);
 	fk = fake_spi_add("/dev/spidev1.0", &c);
-	sys = fakesys_new();
-	fakesys_bufsiz(sys, "4096\n");
-	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	spi_env_up(&ctx, &sys, OFFLOAD_DT_NONE, NULL);
 }
 
 static void teardown(void)
 {
-	offload_ctx_free(ctx);
-	fake_spi_reset();
-	fakesys_free(sys);
+	spi_env_down(&ctx, &sys);
 }
 
 /* ------------------------------------------------------------------ options and open */

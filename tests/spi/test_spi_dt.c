@@ -25,16 +25,12 @@ static void setup(void)
 	blob = malloc(1 << 16);
 	ck_assert_int_gt((int)fread(blob, 1, 1 << 16, f), 0);
 	fclose(f);
-	sys = fakesys_new();
-	fakesys_bufsiz(sys, "4096\n");
-	ctx = test_ctx_open(OFFLOAD_DT_FILE, dtb, 0, NULL);
+	spi_env_up(&ctx, &sys, OFFLOAD_DT_FILE, dtb);
 }
 
 static void teardown(void)
 {
-	offload_ctx_free(ctx);
-	fake_spi_reset();
-	fakesys_free(sys);
+	spi_env_down(&ctx, &sys);
 	free(blob);
 }
 

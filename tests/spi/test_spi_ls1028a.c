@@ -20,16 +20,12 @@ static char *sys;
 
 static void setup(void)
 {
-	sys = fakesys_new();
-	fakesys_bufsiz(sys, "4096\n");
-	ctx = test_ctx_open(OFFLOAD_DT_FILE, dtb, 0, NULL);
+	spi_env_up(&ctx, &sys, OFFLOAD_DT_FILE, dtb);
 }
 
 static void teardown(void)
 {
-	offload_ctx_free(ctx);
-	fake_spi_reset();
-	fakesys_free(sys);
+	spi_env_down(&ctx, &sys);
 }
 
 START_TEST(dspi_children)

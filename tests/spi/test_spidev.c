@@ -25,16 +25,13 @@ static char *sys;
 
 static void setup(void)
 {
-	sys = fakesys_new();
 	unsetenv("OFFLOAD_SPIDEV_DMA_MINALIGN");
-	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	spi_env_up(&ctx, &sys, OFFLOAD_DT_NONE, NULL);
 }
 
 static void teardown(void)
 {
-	offload_ctx_free(ctx);
-	fake_spi_reset();
-	fakesys_free(sys);
+	spi_env_down(&ctx, &sys);
 }
 
 /* A device whose kernel side has this bufsiz and alignment; sysfs says the same. */
