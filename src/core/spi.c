@@ -285,14 +285,29 @@ static size_t append(char *buf, size_t len, size_t off, const char *name, const 
 	return off;
 }
 
+/*
+ * Try the backend bound to the controller's device first, then every other
+ * backend with SPI ops in registry order (direct drivers before the kernel
+ * path). -ENODEV from a backend means "cannot reach it, try the next".
+ */
 static int route_open(struct offload_spi *spi)
 {
 	static const char fn[] = "offload_spi_open";
 	struct offload_ctx *ctx = spi->ctx;
+	const struct ofl_backend *bound = spi->cfg.dev ? spi->cfg.dev->backend : NULL;
 	char tried[OFL_ERRMSG_LEN - 96] = "";
 	size_t off = 0;
 
-	for (int i = 0; i < ctx->nbackends; i++) {
+	for (int j = -1; j < ctx->nbackends; j++) {
+		int i = j;
+		if (j < 0) {
+			for (i = 0; i < ctx->nbackends && ctx->backends[i].be != bound; i++)
+				;
+			if (!bound || i == ctx->nbackends)
+				continue;
+		} else if (ctx->backends[j].be == bound) {
+			continue;
+		}
 		const struct ofl_backend_slot *s = &ctx->backends[i];
 		if (!s->be->spi)
 			continue;
