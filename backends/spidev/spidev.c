@@ -66,6 +66,8 @@ struct spidev_handle {
 	int fd;
 	char dev[64];
 	uint32_t bufsiz;
+	uint32_t speed_hz;           /* the handle's clock and word size, sent with every transfer */
+	uint8_t bits_per_word;
 	bool held;                   /* the last message left CS asserted (cs_change on its last transfer) */
 	struct spi_ioc_transfer *io; /* SPIDEV_MAX_XFERS entries, reused by every message */
 };
@@ -272,6 +274,8 @@ static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg
 		return r;
 	}
 	h->bufsiz = ofl_spidev_bufsiz(root, note, sizeof(note));
+	h->speed_hz = cfg->max_speed_hz;
+	h->bits_per_word = cfg->bits_per_word;
 	lim->max_xfers = SPIDEV_MAX_XFERS;
 	lim->budget = h->bufsiz;
 	lim->align = align;
@@ -311,9 +315,14 @@ static int spidev_xfer(void *priv, const struct offload_spi_xfer *x, unsigned n,
 		t->tx_buf = (uintptr_t)x[i].tx;
 		t->rx_buf = (uintptr_t)x[i].rx;
 		t->len = x[i].len;
-		t->speed_hz = x[i].speed_hz;
+		/*
+		 * 0 would mean spidev's per-device defaults, which every other
+		 * open file of this device can change; the handle's own values are
+		 * sent instead.
+		 */
+		t->speed_hz = x[i].speed_hz ? x[i].speed_hz : h->speed_hz;
 		t->delay_usecs = x[i].delay_usecs;
-		t->bits_per_word = x[i].bits_per_word;
+		t->bits_per_word = x[i].bits_per_word ? x[i].bits_per_word : h->bits_per_word;
 		t->cs_change = x[i].cs_change ? 1 : 0;
 		t->tx_nbits = x[i].tx_nbits;
 		t->rx_nbits = x[i].rx_nbits;

@@ -316,6 +316,29 @@ START_TEST(xfer_loopback_fields)
 }
 END_TEST
 
+START_TEST(xfer_keeps_handle_defaults)
+{
+	struct offload_spi_opts o;
+	uint8_t b[4] = { 1, 2, 3, 4 };
+	struct offload_spi_xfer x = { .tx = b, .len = 4 };
+
+	offload_spi_opts_init(&o);
+	o.max_speed_hz = 1000000;
+	o.bits_per_word = 16;
+	offload_spi *a = spi_open_ok(ctx, "/dev/spidev1.0", &o);
+	/* A second open file changes spidev's shared default clock and word size. */
+	o.max_speed_hz = 3000000;
+	o.bits_per_word = 8;
+	offload_spi *other = spi_open_ok(ctx, "/dev/spidev1.0", &o);
+	ck_assert_uint_eq(fk->speed_hz, 3000000);
+	ck_assert_int_eq(offload_spi_xfer(a, &x, 1), 4);
+	ck_assert_uint_eq(fk->last[0].speed_hz, 1000000);
+	ck_assert_uint_eq(fk->last[0].bits_per_word, 16);
+	offload_spi_close(other);
+	offload_spi_close(a);
+}
+END_TEST
+
 START_TEST(xfer_lanes_need_mode_bits)
 {
 	struct offload_spi_opts o;
@@ -509,6 +532,7 @@ int main(void)
 	tcase_add_test(tc, open_legacy_mode_ioctl);
 	tcase_add_test(tc, open_refused_word_size);
 	tcase_add_test(tc, xfer_loopback_fields);
+	tcase_add_test(tc, xfer_keeps_handle_defaults);
 	tcase_add_test(tc, xfer_lanes_need_mode_bits);
 	tcase_add_test(tc, xfer_bad_input);
 	tcase_add_test(tc, xfer_3wire_is_half_duplex);
