@@ -192,7 +192,11 @@ void offload_spi_opts_init(struct offload_spi_opts *opts);
  * for the device (from its DT node), and opts->max_speed_hz = 0 keeps
  * spidev's current default clock. Settings are written mode first, word
  * size next and clock last, because spi-fsl-dspi computes its clock divider
- * only in spi_setup() (hw/spidev.md section 3).
+ * only in spi_setup() (hw/spidev.md section 3). Through spidev these are
+ * per-device kernel state shared by every open file of the device: each
+ * transfer carries the handle's clock and word size explicitly, but on
+ * spi-fsl-dspi the clock in effect is the one of the most recent setup by any
+ * of them.
  *
  * @param ctx  An open context.
  * @param path "/dev/spidevB.C", a DT peripheral node path
