@@ -617,7 +617,8 @@ struct cursor {
 /*
  * Fill spi->part with the next part that fits the backend's limits: whole
  * transfers while they fit; a transfer too large for even an empty part is
- * cut into the largest word-aligned, budget-aligned pieces. Pieces of one
+ * cut into the largest word-aligned, budget-aligned pieces, the first of
+ * them filling what the current part has left. Pieces of one
  * transfer keep its clock and word size; only the last piece keeps its delay
  * and cs_change.
  *
@@ -651,11 +652,15 @@ static int next_part(struct offload_spi *spi, const struct offload_spi_xfer *x, 
 			uint64_t used = OFL_MAX(t->tx ? tx_used : 0, t->rx ? rx_used : 0);
 			uint64_t room = used < l->budget ? (l->budget - used) / l->align * l->align : 0;
 			if (align_up(take, l->align) > room) {
-				/* A transfer that fits an empty part starts the next part whole. */
-				if (k > 0)
-					break;
 				unsigned bpw = t->bits_per_word ? t->bits_per_word : spi->cfg.bits_per_word;
+				uint64_t empty = l->budget / l->align * l->align;
 				room -= room % word_bytes(bpw);
+				/*
+				 * A transfer that fits an empty part starts the next part
+				 * whole; one that must be cut anyway starts filling this one.
+				 */
+				if (k > 0 && (align_up(take, l->align) <= empty || room == 0))
+					break;
 				if (room == 0) {
 					*bad = c->i;
 					return -EMSGSIZE;

@@ -174,6 +174,26 @@ START_TEST(one_long_transfer_is_cut_with_cs_held)
 }
 END_TEST
 
+START_TEST(long_transfer_fills_the_part_it_starts_in)
+{
+	/* 100 + 10000 bytes, bufsiz 4096, 8-byte rounding: [100, 3992], [4096], [1912]. */
+	uint8_t *tx = pattern(10100, 21);
+	struct offload_spi_xfer x[2] = { { .tx = tx, .len = 100 }, { .tx = tx + 100, .len = 10000 } };
+
+	check_same_wire(x, 2, 4096, 8, 3, 10100);
+	fake_spi_reset();
+	struct fake_spi *d = device("/dev/spidev0.5", 4096, 8);
+	offload_spi *spi = open_flags("/dev/spidev0.5", 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 10100);
+	ck_assert_uint_eq(d->msg_xfers[0], 2);
+	ck_assert_uint_eq(d->msg_tx_budget[0], 104 + 3992);
+	ck_assert_uint_eq(d->msg_tx_budget[1], 4096);
+	ck_assert_uint_eq(d->msg_tx_budget[2], 1912);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
 START_TEST(cuts_at_cs_change_release_cs)
 {
 	/* Three 3000-byte transfers; CS toggles after the first two (cs_change). */
@@ -450,6 +470,7 @@ int main(void)
 	tcase_add_test(tc, arm64_example_32_fit_33_do_not);
 	tcase_add_test(tc, host_alignment_packs_by_its_rounding);
 	tcase_add_test(tc, one_long_transfer_is_cut_with_cs_held);
+	tcase_add_test(tc, long_transfer_fills_the_part_it_starts_in);
 	tcase_add_test(tc, cuts_at_cs_change_release_cs);
 	tcase_add_test(tc, last_cs_change_survives_split);
 	tcase_add_test(tc, no_cs_hold_refuses_before_sending);
