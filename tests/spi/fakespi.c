@@ -263,7 +263,9 @@ static int setup(struct fake_spi *d, const char *why)
 		return -EINVAL;
 	if ((m & FK_3WIRE) && (m & LANES))
 		return -EINVAL;
-	uint32_t bad = m & ~(d->cfg.ctlr_mode_bits | FK_CS_WORD);
+	/* spi_register_controller adds CS_HIGH to mode_bits of GPIO-descriptor hosts. */
+	uint32_t ctlr = d->cfg.ctlr_mode_bits | (d->cfg.gpio_cs ? FK_CS_HIGH : 0);
+	uint32_t bad = m & ~(ctlr | FK_CS_WORD);
 	uint32_t ugly = bad & LANES;
 	if (ugly) { /* "setup: ignoring unsupported mode bits" */
 		d->mode &= ~ugly;
