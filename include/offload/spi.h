@@ -89,7 +89,11 @@ struct offload_spi_opts {
 	 * is a child node or a spidev path (the default).
 	 */
 	int chip_select;
-	/** OFFLOAD_SPI_* mode bits to use instead of the device tree's; -1 keeps the DT's (default). */
+	/**
+	 * OFFLOAD_SPI_* mode bits to use instead of the device tree's; -1 (the
+	 * default) keeps the DT child's, or for a /dev/spidevB.C path the mode
+	 * the kernel currently has for the device.
+	 */
 	int64_t mode;
 	/** Default clock in Hz; 0 keeps the DT's spi-max-frequency (or the spidev's). */
 	uint32_t max_speed_hz;
@@ -208,8 +212,9 @@ void offload_spi_opts_init(struct offload_spi_opts *opts);
  *   word size, a controller path without chip_select or a child path with
  *   one), -ENOENT (no such node or device file, or the context has no device
  *   tree for a DT path), -ENODEV (controller or child disabled, or no backend
- *   can reach it; the message says what was tried), -EACCES, -ENOMEM, or
- *   another -errno from opening the device file or its setup ioctls.
+ *   can reach it; the message says what was tried), -EBADF (context not
+ *   open), -EACCES, -ENOMEM, or another -errno from opening the device file
+ *   or its setup ioctls.
  *
  * Thread-safety: safe to call concurrently on one context. A handle belongs
  * to one thread at a time.
