@@ -11,6 +11,7 @@ struct bench {
 };
 
 static const struct bench benches[] = {
+	{ "spi", "spidev_test-style SPI transfers; rate over the real elapsed time, data verified", bench_spi },
 	{ NULL, NULL, NULL },
 };
 
