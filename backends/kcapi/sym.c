@@ -204,7 +204,10 @@ static int kc_aead_run(struct kc_cipher *c, const struct offload_cipher_op *op)
 		}
 	} else {
 		memcpy(s + as + n, op->tag, t);
-		got = kcapi_aead_decrypt(c->h, s, total, op->iv, s, as + n, KCAPI_ACCESS_SENDMSG);
+		/* A zero-length receive is never processed by the kernel (the request
+		 * would stay queued and spoil the next one): offer one spare byte. */
+		got = kcapi_aead_decrypt(c->h, s, total, op->iv, s, as + n ? as + n : 1,
+					 KCAPI_ACCESS_SENDMSG);
 		if (got >= 0 && (size_t)got != as + n)
 			got = -EIO;
 		if (got >= 0 && n)
