@@ -112,7 +112,8 @@ static int kc_init(struct offload_ctx *ctx, void **state, char *why, size_t why_
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&st->lock, NULL);
-	const char *p = (ctx->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_PROC_CRYPTO");
+	/* A test hook, read even with OFFLOAD_CTX_NO_ENV (which covers the DT/backend/sim variables). */
+	const char *p = getenv("OFFLOAD_PROC_CRYPTO");
 	ofl_strlcpy(st->proc_path, p && *p ? p : OFL_PROC_CRYPTO, sizeof(st->proc_path));
 	for (int i = 0; i < KC_NCIPHER; i++) {
 		st->cipher[i].cra_name = cipher_names[i];

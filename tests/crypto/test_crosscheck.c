@@ -6,8 +6,8 @@
  * library context (an independent path from the library's sessions). The
  * large sizes cross the AF_ALG backend's 64 KiB pieces, so CBC/CTR IV
  * chaining must equal one continuous pass. Also checks automatic device
- * selection when OFFLOAD_PROC_CRYPTO names a stand-in /proc/crypto that says
- * a hardware driver serves cbc(aes) (guest only).
+ * selection when OFFLOAD_TEST_PROC_STANDIN names a stand-in /proc/crypto that
+ * says a hardware driver serves cbc(aes) and sha256 (guest only).
  *
  * A plain program (runs statically linked in the qemu guest): exit 0 pass,
  * 1 failure, 77 when no requested backend is available.
@@ -217,15 +217,17 @@ static void cross_hashes(offload_ctx *ctx, int dev, const char *be, uint8_t *in)
  * the CPU, and report the stand-in's driver name. */
 static void auto_selection(uint8_t *in, uint8_t *out)
 {
-	const char *pc = getenv("OFFLOAD_PROC_CRYPTO");
+	const char *pc = getenv("OFFLOAD_TEST_PROC_STANDIN");
 	if (!pc || !*pc) {
-		printf("SKIP auto-selection: OFFLOAD_PROC_CRYPTO not set (guest test)\n");
+		printf("SKIP auto-selection: OFFLOAD_TEST_PROC_STANDIN not set (guest test)\n");
 		return;
 	}
+	setenv("OFFLOAD_PROC_CRYPTO", pc, 1); /* only this context sees the stand-in */
 	offload_ctx *ctx = offload_ctx_new();
 	struct offload_ctx_opts o;
 	offload_ctx_opts_init(&o);
-	o.dt_source = OFFLOAD_DT_NONE; /* env is read: OFFLOAD_PROC_CRYPTO */
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.flags = OFFLOAD_CTX_NO_ENV; /* every backend, whatever OFFLOAD_BACKENDS says */
 	o.backends = "";
 	if (offload_ctx_open(ctx, &o) < 0 || offload_backend_status(ctx, "kcapi", NULL) != 1) {
 		printf("SKIP auto-selection: kcapi absent\n");
@@ -264,7 +266,7 @@ static void auto_selection(uint8_t *in, uint8_t *out)
 	r = offload_hash_open(ctx, OFFLOAD_HASH_SHA256, NULL, 0, &h);
 	CHECK(r == 0, "sha256 open: %s", offload_last_error(ctx));
 	static const size_t totals[] = { 0, 1, 1023, 1024, 1025, 5000, 70000 };
-	for (size_t t = 0; r == 0 && t < sizeof(totals) / sizeof(totals[0]); t++) {
+	for (size_t t = 0; h && t < sizeof(totals) / sizeof(totals[0]); t++) {
 		size_t n = totals[t], off = 0;
 		fill(in, n);
 		while (off < n) {

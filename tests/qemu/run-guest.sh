@@ -4,7 +4,9 @@
 # ../shared/hw/qemu-kernel-tests.md. Used to test the AF_ALG (kcapi) backend,
 # which the build machine's kernel lacks.
 #
-#   tests/qemu/run-guest.sh [-e VAR=VALUE]... BINARY...
+#   tests/qemu/run-guest.sh [-e VAR=VALUE]... [-f FILE]... BINARY...
+#
+# -f copies FILE into the guest as /data/<basename>.
 #
 # Each binary runs with the -e variables set; it exits 0 (pass), 77 (skip) or
 # anything else (fail). Prints the guest log; exits 0 only when every binary
@@ -15,9 +17,11 @@
 set -eu
 
 envs=""
+files=""
 while [ $# -gt 0 ]; do
     case "$1" in
         -e) envs="$envs export $2;"; shift 2 ;;
+        -f) files="$files $2"; shift 2 ;;
         *) break ;;
     esac
 done
@@ -73,6 +77,8 @@ done
 cp "$mods"/modules.builtin* "$mods/modules.order" "$S/lib/modules/$kver/"
 depmod -b "$S" "$kver"
 
+mkdir -p "$S/data"
+for f in $files; do cp "$f" "$S/data/"; done
 n=0
 for b in "$@"; do
     n=$((n + 1))
@@ -96,16 +102,17 @@ chmod 755 "$S/init"
 (cd "$S" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -6 > "$work/initrd.gz"
 
 set +e
-timeout 600 qemu-system-x86_64 -nographic -no-reboot -m 1024 -nic none \
+{ timeout 600 qemu-system-x86_64 -nographic -no-reboot -m 1024 -nic none \
     -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
     -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$work/initrd.gz" \
-    -append 'console=ttyS0 quiet panic=-1' </dev/null 2>&1 | tr -d '\r' > "$work/guest.log"
-qrc=$?
+    -append 'console=ttyS0 quiet panic=-1' </dev/null 2>&1; echo $? > "$work/qrc"; } |
+    tr -d '\r' > "$work/guest.log"
 set -e
-# timeout|tr: the pipeline status is tr's; take qemu's from the marker instead.
+qrc=$(cat "$work/qrc")
 cat "$work/guest.log"
-if grep -q '^GUEST-TESTS-RC=0' "$work/guest.log"; then
+# Pass needs the marker AND qemu exit code 1 (the guest wrote 0 to isa-debug-exit).
+if grep -q '^GUEST-TESTS-RC=0' "$work/guest.log" && [ "$qrc" = 1 ]; then
     exit 0
 fi
-echo "guest tests failed (qemu pipeline rc=$qrc)"
+echo "guest tests failed (qemu exit code $qrc)"
 exit 1
