@@ -11,6 +11,7 @@ struct bench {
 };
 
 static const struct bench benches[] = {
+	{ "cipher", "ciphers and hashes per size, tcrypt-style; --ab for A/B", cmd_bench_cipher },
 	{ NULL, NULL, NULL },
 };
 
