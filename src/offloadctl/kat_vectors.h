@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Known-answer vectors from the standards, in one place for the test suites
- * (tests/crypto/) and `offloadctl selftest`. Hex strings; every value was
- * checked against an independent implementation (the openssl command line)
- * by tests/crypto/check_vectors.sh, which ctest runs.
+ * (tests/crypto/) and `offloadctl selftest`. Hex strings; ctest recomputes
+ * every value with independent implementations (Python hashlib/hmac and the
+ * cryptography package: tests/crypto/check_vectors.py).
  */
 #ifndef OFFLOADCTL_KAT_VECTORS_H
 #define OFFLOADCTL_KAT_VECTORS_H
