@@ -173,7 +173,7 @@ static int kc_add_devices(struct offload_ctx *ctx, void *state)
 		const struct kc_alg *a = i < KC_NCIPHER ? &st->cipher[i] : &st->hash[i - KC_NCIPHER];
 		if (a->hw) {
 			if (nhw++ == 0)
-				snprintf(hw, sizeof(hw), "%s by %s", a->cra_name, a->driver);
+				snprintf(hw, sizeof(hw), "%.20s by %.60s", a->cra_name, a->driver);
 		}
 	}
 	if (nhw)

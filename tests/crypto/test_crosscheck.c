@@ -297,8 +297,8 @@ int main(void)
 
 	if (!in || !out || !ref)
 		return 1;
-	OSSL_PROVIDER_load(NULL, "default");
-	OSSL_PROVIDER_load(NULL, "legacy"); /* DES reference; absent in a static guest binary */
+	OSSL_PROVIDER *pdef = OSSL_PROVIDER_load(NULL, "default");
+	OSSL_PROVIDER *pleg = OSSL_PROVIDER_load(NULL, "legacy"); /* DES; absent in a static guest binary */
 	snprintf(list, sizeof(list), "%s", env && *env ? env : "cpu,kcapi");
 	for (char *save = NULL, *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
 		struct offload_ctx_opts o;
@@ -327,6 +327,10 @@ int main(void)
 	free(in);
 	free(out);
 	free(ref);
+	if (pleg)
+		OSSL_PROVIDER_unload(pleg);
+	if (pdef)
+		OSSL_PROVIDER_unload(pdef);
 	printf("%d failure(s)\n", failures);
 	if (failures)
 		return 1;

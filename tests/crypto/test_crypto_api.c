@@ -61,7 +61,7 @@ static struct offload_cipher_op gcm_op(void)
 
 START_TEST(cipher_bad_input)
 {
-	struct offload_cipher_op op;
+	struct offload_cipher_op op = cbc_op();
 
 	EXPECT(offload_cipher(NULL, &op), -EINVAL, "context is NULL");
 	EXPECT(offload_cipher(ctx, NULL), -EINVAL, "op is NULL");
