@@ -282,7 +282,7 @@ static int cpu_hash_query(struct ofl_device *dev, enum offload_hash_alg alg, boo
 		return -ENOTSUP;
 	unsigned b = ofl_hash_base(alg);
 	if (b < 1 || b > 6 || !ossl.md[b - 1])
-		return snprintf(why, why_len, "OpenSSL does not provide %s", ofl_hash_name(alg)),
+		return snprintf(why, why_len, "OpenSSL does not provide %s", offload_hash_name(alg)),
 		       -ENOTSUP;
 	if (ofl_hash_is_hmac(alg) && !ossl.hmac)
 		return snprintf(why, why_len, "OpenSSL does not provide HMAC"), -ENOTSUP;

@@ -56,6 +56,17 @@ enum offload_cipher_dir {
 	OFFLOAD_DECRYPT = 1,
 };
 
+/**
+ * @brief Name of a cipher with a key length, as OpenSSL spells it.
+ * @param alg     Algorithm and mode.
+ * @param key_len Key length in bytes (selects AES-128/192/256).
+ * @return e.g. "AES-128-CBC", "DES-ECB", "DES-EDE3-CBC" (a static string), or
+ *   NULL for an unknown algorithm or a key length the algorithm does not take.
+ *
+ * Thread-safety: safe from any thread.
+ */
+const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len);
+
 /** Largest GCM tag in bytes. */
 #define OFFLOAD_GCM_TAG_MAX 16
 
@@ -206,6 +217,15 @@ enum offload_hash_alg {
 	OFFLOAD_HASH_HMAC_SHA384 = 0x105,/**< HMAC-SHA-384 (RFC 4231). */
 	OFFLOAD_HASH_HMAC_SHA512 = 0x106,/**< HMAC-SHA-512 (RFC 4231). */
 };
+
+/**
+ * @brief Name of a hash algorithm.
+ * @param alg The algorithm.
+ * @return e.g. "SHA256", "HMAC-SHA256" (a static string), or NULL if unknown.
+ *
+ * Thread-safety: safe from any thread.
+ */
+const char *offload_hash_name(enum offload_hash_alg alg);
 
 /** Largest digest in bytes (SHA-512). */
 #define OFFLOAD_HASH_MAX_DIGEST 64

@@ -44,7 +44,7 @@ const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg)
 	return NULL;
 }
 
-const char *ofl_cipher_full_name(enum offload_cipher_alg alg, size_t key_len)
+const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len)
 {
 	static const char *const aes[4][3] = {
 		{ "AES-128-ECB", "AES-192-ECB", "AES-256-ECB" },
@@ -58,14 +58,14 @@ const char *ofl_cipher_full_name(enum offload_cipher_alg alg, size_t key_len)
 	case OFFLOAD_CIPHER_AES_CTR:
 	case OFFLOAD_CIPHER_AES_GCM:
 		if (key_len != 16 && key_len != 24 && key_len != 32)
-			return "AES-?";
+			return NULL;
 		return aes[alg - OFFLOAD_CIPHER_AES_ECB][(key_len - 16) / 8];
 	case OFFLOAD_CIPHER_DES_ECB:
-		return "DES-ECB";
+		return key_len == 8 ? "DES-ECB" : NULL;
 	case OFFLOAD_CIPHER_DES3_CBC:
-		return "DES-EDE3-CBC";
+		return key_len == 24 ? "DES-EDE3-CBC" : NULL;
 	}
-	return "?";
+	return NULL;
 }
 
 static const struct {
@@ -87,7 +87,7 @@ static const struct {
 	{ OFFLOAD_HASH_HMAC_SHA512, "HMAC-SHA512", 64 },
 };
 
-const char *ofl_hash_name(enum offload_hash_alg alg)
+const char *offload_hash_name(enum offload_hash_alg alg)
 {
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
 		if (hash_table[i].alg == alg)
@@ -255,7 +255,7 @@ static int cipher_session_init(struct offload_cipher_session *s, struct offload_
 		return key_len_err(ctx, func, ci, key_len);
 	memset(s, 0, sizeof(*s));
 	int r = pick_devices(ctx, func, dev, OFFLOAD_CAP_CIPHER, (int)alg,
-			     ofl_cipher_full_name(alg, key_len), &s->eng, &s->cpu);
+			     offload_cipher_name(alg, key_len), &s->eng, &s->cpu);
 	if (r < 0)
 		return r;
 	s->ctx = ctx;
@@ -510,7 +510,7 @@ static int hash_session_init(struct offload_hash_session *s, struct offload_ctx 
 			     const char *func, int dev, enum offload_hash_alg alg, const void *key,
 			     size_t key_len)
 {
-	const char *name = ofl_hash_name(alg);
+	const char *name = offload_hash_name(alg);
 
 	if (!name)
 		return ofl_err(ctx, -EINVAL, "%s: unknown hash algorithm %d", func, (int)alg);
@@ -743,7 +743,7 @@ static int digest_check(struct offload_ctx *ctx, const char *func, enum offload_
 		return ofl_err(ctx, -EINVAL, "%s: digest is NULL", func);
 	if (OFL_UNLIKELY(digest_len < (size_t)need))
 		return ofl_err(ctx, -EINVAL, "%s: digest buffer of %zu bytes is too small for %s (%d bytes)",
-			       func, digest_len, ofl_hash_name(alg), need);
+			       func, digest_len, offload_hash_name(alg), need);
 	return 0;
 }
 

@@ -37,10 +37,6 @@ struct ofl_cipher_info {
 
 /* NULL for an unknown algorithm. */
 const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg);
-/* The EVP-style name of alg with a key of key_len bytes, e.g. "AES-128-GCM". */
-const char *ofl_cipher_full_name(enum offload_cipher_alg alg, size_t key_len);
-/* "SHA256", "HMAC-SHA256", ...; NULL for an unknown algorithm. */
-const char *ofl_hash_name(enum offload_hash_alg alg);
 /* The underlying digest of an HMAC algorithm (or alg itself). */
 enum offload_hash_alg ofl_hash_base(enum offload_hash_alg alg);
 static inline bool ofl_hash_is_hmac(enum offload_hash_alg alg)

@@ -47,7 +47,9 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 	b.ptlen = kat_unhex(v->pt, b.pt, sizeof(b.pt));
 	b.ctlen = kat_unhex(v->ct, b.ct, sizeof(b.ct));
 	b.taglen = kat_unhex(v->tag, b.tag, sizeof(b.tag));
-	o->alg = kat_cipher_name(v->alg, b.klen < 0 ? 0 : (size_t)b.klen);
+	o->alg = offload_cipher_name(v->alg, b.klen < 0 ? 0 : (size_t)b.klen);
+	if (!o->alg)
+		o->alg = "?";
 	if (b.klen < 0 || b.ivlen < 0 || b.aadlen < 0 || b.ptlen < 0 || b.ptlen != b.ctlen ||
 	    b.taglen < 0)
 		return fail(o, ctx, 0, "malformed vector");
@@ -151,7 +153,7 @@ static int run_hash(offload_ctx *ctx, int dev, const struct kat_hash *v, struct 
 	struct offload_result res = { 0 };
 	int r, ret = 0;
 
-	o->alg = kat_hash_name(v->alg);
+	o->alg = offload_hash_name(v->alg);
 	if (klen < 0 || dlen <= 0)
 		return fail(o, ctx, 0, "malformed vector");
 	r = offload_hash_open_dev(ctx, dev, v->alg, v->key ? key : NULL, (size_t)klen, &s);

@@ -37,9 +37,6 @@ extern const size_t kat_nhash;
 /* Decode hex into out (capacity cap). Returns the byte count, or -1 on bad hex / too long. */
 long kat_unhex(const char *hex, uint8_t *out, size_t cap);
 
-/* Short names used in output: "AES-128-CBC", "HMAC-SHA256", ... */
-const char *kat_cipher_name(enum offload_cipher_alg alg, size_t key_len);
-const char *kat_hash_name(enum offload_hash_alg alg);
 
 /* ---- running the vectors (kat_run.c) ---- */
 

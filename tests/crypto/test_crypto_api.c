@@ -210,6 +210,12 @@ START_TEST(results_name_backend_and_driver)
 	uint8_t d[64];
 	ck_assert_int_eq(offload_hash(ctx, OFFLOAD_HASH_HMAC_SHA384, "k", 1, buf, 10, d, 64, &res), 48);
 	ck_assert_str_eq(res.driver, "openssl-evp:HMAC-SHA384");
+	ck_assert_str_eq(offload_cipher_name(OFFLOAD_CIPHER_AES_GCM, 24), "AES-192-GCM");
+	ck_assert_str_eq(offload_cipher_name(OFFLOAD_CIPHER_DES3_CBC, 24), "DES-EDE3-CBC");
+	ck_assert_ptr_null(offload_cipher_name(OFFLOAD_CIPHER_AES_CBC, 17));
+	ck_assert_ptr_null(offload_cipher_name(OFFLOAD_CIPHER_DES_ECB, 16));
+	ck_assert_str_eq(offload_hash_name(OFFLOAD_HASH_HMAC_SHA224), "HMAC-SHA224");
+	ck_assert_ptr_null(offload_hash_name((enum offload_hash_alg)0x107));
 }
 END_TEST
 
