@@ -288,7 +288,7 @@ out:
 	if (s)
 		offload_cipher_session_close(s);
 	offload_ctx_free(ctx);
-	memset(key, 0, sizeof(key));
+	explicit_bzero(key, sizeof(key));
 	free(data);
 	return rc;
 }
