@@ -28,6 +28,7 @@
 
 #ifdef OFFLOAD_HAVE_OPENSSL
 #include <openssl/evp.h>
+#include <openssl/provider.h>
 #endif
 
 #include "cli.h"
@@ -81,7 +82,7 @@ struct config {
 	char driver[96];
 	char backend[16];
 #ifdef OFFLOAD_HAVE_OPENSSL
-	EVP_CIPHER_CTX *ex;
+	EVP_CIPHER_CTX *ex[2]; /* [0] decrypt, [1] encrypt: AES keys differ per direction */
 	EVP_CIPHER *ec;
 	EVP_MD_CTX *mx;
 	EVP_MD *md;
@@ -147,7 +148,9 @@ static int config_open(struct cli *cli, struct config *c)
 	o.dt_source = OFFLOAD_DT_NONE;
 	if (strcmp(c->dtb, "builtin") == 0)
 		o.dt_source = OFFLOAD_DT_BUILTIN;
-	else if (c->dtb[0]) {
+	else if (strcmp(c->dtb, "live") == 0)
+		o.dt_source = OFFLOAD_DT_LIVE;
+	else if (c->dtb[0] && strcmp(c->dtb, "none") != 0) {
 		o.dt_source = OFFLOAD_DT_FILE;
 		o.dtb_path = c->dtb;
 	}
@@ -184,12 +187,13 @@ static void run_close(struct config *c)
 	c->cs = NULL;
 	c->hs = NULL;
 #ifdef OFFLOAD_HAVE_OPENSSL
-	EVP_CIPHER_CTX_free(c->ex);
+	EVP_CIPHER_CTX_free(c->ex[0]);
+	EVP_CIPHER_CTX_free(c->ex[1]);
 	EVP_CIPHER_free(c->ec);
 	EVP_MD_CTX_free(c->mx);
 	EVP_MD_free(c->md);
 	EVP_MAC_CTX_free(c->mac);
-	c->ex = NULL;
+	c->ex[0] = c->ex[1] = NULL;
 	c->ec = NULL;
 	c->mx = NULL;
 	c->md = NULL;
@@ -217,11 +221,19 @@ static int run_open(struct config *c, const struct alg *a, bool enc)
 			c->mx = EVP_MD_CTX_new();
 			return c->md && c->mx ? 0 : -ENOTSUP;
 		}
+		static OSSL_PROVIDER *prov[2]; /* DES is in the legacy provider (OpenSSL 3) */
+		if (!prov[0]) {
+			prov[0] = OSSL_PROVIDER_load(NULL, "default");
+			prov[1] = OSSL_PROVIDER_load(NULL, "legacy");
+		}
 		c->ec = EVP_CIPHER_fetch(NULL, a->evp, NULL);
-		c->ex = EVP_CIPHER_CTX_new();
-		if (!c->ec || !c->ex || !EVP_CipherInit_ex2(c->ex, c->ec, key, NULL, enc, NULL))
-			return -ENOTSUP;
-		EVP_CIPHER_CTX_set_padding(c->ex, 0);
+		for (int d = 0; d < 2; d++) {
+			c->ex[d] = EVP_CIPHER_CTX_new();
+			if (!c->ec || !c->ex[d] || !EVP_CipherInit_ex2(c->ex[d], c->ec, key, NULL, d, NULL))
+				return -ENOTSUP;
+			EVP_CIPHER_CTX_set_padding(c->ex[d], 0);
+		}
+		(void)enc;
 		return 0;
 #else
 		return -ENOTSUP;
@@ -254,14 +266,14 @@ static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t
 				       ? 0
 				       : -EIO;
 		bool gcm = a->alg == OFFLOAD_CIPHER_AES_GCM;
-		if (!EVP_CipherInit_ex(c->ex, NULL, NULL, NULL, a->iv_len ? iv : NULL, enc))
+		EVP_CIPHER_CTX *x = c->ex[enc];
+		if (!EVP_CipherInit_ex(x, NULL, NULL, NULL, a->iv_len ? iv : NULL, enc))
 			return -EIO;
-		if (gcm && !enc && !EVP_CIPHER_CTX_ctrl(c->ex, EVP_CTRL_AEAD_SET_TAG, 16, tag))
+		if (gcm && !enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, tag))
 			return -EIO;
-		if (!EVP_CipherUpdate(c->ex, out, &l, in, (int)n) ||
-		    !EVP_CipherFinal_ex(c->ex, out + l, &l))
+		if (!EVP_CipherUpdate(x, out, &l, in, (int)n) || !EVP_CipherFinal_ex(x, out + l, &l))
 			return gcm && !enc ? -EBADMSG : -EIO;
-		if (gcm && enc && !EVP_CIPHER_CTX_ctrl(c->ex, EVP_CTRL_AEAD_GET_TAG, 16, tag))
+		if (gcm && enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag))
 			return -EIO;
 		return 0;
 #endif
@@ -322,7 +334,7 @@ static int verify(struct config *c, const struct alg *a, bool enc, const uint8_t
 		snprintf(c->driver, sizeof(c->driver), "%s", res->driver ? res->driver : "?");
 		snprintf(c->backend, sizeof(c->backend), "%s", res->backend ? res->backend : "?");
 	}
-	size_t cmp = a->hash ? 64 : n;
+	size_t cmp = a->hash ? (size_t)offload_hash_digest_size((enum offload_hash_alg)a->alg) : n;
 	if (ref && memcmp(out, ref, cmp) != 0)
 		return -2;
 	if (!a->hash && run_op(c, a, !enc, out, back, n, NULL) < 0)
@@ -408,8 +420,9 @@ static void usage(const struct cli *cli, FILE *f)
 		"  --rounds N     rounds (default 1, or 5 with two configurations)\n"
 		"  --config SPEC  one configuration (default: the policy's choice, all backends)\n"
 		"SPEC: evp (OpenSSL EVP called directly), a backend name (cpu, kcapi), or\n"
-		"      key=value pairs joined by ':': backends=LIST, device=NAME, dtb=FILE|builtin,\n"
-		"      sim=1, noncoherent=1, label=TEXT\n\noptions:\n" CLI_COMMON_HELP);
+		"      key=value pairs joined by ':': backends=LIST, device=NAME,\n"
+		"      dtb=FILE|builtin|live|none (default none), sim=1, noncoherent=1, label=TEXT\n"
+		"\noptions:\n" CLI_COMMON_HELP);
 }
 
 int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
@@ -496,9 +509,9 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	for (int i = 0; i < nsizes; i++)
 		maxn = sizes[i] > maxn ? sizes[i] : maxn;
 	uint8_t *in = malloc(maxn + 64), *out[2] = { malloc(maxn + 64), malloc(maxn + 64) },
-		*back = malloc(maxn + 64);
+		*back = malloc(maxn + 64), *gcm_ct = malloc(maxn + 64);
 	int rc = CLI_EXIT_OK;
-	if (!in || !out[0] || !out[1] || !back) {
+	if (!in || !out[0] || !out[1] || !back || !gcm_ct) {
 		rc = CLI_EXIT_FAIL;
 		goto done;
 	}
@@ -547,6 +560,10 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			rc = CLI_EXIT_FAIL;
 			continue;
 		}
+		/* the independent reference for a single configuration */
+		struct config refc;
+		config_parse(&refc, "evp");
+		bool refok = ncfg == 1 && !cfg[0].evp && run_open(&refc, a, enc) == 0;
 		struct table_row *row = nrows < 16 ? &rows[nrows++] : NULL;
 		if (row)
 			row->alg = a->name;
@@ -556,12 +573,29 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 				row->valid[si] = false;
 			if (n == 0)
 				continue;
-			/* verify first: both configurations, same input, same output */
+			/* verify first: both configurations, same input, same output; a
+			 * single configuration is checked against OpenSSL EVP directly */
 			struct offload_result res;
+			const uint8_t *ref0 = NULL, *src = in;
+			if (!enc && a->alg == OFFLOAD_CIPHER_AES_GCM) {
+				/* GCM decrypts only a genuine ciphertext and tag: make them */
+				if (run_op(&cfg[0], a, true, in, gcm_ct, n, NULL) < 0) {
+					rc = CLI_EXIT_FAIL;
+					goto next_alg;
+				}
+				src = gcm_ct;
+			}
+			if (ncfg == 1 && refok) {
+				if (run_op(&refc, a, enc, src, out[1], n, NULL) < 0) {
+					fprintf(stderr, "%s bench cipher: OpenSSL reference failed for %s\n",
+						cli->prog, a->name);
+					rc = CLI_EXIT_FAIL;
+					goto next_alg;
+				}
+				ref0 = out[1];
+			}
 			for (int k = 0; k < ncfg; k++) {
-				if (!enc && a->alg == OFFLOAD_CIPHER_AES_GCM)
-					run_op(&cfg[0], a, true, in, back, n, NULL); /* sets tag for in */
-				int v = verify(&cfg[k], a, enc, in, out[k], back, n, k ? out[0] : NULL, &res);
+				int v = verify(&cfg[k], a, enc, src, out[k], back, n, k ? out[0] : ref0, &res);
 				if (v < 0) {
 					fprintf(stderr, "%s bench cipher: %s %zu B on %s: %s\n", cli->prog,
 						a->name, n, cfg[k].label,
@@ -574,14 +608,12 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					goto next_alg;
 				}
 			}
-			if (!enc && a->alg == OFFLOAD_CIPHER_AES_GCM)
-				run_op(&cfg[0], a, true, in, back, n, NULL);
 			/* ABBA order (odd rounds start with B) so that whatever favours
 			 * the first or second slot cancels; both time into the same buffer. */
 			for (int r = 0; r < rounds; r++)
 				for (int kk = 0; kk < ncfg; kk++) {
 					int k = (r & 1) ? ncfg - 1 - kk : kk;
-					double v = timed(&cfg[k], a, enc, in, back, n, ms / 1000.0);
+					double v = timed(&cfg[k], a, enc, src, back, n, ms / 1000.0);
 					if (v < 0) {
 						fprintf(stderr, "%s bench cipher: %s failed during timing on %s\n",
 							cli->prog, a->name, cfg[k].label);
@@ -639,6 +671,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	next_alg:
 		for (int k = 0; k < ncfg; k++)
 			run_close(&cfg[k]);
+		run_close(&refc);
 	}
 	if (cli->json) {
 		printf("\n  ]");
@@ -694,6 +727,7 @@ done:
 	free(out[0]);
 	free(out[1]);
 	free(back);
+	free(gcm_ct);
 	for (int k = 0; k < ncfg; k++)
 		offload_ctx_free(cfg[k].ctx);
 	return rc;
