@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the offload test suites."""
+import gc
 import os
 import re
 import sys
@@ -95,3 +96,27 @@ def gil_released_during(call, tries=50):
 
 def h(s):
     return bytes.fromhex(s.replace(" ", ""))
+
+
+def _attempt(fn):
+    try:
+        fn()
+    except (offload.Error, TypeError, BufferError, ValueError):
+        pass
+
+
+def assert_no_leak(test, fn, rounds=300):
+    """Fail `test` if `fn` (errors allowed) leaves Python allocations behind.
+
+    sys.getallocatedblocks() after warm-up runs: a leak of one object per
+    call shows as hundreds of blocks over `rounds` calls.
+    """
+    for _ in range(50):  # warm caches (enum members, interned strings, method caches)
+        _attempt(fn)
+    gc.collect()
+    before = sys.getallocatedblocks()
+    for _ in range(rounds):
+        _attempt(fn)
+    gc.collect()
+    grown = sys.getallocatedblocks() - before
+    test.assertLess(grown, rounds // 10, f"{grown} blocks left behind by {rounds} calls")

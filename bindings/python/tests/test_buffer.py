@@ -8,7 +8,7 @@ import unittest
 import weakref
 
 import offload
-from support import needs_numpy, numpy, open_ctx
+from support import assert_no_leak, needs_numpy, numpy, open_ctx
 
 
 def cache_line():
@@ -178,6 +178,15 @@ class TestBuffer(unittest.TestCase):
         del m
         gc.collect()
         self.assertIsNone(r())
+
+    def test_no_leaks(self):
+        def cycle():
+            with offload.Buffer(self.ctx, 256) as b:
+                memoryview(b)[0] = 1
+                b.sync_for_device()
+                self.ctx.memcpy(b, bytes(b.size))
+        assert_no_leak(self, cycle)
+        assert_no_leak(self, lambda: offload.Buffer(self.ctx, 0))
 
     @needs_numpy
     def test_numpy_view(self):

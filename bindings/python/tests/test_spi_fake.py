@@ -9,7 +9,7 @@ import unittest
 
 import offload
 from offload import _offload
-from support import gil_released_during, needs_numpy, numpy, open_ctx
+from support import assert_no_leak, gil_released_during, needs_numpy, numpy, open_ctx
 
 HAVE_FAKE = hasattr(_offload, "_fake_spi_add")
 T = offload.Transfer
@@ -177,6 +177,20 @@ class TestTransfers(FakeCase):
                         s.xfer(b"abc")
                     self.assertEqual(cm.exception.errno, err)
                 _offload._fake_spi_reset()
+
+    def test_no_leaks(self):
+        rx = bytearray(4)
+        for name, fn in {
+            "xfer": lambda: (self.spi.xfer(b"abcd"), self.trace()),
+            "xfer into rx": lambda: (self.spi.xfer(b"abcd", rx=rx), self.trace()),
+            "message": lambda: (self.spi.transfer([T(b"ab", cs_change=True), T(rx_len=2)]), self.trace()),
+            "length mismatch": lambda: self.spi.transfer([T(b"ab"), T(b"abc", rx_len=2)]),
+            "refused by the library": lambda: self.spi.transfer([T(b"abc"), T(b"")]),
+            "not a Transfer": lambda: self.spi.transfer([T(b"ab"), 7]),
+            "info": self.spi.info,
+        }.items():
+            with self.subTest(call=name):
+                assert_no_leak(self, fn)
 
     def test_gil_released(self):
         data = pattern(1 << 16)
