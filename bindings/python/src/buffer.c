@@ -48,14 +48,7 @@ static int buffer_child_close(PyObject *self)
 
 static PyObject *buffer_new(PyTypeObject *t, PyObject *args, PyObject *kwds)
 {
-	PyoBuffer *o = (PyoBuffer *)t->tp_alloc(t, 0);
-
-	if (!o)
-		return NULL;
-	o->link.self = (PyObject *)o;
-	o->link.kind = PYO_CHILD_BUFFER;
-	o->link.close = buffer_child_close;
-	return (PyObject *)o;
+	return pyo_child_new(t, PYO_CHILD_BUFFER, buffer_child_close, NULL);
 }
 
 static int buffer_init(PyoBuffer *o, PyObject *args, PyObject *kwds)
@@ -70,11 +63,7 @@ static int buffer_init(PyoBuffer *o, PyObject *args, PyObject *kwds)
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!n|O$p:Buffer", kwlist, &PyoCtx_Type, &c,
 					 &size, &devo, &uncached))
 		return -1;
-	if (o->buf || o->link.owner) {
-		pyo_raise(EBUSY, "Buffer.__init__: the buffer is already allocated");
-		return -1;
-	}
-	if (pyo_ctx_check(c) < 0 || pyo_dev_arg(c, devo, &dev) < 0)
+	if (pyo_child_init_begin(&o->link, c, "Buffer") < 0 || pyo_dev_arg(c, devo, &dev) < 0)
 		return -1;
 	if (size < 0) {
 		pyo_raise(EINVAL, "Buffer: size %zd is negative", size);
@@ -90,9 +79,7 @@ static int buffer_init(PyoBuffer *o, PyObject *args, PyObject *kwds)
 	o->buf = b;
 	o->ptr = offload_buf_ptr(b);
 	o->size = offload_buf_size(b);
-	Py_INCREF(c);
-	o->link.owner = c;
-	pyo_child_link(&o->link);
+	pyo_child_attach(&o->link, c, NULL); /* o->buf is the handle */
 	return 0;
 }
 
@@ -101,10 +88,7 @@ static void buffer_dealloc(PyoBuffer *o)
 	if (o->weakreflist)
 		PyObject_ClearWeakRefs((PyObject *)o);
 	/* Exports hold references to the object, so there are none left here. */
-	if (buffer_close_handle(o) < 0)
-		PyErr_WriteUnraisable((PyObject *)o);
-	pyo_child_release(&o->link);
-	Py_TYPE(o)->tp_free((PyObject *)o);
+	pyo_child_dealloc((PyObject *)o);
 }
 
 static int buffer_getbuffer(PyoBuffer *o, Py_buffer *view, int flags)

@@ -16,14 +16,72 @@ int pyo_ctx_check(PyoCtx *c)
 	return 0;
 }
 
-void pyo_child_link(struct pyo_child *ch)
+PyObject *pyo_child_new(PyTypeObject *t, enum pyo_child_kind kind, int (*close)(PyObject *self),
+			int (*lib_close)(void *handle))
 {
-	struct pyo_child *head = &ch->owner->children;
+	PyoChild *o = (PyoChild *)t->tp_alloc(t, 0);
 
+	if (!o)
+		return NULL;
+	o->link.self = (PyObject *)o;
+	o->link.kind = kind;
+	o->link.close = close ? close : pyo_child_close_lib;
+	o->link.lib_close = lib_close;
+	return (PyObject *)o;
+}
+
+int pyo_child_init_begin(struct pyo_child *ch, PyoCtx *c, const char *what)
+{
+	if (ch->owner) {
+		pyo_raise(EBUSY, "%s.__init__: the object was already opened", what);
+		return -1;
+	}
+	return pyo_ctx_check(c);
+}
+
+void pyo_child_attach(struct pyo_child *ch, PyoCtx *c, void *handle)
+{
+	struct pyo_child *head = &c->children;
+
+	ch->handle = handle;
+	Py_INCREF(c);
+	ch->owner = c;
 	ch->next = head;
 	ch->prev = head->prev;
 	head->prev->next = ch;
 	head->prev = ch;
+}
+
+int pyo_child_close_lib(PyObject *self)
+{
+	struct pyo_child *ch = &((PyoChild *)self)->link;
+
+	if (!ch->handle)
+		return 0;
+	int r = ch->lib_close(ch->handle);
+	ch->handle = NULL;
+	pyo_child_unlink(ch);
+	if (r < 0) {
+		pyo_raise_lib(ch->owner->ctx, r);
+		return -1;
+	}
+	return 0;
+}
+
+void pyo_child_finalize(PyObject *self)
+{
+	struct pyo_child *ch = &((PyoChild *)self)->link;
+
+	if (ch->owner && ch->close(self) < 0)
+		PyErr_WriteUnraisable(self);
+	pyo_child_unlink(ch);
+	Py_CLEAR(ch->owner);
+}
+
+void pyo_child_dealloc(PyObject *self)
+{
+	pyo_child_finalize(self);
+	Py_TYPE(self)->tp_free(self);
 }
 
 void pyo_child_unlink(struct pyo_child *ch)
@@ -53,12 +111,6 @@ int pyo_child_enter(struct pyo_child *ch, const void *handle, const char *what)
 void pyo_child_leave(struct pyo_child *ch)
 {
 	ch->busy = 0;
-}
-
-void pyo_child_release(struct pyo_child *ch)
-{
-	pyo_child_unlink(ch);
-	Py_CLEAR(ch->owner);
 }
 
 PyObject *pyo_child_close_method(struct pyo_child *ch, const void *handle, const char *what)

@@ -193,40 +193,20 @@ PyObject *pyo_ctx_cipher(PyoCtx *c, PyObject *args, PyObject *kwds)
 
 typedef struct {
 	PyObject_HEAD
-	struct pyo_child link;
-	offload_cipher_session *s;
+	struct pyo_child link; /* handle: the offload_cipher_session */
 	int alg;
 } PyoCipherSession;
 
-static int csess_close_handle(PyoCipherSession *o)
-{
-	if (!o->s)
-		return 0;
-	int r = offload_cipher_session_close(o->s);
-	o->s = NULL;
-	pyo_child_unlink(&o->link);
-	if (r < 0) {
-		pyo_raise_lib(o->link.owner->ctx, r);
-		return -1;
-	}
-	return 0;
-}
+#define CSESS(o) ((offload_cipher_session *)(o)->link.handle)
 
-static int csess_child_close(PyObject *self)
+static int csess_lib_close(void *h)
 {
-	return csess_close_handle((PyoCipherSession *)self);
+	return offload_cipher_session_close(h);
 }
 
 static PyObject *csess_new(PyTypeObject *t, PyObject *args, PyObject *kwds)
 {
-	PyoCipherSession *o = (PyoCipherSession *)t->tp_alloc(t, 0);
-
-	if (!o)
-		return NULL;
-	o->link.self = (PyObject *)o;
-	o->link.kind = PYO_CHILD_HANDLE;
-	o->link.close = csess_child_close;
-	return (PyObject *)o;
+	return pyo_child_new(t, PYO_CHILD_HANDLE, NULL, csess_lib_close);
 }
 
 static int csess_init(PyoCipherSession *o, PyObject *args, PyObject *kwds)
@@ -241,11 +221,8 @@ static int csess_init(PyoCipherSession *o, PyObject *args, PyObject *kwds)
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OO|$O:CipherSession", kwlist, &PyoCtx_Type,
 					 &c, &algo, &keyo, &devo))
 		return -1;
-	if (o->s || o->link.owner) {
-		pyo_raise(EBUSY, "CipherSession.__init__: the session is already open");
-		return -1;
-	}
-	if (pyo_ctx_check(c) < 0 || alg_value(algo, "cipher alg", &alg) < 0 ||
+	if (pyo_child_init_begin(&o->link, c, "CipherSession") < 0 ||
+	    alg_value(algo, "cipher alg", &alg) < 0 ||
 	    pyo_dev_arg(c, devo, &dev) < 0 || pyo_get_buffer(keyo, &key, 0, "key") < 0)
 		return -1;
 	PYO_BEGIN(c);
@@ -257,20 +234,9 @@ static int csess_init(PyoCipherSession *o, PyObject *args, PyObject *kwds)
 		pyo_raise_lib(c->ctx, r);
 		return -1;
 	}
-	o->s = s;
 	o->alg = alg;
-	Py_INCREF(c);
-	o->link.owner = c;
-	pyo_child_link(&o->link);
+	pyo_child_attach(&o->link, c, s);
 	return 0;
-}
-
-static void csess_dealloc(PyoCipherSession *o)
-{
-	if (csess_close_handle(o) < 0)
-		PyErr_WriteUnraisable((PyObject *)o);
-	pyo_child_release(&o->link);
-	Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
 static PyObject *csess_run(PyoCipherSession *o, PyObject *args, PyObject *kwds)
@@ -281,26 +247,26 @@ static PyObject *csess_run(PyoCipherSession *o, PyObject *args, PyObject *kwds)
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|pOOO$O:run", kwlist, &a.iv, &a.data,
 					 &a.encrypt, &a.aad, &a.tag, &a.tag_len, &a.out))
 		return NULL;
-	if (pyo_child_enter(&o->link, o->s, "CipherSession") < 0)
+	if (pyo_child_enter(&o->link, CSESS(o), "CipherSession") < 0)
 		return NULL;
-	PyObject *r = run_cipher(o->link.owner, o->s, o->alg, NULL, &a);
+	PyObject *r = run_cipher(o->link.owner, CSESS(o), o->alg, NULL, &a);
 	pyo_child_leave(&o->link);
 	return r;
 }
 
 static PyObject *csess_close(PyoCipherSession *o, PyObject *unused)
 {
-	return pyo_child_close_method(&o->link, o->s, "CipherSession");
+	return pyo_child_close_method(&o->link, CSESS(o), "CipherSession");
 }
 
 static PyObject *csess_enter(PyoCipherSession *o, PyObject *unused)
 {
-	return pyo_child_enter_method(&o->link, o->s, "CipherSession");
+	return pyo_child_enter_method(&o->link, CSESS(o), "CipherSession");
 }
 
 static PyObject *csess_exit(PyoCipherSession *o, PyObject *args)
 {
-	return pyo_child_exit_method(&o->link, o->s, "CipherSession");
+	return pyo_child_exit_method(&o->link, CSESS(o), "CipherSession");
 }
 
 static PyObject *csess_get_alg(PyoCipherSession *o, void *unused)
@@ -310,7 +276,7 @@ static PyObject *csess_get_alg(PyoCipherSession *o, void *unused)
 
 static PyObject *csess_get_closed(PyoCipherSession *o, void *unused)
 {
-	return PyBool_FromLong(o->s == NULL);
+	return PyBool_FromLong(CSESS(o) == NULL);
 }
 
 static PyObject *csess_get_context(PyoCipherSession *o, void *unused)
@@ -346,7 +312,7 @@ PyTypeObject PyoCipherSession_Type = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "offload.CipherSession",
 	.tp_basicsize = sizeof(PyoCipherSession),
-	.tp_dealloc = (destructor)csess_dealloc,
+	.tp_dealloc = pyo_child_dealloc,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "CipherSession(ctx, alg, key, *, dev=None)\n--\n\n"
 		  "A key set once for many cipher operations (offload_cipher_session_open_dev()).\n"
@@ -434,40 +400,20 @@ out:
 
 typedef struct {
 	PyObject_HEAD
-	struct pyo_child link;
-	offload_hash_session *s;
+	struct pyo_child link; /* handle: the offload_hash_session */
 	int alg;
 } PyoHashSession;
 
-static int hsess_close_handle(PyoHashSession *o)
-{
-	if (!o->s)
-		return 0;
-	int r = offload_hash_close(o->s);
-	o->s = NULL;
-	pyo_child_unlink(&o->link);
-	if (r < 0) {
-		pyo_raise_lib(o->link.owner->ctx, r);
-		return -1;
-	}
-	return 0;
-}
+#define HSESS(o) ((offload_hash_session *)(o)->link.handle)
 
-static int hsess_child_close(PyObject *self)
+static int hsess_lib_close(void *h)
 {
-	return hsess_close_handle((PyoHashSession *)self);
+	return offload_hash_close(h);
 }
 
 static PyObject *hsess_new(PyTypeObject *t, PyObject *args, PyObject *kwds)
 {
-	PyoHashSession *o = (PyoHashSession *)t->tp_alloc(t, 0);
-
-	if (!o)
-		return NULL;
-	o->link.self = (PyObject *)o;
-	o->link.kind = PYO_CHILD_HANDLE;
-	o->link.close = hsess_child_close;
-	return (PyObject *)o;
+	return pyo_child_new(t, PYO_CHILD_HANDLE, NULL, hsess_lib_close);
 }
 
 static int hsess_init(PyoHashSession *o, PyObject *args, PyObject *kwds)
@@ -482,11 +428,8 @@ static int hsess_init(PyoHashSession *o, PyObject *args, PyObject *kwds)
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O|O$O:HashSession", kwlist, &PyoCtx_Type, &c,
 					 &algo, &keyo, &devo))
 		return -1;
-	if (o->s || o->link.owner) {
-		pyo_raise(EBUSY, "HashSession.__init__: the session is already open");
-		return -1;
-	}
-	if (pyo_ctx_check(c) < 0 || alg_value(algo, "hash alg", &alg) < 0 ||
+	if (pyo_child_init_begin(&o->link, c, "HashSession") < 0 ||
+	    alg_value(algo, "hash alg", &alg) < 0 ||
 	    check_hmac_key(alg, keyo, "HashSession") < 0 || pyo_dev_arg(c, devo, &dev) < 0 ||
 	    pyo_get_buffer_opt(keyo, &key, 0, "key") < 0)
 		return -1;
@@ -499,20 +442,9 @@ static int hsess_init(PyoHashSession *o, PyObject *args, PyObject *kwds)
 		pyo_raise_lib(c->ctx, r);
 		return -1;
 	}
-	o->s = s;
 	o->alg = alg;
-	Py_INCREF(c);
-	o->link.owner = c;
-	pyo_child_link(&o->link);
+	pyo_child_attach(&o->link, c, s);
 	return 0;
-}
-
-static void hsess_dealloc(PyoHashSession *o)
-{
-	if (hsess_close_handle(o) < 0)
-		PyErr_WriteUnraisable((PyObject *)o);
-	pyo_child_release(&o->link);
-	Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
 static PyObject *hsess_update(PyoHashSession *o, PyObject *datao)
@@ -520,14 +452,14 @@ static PyObject *hsess_update(PyoHashSession *o, PyObject *datao)
 	Py_buffer data;
 	int r;
 
-	if (pyo_child_enter(&o->link, o->s, "HashSession") < 0)
+	if (pyo_child_enter(&o->link, HSESS(o), "HashSession") < 0)
 		return NULL;
 	if (pyo_get_buffer(datao, &data, 0, "data") < 0) {
 		pyo_child_leave(&o->link);
 		return NULL;
 	}
 	PYO_BEGIN(o->link.owner);
-	r = offload_hash_update(o->s, mem(&data), (size_t)data.len);
+	r = offload_hash_update(HSESS(o), mem(&data), (size_t)data.len);
 	PYO_END(o->link.owner);
 	pyo_release_buffer(&data);
 	pyo_child_leave(&o->link);
@@ -542,10 +474,10 @@ static PyObject *hsess_final(PyoHashSession *o, PyObject *unused)
 	struct offload_result res = { 0 };
 	int r;
 
-	if (pyo_child_enter(&o->link, o->s, "HashSession") < 0)
+	if (pyo_child_enter(&o->link, HSESS(o), "HashSession") < 0)
 		return NULL;
 	PYO_BEGIN(o->link.owner);
-	r = offload_hash_final(o->s, digest, sizeof(digest), &res);
+	r = offload_hash_final(HSESS(o), digest, sizeof(digest), &res);
 	PYO_END(o->link.owner);
 	pyo_child_leave(&o->link);
 	if (r < 0)
@@ -555,17 +487,17 @@ static PyObject *hsess_final(PyoHashSession *o, PyObject *unused)
 
 static PyObject *hsess_close(PyoHashSession *o, PyObject *unused)
 {
-	return pyo_child_close_method(&o->link, o->s, "HashSession");
+	return pyo_child_close_method(&o->link, HSESS(o), "HashSession");
 }
 
 static PyObject *hsess_enter(PyoHashSession *o, PyObject *unused)
 {
-	return pyo_child_enter_method(&o->link, o->s, "HashSession");
+	return pyo_child_enter_method(&o->link, HSESS(o), "HashSession");
 }
 
 static PyObject *hsess_exit(PyoHashSession *o, PyObject *args)
 {
-	return pyo_child_exit_method(&o->link, o->s, "HashSession");
+	return pyo_child_exit_method(&o->link, HSESS(o), "HashSession");
 }
 
 static PyObject *hsess_get_alg(PyoHashSession *o, void *unused)
@@ -580,7 +512,7 @@ static PyObject *hsess_get_digest_size(PyoHashSession *o, void *unused)
 
 static PyObject *hsess_get_closed(PyoHashSession *o, void *unused)
 {
-	return PyBool_FromLong(o->s == NULL);
+	return PyBool_FromLong(HSESS(o) == NULL);
 }
 
 static PyObject *hsess_get_context(PyoHashSession *o, void *unused)
@@ -619,7 +551,7 @@ PyTypeObject PyoHashSession_Type = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "offload.HashSession",
 	.tp_basicsize = sizeof(PyoHashSession),
-	.tp_dealloc = (destructor)hsess_dealloc,
+	.tp_dealloc = pyo_child_dealloc,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "HashSession(ctx, alg, key=None, *, dev=None)\n--\n\n"
 		  "A streaming hash or HMAC (offload_hash_open_dev()): update() then final(), as\n"

@@ -82,9 +82,16 @@ struct pyo_child {
 	int busy;               /* a call on this handle is running */
 	/* Close the C handle. Returns 0, or -1 with a Python exception set. */
 	int (*close)(PyObject *self);
-	/* Non-zero if the handle cannot be closed now; sets the exception. Optional. */
-	int (*check_close)(PyObject *self);
+	/* Simple children: the library handle (NULL once closed) and its close call. */
+	void *handle;
+	int (*lib_close)(void *handle);
 };
+
+/* The head every child object starts with. */
+typedef struct {
+	PyObject_HEAD
+	struct pyo_child link;
+} PyoChild;
 
 struct PyoCtx {
 	PyObject_HEAD
@@ -108,8 +115,23 @@ extern PyTypeObject PyoCtx_Type;
 
 /* Raise offload.Closed unless the context is open. Returns 0 or -1. */
 int pyo_ctx_check(PyoCtx *c);
-/* Link a newly opened child into its (already referenced) owner's list. */
-void pyo_child_link(struct pyo_child *ch);
+/*
+ * tp_new of a child type: a closed object whose Context.close() hook is
+ * `close`, or, when `close` is NULL, pyo_child_close_lib() calling `lib_close`
+ * on link.handle.
+ */
+PyObject *pyo_child_new(PyTypeObject *t, enum pyo_child_kind kind, int (*close)(PyObject *self),
+			int (*lib_close)(void *handle));
+/* Start tp_init: refuse an object already opened once, or a closed context. 0 or -1. */
+int pyo_child_init_begin(struct pyo_child *ch, PyoCtx *c, const char *what);
+/* End a successful tp_init: keep the handle, reference the owner, link into its list. */
+void pyo_child_attach(struct pyo_child *ch, PyoCtx *c, void *handle);
+/* Close link.handle with lib_close and unlink. 0, or -1 with the library's error. */
+int pyo_child_close_lib(PyObject *self);
+/* For tp_dealloc: close (reporting a failure as unraisable) and drop the owner. */
+void pyo_child_finalize(PyObject *self);
+/* tp_dealloc of simple children. */
+void pyo_child_dealloc(PyObject *self);
 /* Unlink a child whose handle has been closed; keeps the owner reference. */
 void pyo_child_unlink(struct pyo_child *ch);
 /*
@@ -119,8 +141,6 @@ void pyo_child_unlink(struct pyo_child *ch);
  */
 int pyo_child_enter(struct pyo_child *ch, const void *handle, const char *what);
 void pyo_child_leave(struct pyo_child *ch);
-/* Drop the owner reference (for tp_dealloc). */
-void pyo_child_release(struct pyo_child *ch);
 /* The close/__enter__/__exit__ methods and the `context` getter every child has. */
 PyObject *pyo_child_close_method(struct pyo_child *ch, const void *handle, const char *what);
 PyObject *pyo_child_enter_method(struct pyo_child *ch, const void *handle, const char *what);

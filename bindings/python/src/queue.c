@@ -87,14 +87,10 @@ static int queue_child_close(PyObject *self)
 
 static PyObject *queue_new(PyTypeObject *t, PyObject *args, PyObject *kwds)
 {
-	PyoQueue *o = (PyoQueue *)t->tp_alloc(t, 0);
+	PyoQueue *o = (PyoQueue *)pyo_child_new(t, PYO_CHILD_QUEUE, queue_child_close, NULL);
 
-	if (!o)
-		return NULL;
-	o->link.self = (PyObject *)o;
-	o->link.kind = PYO_CHILD_QUEUE;
-	o->link.close = queue_child_close;
-	o->free_head = -1;
+	if (o)
+		o->free_head = -1;
 	return (PyObject *)o;
 }
 
@@ -111,11 +107,7 @@ static int queue_init(PyoQueue *o, PyObject *args, PyObject *kwds)
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|OO:Queue", kwlist, &PyoCtx_Type, &c,
 					 &deptho, &devo))
 		return -1;
-	if (o->q || o->link.owner) {
-		pyo_raise(EBUSY, "Queue.__init__: the queue is already open");
-		return -1;
-	}
-	if (pyo_ctx_check(c) < 0)
+	if (pyo_child_init_begin(&o->link, c, "Queue") < 0)
 		return -1;
 	offload_queue_opts_init(&opts);
 	if (pyo_dev_arg(c, devo, &opts.dev) < 0 ||
@@ -147,9 +139,7 @@ static int queue_init(PyoQueue *o, PyObject *args, PyObject *kwds)
 	o->held = 0;
 	o->q = q;
 	o->dev = offload_queue_dev(q);
-	Py_INCREF(c);
-	o->link.owner = c;
-	pyo_child_link(&o->link);
+	pyo_child_attach(&o->link, c, NULL); /* o->q is the handle */
 	return 0;
 }
 
@@ -182,12 +172,10 @@ static void queue_dealloc(PyoQueue *o)
 	PyObject_GC_UnTrack(o);
 	if (o->weakreflist)
 		PyObject_ClearWeakRefs((PyObject *)o);
-	if (queue_close_handle(o, 1) < 0)
-		PyErr_WriteUnraisable((PyObject *)o);
+	pyo_child_finalize((PyObject *)o);
 	release_all(o);
 	PyMem_Free(o->slots);
 	PyMem_Free(o->cpl);
-	pyo_child_release(&o->link);
 	Py_TYPE(o)->tp_free((PyObject *)o);
 }
 

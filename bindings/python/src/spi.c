@@ -171,39 +171,19 @@ PyTypeObject PyoTransfer_Type = {
 
 typedef struct {
 	PyObject_HEAD
-	struct pyo_child link;
-	offload_spi *spi;
+	struct pyo_child link; /* handle: the offload_spi */
 } PyoSpi;
 
-static int spi_close_handle(PyoSpi *o)
-{
-	if (!o->spi)
-		return 0;
-	int r = offload_spi_close(o->spi);
-	o->spi = NULL;
-	pyo_child_unlink(&o->link);
-	if (r < 0) {
-		pyo_raise_lib(o->link.owner->ctx, r);
-		return -1;
-	}
-	return 0;
-}
+#define SPI(o) ((offload_spi *)(o)->link.handle)
 
-static int spi_child_close(PyObject *self)
+static int spi_lib_close(void *h)
 {
-	return spi_close_handle((PyoSpi *)self);
+	return offload_spi_close(h);
 }
 
 static PyObject *spi_new(PyTypeObject *t, PyObject *args, PyObject *kwds)
 {
-	PyoSpi *o = (PyoSpi *)t->tp_alloc(t, 0);
-
-	if (!o)
-		return NULL;
-	o->link.self = (PyObject *)o;
-	o->link.kind = PYO_CHILD_HANDLE;
-	o->link.close = spi_child_close;
-	return (PyObject *)o;
+	return pyo_child_new(t, PYO_CHILD_HANDLE, NULL, spi_lib_close);
 }
 
 static int spi_init(PyoSpi *o, PyObject *args, PyObject *kwds)
@@ -221,11 +201,7 @@ static int spi_init(PyoSpi *o, PyObject *args, PyObject *kwds)
 					 PyUnicode_FSConverter, &path, &cso, &modeo, &speedo, &bpwo,
 					 &no_cs_hold))
 		return -1;
-	if (o->spi || o->link.owner) {
-		pyo_raise(EBUSY, "Spi.__init__: the handle is already open");
-		goto fail;
-	}
-	if (pyo_ctx_check(c) < 0)
+	if (pyo_child_init_begin(&o->link, c, "Spi") < 0)
 		goto fail;
 	offload_spi_opts_init(&opts);
 	if (cso != Py_None) {
@@ -258,22 +234,11 @@ static int spi_init(PyoSpi *o, PyObject *args, PyObject *kwds)
 		goto fail;
 	}
 	Py_DECREF(path);
-	o->spi = spi;
-	Py_INCREF(c);
-	o->link.owner = c;
-	pyo_child_link(&o->link);
+	pyo_child_attach(&o->link, c, spi);
 	return 0;
 fail:
 	Py_XDECREF(path);
 	return -1;
-}
-
-static void spi_dealloc(PyoSpi *o)
-{
-	if (spi_close_handle(o) < 0)
-		PyErr_WriteUnraisable((PyObject *)o);
-	pyo_child_release(&o->link);
-	Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
 /* Views and outputs of one message, released by message_free(). */
@@ -367,7 +332,7 @@ static PyObject *spi_transfer(PyoSpi *o, PyObject *arg)
 	PyObject *ret = NULL;
 	int r;
 
-	if (pyo_child_enter(&o->link, o->spi, "Spi") < 0)
+	if (pyo_child_enter(&o->link, SPI(o), "Spi") < 0)
 		return NULL;
 	PyObject *seq = PySequence_Fast(arg, "transfer() needs a sequence of offload.Transfer");
 	if (!seq)
@@ -392,7 +357,7 @@ static PyObject *spi_transfer(PyoSpi *o, PyObject *arg)
 		if (message_add(&m, i, PySequence_Fast_GET_ITEM(seq, i)) < 0)
 			goto out;
 	PYO_BEGIN(o->link.owner);
-	r = offload_spi_xfer(o->spi, m.x, (unsigned)n);
+	r = offload_spi_xfer(SPI(o), m.x, (unsigned)n);
 	PYO_END(o->link.owner);
 	if (r < 0) {
 		pyo_raise_lib(o->link.owner->ctx, r);
@@ -436,9 +401,9 @@ static PyObject *spi_info(PyoSpi *o, PyObject *unused)
 {
 	struct offload_spi_info i;
 
-	if (pyo_child_enter(&o->link, o->spi, "Spi") < 0)
+	if (pyo_child_enter(&o->link, SPI(o), "Spi") < 0)
 		return NULL;
-	int r = offload_spi_info(o->spi, &i);
+	int r = offload_spi_info(SPI(o), &i);
 	pyo_child_leave(&o->link);
 	if (r < 0)
 		return pyo_raise_lib(o->link.owner->ctx, r);
@@ -469,22 +434,22 @@ static PyObject *spi_info(PyoSpi *o, PyObject *unused)
 
 static PyObject *spi_close(PyoSpi *o, PyObject *unused)
 {
-	return pyo_child_close_method(&o->link, o->spi, "Spi");
+	return pyo_child_close_method(&o->link, SPI(o), "Spi");
 }
 
 static PyObject *spi_enter(PyoSpi *o, PyObject *unused)
 {
-	return pyo_child_enter_method(&o->link, o->spi, "Spi");
+	return pyo_child_enter_method(&o->link, SPI(o), "Spi");
 }
 
 static PyObject *spi_exit(PyoSpi *o, PyObject *args)
 {
-	return pyo_child_exit_method(&o->link, o->spi, "Spi");
+	return pyo_child_exit_method(&o->link, SPI(o), "Spi");
 }
 
 static PyObject *spi_get_closed(PyoSpi *o, void *unused)
 {
-	return PyBool_FromLong(o->spi == NULL);
+	return PyBool_FromLong(SPI(o) == NULL);
 }
 
 static PyObject *spi_get_context(PyoSpi *o, void *unused)
@@ -531,7 +496,7 @@ PyTypeObject PyoSpi_Type = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "offload.Spi",
 	.tp_basicsize = sizeof(PyoSpi),
-	.tp_dealloc = (destructor)spi_dealloc,
+	.tp_dealloc = pyo_child_dealloc,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "Spi(ctx, node_or_path, chip_select=None, mode=None, max_speed_hz=None, "
 		  "bits_per_word=None, *, no_cs_hold=False)\n--\n\n"
