@@ -408,7 +408,7 @@ static int ctx_init(PyoCtx *c, PyObject *args, PyObject *kwds)
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOp$Opp:Context", kwlist, &dtb, &backends,
 					 &sim, &source, &no_env, &sim_nc))
 		return -1;
-	if (c->ctx) {
+	if (c->ctx || c->active) {
 		pyo_raise(EBUSY, "Context.__init__: the context is already open");
 		return -1;
 	}
@@ -455,9 +455,9 @@ static int ctx_init(PyoCtx *c, PyObject *args, PyObject *kwds)
 		goto out;
 	}
 	int r;
-	Py_BEGIN_ALLOW_THREADS
+	PYO_BEGIN(c); /* c->active also keeps a second __init__ and close() out meanwhile */
 	r = offload_ctx_open(ctx, &o);
-	Py_END_ALLOW_THREADS
+	PYO_END(c);
 	if (r < 0) {
 		pyo_raise_lib(ctx, r);
 		offload_ctx_free(ctx);

@@ -12,6 +12,11 @@ if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
     echo "SKIP: $py cannot create a venv with pip (install python3-venv)"
     exit 77
 fi
+# Offline: the build uses the interpreter's own setuptools and wheel.
+if ! "$py" -c 'import setuptools, wheel' 2>/dev/null; then
+    echo "SKIP: $py has no setuptools and wheel to build with (python3-setuptools, python3-wheel)"
+    exit 77
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 unset PYTHONPATH

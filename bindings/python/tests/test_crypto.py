@@ -380,6 +380,34 @@ class TestHashSession(CryptoCase):
         with offload.HashSession(self.ctx, H.SHA512) as s:
             self.assertTrue(gil_released_during(lambda: s.update(data)))
 
+    def test_one_thread_at_a_time(self):
+        # A second thread's call while the first is inside update() (GIL
+        # released) is refused with Busy instead of racing in the library.
+        # The second thread adds nothing (empty updates), so the digest is
+        # known whatever the interleaving.
+        import threading
+        s = offload.HashSession(self.ctx, H.SHA256)
+        big = os.urandom(4 << 20)
+        errors = []
+
+        def work():
+            try:
+                for _ in range(8):
+                    s.update(big)
+            except Exception as e:  # reported below
+                errors.append(repr(e))
+        t = threading.Thread(target=work)
+        t.start()
+        while t.is_alive():
+            try:
+                s.update(b"")
+            except offload.Busy as e:
+                self.assertEqual(e.errno, errno.EBUSY)
+        t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(s.final().digest, hashlib.sha256(big * 8).digest())
+        s.close()
+
 
 if __name__ == "__main__":
     unittest.main()
