@@ -14,8 +14,24 @@ The API mirrors the C library (include/offload/*.h)::
         out = ctx.cipher(offload.CipherAlg.AES_GCM, key, iv, data)
 
 Buffers are never copied on the way in or out; the GIL is released during
-every library call that can take time. Errors are offload.Error (an OSError)
-subclasses carrying the errno and the library's message.
+every library call that can take time.
+
+Errors: every library failure raises a subclass of offload.Error (an OSError)
+whose errno is the library's code and whose strerror is its message
+(offload_last_error()): InvalidArgument (EINVAL, also a ValueError), NoDevice
+(ENODEV), NotSupported (ENOTSUP), Timeout (ETIMEDOUT, also a TimeoutError),
+EngineError (EIO), TagMismatch (EBADMSG), Closed (EBADF), Busy (EBUSY),
+QueueFull (ENOSPC), MessageTooLong (EMSGSIZE), NotFound (ENOENT, also a
+FileNotFoundError), PermissionDenied (EACCES, also a PermissionError), and
+Error itself for any other errno. Python-level misuse raises the usual
+built-ins: TypeError for a wrong type or a read-only buffer where a writable
+one is needed, BufferError for a non-contiguous buffer or for closing a
+Buffer that is still exported.
+
+Threads: a Context may be shared; Queue, Spi, CipherSession, HashSession and
+a Buffer's sync calls belong to one thread at a time, and a second thread's
+call while one runs raises Busy. Context.close() closes every object made
+from the context first.
 """
 
 from ._offload import (
