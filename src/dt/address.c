@@ -289,6 +289,7 @@ static int bus_translate(enum bus_kind k, uint32_t *addr, uint64_t offset, uint3
 struct trace {
 	char *buf;
 	size_t len, off;
+	int steps; /* translations recorded so far */
 };
 
 static void trace_add(struct trace *t, const char *fmt, ...) OFL_PRINTF(2, 3);
@@ -363,7 +364,7 @@ static int translate_one(const void *fdt, const struct ofl_dt_chain *c, const st
 	uint64_t after = read_low(addr, pna);
 	if (t && after != before) {
 		hop_path(fdt, c, dev, p, sizeof(p));
-		trace_add(t, "%s0x%llx -> 0x%llx by the %s of %s", t->off ? ", " : "",
+		trace_add(t, "%s0x%llx -> 0x%llx by the %s of %s", t->steps++ ? ", " : "",
 			  (unsigned long long)before, (unsigned long long)after, prop, p);
 	}
 	return 0;
@@ -468,7 +469,6 @@ static int reg_lookup(const void *fdt, const struct ofl_dt_chain *c, int index, 
 	}
 	if (t)
 		trace_add(t, "reg[%d] ", index);
-	size_t mark = t ? t->off : 0;
 	r = translate(fdt, c, &w, "ranges", cells, addr, t, err, errlen);
 	if (r < 0)
 		return r;
@@ -477,7 +477,7 @@ static int reg_lookup(const void *fdt, const struct ofl_dt_chain *c, int index, 
 			      index, (unsigned long long)*addr, (unsigned long long)*size);
 		return -EOVERFLOW;
 	}
-	if (t && t->off == mark)
+	if (t && !t->steps)
 		trace_add(t, "0x%llx: every parent's ranges is identity", (unsigned long long)*addr);
 	return 0;
 }
@@ -491,7 +491,7 @@ int ofl_dt_reg_chain(const void *fdt, const struct ofl_dt_chain *c, int index, u
 int ofl_dt_reg_explain(const void *fdt, const struct ofl_dt_chain *c, int index, uint64_t *addr,
 		       uint64_t *size, char *why, size_t whylen)
 {
-	struct trace t = { why, whylen, 0 };
+	struct trace t = { why, whylen, 0, 0 };
 
 	if (whylen)
 		why[0] = '\0';
