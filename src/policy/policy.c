@@ -214,7 +214,8 @@ static int udma_best_class(const struct node_ctx *n, char *how, size_t len)
 		return OFL_UDMA_H;
 	}
 	if (e->engine != OFL_ENGINE_UDMA || best == OFL_UDMA_NORMAL) {
-		snprintf(how, len, "%s lists no H/UH channels", e->source);
+		snprintf(how, len, "the match data has no %s channels",
+			 best == OFL_UDMA_NORMAL ? "H or UH" : "UH");
 		return best;
 	}
 	bool uh = prop_lists(n->fdt, n->m->node, "ti,sci-rm-range-tchan", TISCI_TX_UHCHAN, &present);
