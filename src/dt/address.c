@@ -65,20 +65,17 @@ static bool name_is(const void *fdt, int node, const char *want)
 	return n == strlen(want) && memcmp(nm, want, n) == 0;
 }
 
-static bool device_type_is(const void *fdt, int node, const char *want)
+/* Linux of_match_bus(): PCI, ISA, 3-cell "default-flags", default. */
+static enum bus_kind bus_kind(const void *fdt, int node, uint32_t own_na)
 {
 	int len;
 	const char *t = fdt_getprop(fdt, node, "device_type", &len);
 
-	return t && len > 0 && memchr(t, '\0', (size_t)len) && strcmp(t, want) == 0;
-}
-
-/* Linux of_match_bus(): PCI, ISA, 3-cell "default-flags", default. */
-static enum bus_kind bus_kind(const void *fdt, int node, uint32_t own_na)
-{
-	if (device_type_is(fdt, node, "pci") || device_type_is(fdt, node, "pciex") ||
-	    device_type_is(fdt, node, "vci") || device_type_is(fdt, node, "ht") ||
-	    name_is(fdt, node, "pcie"))
+	if (t && len > 0 && memchr(t, '\0', (size_t)len) &&
+	    (strcmp(t, "pci") == 0 || strcmp(t, "pciex") == 0 || strcmp(t, "vci") == 0 ||
+	     strcmp(t, "ht") == 0))
+		return BUS_PCI;
+	if (name_is(fdt, node, "pcie"))
 		return BUS_PCI;
 	if (name_is(fdt, node, "isa"))
 		return BUS_ISA;
@@ -98,12 +95,12 @@ static uint32_t flag_cells(enum bus_kind k)
  * on_c says whether the hops' levels index the caller's chain.
  */
 static int walk_add_chain(const void *fdt, const struct ofl_dt_chain *c, bool dma, bool on_c,
-			  struct walk *w, int *jump)
+			  bool cells, struct walk *w, int *jump)
 {
-	uint32_t na[OFL_DT_MAX_DEPTH], ns[OFL_DT_MAX_DEPTH];
+	uint32_t na[OFL_DT_MAX_DEPTH] = { 0 }, ns[OFL_DT_MAX_DEPTH] = { 0 };
 
 	*jump = -1;
-	for (int i = 0; i < c->n; i++) {
+	for (int i = 0; cells && i < c->n; i++) {
 		uint32_t v;
 		na[i] = ofl_dt_prop_u32(fdt, c->off[i], "#address-cells", &v) ? v : (i ? na[i - 1] : 1);
 		ns[i] = ofl_dt_prop_u32(fdt, c->off[i], "#size-cells", &v) ? v : (i ? ns[i - 1] : 1);
@@ -118,7 +115,7 @@ static int walk_add_chain(const void *fdt, const struct ofl_dt_chain *c, bool dm
 		h->own_ns = ns[lvl];
 		h->na = lvl ? na[lvl - 1] : na[0];
 		h->ns = lvl ? ns[lvl - 1] : ns[0];
-		h->kind = bus_kind(fdt, h->node, h->own_na);
+		h->kind = cells ? bus_kind(fdt, h->node, h->own_na) : BUS_DEFAULT;
 		if (dma && lvl > 0) {
 			int t = ofl_dt_dma_mem_target(fdt, h->node);
 			if (t >= 0) {
@@ -130,19 +127,23 @@ static int walk_add_chain(const void *fdt, const struct ofl_dt_chain *c, bool dm
 	return 0;
 }
 
-/* The walk from chain c's node up through its parents (its DMA parents if dma). */
-static int walk_build(const void *fdt, const struct ofl_dt_chain *c, bool dma, struct walk *w,
-		      char *err, size_t errlen)
+/*
+ * The walk from chain c's node up through its parents (its DMA parents if
+ * dma); cells: also work out cell counts and bus kinds (not needed for
+ * coherency).
+ */
+static int walk_build(const void *fdt, const struct ofl_dt_chain *c, bool dma, bool cells,
+		      struct walk *w, char *err, size_t errlen)
 {
 	struct ofl_dt_chain jc;
 	int jump, r;
 
 	w->n = 0;
-	r = walk_add_chain(fdt, c, dma, true, w, &jump);
+	r = walk_add_chain(fdt, c, dma, true, cells, w, &jump);
 	while (r == 0 && jump >= 0) {
 		r = ofl_dt_chain(fdt, jump, &jc);
 		if (r == 0)
-			r = walk_add_chain(fdt, &jc, dma, false, w, &jump);
+			r = walk_add_chain(fdt, &jc, dma, false, cells, w, &jump);
 	}
 	if (r < 0) {
 		char p[OFL_DT_PATH_LEN];
@@ -429,7 +430,7 @@ static int reg_lookup(const void *fdt, const struct ofl_dt_chain *c, int index, 
 		ofl_dt_seterr(err, errlen, "the root node has no reg");
 		return -ENOENT;
 	}
-	r = walk_build(fdt, c, false, &w, err, errlen);
+	r = walk_build(fdt, c, false, true, &w, err, errlen);
 	if (r < 0)
 		return r;
 	enum bus_kind bus = w.h[1].kind;
@@ -532,7 +533,7 @@ int ofl_dt_dma_coherent_chain(const void *fdt, const struct ofl_dt_chain *c, int
 	struct walk w;
 
 	*decider = -1;
-	if (walk_build(fdt, c, true, &w, NULL, 0) < 0)
+	if (walk_build(fdt, c, true, false, &w, NULL, 0) < 0)
 		return -EINVAL;
 	for (int i = 0; i < w.n; i++) {
 		if (ofl_dt_has_prop(fdt, w.h[i].node, "dma-coherent")) {
@@ -590,7 +591,7 @@ int ofl_dt_dma_translate(const void *fdt, int node, uint64_t cpu_addr, uint64_t 
 		ofl_dt_seterr(err, errlen, "offset %d is not a node of this device tree", node);
 		return -EINVAL;
 	}
-	if (walk_build(fdt, &c, true, &w, err, errlen) < 0)
+	if (walk_build(fdt, &c, true, true, &w, err, errlen) < 0)
 		return -EINVAL;
 	int j = find_dma_ranges(fdt, &w);
 	if (j < 0) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dt/dt.h"
+#include "dt/dt_int.h"
 #include "policy/policy.h"
 
 /* The table row for the most specific known string of a compatible list. */
@@ -32,18 +33,40 @@ static const struct ofl_soc_entry *match_list(const char *list, int len)
 
 int ofl_dt_discover(const void *fdt, struct ofl_dt_match *out, int max)
 {
-	int n = 0, depth = 0, node;
+	uint32_t base, size, off = 0, str_off, str_size, compat_name = UINT32_MAX;
+	int n = 0, node = -1;
 
-	if (!fdt)
+	if (!fdt || ofl_dt_struct_block(fdt, &base, &size) < 0)
 		return -EINVAL;
-	for (node = 0; node >= 0; node = fdt_next_node(fdt, node, &depth)) {
-		if (depth < 0)
-			break;
-		int len;
-		const char *c = fdt_getprop(fdt, node, "compatible", &len);
-		if (!c || len <= 0)
+	const uint8_t *s = (const uint8_t *)fdt + base;
+	const char *strings = (const char *)fdt + fdt_off_dt_strings(fdt);
+	str_off = fdt_off_dt_strings(fdt);
+	str_size = fdt_size_dt_strings(fdt);
+	if (str_off > fdt_totalsize(fdt) || str_size > fdt_totalsize(fdt) - str_off)
+		return -EINVAL;
+	/* One pass over the tags: `compatible` properties name their node's offset. */
+	for (;;) {
+		uint32_t at = off;
+		int tag = ofl_dt_next_tag(s, size, &off);
+		if (tag == FDT_END)
+			return n;
+		if (tag < 0)
+			return -EINVAL;
+		if (tag == FDT_BEGIN_NODE) {
+			node = (int)at;
 			continue;
-		const struct ofl_soc_entry *e = match_list(c, len);
+		}
+		if (tag != FDT_PROP || node < 0)
+			continue;
+		uint32_t nameoff = ofl_dt_be32(s + at + 8);
+		if (nameoff != compat_name) {
+			if (nameoff >= str_size ||
+			    strncmp(strings + nameoff, "compatible", str_size - nameoff) != 0)
+				continue;
+			compat_name = nameoff; /* dtc stores each name once: later ones compare by offset */
+		}
+		const struct ofl_soc_entry *e =
+			match_list((const char *)s + at + 12, (int)ofl_dt_be32(s + at + 4));
 		if (!e)
 			continue;
 		if (n < max && out) {
@@ -53,10 +76,7 @@ int ofl_dt_discover(const void *fdt, struct ofl_dt_match *out, int max)
 			out[n].soc = e;
 		}
 		if (n == INT32_MAX)
-			break;
+			return n;
 		n++;
 	}
-	if (node < 0 && node != -FDT_ERR_NOTFOUND)
-		return -EINVAL;
-	return n;
 }

@@ -32,4 +32,14 @@ bool ofl_dt_has_prop(const void *fdt, int node, const char *name);
  */
 int ofl_dt_dma_mem_target(const void *fdt, int node);
 
+/* The structure block: its blob offset and length. 0 or -EINVAL. */
+int ofl_dt_struct_block(const void *fdt, uint32_t *base, uint32_t *size);
+
+/*
+ * Step over the tag at structure offset *off of the block s[0, size): returns
+ * the tag (FDT_BEGIN_NODE, ...) and advances *off, or -1 if it is malformed.
+ * Faster than libfdt's fdt_next_tag() for whole-tree walks.
+ */
+int ofl_dt_next_tag(const uint8_t *s, uint32_t size, uint32_t *off);
+
 #endif /* OFL_DT_INT_H */

@@ -40,28 +40,87 @@ bool ofl_dt_enabled(const void *fdt, int node, const char **status)
 	return strcmp(s, "okay") == 0 || strcmp(s, "ok") == 0;
 }
 
+int ofl_dt_struct_block(const void *fdt, uint32_t *base, uint32_t *size)
+{
+	uint32_t total = fdt_totalsize(fdt), off = fdt_off_dt_struct(fdt);
+	uint32_t len = fdt_version(fdt) >= 17 ? fdt_size_dt_struct(fdt) : total - OFL_MIN(off, total);
+
+	if (off > total || len > total - off)
+		return -EINVAL;
+	*base = off;
+	*size = len;
+	return 0;
+}
+
+/*
+ * One tag of the structure block at struct offset *off: returns the tag and
+ * moves *off past it, or returns -1 when the block is malformed. The blob
+ * was validated; the bounds checks keep a misused call from reading outside.
+ */
+int ofl_dt_next_tag(const uint8_t *s, uint32_t size, uint32_t *off)
+{
+	uint32_t o = *off;
+
+	if (o > size || size - o < 4)
+		return -1;
+	uint32_t tag = ofl_dt_be32(s + o);
+	switch (tag) {
+	case FDT_BEGIN_NODE: {
+		const char *nm = (const char *)s + o + 4;
+		const char *nul = memchr(nm, '\0', size - o - 4);
+		if (!nul)
+			return -1;
+		o += 4 + (uint32_t)(nul - nm) + 1;
+		break;
+	}
+	case FDT_PROP: {
+		if (size - o < 12)
+			return -1;
+		uint32_t len = ofl_dt_be32(s + o + 4);
+		if (len > size - o - 12)
+			return -1;
+		o += 12 + len;
+		break;
+	}
+	case FDT_END_NODE:
+	case FDT_NOP:
+	case FDT_END:
+		o += 4;
+		break;
+	default:
+		return -1;
+	}
+	*off = (o + 3) & ~3u;
+	return (int)tag;
+}
+
 int ofl_dt_chain(const void *fdt, int node, struct ofl_dt_chain *c)
 {
-	int depth = 0, off = 0;
+	uint32_t base, size, off = 0;
+	int depth = 0;
 
 	c->n = 0;
-	if (node < 0)
+	if (node < 0 || ofl_dt_struct_block(fdt, &base, &size) < 0)
 		return -EINVAL;
-	c->off[0] = 0;
-	if (node == 0) {
-		c->n = 1;
-		return 0;
-	}
-	while ((off = fdt_next_node(fdt, off, &depth)) >= 0 && depth > 0) {
-		if (off > node || depth >= OFL_DT_MAX_DEPTH)
-			break;
-		c->off[depth] = off;
-		if (off == node) {
-			c->n = depth + 1;
-			return 0;
+	const uint8_t *s = (const uint8_t *)fdt + base;
+	for (;;) {
+		uint32_t at = off;
+		int tag = ofl_dt_next_tag(s, size, &off);
+		if (tag == FDT_BEGIN_NODE) {
+			if (at > (uint32_t)node || depth >= OFL_DT_MAX_DEPTH)
+				return -EINVAL;
+			c->off[depth++] = (int)at;
+			if (at == (uint32_t)node) {
+				c->n = depth;
+				return 0;
+			}
+		} else if (tag == FDT_END_NODE) {
+			if (--depth < 0)
+				return -EINVAL;
+		} else if (tag != FDT_PROP && tag != FDT_NOP) {
+			return -EINVAL;
 		}
 	}
-	return -EINVAL;
 }
 
 void ofl_dt_chain_path(const void *fdt, const struct ofl_dt_chain *c, int level, char *buf,
