@@ -325,21 +325,19 @@ END_TEST
 
 /* ------------------------------------------------------------------ discovery */
 
-START_TEST(discover_most_specific_once)
+struct found {
+	const char *path, *compat;
+	enum ofl_engine e;
+};
+
+/* Discovery of fixture `name` finds exactly `want`, in blob order. */
+static void expect_found(const char *name, const struct found *want, int nwant)
 {
-	struct ofl_dt dt = load("duplicates");
+	struct ofl_dt dt = load(name);
 	struct ofl_dt_match m[16];
-	static const struct { const char *path, *compat; enum ofl_engine e; } want[] = {
-		{ "/soc/spi@2100000", "fsl,ls1028a-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/spi@2110000", "fsl,ls1021a-v1.0-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/spi@2120000", "fsl,lx2160a-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/spi@2130000", "nxp,s32g2-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/dma-controller@31150000", "ti,j721e-navss-main-udmap", OFL_ENGINE_UDMA },
-		{ "/soc/crypto@90000", "inside-secure,safexcel-eip97ies", OFL_ENGINE_EIP97 },
-	};
 
 	int n = ofl_dt_discover(dt.fdt, m, 16);
-	ck_assert_int_eq(n, (int)OFL_ARRAY_SIZE(want));
+	ck_assert_int_eq(n, nwant);
 	for (int i = 0; i < n; i++) {
 		char p[256];
 		ofl_dt_path(dt.fdt, m[i].node, p, sizeof(p));
@@ -354,13 +352,25 @@ START_TEST(discover_most_specific_once)
 	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), n);
 	ofl_dt_free(&dt);
 }
+
+START_TEST(discover_most_specific_once)
+{
+	static const struct found want[] = {
+		{ "/soc/spi@2100000", "fsl,ls1028a-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/spi@2110000", "fsl,ls1021a-v1.0-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/spi@2120000", "fsl,lx2160a-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/spi@2130000", "nxp,s32g2-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/dma-controller@31150000", "ti,j721e-navss-main-udmap", OFL_ENGINE_UDMA },
+		{ "/soc/crypto@90000", "inside-secure,safexcel-eip97ies", OFL_ENGINE_EIP97 },
+	};
+
+	expect_found("duplicates", want, (int)OFL_ARRAY_SIZE(want));
+}
 END_TEST
 
 START_TEST(discover_safexcel_not_eip76)
 {
-	struct ofl_dt dt = load("eip76");
-	struct ofl_dt_match m[16];
-	static const struct { const char *path, *compat; enum ofl_engine e; } want[] = {
+	static const struct found want[] = {
 		{ "/soc/crypto@4e00000", "inside-secure,safexcel-eip197d", OFL_ENGINE_EIP197 },
 		{ "/soc/crypto@5000000", "inside-secure,safexcel-eip97ies", OFL_ENGINE_EIP97 },
 		{ "/soc/crypto@5100000", "inside-secure,safexcel-eip197b", OFL_ENGINE_EIP197 },
@@ -369,16 +379,7 @@ START_TEST(discover_safexcel_not_eip76)
 		{ "/soc/crypto@5400000", "inside-secure,safexcel-eip197", OFL_ENGINE_EIP197 },
 	};
 
-	int n = ofl_dt_discover(dt.fdt, m, 16);
-	ck_assert_int_eq(n, (int)OFL_ARRAY_SIZE(want));
-	for (int i = 0; i < n; i++) {
-		char p[256];
-		ofl_dt_path(dt.fdt, m[i].node, p, sizeof(p));
-		ck_assert_str_eq(p, want[i].path);
-		ck_assert_str_eq(m[i].compatible, want[i].compat);
-		ck_assert_int_eq(m[i].engine, want[i].e);
-	}
-	ofl_dt_free(&dt);
+	expect_found("eip76", want, (int)OFL_ARRAY_SIZE(want));
 }
 END_TEST
 
