@@ -15,6 +15,9 @@
 #include "dt/dt.h"
 #include "testutil.h"
 
+/* libfdt's accessors take the blob as const void * (it is 8-byte aligned: malloc). */
+#define FDT(b) ((const void *)(b))
+
 static const char *fixture_path(const char *name)
 {
 	static char path[512];
@@ -131,7 +134,7 @@ START_TEST(truncated_body)
 	char want[128];
 
 	/* The header's totalsize (offset 4) is the file length for dtc output. */
-	ck_assert_uint_eq(fdt_totalsize(b), len);
+	ck_assert_uint_eq(fdt_totalsize(FDT(b)), len);
 	snprintf(want, sizeof(want), "the header (offset 0x4) says %zu bytes, only %zu are present", len,
 		 len - 1);
 	assert_has(reject(b, len - 1), want);
@@ -171,7 +174,7 @@ START_TEST(reservation_map_unterminated)
 {
 	size_t len;
 	unsigned char *b = slurp(fixture_path("inherit"), &len);
-	uint32_t total = fdt_totalsize(b);
+	uint32_t total = fdt_totalsize(FDT(b));
 	uint32_t off = (total - 8) & ~7u; /* fewer than 16 bytes before the end */
 
 	put_be32(b + 0x10, off);
@@ -185,11 +188,11 @@ END_TEST
 /* Blob offset of the first property of `path` (computed with libfdt, independently). */
 static uint32_t first_prop_blob_offset(const unsigned char *b, const char *path)
 {
-	int n = fdt_path_offset(b, path);
+	int n = fdt_path_offset(FDT(b), path);
 	ck_assert_int_ge(n, 0);
-	int p = fdt_first_property_offset(b, n);
+	int p = fdt_first_property_offset(FDT(b), n);
 	ck_assert_int_ge(p, 0);
-	return fdt_off_dt_struct(b) + (uint32_t)p;
+	return fdt_off_dt_struct(FDT(b)) + (uint32_t)p;
 }
 
 START_TEST(property_length_past_end)
@@ -214,9 +217,9 @@ START_TEST(property_name_outside_strings)
 	uint32_t off = first_prop_blob_offset(b, "/plain-bus/crypto@90000");
 	char want[160];
 
-	put_be32(b + off + 8, fdt_size_dt_strings(b) + 10);
+	put_be32(b + off + 8, fdt_size_dt_strings(FDT(b)) + 10);
 	snprintf(want, sizeof(want), "at offset 0x%x (in node /plain-bus/crypto@90000): property name "
-		 "offset %u is outside the strings block", off, fdt_size_dt_strings(b) + 10);
+		 "offset %u is outside the strings block", off, fdt_size_dt_strings(FDT(b)) + 10);
 	assert_has(reject(b, len), want);
 	free(b);
 }
@@ -242,7 +245,7 @@ START_TEST(unbalanced_nodes)
 	size_t len;
 	unsigned char *b = slurp(fixture_path("inherit"), &len);
 	/* The structure block ends with the root's FDT_END_NODE and FDT_END. */
-	uint32_t end = fdt_off_dt_struct(b) + fdt_size_dt_struct(b);
+	uint32_t end = fdt_off_dt_struct(FDT(b)) + fdt_size_dt_struct(FDT(b));
 	char want[128];
 
 	put_be32(b + end - 8, FDT_NOP);
@@ -295,7 +298,7 @@ START_TEST(corruption_never_crashes)
 	size_t len;
 	unsigned char *b = slurp(fixture_path("ranges-mixed"), &len);
 	unsigned char *c = malloc(len);
-	uint32_t s = fdt_off_dt_struct(b), e = s + fdt_size_dt_struct(b);
+	uint32_t s = fdt_off_dt_struct(FDT(b)), e = s + fdt_size_dt_struct(FDT(b));
 	uint32_t seed = 12345;
 
 	for (uint32_t off = s; off + 4 <= e; off += 4) {
