@@ -18,7 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Nodes visited per input: bounds the time of one run on a large blob. */
-#define MAX_NODES 512
+#define MAX_NODES 256
 
 static void every_node(const void *fdt)
 {
@@ -28,15 +28,22 @@ static void every_node(const void *fdt)
 
 	for (int node = 0; node >= 0 && depth >= 0 && count < MAX_NODES;
 	     node = fdt_next_node(fdt, node, &depth), count++) {
+		struct ofl_dt_chain c;
 		uint64_t a = 0, s = 0, b = 0;
 		int d;
+		if (ofl_dt_chain(fdt, node, &c) < 0)
+			continue;
 		for (int i = 0; i < 3; i++)
-			ofl_dt_reg(fdt, node, i, &a, &s, err, sizeof(err));
-		ofl_dt_reg_by_name(fdt, node, names[count % 5], &a, &s, err, sizeof(err));
-		ofl_dt_dma_coherent(fdt, node, &d);
-		ofl_dt_dma_translate(fdt, node, a, &b, err, sizeof(err));
-		ofl_dt_path(fdt, node, path, sizeof(path));
+			ofl_dt_reg_explain(fdt, &c, i, &a, &s, err, sizeof(err));
+		ofl_dt_dma_coherent_chain(fdt, &c, &d);
+		ofl_dt_chain_path(fdt, &c, c.n - 1, path, sizeof(path));
 		ofl_dt_enabled(fdt, node, NULL);
+		/* The node-offset entry points, on a sample (each rescans the blob). */
+		if (count % 16 == 0) {
+			ofl_dt_reg_by_name(fdt, node, names[count / 16 % 5], &a, &s, err, sizeof(err));
+			ofl_dt_dma_translate(fdt, node, a, &b, err, sizeof(err));
+			ofl_dt_path(fdt, node, path, sizeof(path));
+		}
 	}
 }
 
