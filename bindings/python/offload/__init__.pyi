@@ -243,6 +243,12 @@ class DeviceInfo:
     threshold_reason: str
     transfer_mode: str
     transfer_reason: str
+    phys_reason: str
+    coherent_node: str
+    soc_io_coherent: bool
+    soc_io_coherent_reason: str
+    burst_by_class: Tuple[int, int, int]
+    memcpy_class: int
     @property
     def usable(self) -> bool: ...
     def as_dict(self) -> dict[str, Any]: ...

@@ -222,7 +222,17 @@ int pyo_dev_arg(PyoCtx *c, PyObject *arg, int *dev)
 	X(threshold_bytes, "Operations smaller than this many bytes go to the CPU instead.")        \
 	X(threshold_reason, "Reason for the threshold.")                                            \
 	X(transfer_mode, "Transfer mode, e.g. 'tr-type15', 'xspi-pio', 'ring', 'memcpy'.")          \
-	X(transfer_reason, "Reason for the transfer mode.")
+	X(transfer_reason, "Reason for the transfer mode.")                                         \
+	X(phys_reason, "How phys_addr was found (reg entry and the ranges it crossed), or why it is 0.") \
+	X(coherent_node, "Path of the node whose dma-coherent / dma-noncoherent (or ti,asel)\n"     \
+			 "decided coherent; '' when none did (the default: not coherent).")        \
+	X(soc_io_coherent, "True if the capability table knows this SoC's interconnect to be\n"    \
+			   "I/O-coherent (the policy still follows the device tree).")             \
+	X(soc_io_coherent_reason, "Evidence for soc_io_coherent (upstream change or manual), or ''.") \
+	X(burst_by_class, "K3 DMA: burst in bytes per channel class (normal, H, UH) as the Linux\n" \
+			  "driver's match data gives it, 0 = no channel of that class; (0, 0, 0) for\n" \
+			  "other engines.")                                                         \
+	X(memcpy_class, "Channel class memcpy uses (0 normal, 1 H, 2 UH), or -1 if not applicable.")
 
 #define X_ENUM(n, d) DI_##n,
 enum { DEVINFO_FIELDS(X_ENUM) DI_COUNT };
@@ -280,6 +290,13 @@ PyObject *pyo_devinfo_new(PyoCtx *c, int index)
 	f[DI_threshold_reason] = pyo_str(i.threshold_reason);
 	f[DI_transfer_mode] = pyo_str(i.transfer_mode);
 	f[DI_transfer_reason] = pyo_str(i.transfer_reason);
+	f[DI_phys_reason] = pyo_str(i.phys_reason);
+	f[DI_coherent_node] = pyo_str(i.coherent_node);
+	f[DI_soc_io_coherent] = PyBool_FromLong(i.soc_io_coherent);
+	f[DI_soc_io_coherent_reason] = pyo_str(i.soc_io_coherent_reason);
+	f[DI_burst_by_class] = Py_BuildValue("(III)", i.burst_by_class[0], i.burst_by_class[1],
+					     i.burst_by_class[2]);
+	f[DI_memcpy_class] = PyLong_FromLong(i.memcpy_class);
 	for (int k = 0; k < DI_COUNT; k++)
 		if (!f[k]) {
 			Py_DECREF(o);

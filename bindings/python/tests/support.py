@@ -105,7 +105,7 @@ def _attempt(fn):
         pass
 
 
-def assert_no_leak(test, fn, rounds=300):
+def assert_no_leak(test, fn, rounds=1000):
     """Fail `test` if `fn` (errors allowed) leaves Python allocations behind.
 
     sys.getallocatedblocks() after warm-up runs: a leak of one object per
@@ -121,4 +121,5 @@ def assert_no_leak(test, fn, rounds=300):
         _attempt(fn)
     gc.collect()
     grown = sys.getallocatedblocks() - before
-    test.assertLess(grown, rounds // 10, f"{grown} blocks left behind by {rounds} calls")
+    # One object leaked per call is >= rounds blocks; allocator and cache noise is tens.
+    test.assertLess(grown, rounds // 4, f"{grown} blocks left behind by {rounds} calls")

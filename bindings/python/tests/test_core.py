@@ -306,14 +306,35 @@ class TestContext(unittest.TestCase):
         self.assertIsNone(ref())
 
 
+def dts_nodes(text):
+    """{path: {property: [strings]}} for the string properties of dtc's output."""
+    nodes, stack = {}, []
+    for line in text.splitlines():
+        line = line.strip()
+        m = re.match(r"^(?:[\w-]+: )?([\w,.@+-]+|/) \{$", line)
+        if m:
+            stack.append(m.group(1))
+            path = "/" + "/".join(stack[1:])
+            nodes[path] = {}
+        elif line == "};":
+            stack.pop()
+        elif stack:
+            m = re.match(r'^([\w,.#+-]+) = (".*");$', line)
+            if m:
+                # dtc writes some string lists as one string with \0 inside.
+                strings = [x for q in re.findall(r'"([^"]*)"', m.group(2)) for x in q.split("\\0")]
+                nodes["/" + "/".join(stack[1:])][m.group(1)] = strings
+    return nodes
+
+
 class TestDevices(unittest.TestCase):
     # The fields of struct offload_dev_info, read from core.h (independent of the binding).
-    FIELDS = re.findall(r"^\t(?:const char \*|int |uint32_t |uint64_t |enum offload_cache_mode )(\w+);",
-                        re.search(r"struct offload_dev_info \{(.*?)\n\};", header_text("core.h"), re.S).group(1),
-                        re.M)
+    BODY = re.search(r"struct offload_dev_info \{(.*?)\n\};", header_text("core.h"), re.S).group(1)
+    FIELDS = re.findall(r"^\t(?:const char \*|int |uint32_t |uint64_t |enum offload_cache_mode )(\w+)(?:\[\d+\])?;",
+                        BODY, re.M)
 
     def test_fields(self):
-        self.assertEqual(len(self.FIELDS), 25)
+        self.assertEqual(len(self.FIELDS), len(re.findall(r"^\t[^/\s*].*;$", self.BODY, re.M)))
         with open_ctx() as ctx:
             for d in ctx.devices():
                 self.assertEqual(list(d.as_dict()), self.FIELDS)
@@ -348,6 +369,29 @@ class TestDevices(unittest.TestCase):
             self.assertEqual(d.cache_mode, offload.CacheMode.COHERENT)
             self.assertEqual(d.threshold_bytes, 0)
             self.assertIn("DeviceInfo(index=", repr(d))
+
+    def test_real_boards_against_dtc(self):
+        # Every device discovered in a real board's tree names a node that
+        # dtc shows with that compatible and status (an independent reader).
+        import shutil
+        import subprocess
+        if not shutil.which("dtc"):
+            self.skipTest("dtc is not installed (device-tree-compiler)")
+        for board in ("k3-am642-evm.dtb", "fsl-ls1028a-rdb.dtb"):
+            path = shared_dtb(board)
+            nodes = dts_nodes(subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", path], check=True,
+                                             capture_output=True, text=True).stdout)
+            with offload.Context(path, no_env=True) as ctx:
+                found = [d for d in ctx.devices() if d.dt_path]
+                self.assertTrue(found, board)
+                for d in found:
+                    with self.subTest(board=board, dev=d.name):
+                        props = nodes[d.dt_path]
+                        self.assertEqual(d.name, d.dt_path.rsplit("/", 1)[1])
+                        self.assertIn(d.compatible, props.get("compatible", []))
+                        self.assertEqual(d.status, (props.get("status") or ["okay"])[0])
+                        self.assertEqual(offload.DevFlag.ENABLED in d.flags, d.status in ("okay", "ok"))
+                        self.assertEqual(d.index, ctx.find(d.dt_path))
 
     def test_lookup_errors(self):
         with open_ctx() as ctx:
