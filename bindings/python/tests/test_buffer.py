@@ -136,8 +136,9 @@ class TestBuffer(unittest.TestCase):
                      b.sync_for_device, b.sync_for_cpu, b.__enter__):
             with self.assertRaises(offload.Closed):
                 call()
-        with self.assertRaises(TypeError):
+        with self.assertRaises(BufferError) as cm:
             self.ctx.memcpy(b, bytes(64))
+        self.assertIn("closed", str(cm.exception))
 
     def test_memcpy_and_queue(self):
         a = offload.Buffer(self.ctx, 4096)

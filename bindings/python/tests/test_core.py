@@ -228,6 +228,57 @@ class TestContext(unittest.TestCase):
             with self.assertRaises(TypeError):
                 ctx.backend_status(1)
 
+    def test_sim_attaches_models(self):
+        # AM642's BCDMA: not drivable from user space under Linux, but with
+        # sim=True a register-level model serves it and says so.
+        path = shared_dtb("k3-am642-evm.dtb")
+        with offload.Context(path, no_env=True) as ctx:
+            if not ctx.backend_status("udma").built:
+                self.skipTest("this build has no udma backend")
+            bcdma = ctx.device("ti,am64-dmss-bcdma")
+            self.assertFalse(bcdma.usable)
+            self.assertNotIn(offload.DevFlag.SIM, bcdma.flags)
+            self.assertNotEqual(bcdma.usable_reason, "")
+        for ctx in (offload.Context(path, sim=True, no_env=True),
+                    self.with_env("OFFLOAD_SIM", "1", lambda: offload.Context(path))):
+            with ctx:
+                bcdma = ctx.device("ti,am64-dmss-bcdma")
+                self.assertTrue(bcdma.usable, bcdma.usable_reason)
+                self.assertEqual(bcdma.backend, "udma")
+                self.assertIn(offload.DevFlag.SIM, bcdma.flags)
+                self.assertIn("sim", bcdma.usable_reason)
+        with self.with_env("OFFLOAD_SIM", "1", lambda: offload.Context(path, no_env=True)) as ctx:
+            self.assertFalse(ctx.device("ti,am64-dmss-bcdma").usable)
+
+    def test_builtin_board(self):
+        try:
+            ctx = offload.Context(source=offload.DtSource.BUILTIN, no_env=True)
+        except offload.NotSupported as e:
+            self.skipTest(f"no built-in virtual board in this build: {e.strerror}")
+        with ctx:
+            self.assertEqual(ctx.dt_source, "builtin:virtual-board")
+            sims = [d for d in ctx.devices() if offload.DevFlag.SIM in d.flags]
+            self.assertTrue(sims)
+            for d in sims:
+                self.assertTrue(d.dt_path)
+        with offload.Context(source=offload.DtSource.BUILTIN, no_env=True, sim_noncoherent=True) as ctx:
+            for d in ctx.devices():
+                if offload.DevFlag.SIM in d.flags and offload.Cap.MEMCPY in d.caps:
+                    self.assertEqual(d.cache_mode, offload.CacheMode.STREAMING)
+                    self.assertIn("NONCOHERENT", d.cache_reason)
+
+    @staticmethod
+    def with_env(name, value, fn):
+        old = os.environ.get(name)
+        os.environ[name] = value
+        try:
+            return fn()
+        finally:
+            if old is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = old
+
     def test_environment_overrides_unless_no_env(self):
         old = os.environ.get("OFFLOAD_BACKENDS")
         os.environ["OFFLOAD_BACKENDS"] = "warp-drive"

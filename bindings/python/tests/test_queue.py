@@ -242,5 +242,70 @@ class TestQueue(unittest.TestCase):
                 q.copy(numpy.zeros(32, dtype=numpy.float32), src[::2, 0])  # strided column
 
 
+class TestSimulatedEngine(unittest.TestCase):
+    """A queue on the virtual board's simulated DMA engine, where jobs really
+    run after submit() rather than inside it."""
+
+    def setUp(self):
+        try:
+            self.ctx = offload.Context(source=offload.DtSource.BUILTIN, no_env=True)
+        except offload.NotSupported as e:
+            self.skipTest(f"no built-in virtual board in this build: {e.strerror}")
+        self.dev = next((d for d in self.ctx.devices() if d.usable and offload.DevFlag.SIM in d.flags
+                         and offload.Cap.MEMCPY in d.caps), None)
+        if self.dev is None:
+            self.ctx.close()
+            self.skipTest("the virtual board has no usable simulated memcpy engine in this build")
+
+    def tearDown(self):
+        self.ctx.close()
+
+    def test_jobs_on_the_engine(self):
+        with offload.Queue(self.ctx, depth=8, dev=self.dev) as q:
+            self.assertEqual(q.dev, self.dev.index)
+            srcs = [pattern(65536, k) for k in range(4)]
+            dsts = [bytearray(65536) for _ in srcs]
+            for k, (d, s) in enumerate(zip(dsts, srcs)):
+                q.copy(d, s, user_data=k)
+            self.assertEqual(q.submit(), 4)
+            with self.assertRaises(BufferError):
+                dsts[3].extend(b"x")  # held while the engine may still write it
+            got = []
+            while len(got) < 4:
+                got += q.wait(timeout=30)
+            self.assertEqual([c.user_data for c in got], [0, 1, 2, 3])
+            for c in got:
+                self.assertEqual((c.status, c.dev), (0, self.dev.index))
+                self.assertIn(offload.ResFlag.SIM, c.flags)
+            self.assertEqual(dsts, srcs)
+            dsts[3].extend(b"x")
+
+    def test_close_waits_for_started_jobs(self):
+        q = offload.Queue(self.ctx, depth=4, dev=self.dev)
+        dst = bytearray(1 << 20)
+        src = pattern(1 << 20)
+        q.copy(dst, src, user_data="pending")
+        q.submit()
+        q.close()  # waits for the started job, then drops it
+        self.assertEqual(dst, src)
+        dst.extend(b"x")
+        self.assertEqual(q.outstanding, 0)
+
+    def test_wait_zero_polls_once(self):
+        with offload.Queue(self.ctx, depth=2, dev=self.dev) as q:
+            dst = bytearray(1 << 20)
+            q.copy(dst, pattern(1 << 20))
+            q.submit()
+            try:
+                got = q.wait(timeout=0)
+            except offload.Timeout as e:  # not finished yet: the job stays queued
+                self.assertEqual(e.errno, errno.ETIMEDOUT)
+                self.assertIsInstance(e, TimeoutError)
+                self.assertEqual(q.outstanding, 1)
+                got = q.wait(timeout=30)
+            self.assertEqual([c.status for c in got], [0])
+            self.assertEqual(dst, pattern(1 << 20))
+
+
 if __name__ == "__main__":
     unittest.main()
