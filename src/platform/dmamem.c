@@ -786,7 +786,7 @@ static void count(struct ofl_dma *d, bool inval, size_t off, size_t len, uint64_
 	atomic_fetch_add_explicit(&c->cache_ns, ofl_now_ns() - t0, memory_order_relaxed);
 }
 
-static void sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
+void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
 {
 	struct ofl_dma_region *r = d->region;
 	uint64_t t0 = ofl_now_ns();
@@ -817,16 +817,4 @@ static void sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
 		break;
 	}
 	count(d, for_cpu, roff, len, t0);
-}
-
-void ofl_dma_sync_for_device(struct ofl_dma *d, size_t off, size_t len)
-{
-	if (d->cache == OFFLOAD_CACHE_STREAMING && len)
-		sync_range(d, off, len, false);
-}
-
-void ofl_dma_sync_for_cpu(struct ofl_dma *d, size_t off, size_t len)
-{
-	if (d->cache == OFFLOAD_CACHE_STREAMING && len)
-		sync_range(d, off, len, true);
 }

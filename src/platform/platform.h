@@ -259,8 +259,17 @@ struct ofl_dma *ofl_dma_lookup(struct ofl_dma_pool *pool, const void *p, size_t 
  * mode says (streaming: clean / clean+invalidate on cache-line-rounded
  * ranges; otherwise nothing). Counted in the device's stats.
  */
-void ofl_dma_sync_for_device(struct ofl_dma *d, size_t off, size_t len);
-void ofl_dma_sync_for_cpu(struct ofl_dma *d, size_t off, size_t len);
+void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu);
+static inline void ofl_dma_sync_for_device(struct ofl_dma *d, size_t off, size_t len)
+{
+	if (d->cache == OFFLOAD_CACHE_STREAMING && len)
+		ofl_dma_sync_range(d, off, len, false);
+}
+static inline void ofl_dma_sync_for_cpu(struct ofl_dma *d, size_t off, size_t len)
+{
+	if (d->cache == OFFLOAD_CACHE_STREAMING && len)
+		ofl_dma_sync_range(d, off, len, true);
+}
 
 enum ofl_dma_provider ofl_dma_pool_provider(const struct ofl_dma_pool *pool);
 enum offload_cache_mode ofl_dma_pool_cache(const struct ofl_dma_pool *pool);
