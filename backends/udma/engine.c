@@ -282,11 +282,11 @@ bool udma_chan_teardown(struct udma_chan *ch)
 		ofl_mmio_write32(tx, o + K3_RT_CTL, K3_RT_CTL_EN | K3_RT_CTL_TDOWN);
 		/* wait for EN to drop and the teardown completion (§5.5 steps 1-3) */
 		for (;;) {
-			while (udma_ring_pop(ch, &elem) > 0) {
-				popped++;
+			/* drain what comes back; DMA-ring pops count only once released */
+			for (popped = 0; popped <= ch->nslots && udma_ring_pop(ch, &elem) > 0; popped++)
 				if (!e->bcdma && (elem & K3_TDCM_MARKER))
 					marker = true;
-			}
+			udma_ring_release(ch);
 			if (e->bcdma && !marker)
 				marker = udma_ring_tdown_done(ch);
 			if (marker && !(ofl_mmio_read32(tx, o + K3_RT_CTL) & K3_RT_CTL_EN))
@@ -297,14 +297,13 @@ bool udma_chan_teardown(struct udma_chan *ch)
 			}
 			pause_us(20);
 		}
-		udma_ring_release(ch, popped);
 	}
 	/* reset (§5.5 step 4): CTL = 0 RX then TX, counters, both rings */
 	udma_chan_reset_hw(ch);
 	e->fw->ring_reset(e, ch->tx_ring, ch->nslots);
 	if (!e->bcdma)
 		e->fw->ring_reset(e, ch->cq_ring, ch->nslots + 1);
-	ch->fwd_idx = ch->rev_idx = ch->occ = 0;
+	ch->fwd_idx = ch->rev_idx = ch->occ = ch->unreleased = 0;
 	ch->head = ch->tail;
 	ch->bounce_head = ch->bounce_tail;
 	ch->stall_since = 0;

@@ -65,6 +65,8 @@ int udma_ring_pop(struct udma_chan *ch, uint64_t *elem)
 		return 1;
 	}
 	if (!ch->occ) {
+		/* ROCC still counts what was popped but not released: release it first */
+		udma_ring_release(ch);
 		uint32_t v = ofl_mmio_read32(&e->ringrt, (uint64_t)ch->tx_ring * K3_DRING_RT_STRIDE +
 							    K3_DRING_ROCC);
 		ch->occ = v & K3_DRING_OCC_MASK;
@@ -77,15 +79,16 @@ int udma_ring_pop(struct udma_chan *ch, uint64_t *elem)
 	if (++ch->rev_idx == ch->nslots)
 		ch->rev_idx = 0;
 	ch->occ--;
+	ch->unreleased++;
 	return 1;
 }
 
-void udma_ring_release(struct udma_chan *ch, uint32_t n)
+void udma_ring_release(struct udma_chan *ch)
 {
 	struct udma_engine *e = ch->e;
+	uint32_t n = ch->unreleased;
 
-	if (!e->bcdma)
-		return;
+	ch->unreleased = 0;
 	while (n) { /* RDB CNT: signed 8 bits, -1 = 0xFF per consumed element */
 		uint32_t c = n > 128 ? 128 : n;
 		ofl_mmio_write32(&e->ringrt, (uint64_t)ch->tx_ring * K3_DRING_RT_STRIDE + K3_DRING_RDB,

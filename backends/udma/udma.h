@@ -118,6 +118,7 @@ struct udma_chan {
 	uint32_t head, tail;      /* descriptors [head, tail) are on the engine (free running) */
 	uint32_t fwd_idx, rev_idx;/* BCDMA ring indexes */
 	uint32_t occ;             /* completions known to be waiting */
+	uint32_t unreleased;      /* BCDMA: popped, not yet given back through RDB */
 	uint32_t bounce_head, bounce_tail;
 	uint64_t stall_since;
 	uint64_t done_bytes;      /* to subtract from BCNT/SBCNT */
@@ -171,8 +172,8 @@ void udma_ring_push(struct udma_chan *ch, uint64_t desc_bus);
 void udma_ring_commit(struct udma_chan *ch, uint32_t n);
 /* Pop one completion: 1 (elem set), 0 none waiting. */
 int udma_ring_pop(struct udma_chan *ch, uint64_t *elem);
-/* Acknowledge `n` popped completions (BCDMA reverse doorbell). */
-void udma_ring_release(struct udma_chan *ch, uint32_t n);
+/* Give popped completion slots back (BCDMA reverse doorbell); pops do it too before refreshing ROCC. */
+void udma_ring_release(struct udma_chan *ch);
 /* BCDMA: teardown completion seen (ROCC.COMP); acknowledges it. */
 bool udma_ring_tdown_done(struct udma_chan *ch);
 

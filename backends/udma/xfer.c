@@ -238,7 +238,7 @@ static uint32_t reap(struct offload_queue *q)
 		ch->head++;
 	}
 	if (n) {
-		udma_ring_release(ch, n);
+		udma_ring_release(ch);
 		ch->stall_since = 0;
 		/* udma_decrement_byte_counters(): keep BCNT/SBCNT from creeping (write-to-subtract) */
 		const struct ofl_mmio *rt = ch->e->bcdma ? &ch->e->bchanrt : &ch->e->tchanrt;
