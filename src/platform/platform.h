@@ -245,7 +245,9 @@ void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
  * cache line) with cache mode `cache` (the pool's mode, or
  * OFFLOAD_CACHE_UNCACHED for descriptors and rings on non-coherent devices).
  * `user` links the allocation into the pool's lookup list (DMA buffers the
- * caller may hand back as plain pointers). -ENOMEM with the reasons in `why`.
+ * caller may hand back as plain pointers); ofl_dma_pool_destroy() frees
+ * those, other allocations must be freed by their owner first.
+ * -ENOMEM with the reasons in `why`.
  */
 int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offload_cache_mode cache,
 		  bool user, struct ofl_dma **out, char *why, size_t why_len);
