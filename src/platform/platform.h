@@ -45,7 +45,8 @@ struct ofl_platform_roots {
 	char devmem[256];  /* "/dev/mem" */
 	char pagemap[256]; /* "/proc/self/pagemap" */
 };
-/* The roots in effect (process-wide). */
+/* The roots in effect (process-wide): /sys, /dev, /dev/mem, /proc/self/pagemap, or
+ * $OFFLOAD_SYSFS_ROOT and $OFFLOAD_DEV_ROOT (then <dev>/mem) when set. */
 const struct ofl_platform_roots *ofl_platform_roots(void);
 /* Redirect them (tests); NULL fields keep their value; NULL restores all defaults. */
 void ofl_platform_set_roots(const char *sysfs, const char *dev, const char *devmem,

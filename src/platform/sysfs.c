@@ -20,15 +20,33 @@ static struct ofl_platform_roots roots = {
 	.pagemap = "/proc/self/pagemap",
 };
 static pthread_mutex_t roots_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t roots_once = PTHREAD_ONCE_INIT;
+
+/* $OFFLOAD_SYSFS_ROOT (shared with the spidev backend) and $OFFLOAD_DEV_ROOT, for stand-in trees. */
+static void roots_from_env(void)
+{
+	const char *s = getenv("OFFLOAD_SYSFS_ROOT"), *d = getenv("OFFLOAD_DEV_ROOT");
+
+	pthread_mutex_lock(&roots_mu);
+	if (s && *s)
+		ofl_strlcpy(roots.sysfs, s, sizeof(roots.sysfs));
+	if (d && *d) {
+		ofl_strlcpy(roots.dev, d, sizeof(roots.dev));
+		snprintf(roots.devmem, sizeof(roots.devmem), "%.240s/mem", d);
+	}
+	pthread_mutex_unlock(&roots_mu);
+}
 
 const struct ofl_platform_roots *ofl_platform_roots(void)
 {
+	pthread_once(&roots_once, roots_from_env);
 	return &roots;
 }
 
 void ofl_platform_set_roots(const char *sysfs, const char *dev, const char *devmem,
 			    const char *pagemap)
 {
+	pthread_once(&roots_once, roots_from_env);
 	pthread_mutex_lock(&roots_mu);
 	if (!sysfs && !dev && !devmem && !pagemap) {
 		ofl_strlcpy(roots.sysfs, "/sys", sizeof(roots.sysfs));
