@@ -101,7 +101,10 @@ enum offload_dt_source {
 	/**
 	 * Default: the file named by the OFFLOAD_DTB environment variable if
 	 * set, else the running system's tree at /sys/firmware/fdt if readable,
-	 * else the built-in virtual board.
+	 * else the built-in virtual board. Simulated engines that come only from
+	 * that fallback are listed and usable by index but never chosen
+	 * automatically (large copies stay on the CPU) unless ::OFFLOAD_CTX_SIM
+	 * or OFFLOAD_SIM=1 asks for them.
 	 */
 	OFFLOAD_DT_AUTO = 0,
 	/** No device tree: only the CPU and kernel-interface backends. */
