@@ -92,16 +92,24 @@ static void x86_flush(const void *p, size_t len)
 }
 #endif
 
+#if defined(__aarch64__)
+/* One DC op per line over [p, p + len), then one DSB for the batch. */
+#define ARM64_DC_RANGE(op, p, len)                                                             \
+	do {                                                                                  \
+		size_t line_ = ofl_cache_line();                                              \
+		uintptr_t a_ = (uintptr_t)(p) & ~(uintptr_t)(line_ - 1), e_ = (uintptr_t)(p) + (len); \
+		for (; a_ < e_; a_ += line_)                                                  \
+			__asm__ volatile("dc " op ", %0" ::"r"(a_) : "memory");             \
+		__asm__ volatile("dsb sy" ::: "memory");                                      \
+	} while (0)
+#endif
+
 void ofl_cache_clean(const void *p, size_t len)
 {
 	if (!len)
 		return;
 #if defined(__aarch64__)
-	size_t line = ofl_cache_line();
-	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(line - 1), end = (uintptr_t)p + len;
-	for (; a < end; a += line)
-		__asm__ volatile("dc cvac, %0" ::"r"(a) : "memory");
-	__asm__ volatile("dsb sy" ::: "memory");
+	ARM64_DC_RANGE("cvac", p, len);
 #elif defined(__x86_64__) || defined(__i386__)
 	x86_flush(p, len);
 #else
@@ -114,13 +122,9 @@ void ofl_cache_clean_inval(const void *p, size_t len)
 	if (!len)
 		return;
 #if defined(__aarch64__)
-	size_t line = ofl_cache_line();
-	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(line - 1), end = (uintptr_t)p + len;
-	for (; a < end; a += line)
-		__asm__ volatile("dc civac, %0" ::"r"(a) : "memory");
-	__asm__ volatile("dsb sy" ::: "memory");
+	ARM64_DC_RANGE("civac", p, len);
 #elif defined(__x86_64__) || defined(__i386__)
-	x86_flush(p, len);
+	x86_flush(p, len); /* CLFLUSH(OPT) always writes back and invalidates */
 #else
 	OFL_UNUSED(p);
 #endif

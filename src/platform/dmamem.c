@@ -164,6 +164,31 @@ static void arena_free(struct ofl_dma_region *r, size_t off, size_t len)
 	*pp = b;
 }
 
+/* A region over a mapping; on failure the mapping and fd are released. */
+static struct ofl_dma_region *region_of_map(enum ofl_dma_provider kind, enum offload_cache_mode mode,
+					    void *map, size_t map_len, void *cpu, size_t size, int fd,
+					    uint64_t phys, const char *name, bool whole)
+{
+	struct ofl_dma_region *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		munmap(map, map_len);
+		close(fd);
+		return NULL;
+	}
+	r->kind = kind;
+	r->map_cache = mode;
+	r->map = map;
+	r->map_len = map_len;
+	r->cpu = cpu;
+	r->size = size;
+	r->fd = fd;
+	r->phys = phys;
+	r->whole = whole;
+	ofl_strlcpy(r->name, name, sizeof(r->name));
+	return r;
+}
+
 /* ------------------------------------------------------------- u-dma-buf */
 
 static const char *const udmabuf_classes[] = { "u-dma-buf", "udmabuf" };
@@ -245,21 +270,10 @@ static int udmabuf_open(struct ofl_dma_pool *pool, const struct ofl_udmabuf_info
 		close(fd);
 		return -ENOMEM;
 	}
-	struct ofl_dma_region *r = calloc(1, sizeof(*r));
-	if (!r) {
-		munmap(m, info->size);
-		close(fd);
+	struct ofl_dma_region *r = region_of_map(OFL_DMA_UDMABUF, mode, m, info->size, m, info->size, fd,
+						 info->phys, info->name, false);
+	if (!r)
 		return -ENOMEM;
-	}
-	r->kind = OFL_DMA_UDMABUF;
-	r->map_cache = mode;
-	r->cpu = m;
-	r->map = m;
-	r->map_len = info->size;
-	r->size = info->size;
-	r->fd = fd;
-	r->phys = info->phys;
-	ofl_strlcpy(r->name, info->name, sizeof(r->name));
 	udmabuf_sysdir(info->name, r->sysdir, sizeof(r->sysdir));
 	*out = r;
 	return 0;
@@ -371,22 +385,10 @@ static int heap_alloc(struct ofl_dma_pool *pool, size_t len, struct ofl_dma_regi
 			phys = pa;
 		expect = pa + (uint64_t)page;
 	}
-	struct ofl_dma_region *g = calloc(1, sizeof(*g));
-	if (!g) {
-		munmap(m, sz);
-		close((int)a.fd);
+	struct ofl_dma_region *g = region_of_map(OFL_DMA_HEAP, pool->o.cache, m, sz, m, sz, (int)a.fd, phys,
+						 pool->heap, true);
+	if (!g)
 		return -ENOMEM;
-	}
-	g->kind = OFL_DMA_HEAP;
-	g->map_cache = pool->o.cache;
-	g->cpu = m;
-	g->map = m;
-	g->map_len = sz;
-	g->size = sz;
-	g->fd = (int)a.fd;
-	g->phys = phys;
-	g->whole = true;
-	ofl_strlcpy(g->name, pool->heap, sizeof(g->name));
 	*out = g;
 	return 0;
 }
@@ -403,21 +405,12 @@ static int rmem_open(struct ofl_dma_pool *pool, struct ofl_dma_region **out, cha
 			       why, wl);
 	if (r < 0)
 		return r;
-	struct ofl_dma_region *g = calloc(1, sizeof(*g));
-	if (!g) {
-		munmap(map, map_len);
-		close(fd);
+	/* /dev/mem O_SYNC: never cached */
+	struct ofl_dma_region *g = region_of_map(OFL_DMA_RMEM, OFFLOAD_CACHE_UNCACHED, map, map_len, cpu,
+						 (size_t)pool->o.rmem_size, fd, pool->o.rmem_addr,
+						 pool->o.rmem_name, false);
+	if (!g)
 		return -ENOMEM;
-	}
-	g->kind = OFL_DMA_RMEM;
-	g->map_cache = OFFLOAD_CACHE_UNCACHED; /* /dev/mem O_SYNC: never cached */
-	g->cpu = cpu;
-	g->map = map;
-	g->map_len = map_len;
-	g->size = (size_t)pool->o.rmem_size;
-	g->fd = fd;
-	g->phys = pool->o.rmem_addr;
-	ofl_strlcpy(g->name, pool->o.rmem_name, sizeof(g->name));
 	*out = g;
 	return 0;
 }

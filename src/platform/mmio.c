@@ -34,6 +34,18 @@ static size_t page_size(void)
 	return (size_t)sysconf(_SC_PAGESIZE);
 }
 
+const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k)
+{
+	switch (k) {
+	case OFL_MMIO_SIM: return "registers served by register-level models (sim)";
+	case OFL_MMIO_UIO: return "registers mapped through UIO";
+	case OFL_MMIO_VFIO: return "registers mapped through VFIO-platform";
+	case OFL_MMIO_DEVMEM: return "registers mapped through /dev/mem (a region the device tree declares)";
+	case OFL_MMIO_NONE: break;
+	}
+	return "registers not mapped";
+}
+
 void ofl_mmio_unmap(struct ofl_mmio *m)
 {
 	if (!m)

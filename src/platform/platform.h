@@ -164,6 +164,8 @@ static inline void ofl_dma_rmb(void)
 int ofl_mmio_map_reg(struct ofl_device *dev, int node, const char *name, int index,
 		     struct ofl_mmio *out, char *why, size_t why_len);
 void ofl_mmio_unmap(struct ofl_mmio *m);
+/* How a region is reached, in words ("registers mapped through UIO", ...). */
+const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k);
 
 /* Lower-level pieces, exposed for tests with stand-in trees. */
 /* Index N of /sys/class/uio/uioN whose device/of_node resolves to DT path `dt_path`; -ENOENT. */

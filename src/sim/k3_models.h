@@ -134,5 +134,7 @@ uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u);
 
 /* Models by DT node: create the model(s) of a UDMA/BCDMA node (and its RA). */
 int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);
+/* Where the modelled channel counts of that node come from (TI-SCI documentation), or NULL. */
+const char *ofl_sim_k3_counts_source(const void *fdt, int node);
 
 #endif /* OFL_SIM_K3_MODELS_H */

@@ -155,6 +155,12 @@ struct ofl_sim_model {
 
 void ofl_sim_model_add(struct ofl_sim *sim, struct ofl_sim_model *m);
 struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node);
+/*
+ * Digital twin: create the model(s) that serve DT node `node` of `fdt`
+ * (by its compatible; attach.c), at the addresses the tree declares. A node
+ * already modelled is left alone. -ENOTSUP when no model exists for it.
+ */
+int ofl_sim_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);
 /* Wait (up to timeout_us) until every model reports idle. 0 or -ETIMEDOUT. */
 int ofl_sim_wait_idle(struct ofl_sim *sim, int64_t timeout_us);
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "cli.h"
 #include "testutil.h"
 
@@ -134,13 +135,18 @@ struct result {
 	char out[8192], err[4096];
 };
 
-static void slurp(FILE *f, char *buf, size_t len)
+struct call {
+	struct cli cli;
+	int argc;
+	char **argv;
+};
+
+static int call_cmd(void *arg)
 {
-	fflush(f);
-	rewind(f);
-	size_t n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	struct call *c = arg;
+
+	optind = 0;
+	return cmd_dmatest(&c->cli, c->argc, c->argv);
 }
 
 static struct result *dmatest(bool json, const char *first, ...)
@@ -161,25 +167,9 @@ static struct result *dmatest(bool json, const char *first, ...)
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	argv[argc] = NULL;
-
-	struct cli cli = { .prog = "offloadctl", .cmd = "dmatest", .json = json };
-	FILE *fo = tmpfile(), *fe = tmpfile();
-	ck_assert(fo && fe);
-	fflush(stdout);
-	fflush(stderr);
-	int so = dup(1), se = dup(2);
-	dup2(fileno(fo), 1);
-	dup2(fileno(fe), 2);
-	optind = 0;
-	r.code = cmd_dmatest(&cli, argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	slurp(fo, r.out, sizeof(r.out));
-	slurp(fe, r.err, sizeof(r.err));
+	struct call c = { .cli = { .prog = "offloadctl", .cmd = "dmatest", .json = json },
+			  .argc = argc, .argv = argv };
+	r.code = capture(call_cmd, &c, r.out, sizeof(r.out), r.err, sizeof(r.err));
 	return &r;
 }
 

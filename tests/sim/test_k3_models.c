@@ -237,6 +237,23 @@ static void desc1(uint32_t *d, uint32_t retq, uint32_t flags, uint64_t src, uint
 	d[32] = 0xFFFFFFFFu; /* response 0 at 64 * 2 */
 }
 
+/* A UDMA world with channel 0 ready, a descriptor area of dlen bytes and source/destination of len bytes. */
+static uint32_t *prep(struct world *w, size_t dlen, uint64_t *dp, size_t len, uint64_t *sp, uint8_t **s,
+		      uint64_t *xp, uint8_t **x)
+{
+	uint64_t rp;
+
+	setup(w, false, false);
+	udma_chan0(w, 440, &rp);
+	uint32_t *d = mem(w, dlen, dp);
+	uint8_t *a = mem(w, len, sp), *b = mem(w, len, xp);
+	if (s)
+		*s = a;
+	if (x)
+		*x = b;
+	return d;
+}
+
 static uint32_t run1(struct world *w, uint32_t *d, uint64_t dphys, uint32_t cq)
 {
 	ofl_mmio_write64(&w->fifos, PUSH(0), dphys);
@@ -249,12 +266,10 @@ static uint32_t run1(struct world *w, uint32_t *d, uint64_t dphys, uint32_t cq)
 START_TEST(udma_memcpy_by_registers)
 {
 	struct world w;
-	uint64_t rp, dp, sp, xp;
+	uint64_t dp, sp, xp;
 
-	setup(&w, false, false);
-	udma_chan0(&w, 440, &rp);
-	uint32_t *d = mem(&w, 256, &dp);
-	uint8_t *s = mem(&w, 4096, &sp), *x = mem(&w, 4096, &xp);
+	uint8_t *s, *x;
+	uint32_t *d = prep(&w, 256, &dp, 4096, &sp, &s, &xp, &x);
 	for (int i = 0; i < 4096; i++)
 		s[i] = (uint8_t)(i * 7 + 1);
 	desc1(d, 440, 0x9400002Fu | (0x5Au << 16), sp, xp, 4096);
@@ -281,13 +296,9 @@ END_TEST
 START_TEST(udma_error_responses)
 {
 	struct world w;
-	uint64_t rp, dp, sp, xp;
+	uint64_t dp, sp, xp;
 
-	setup(&w, false, false);
-	udma_chan0(&w, 440, &rp);
-	uint32_t *d = mem(&w, 256, &dp);
-	mem(&w, 64, &sp);
-	mem(&w, 64, &xp);
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, NULL, &xp, NULL);
 	/* a type-1 TR on a block-copy channel: UNSUPPORTED (4), info 0 = TR type */
 	desc1(d, 440, 0x94000021u, sp, xp, 64);
 	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0x04);
@@ -314,12 +325,10 @@ END_TEST
 START_TEST(udma_repacking_4d)
 {
 	struct world w;
-	uint64_t rp, dp, sp, xp;
+	uint64_t dp, sp, xp;
 
-	setup(&w, false, false);
-	udma_chan0(&w, 440, &rp);
-	uint32_t *d = mem(&w, 256, &dp);
-	uint8_t *s = mem(&w, 64, &sp), *x = mem(&w, 64, &xp);
+	uint8_t *s, *x;
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, &s, &xp, &x);
 	for (int i = 0; i < 64; i++)
 		s[i] = (uint8_t)i;
 	memset(x, 0xEE, 64);
@@ -340,13 +349,9 @@ END_TEST
 START_TEST(udma_teardown_flushes_and_marks)
 {
 	struct world w;
-	uint64_t rp, dp, sp, xp;
+	uint64_t dp, sp, xp;
 
-	setup(&w, false, false);
-	udma_chan0(&w, 440, &rp);
-	uint32_t *d = mem(&w, 256, &dp);
-	mem(&w, 64, &sp);
-	mem(&w, 64, &xp);
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, NULL, &xp, NULL);
 	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
 	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_STUCK, .count = 1 };
 	ofl_sim_fault_set(w.f.sim, &f);
@@ -368,14 +373,10 @@ END_TEST
 START_TEST(udma_needs_pairing_and_type)
 {
 	struct world w;
-	uint64_t rp, dp, sp, xp;
+	uint64_t dp, sp, xp;
 
-	setup(&w, false, false);
-	udma_chan0(&w, 440, &rp);
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, NULL, &xp, NULL);
 	ofl_mmio_write32(&w.rchan, 0x68, 0); /* unpair */
-	uint32_t *d = mem(&w, 256, &dp);
-	mem(&w, 64, &sp);
-	mem(&w, 64, &xp);
 	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
 	ofl_mmio_write64(&w.fifos, PUSH(0), dp);
 	enable0(&w);
@@ -398,13 +399,9 @@ END_TEST
 START_TEST(udma_tx_ring_overflow_answers_fifo_full)
 {
 	struct world w;
-	uint64_t rp, dp, sp, xp;
+	uint64_t dp, sp, xp;
 
-	setup(&w, false, false);
-	udma_chan0(&w, 440, &rp);
-	uint32_t *d = mem(&w, 17 * 256, &dp);
-	mem(&w, 64, &sp);
-	mem(&w, 64, &xp);
+	uint32_t *d = prep(&w, 17 * 256, &dp, 64, &sp, NULL, &xp, NULL);
 	for (int i = 0; i < 17; i++) {
 		desc1(d + 64 * i, 440, 0x9400002Fu, sp, xp, 64);
 		ofl_mmio_write64(&w.fifos, PUSH(0), dp + 256u * (unsigned)i);
