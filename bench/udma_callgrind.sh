@@ -25,8 +25,9 @@ jobs=$(sed -n 's/^udma_percall: \([0-9]*\) measured.*/\1/p' "$out/stdout")
 main=$(ls "$out"/cg.out*-01 2>/dev/null | head -1)
 [ -n "$main" ] || main=$(ls "$out"/cg.out* | head -1)
 total=$(callgrind_annotate "$main" 2>/dev/null | sed -n 's/^ *\([0-9,]*\) *(100.0%) *PROGRAM TOTALS.*/\1/p' | tr -d ,)
-model=$(callgrind_annotate --inclusive=yes "$main" 2>/dev/null |
-	awk '/ofl_sim_mmio_(read|write)(32|64) /{gsub(",","",$1); s+=$1} END{print s+0}')
+# one line per function: the ones naming the object file ("... [path]"); the others repeat them
+model=$(callgrind_annotate --inclusive=yes --threshold=100 "$main" 2>/dev/null |
+	awk '/:ofl_sim_mmio_(read|write)(32|64) \[/{gsub(",","",$1); s+=$1} END{print s+0}')
 own=$((total - model))
 echo "callgrind, main thread, inside offload_queue_{copy,submit,poll}: $total Ir"
 echo "  of which the model (ofl_sim_mmio_*, inclusive): $model Ir"

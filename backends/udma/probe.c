@@ -218,8 +218,10 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	p->caps |= OFFLOAD_CAP_MEMCPY;
 	uint32_t h = e->bcdma ? 0 : e->hchan_cnt - e->uchan_cnt, u = e->bcdma ? 0 : e->uchan_cnt;
 	size_t n = strlen(p->burst_reason);
+	while (n && (p->burst_reason[n - 1] == ' ' || p->burst_reason[n - 1] == ';'))
+		p->burst_reason[--n] = '\0';
 	snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
-		 "%s written to the channel configuration's BURST_SIZE by the library (%s)",
+		 "%shere written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
 		 n ? "; " : "", e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
 	snprintf(why, wl, "served by udma%s: %u memcpy channels (%u UH, %u H), %s; DMA memory: %s; %s",
 		 e->sim ? " on a register-level model (sim)" : "", e->nchan, u, h,

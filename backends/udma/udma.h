@@ -132,6 +132,7 @@ struct udma_q {
 	uint32_t next_job;      /* the job being split into descriptors */
 	size_t next_off, body_end;
 	struct ofl_dma *src_dma, *dst_dma;
+	struct ofl_dma_hint src_hint, dst_hint;
 	uint32_t *remaining;    /* per job slot: descriptors not yet completed */
 	uint8_t *state;         /* per job slot: 0 new, 1 issuing, 2 all issued */
 };

@@ -71,8 +71,8 @@ static void plan(struct udma_q *bq, struct ofl_job *j, uint32_t js)
 	struct udma_engine *e = ch->e;
 	size_t len = j->len, head = 0, body = len;
 
-	bq->src_dma = ofl_dma_lookup(e->pool, j->src, len);
-	bq->dst_dma = ofl_dma_lookup(e->pool, j->dst, len);
+	bq->src_dma = ofl_dma_lookup_hint(e->pool, j->src, len, &bq->src_hint);
+	bq->dst_dma = ofl_dma_lookup_hint(e->pool, j->dst, len, &bq->dst_hint);
 	if (bq->dst_dma) {
 		uint64_t a = e->align;
 		uint64_t dbus = bq->dst_dma->bus + (uint64_t)((char *)j->dst - (char *)bq->dst_dma->cpu);

@@ -61,6 +61,7 @@ struct ofl_dma_pool {
 	pthread_mutex_t mu; /* regions */
 	pthread_rwlock_t users_lk;
 	struct ofl_dma *users;
+	atomic_uint_fast64_t gen; /* bumped whenever a user allocation comes or goes */
 	struct ofl_dma_region *regions;
 	char heap[PATH_MAX_OFL];
 	char desc[200];
@@ -711,6 +712,7 @@ int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offl
 		if (d->next)
 			d->next->prev = d;
 		pool->users = d;
+		atomic_fetch_add_explicit(&pool->gen, 1, memory_order_release);
 		pthread_rwlock_unlock(&pool->users_lk);
 	}
 	*out = d;
@@ -730,6 +732,7 @@ void ofl_dma_free(struct ofl_dma *d)
 			pool->users = d->next;
 		if (d->next)
 			d->next->prev = d->prev;
+		atomic_fetch_add_explicit(&pool->gen, 1, memory_order_release);
 	}
 	pthread_rwlock_unlock(&pool->users_lk);
 	pthread_mutex_lock(&pool->mu);
@@ -748,21 +751,41 @@ void ofl_dma_free(struct ofl_dma *d)
 	free(d);
 }
 
+static bool holds(const struct ofl_dma *d, const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p, s = (uintptr_t)d->cpu;
+
+	return a >= s && len <= d->len && a - s <= d->len - len;
+}
+
 struct ofl_dma *ofl_dma_lookup(struct ofl_dma_pool *pool, const void *p, size_t len)
 {
 	struct ofl_dma *found = NULL;
-	uintptr_t a = (uintptr_t)p;
 
 	pthread_rwlock_rdlock(&pool->users_lk);
 	for (struct ofl_dma *d = pool->users; d; d = d->next) {
-		uintptr_t s = (uintptr_t)d->cpu;
-		if (a >= s && len <= d->len && a - s <= d->len - len) {
+		if (holds(d, p, len)) {
 			found = d;
 			break;
 		}
 	}
 	pthread_rwlock_unlock(&pool->users_lk);
 	return found;
+}
+
+struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, size_t len,
+				    struct ofl_dma_hint *h)
+{
+	uint64_t gen = atomic_load_explicit(&pool->gen, memory_order_acquire);
+
+	if (h->d && h->gen == gen && holds(h->d, p, len))
+		return h->d;
+	struct ofl_dma *d = ofl_dma_lookup(pool, p, len);
+	if (d) {
+		h->d = d;
+		h->gen = gen;
+	}
+	return d;
 }
 
 /* ------------------------------------------------------------- sync */

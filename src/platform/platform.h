@@ -260,6 +260,18 @@ void ofl_dma_free(struct ofl_dma *d);
 struct ofl_dma *ofl_dma_lookup(struct ofl_dma_pool *pool, const void *p, size_t len);
 
 /*
+ * A caller's memory of its last lookup: ofl_dma_lookup_hint() answers from
+ * it without the pool's lock while no user allocation has come or gone
+ * since (the pool's generation). One per thread of use (a queue has two).
+ */
+struct ofl_dma_hint {
+	struct ofl_dma *d;
+	uint64_t gen;
+};
+struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, size_t len,
+				    struct ofl_dma_hint *h);
+
+/*
  * Hand [off, off + len) of d to the device / back to the CPU, as the cache
  * mode says (streaming: clean / clean+invalidate on cache-line-rounded
  * ranges; otherwise nothing). Counted in the device's stats.
