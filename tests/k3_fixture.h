@@ -106,14 +106,18 @@ static inline void k3fx_world(struct k3fx *f, bool noncoherent)
 	ck_assert_ptr_nonnull(f->sim);
 }
 
-/* Everything: world, models, engine over them. */
-static inline void k3fx_setup(struct k3fx *f, bool bcdma, bool noncoherent)
+/*
+ * Everything: world, models, engine over them. With `firmware` the models
+ * firewall their configuration registers (DM firmware owns them) and the
+ * engine configures through the TI-SCI hook.
+ */
+static inline void k3fx_setup_fw(struct k3fx *f, bool bcdma, bool noncoherent, bool firmware)
 {
 	char why[256];
 
 	k3fx_world(f, noncoherent);
 	f->bcdma = bcdma;
-	k3fx_models(f, bcdma, false);
+	k3fx_models(f, bcdma, firmware);
 	struct udma_engine *e = &f->e;
 	e->dev = f->dev;
 	e->bcdma = bcdma;
@@ -152,8 +156,17 @@ static inline void k3fx_setup(struct k3fx *f, bool bcdma, bool noncoherent)
 	ck_assert_int_eq(ofl_dma_pool_create(f->dev, &po, &e->pool), 0);
 	f->dev->dma = e->pool;
 	f->dev->priv = e;
+	if (firmware) {
+		e->fw = &udma_fw_sim_tisci;
+		e->fw_arg = f->model;
+	}
 	int r = udma_engine_init(e, why, sizeof(why));
 	ck_assert_msg(r == 0, "udma_engine_init: %d %s", r, why);
+}
+
+static inline void k3fx_setup(struct k3fx *f, bool bcdma, bool noncoherent)
+{
+	k3fx_setup_fw(f, bcdma, noncoherent, false);
 }
 
 static inline void k3fx_teardown(struct k3fx *f)

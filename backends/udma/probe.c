@@ -125,10 +125,8 @@ static const char *cfg_owner(const struct ofl_device *d, bool *direct)
 	const char *env = getenv("OFFLOAD_UDMA_CFG");
 
 	*direct = d->ctx->sim || (env && strcmp(env, "direct") == 0);
-	return d->ctx->sim ? "the model has no DM firmware: the library writes the channel and ring "
-			     "configuration registers itself, as U-Boot does"
-	       : *direct ? "OFFLOAD_UDMA_CFG=direct: no DM firmware is assumed; the library writes the "
-			   "configuration registers itself, as U-Boot does"
+	return d->ctx->sim ? "register writes (the model has no DM firmware, as for U-Boot)"
+	       : *direct ? "register writes (OFFLOAD_UDMA_CFG=direct: no DM firmware assumed, as U-Boot)"
 			 : NULL;
 }
 
@@ -198,11 +196,20 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	e->align = OFL_MAX(p->align_bytes, 1u);
 	if (e->cache == OFFLOAD_CACHE_STREAMING && e->align < line)
 		e->align = (uint32_t)line;
-	e->fw = &udma_fw_registers;
 
 	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d };
 	memory_region(ctx->dt.fdt, d->node, &po);
 	int r = map_regions(e, why, wl);
+	e->fw = &udma_fw_registers;
+#ifdef OFFLOAD_HAVE_SIM
+	struct ofl_sim_model *m = e->sim ? ofl_sim_model_by_node(ofl_sim_of(ctx), d->node) : NULL;
+	if (r == 0 && m && ofl_sim_udma_firewalled((struct ofl_sim_udma *)m)) {
+		e->fw = &udma_fw_sim_tisci;
+		e->fw_arg = m;
+		owner = "TI-SCI messages to simulated DM firmware (the tree names ti,sci; on a real K3 "
+			"user space has no TI-SCI path)";
+	}
+#endif
 	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
 		snprintf(why, wl, "%s", offload_last_error(ctx));
 	if (r == 0)
@@ -220,12 +227,16 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	size_t n = strlen(p->burst_reason);
 	while (n && (p->burst_reason[n - 1] == ' ' || p->burst_reason[n - 1] == ';'))
 		p->burst_reason[--n] = '\0';
-	snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
-		 "%shere written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
-		 n ? "; " : "", e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
-	snprintf(why, wl, "served by udma%s: %u memcpy channels (%u UH, %u H), %s; DMA memory: %s; %s",
-		 e->sim ? " on a register-level model (sim)" : "", e->nchan, u, h,
-		 ofl_mmio_map_kind_name(e->gcfg.kind), ofl_dma_pool_describe(e->pool), owner);
+	if (e->fw == &udma_fw_registers)
+		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
+			 "%shere written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
+			 n ? "; " : "", e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
+	else
+		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
+			 "%shere handed to %s (sim)", n ? "; " : "", e->fw->name);
+	snprintf(why, wl, "udma: %u memcpy channels (%u UH, %u H); registers: %s; DMA memory: %s; "
+		 "configuration: %s", e->nchan, u, h, ofl_mmio_map_kind_name(e->gcfg.kind),
+		 ofl_dma_pool_describe(e->pool), owner);
 	return 0;
 }
 

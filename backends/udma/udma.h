@@ -62,6 +62,10 @@ struct udma_fw_ops {
 	int (*ring_reset)(struct udma_engine *e, uint32_t ring, uint32_t count);
 };
 extern const struct udma_fw_ops udma_fw_registers;
+#ifdef OFFLOAD_HAVE_SIM
+/* fw_arg = the engine's struct ofl_sim_udma (fw_sim.c). */
+extern const struct udma_fw_ops udma_fw_sim_tisci;
+#endif
 
 struct udma_engine {
 	struct ofl_device *dev;

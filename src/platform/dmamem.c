@@ -526,9 +526,9 @@ int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *
 			return -ENOTSUP;
 		}
 	}
-	snprintf(pool->desc, sizeof(pool->desc), "%s memory, %s", ofl_dma_provider_name(pool->provider),
+	snprintf(pool->desc, sizeof(pool->desc), "%s, %s", ofl_dma_provider_name(pool->provider),
 		 o->cache == OFFLOAD_CACHE_COHERENT ? "coherent"
-		 : o->cache == OFFLOAD_CACHE_STREAMING ? "streaming (clean/invalidate)" : "uncached");
+		 : o->cache == OFFLOAD_CACHE_STREAMING ? "streaming" : "uncached");
 	*out = pool;
 	return 0;
 }

@@ -37,13 +37,13 @@ static size_t page_size(void)
 const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k)
 {
 	switch (k) {
-	case OFL_MMIO_SIM: return "registers served by register-level models (sim)";
-	case OFL_MMIO_UIO: return "registers mapped through UIO";
-	case OFL_MMIO_VFIO: return "registers mapped through VFIO-platform";
-	case OFL_MMIO_DEVMEM: return "registers mapped through /dev/mem (a region the device tree declares)";
+	case OFL_MMIO_SIM: return "register-level model (sim)";
+	case OFL_MMIO_UIO: return "UIO";
+	case OFL_MMIO_VFIO: return "VFIO-platform";
+	case OFL_MMIO_DEVMEM: return "/dev/mem";
 	case OFL_MMIO_NONE: break;
 	}
-	return "registers not mapped";
+	return "not mapped";
 }
 
 void ofl_mmio_unmap(struct ofl_mmio *m)

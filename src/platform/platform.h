@@ -164,7 +164,7 @@ static inline void ofl_dma_rmb(void)
 int ofl_mmio_map_reg(struct ofl_device *dev, int node, const char *name, int index,
 		     struct ofl_mmio *out, char *why, size_t why_len);
 void ofl_mmio_unmap(struct ofl_mmio *m);
-/* How a region is reached, in words ("registers mapped through UIO", ...). */
+/* How a region is reached, in a word or two ("UIO", "register-level model (sim)", ...). */
 const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k);
 
 /* Lower-level pieces, exposed for tests with stand-in trees. */

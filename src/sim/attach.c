@@ -89,6 +89,18 @@ static uint64_t dma_offset(const void *fdt, int node)
 	return bus - probe;
 }
 
+/*
+ * A node that names a TI-SCI system controller (ti,sci) belongs to a system
+ * with DM firmware: its model firewalls the configuration registers, which
+ * then only the firmware entry points (TI-SCI messages) can program, as on a
+ * K3 under Linux. Without ti,sci (the virtual board) the registers are open,
+ * as for a bootloader without DM firmware.
+ */
+static bool dm_firmware(const void *fdt, int node)
+{
+	return fdt_getprop(fdt, node, "ti,sci", NULL) != NULL;
+}
+
 static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt, int node, char *err,
 					   size_t el)
 {
@@ -107,7 +119,8 @@ static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt,
 	struct ofl_sim_model *m = ofl_sim_model_by_node(sim, ra_node);
 	if (m)
 		return (struct ofl_sim_ringacc *)m;
-	struct ofl_sim_ringacc_params p = { .node = ra_node, .dma_offset = dma_offset(fdt, ra_node) };
+	struct ofl_sim_ringacc_params p = { .node = ra_node, .dma_offset = dma_offset(fdt, ra_node),
+					    .cfg_firewalled = dm_firmware(fdt, ra_node) };
 	const fdt32_t *n = fdt_getprop(fdt, ra_node, "ti,num-rings", &len);
 	p.num_rings = n && len >= 4 ? fdt32_to_cpu(*n) : 0;
 	if (reg(fdt, ra_node, "rt", &p.rt, &p.rt_size, true, err, el) < 0 ||
@@ -136,7 +149,7 @@ int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err,
 		.bcdma = c->bcdma, .tchan_cnt = c->tchan, .echan_cnt = c->echan, .rchan_cnt = c->rchan,
 		.rflow_cnt = c->rflow, .hchan_cnt = c->hchan, .uchan_cnt = c->uchan,
 		.bchan_cnt = c->bchan, .psil_base = c->psil_base, .node = node,
-		.dma_offset = dma_offset(fdt, node),
+		.dma_offset = dma_offset(fdt, node), .cfg_firewalled = dm_firmware(fdt, node),
 	};
 	err[0] = '\0';
 	if (reg(fdt, node, "gcfg", &p.gcfg, &p.gcfg_size, true, err, el) < 0 ||

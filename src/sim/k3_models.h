@@ -131,6 +131,9 @@ int ofl_sim_udma_chan_stats(struct ofl_sim_udma *u, char which, uint32_t index,
 			    struct ofl_sim_udma_chan_stats *out);
 /* CPU writes dropped because the cfg regions are firewalled. */
 uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u);
+/* Whether DM firmware owns the configuration (writes firewalled), and the engine's RA (UDMA). */
+bool ofl_sim_udma_firewalled(const struct ofl_sim_udma *u);
+struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u);
 
 /* Models by DT node: create the model(s) of a UDMA/BCDMA node (and its RA). */
 int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);

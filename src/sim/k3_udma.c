@@ -854,6 +854,16 @@ uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u)
 	return n;
 }
 
+bool ofl_sim_udma_firewalled(const struct ofl_sim_udma *u)
+{
+	return u->p.cfg_firewalled;
+}
+
+struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u)
+{
+	return u->p.ra;
+}
+
 /* ------------------------------------------------------------- lifecycle */
 
 static void udma_destroy(struct ofl_sim_model *m)

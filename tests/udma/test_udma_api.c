@@ -67,6 +67,7 @@ START_TEST(virtual_board)
 	ck_assert_int_eq(info.coherent, 1); /* dma-coherent on the main NAVSS bus */
 	ck_assert_uint_eq(info.burst_bytes, 256);
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "sim"));
+	ck_assert_ptr_nonnull(strstr(info.burst_reason, "TCFG/RCFG BURST_SIZE")); /* no ti,sci here */
 	/* the builtin board was asked for: its engine is the automatic memcpy device */
 	size_t n = 1 << 20;
 	uint8_t *s = malloc(n), *x = malloc(n);
@@ -191,6 +192,9 @@ START_TEST(bcdma_behind_dma_ranges)
 	ck_assert_str_eq(info.kind, "k3-bcdma");
 	ck_assert_int_eq(info.cache_mode, OFFLOAD_CACHE_STREAMING); /* no dma-coherent */
 	ck_assert_uint_ne(info.flags & OFFLOAD_DEVF_USABLE, 0);
+	/* ti,sci: the configuration, burst included, goes to the simulated DM firmware */
+	ck_assert_ptr_nonnull(strstr(info.usable_reason, "TI-SCI messages"));
+	ck_assert_ptr_nonnull(strstr(info.burst_reason, "simulated DM firmware"));
 	ck_assert_int_eq(offload_buf_alloc(ctx, d, n, 0, &a), 0);
 	ck_assert_int_eq(offload_buf_alloc(ctx, d, n, 0, &b), 0);
 	/* dma-ranges: CPU 0x8_8000_0000 is the device's 0 */

@@ -394,6 +394,27 @@ START_TEST(firewalled_config_is_refused)
 }
 END_TEST
 
+static void through_firmware(bool bcdma)
+{
+	struct k3fx f;
+	char src[70000], dst[70000];
+
+	k3fx_setup_fw(&f, bcdma, true, true);
+	memset(src, 0x6B, sizeof(src));
+	ck_assert_int_eq(udma_copy(&f.e, dst, src, sizeof(src), NULL), 0);
+	ck_assert_int_eq(memcmp(src, dst, sizeof(src)), 0);
+	/* the library wrote no configuration register; the burst arrived through the firmware */
+	ck_assert_uint_eq(ofl_sim_udma_firewall_drops(f.model), 0);
+	const struct ofl_mmio *cfg = bcdma ? &f.e.bchancfg : &f.e.tchancfg;
+	ck_assert_uint_eq((ofl_mmio_read32(cfg, 0) >> 10) & 3, bcdma ? 1 : 3);
+	k3fx_teardown(&f);
+}
+
+START_TEST(udma_config_through_tisci) { through_firmware(false); }
+END_TEST
+START_TEST(bcdma_config_through_tisci) { through_firmware(true); }
+END_TEST
+
 /* ------------------------------------------------------------- queues */
 
 struct qthread {
@@ -519,6 +540,8 @@ int main(void)
 	tcase_add_test(e, caps_and_classes_bcdma);
 	tcase_add_test(e, burst_reaches_channel_config);
 	tcase_add_test(e, firewalled_config_is_refused);
+	tcase_add_test(e, udma_config_through_tisci);
+	tcase_add_test(e, bcdma_config_through_tisci);
 	tcase_set_timeout(c, 600);
 	tcase_add_test(c, align_udma_coherent_zero_copy);
 	tcase_add_test(c, align_udma_coherent_bounce);
