@@ -193,7 +193,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	for (int i = 0; i < 3; i++)
 		e->burst_by_tpl[i] = p->burst_by_tpl[i];
 	size_t line = e->sim ? ofl_sim_cache_line(ofl_sim_of(ctx)) : ofl_cache_line();
-	e->align = OFL_MAX(p->align_bytes, 1u);
+	/* a power of two: the body's start is found by masking */
+	for (e->align = 1; e->align < p->align_bytes && e->align < 4096; e->align <<= 1)
+		;
 	if (e->cache == OFFLOAD_CACHE_STREAMING && e->align < line)
 		e->align = (uint32_t)line;
 
