@@ -76,7 +76,8 @@ int udma_desc_memcpy(void *d, bool bcdma, uint32_t pktid, uint16_t retq, uint64_
 
 	if (ntr < 0)
 		return ntr;
-	uint32_t *hdr = d;
+	union cppi5_rec64 *rec = d;
+	uint32_t *hdr = rec[0].w;
 	hdr[0] = CPPI5_HDR0(CPPI5_DESC_TYPE_TR, 0, 0, (uint32_t)ntr - 1);
 	hdr[1] = CPPI5_HDR1(CPPI5_TR_RECSIZE_64, pktid, CPPI5_FLOW_ID_DEFAULT);
 	hdr[2] = retq;
@@ -84,24 +85,21 @@ int udma_desc_memcpy(void *d, bool bcdma, uint32_t pktid, uint16_t retq, uint64_
 	/* SUPR_EVT on every TR, EOL_ICNT0 on UDMA only, EOP on the last (udma.md §4.3) */
 	uint32_t flags = CPPI5_TR_TYPE15 | CPPI5_TR_WAIT | CPPI5_CSF_SUPR_EVT |
 			 (bcdma ? 0 : CPPI5_CSF_EOL_ICNT0);
-	struct cppi5_tr_type15 *tr = (struct cppi5_tr_type15 *)((char *)d + CPPI5_TR_SIZE);
-	tr15(&tr[0], flags | (ntr == 1 ? CPPI5_CSF_EOP : 0), c0, c1, c0, src, dst);
+	tr15(&rec[1].tr, flags | (ntr == 1 ? CPPI5_CSF_EOP : 0), c0, c1, c0, src, dst);
 	if (ntr == 2) {
 		uint64_t done = (uint64_t)c0 * c1;
-		tr15(&tr[1], flags | CPPI5_CSF_EOP, rem, 1, 0, src + done, dst + done);
+		tr15(&rec[2].tr, flags | CPPI5_CSF_EOP, rem, 1, 0, src + done, dst + done);
 	}
 	/* Responses start as "not written": a descriptor the engine never answered is not a success. */
-	uint32_t *resp = (uint32_t *)((char *)d + CPPI5_TR_SIZE * ((uint32_t)ntr + 1));
 	for (int i = 0; i < ntr; i++)
-		resp[i] = 0xFFFFFFFFu;
+		rec[ntr + 1].w[i] = 0xFFFFFFFFu;
 	return ntr;
 }
 
 uint32_t udma_desc_status(const void *d, uint32_t ntr)
 {
-	const volatile uint32_t *hdr = d;
-	const volatile uint32_t *resp =
-		(const volatile uint32_t *)((const char *)d + CPPI5_TR_SIZE * (ntr + 1));
+	const volatile union cppi5_rec64 *rec = d;
+	const volatile uint32_t *hdr = rec[0].w, *resp = rec[ntr + 1].w;
 
 	if (CPPI5_HDR1_PKT_ERR(hdr[1]))
 		return CPPI5_HDR1_PKT_ERR(hdr[1]);

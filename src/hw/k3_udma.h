@@ -208,6 +208,15 @@ struct cppi5_tr_type15 {
 _Static_assert(sizeof(struct cppi5_tr_type15) == 64, "type-15 TR is 64 bytes (udma.md 4.4)");
 #define CPPI5_TR_SIZE 64u
 
+/*
+ * One 64-byte record of a TR descriptor with R = 64: record 0 holds the
+ * header (words 0-3), record i + 1 holds TR i, record N + 1 the N responses.
+ */
+union cppi5_rec64 {
+	uint32_t w[16];
+	struct cppi5_tr_type15 tr;
+};
+
 /* §4.1 descriptor size: R * (N + 1) + 4 * N. */
 #define CPPI5_TRDESC_SIZE(ntr) (CPPI5_TR_SIZE * ((ntr) + 1u) + 4u * (ntr))
 

@@ -158,7 +158,7 @@ START_TEST(devmem_window)
 
 	blob("dev/mem", 0x48600000, 0x485c0100 + 0x28, 0xABCD0123u);
 	ck_assert_int_eq(ofl_devmem_map(0x485c0100, 0x100, true, &cpu, &map, &len, &fd, why, sizeof(why)), 0);
-	ck_assert_uint_eq(*(volatile uint32_t *)((char *)cpu + 0x28), 0xABCD0123u);
+	ck_assert_uint_eq(((volatile uint32_t *)cpu)[0x28 / 4], 0xABCD0123u);
 	ck_assert_uint_eq((uintptr_t)map % (uintptr_t)page, 0);
 	ck_assert_uint_eq((uintptr_t)cpu - (uintptr_t)map, 0x100);
 	munmap(map, len);

@@ -226,7 +226,7 @@ static void desc1(uint32_t *d, uint32_t retq, uint32_t flags, uint64_t src, uint
 	d[0] = 0xC0000000u;
 	d[1] = 0x02000000u | 0x3FFFu;
 	d[2] = retq;
-	struct cppi5_tr_type15 *tr = (struct cppi5_tr_type15 *)(d + 16);
+	struct cppi5_tr_type15 *tr = &((union cppi5_rec64 *)(void *)d)[1].tr;
 	tr->flags = flags;
 	tr->icnt0 = tr->dicnt0 = len;
 	tr->icnt1 = tr->icnt2 = tr->icnt3 = 1;
@@ -304,7 +304,7 @@ START_TEST(udma_error_responses)
 	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0x04);
 	/* icnt0 = 0: SUBMISSION_ERR (3), info 0 */
 	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
-	((struct cppi5_tr_type15 *)(d + 16))->icnt0 = 0;
+	((union cppi5_rec64 *)(void *)d)[1].tr.icnt0 = 0;
 	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0x03);
 	/* a destination past the end of memory: TRANSFER_ERR (1) */
 	desc1(d, 440, 0x9400002Fu, sp, xp + 32, 64);
@@ -333,7 +333,7 @@ START_TEST(udma_repacking_4d)
 		s[i] = (uint8_t)i;
 	memset(x, 0xEE, 64);
 	desc1(d, 440, 0x9400002Fu, sp, xp, 4);
-	struct cppi5_tr_type15 *tr = (struct cppi5_tr_type15 *)(d + 16);
+	struct cppi5_tr_type15 *tr = &((union cppi5_rec64 *)(void *)d)[1].tr;
 	/* source: 3 rows of 4 bytes, pitch 8; destination: 2 rows of 6 bytes, pitch 10 */
 	tr->icnt0 = 4, tr->icnt1 = 3, tr->dim1 = 8;
 	tr->dicnt0 = 6, tr->dicnt1 = 2, tr->ddim1 = 10;
