@@ -331,6 +331,37 @@ START_TEST(no_dma_memory_says_what_was_tried)
 }
 END_TEST
 
+START_TEST(reserved_memory_through_devmem)
+{
+	struct ofl_dma_pool *pool;
+	struct ofl_dma *a, *b;
+	char why[256];
+
+	/* the device's memory-region: 1 MiB at 0xa0000000, reached through (a stand-in of) /dev/mem */
+	blob("dev/mem", 0xa0100000, 0xa0000000 + 0x40, 0x5EED5EEDu);
+	fake_dev();
+	struct ofl_dma_pool_opts o = { .cache = OFFLOAD_CACHE_STREAMING, .rmem_addr = 0xa0000000,
+				       .rmem_size = 1 << 20, .rmem_name = "/reserved-memory/dma@a0000000" };
+	setenv("OFFLOAD_DEVMEM", "1", 1);
+	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &pool), 0);
+	unsetenv("OFFLOAD_DEVMEM");
+	ck_assert_int_eq(ofl_dma_pool_provider(pool), OFL_DMA_RMEM);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 256, 64, OFFLOAD_CACHE_STREAMING, true, &a, why, sizeof(why)), 0);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 256, 64, OFFLOAD_CACHE_UNCACHED, false, &b, why, sizeof(why)), 0);
+	ck_assert_uint_eq(a->bus, 0xa0000000u);
+	ck_assert_uint_eq(b->bus, 0xa0000100u);
+	/* /dev/mem with O_SYNC is an uncached mapping: nothing to maintain */
+	ck_assert_int_eq(a->cache, OFFLOAD_CACHE_UNCACHED);
+	/* allocations are zeroed */
+	ck_assert_uint_eq(((volatile uint32_t *)a->cpu)[0x40 / 4], 0);
+	ofl_dma_sync_for_device(a, 0, 256);
+	ck_assert_uint_eq(atomic_load(&dev->stats.cache_clean_calls), 0);
+	ofl_dma_free(b);
+	ofl_dma_pool_destroy(pool);
+	fake_dev_free();
+}
+END_TEST
+
 START_TEST(vfio_discovery)
 {
 	char name[64], why[256];
@@ -363,6 +394,7 @@ int main(void)
 	tcase_add_test(t, udmabuf_provider);
 	tcase_add_test(t, udmabuf_outside_dma_ranges);
 	tcase_add_test(t, no_dma_memory_says_what_was_tried);
+	tcase_add_test(t, reserved_memory_through_devmem);
 	tcase_add_test(t, vfio_discovery);
 	suite_add_tcase(s, t);
 	return test_run(s);
