@@ -208,9 +208,3 @@ int ofl_sim_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, si
 	snprintf(err, el, "no register-level model for this node's compatible");
 	return -ENOTSUP;
 }
-
-const char *ofl_sim_k3_counts_source(const void *fdt, int node)
-{
-	const struct k3_counts *c = k3_lookup(fdt, node);
-	return c ? c->source : NULL;
-}

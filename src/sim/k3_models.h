@@ -57,7 +57,6 @@ int ofl_sim_ringacc_hw_pop(struct ofl_sim_ringacc *ra, uint32_t ring, uint64_t *
 /* Push one element from the DMA. 0, -ENOSPC when full, -EINVAL bad ring, -EFAULT memory error. */
 int ofl_sim_ringacc_hw_push(struct ofl_sim_ringacc *ra, uint32_t ring, uint64_t elem);
 uint32_t ofl_sim_ringacc_occ(struct ofl_sim_ringacc *ra, uint32_t ring);
-uint32_t ofl_sim_ringacc_num_rings(const struct ofl_sim_ringacc *ra);
 /* Elements dropped because a CPU push found the ring full. */
 uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t ring);
 
@@ -137,7 +136,5 @@ struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u);
 
 /* Models by DT node: create the model(s) of a UDMA/BCDMA node (and its RA). */
 int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);
-/* Where the modelled channel counts of that node come from (TI-SCI documentation), or NULL. */
-const char *ofl_sim_k3_counts_source(const void *fdt, int node);
 
 #endif /* OFL_SIM_K3_MODELS_H */

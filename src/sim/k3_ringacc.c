@@ -445,11 +445,6 @@ uint32_t ofl_sim_ringacc_occ(struct ofl_sim_ringacc *ra, uint32_t n)
 	return occ;
 }
 
-uint32_t ofl_sim_ringacc_num_rings(const struct ofl_sim_ringacc *ra)
-{
-	return ra->p.num_rings;
-}
-
 uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t n)
 {
 	uint32_t v = 0;
