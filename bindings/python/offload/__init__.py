@@ -53,6 +53,7 @@ from ._offload import (
     Context,
     DevFlag,
     DeviceInfo,
+    DevStats,
     DmaDir,
     DtSource,
     EngineError,
@@ -90,7 +91,7 @@ __version__ = version()
 __all__ = [
     "DEV_AUTO", "GCM_TAG_MAX", "HASH_MAX_DIGEST", "HEADER_VERSION", "SPI_MAX_XFERS",
     "BackendStatus", "Buffer", "Busy", "CacheMode", "Cap", "CipherAlg", "CipherResult",
-    "CipherSession", "Closed", "Completion", "Context", "DevFlag", "DeviceInfo", "DmaDir",
+    "CipherSession", "Closed", "Completion", "Context", "DevFlag", "DeviceInfo", "DevStats", "DmaDir",
     "DtSource", "EngineError", "Error", "HashAlg", "HashResult", "HashSession",
     "InvalidArgument", "MessageTooLong", "NoDevice", "NotFound", "NotSupported",
     "PermissionDenied", "Queue", "QueueFull", "ResFlag", "Result", "Spi", "SpiInfo", "SpiMode",

@@ -2,6 +2,7 @@
 /* offload.Context and offload.DeviceInfo. */
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
 
 #include "pyoffload.h"
 
@@ -656,6 +657,57 @@ static PyObject *ctx_backend_status(PyoCtx *c, PyObject *name)
 	return o;
 }
 
+/* The device index of a dev_stats()/dev_stats_reset() argument (no DEV_AUTO). */
+static int stats_dev(PyoCtx *c, PyObject *arg, int *dev)
+{
+	if (pyo_ctx_check(c) < 0)
+		return -1;
+	if (arg == Py_None) {
+		PyErr_SetString(PyExc_TypeError, "a device is needed (index, name or DeviceInfo)");
+		return -1;
+	}
+	return pyo_dev_arg(c, arg, dev);
+}
+
+static PyObject *ctx_dev_stats(PyoCtx *c, PyObject *arg)
+{
+	struct offload_dev_stats st;
+	int dev;
+
+	if (stats_dev(c, arg, &dev) < 0)
+		return NULL;
+	memset(&st, 0, sizeof(st));
+	int r = offload_dev_stats(c->ctx, dev, &st, sizeof(st));
+	if (r < 0)
+		return pyo_raise_lib(c->ctx, r);
+	PyObject *o = PyStructSequence_New(Pyo_DevStatsType);
+	if (!o)
+		return NULL;
+	const uint64_t v[8] = { st.cache_clean_calls, st.cache_inval_calls, st.cache_bytes, st.cache_ns,
+				st.jobs, st.bytes, st.bounced_bytes, st.cpu_bytes };
+	for (int k = 0; k < 8; k++) {
+		PyObject *x = PyLong_FromUnsignedLongLong(v[k]);
+		if (!x) {
+			Py_DECREF(o);
+			return NULL;
+		}
+		PyStructSequence_SetItem(o, k, x);
+	}
+	return o;
+}
+
+static PyObject *ctx_dev_stats_reset(PyoCtx *c, PyObject *arg)
+{
+	int dev;
+
+	if (stats_dev(c, arg, &dev) < 0)
+		return NULL;
+	int r = offload_dev_stats_reset(c->ctx, dev);
+	if (r < 0)
+		return pyo_raise_lib(c->ctx, r);
+	Py_RETURN_NONE;
+}
+
 static PyObject *ctx_memcpy(PyoCtx *c, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "dst", "src", "dev", NULL };
@@ -756,6 +808,14 @@ static PyMethodDef ctx_methods[] = {
 	  "backend_status($self, name, /)\n--\n\n"
 	  "Whether backend `name` ('cpu', 'kcapi', 'spidev', 'udma', 'dspi', 'eip97') takes\n"
 	  "part in this context, and if not why, as a BackendStatus (offload_backend_status())." },
+	{ "dev_stats", (PyCFunction)ctx_dev_stats, METH_O,
+	  "dev_stats($self, dev, /)\n--\n\n"
+	  "The work counters of a device (index, name or DeviceInfo) as a DevStats:\n"
+	  "cache maintenance done for it, engine jobs and bytes, bounced and CPU bytes\n"
+	  "(offload_dev_stats()). Raises NoDevice for a device that does not exist." },
+	{ "dev_stats_reset", (PyCFunction)ctx_dev_stats_reset, METH_O,
+	  "dev_stats_reset($self, dev, /)\n--\n\n"
+	  "Zero the work counters of a device (offload_dev_stats_reset())." },
 	{ "memcpy", (PyCFunction)(void (*)(void))ctx_memcpy, METH_VARARGS | METH_KEYWORDS,
 	  "memcpy($self, /, dst, src, *, dev=None)\n--\n\n"
 	  "Copy src into dst on the device the policy picks (or on `dev`: an index, a name\n"

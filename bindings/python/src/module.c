@@ -365,7 +365,7 @@ static int init_enums(PyObject *m)
 /* ------------------------------------------------------------------ records */
 
 PyTypeObject *Pyo_ResultType, *Pyo_CompletionType, *Pyo_BackendStatusType, *Pyo_CipherResultType,
-	*Pyo_HashResultType, *Pyo_SpiInfoType;
+	*Pyo_HashResultType, *Pyo_SpiInfoType, *Pyo_DevStatsType;
 
 static PyStructSequence_Field result_fields[] = {
 	{ "backend", "Backend that ran the operation: 'cpu', 'kcapi', 'spidev', 'udma', ..." },
@@ -443,6 +443,26 @@ static PyStructSequence_Desc spi_info_desc = {
 	"offload.SpiInfo", "What an SPI handle is (struct offload_spi_info).", spi_info_fields, 12
 };
 
+static PyStructSequence_Field dev_stats_fields[] = {
+	{ "cache_clean_calls", "Clean operations (one per range handed to the device)." },
+	{ "cache_inval_calls", "Invalidate operations (clean+invalidate where user space cannot "
+			       "invalidate only)." },
+	{ "cache_bytes", "Bytes cleaned or invalidated, each range widened to whole cache lines." },
+	{ "cache_ns", "Wall-clock time spent in cache maintenance, in nanoseconds." },
+	{ "jobs", "Operations the engine ran (a copy split into several descriptors counts once)." },
+	{ "bytes", "Bytes the engine moved." },
+	{ "bounced_bytes", "Bytes copied through bounce buffers because a side was not a DMA buffer "
+			   "of the device." },
+	{ "cpu_bytes", "Bytes the CPU moved on behalf of the device (unaligned heads and tails)." },
+	{ NULL, NULL }
+};
+static PyStructSequence_Desc dev_stats_desc = {
+	"offload.DevStats",
+	"Work counters of one device since the context opened or the last reset\n"
+	"(struct offload_dev_stats): what its DMA policy costs the CPU.",
+	dev_stats_fields, 8
+};
+
 PyObject *pyo_result(const struct offload_result *r)
 {
 	PyObject *o = PyStructSequence_New(Pyo_ResultType);
@@ -476,6 +496,7 @@ static int init_records(PyObject *m)
 		{ &Pyo_CipherResultType, &cipher_result_desc, "CipherResult" },
 		{ &Pyo_HashResultType, &hash_result_desc, "HashResult" },
 		{ &Pyo_SpiInfoType, &spi_info_desc, "SpiInfo" },
+		{ &Pyo_DevStatsType, &dev_stats_desc, "DevStats" },
 	};
 	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
 		*recs[i].t = PyStructSequence_NewType(recs[i].d);

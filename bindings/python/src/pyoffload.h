@@ -193,7 +193,7 @@ PyObject *pyo_result(const struct offload_result *r);
 int pyo_uint_arg(PyObject *o, unsigned long long max, const char *what, unsigned long long *out);
 
 extern PyTypeObject *Pyo_ResultType, *Pyo_CompletionType, *Pyo_BackendStatusType,
-	*Pyo_CipherResultType, *Pyo_HashResultType, *Pyo_SpiInfoType;
+	*Pyo_CipherResultType, *Pyo_HashResultType, *Pyo_SpiInfoType, *Pyo_DevStatsType;
 extern PyTypeObject PyoDevInfo_Type, PyoQueue_Type, PyoBuffer_Type, PyoSpi_Type,
 	PyoTransfer_Type, PyoCipherSession_Type, PyoHashSession_Type;
 

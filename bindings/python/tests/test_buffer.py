@@ -233,11 +233,44 @@ class TestSimulatedDevice(unittest.TestCase):
             self.assertEqual(r.dev, self.dev.index)
             self.assertIn(offload.ResFlag.SIM, r.flags)
             self.assertNotIn(offload.ResFlag.BOUNCED, r.flags)
+            self.ctx.dev_stats_reset(self.dev)
+            self.ctx.memcpy(b, a, dev=self.dev)
+            st = self.ctx.dev_stats(self.dev)
+            self.assertEqual((st.jobs, st.bounced_bytes), (1, 0))
+            self.assertEqual(st.bytes + st.cpu_bytes, a.size)
             # The same copy between plain Python buffers is bounced.
             dst = bytearray(a.size)
             r = self.ctx.memcpy(dst, src, dev=self.dev)
             self.assertEqual(dst, src)
             self.assertIn(offload.ResFlag.BOUNCED, r.flags)
+            self.assertGreater(self.ctx.dev_stats(self.dev).bounced_bytes, 0)
+
+    def test_sync_maintains_caches_on_a_noncoherent_device(self):
+        # Emulated non-coherent memory: each sync call is one cache operation
+        # on the range widened to whole lines (counted by dev_stats).
+        with offload.Context(source=offload.DtSource.BUILTIN, no_env=True, sim_noncoherent=True) as ctx:
+            dev = ctx.device(self.dev.index)
+            self.assertEqual(dev.cache_mode, offload.CacheMode.STREAMING)
+            with offload.Buffer(ctx, 1 << 16, dev=dev) as b:
+                self.assertEqual(b.cache_mode, offload.CacheMode.STREAMING)
+                ctx.dev_stats_reset(dev)
+                b.sync_for_device(100, 1000, offload.DmaDir.TO_DEVICE)
+                st = ctx.dev_stats(dev)
+                self.assertEqual((st.cache_clean_calls, st.cache_inval_calls), (1, 0))
+                self.assertGreaterEqual(st.cache_bytes, 1000)
+                b.sync_for_cpu(0, 4096, offload.DmaDir.FROM_DEVICE)
+                st = ctx.dev_stats(dev)
+                self.assertEqual(st.cache_inval_calls, 1)
+                self.assertGreaterEqual(st.cache_bytes, 1000 + 4096)
+                # memcpy between its buffers does its own maintenance.
+                with offload.Buffer(ctx, 1 << 16, dev=dev) as c:
+                    memoryview(b)[:] = bytes(range(256)) * 256
+                    ctx.dev_stats_reset(dev)
+                    ctx.memcpy(c, b, dev=dev)
+                    self.assertEqual(bytes(memoryview(c)), bytes(memoryview(b)))
+                    st = ctx.dev_stats(dev)
+                    self.assertGreaterEqual(st.cache_clean_calls, 2)
+                    self.assertGreaterEqual(st.cache_inval_calls, 1)
 
 
 if __name__ == "__main__":

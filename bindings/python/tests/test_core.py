@@ -4,6 +4,7 @@ import errno
 import gc
 import os
 import re
+import sys
 import threading
 import unittest
 import weakref
@@ -443,6 +444,30 @@ class TestDevices(unittest.TestCase):
                         self.assertEqual(d.status, (props.get("status") or ["okay"])[0])
                         self.assertEqual(offload.DevFlag.ENABLED in d.flags, d.status in ("okay", "ok"))
                         self.assertEqual(d.index, ctx.find(d.dt_path))
+
+    def test_dev_stats(self):
+        want = re.findall(r"^\tuint64_t (\w+);", re.search(r"struct offload_dev_stats \{(.*?)\n\};",
+                                                          header_text("core.h"), re.S).group(1), re.M)
+        with open_ctx() as ctx:
+            st = ctx.dev_stats("cpu")
+            self.assertIsInstance(st, offload.DevStats)
+            if sys.version_info >= (3, 10):  # structseq field names in order
+                self.assertEqual(list(offload.DevStats.__match_args__), want)
+            self.assertEqual(len(st), len(want))
+            self.assertEqual((st.cache_clean_calls, st.bytes), (0, 0))  # the CPU does no DMA
+            ctx.dev_stats_reset(ctx.device("cpu"))
+            self.assertEqual(tuple(ctx.dev_stats(ctx.find("cpu"))), (0,) * len(want))
+            for bad in (ctx.device_count, "no-such-device"):
+                with self.assertRaises(offload.NoDevice):
+                    ctx.dev_stats(bad)
+                with self.assertRaises(offload.NoDevice):
+                    ctx.dev_stats_reset(bad)
+            with self.assertRaises(offload.NoDevice):
+                ctx.dev_stats(offload.DEV_AUTO)
+            with self.assertRaises(TypeError):
+                ctx.dev_stats(None)
+        with self.assertRaises(offload.Closed):
+            ctx.dev_stats("cpu")
 
     def test_lookup_errors(self):
         with open_ctx() as ctx:
