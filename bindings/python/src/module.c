@@ -189,14 +189,43 @@ void pyo_release_buffer(Py_buffer *view)
 PyObject *Pyo_DtSource, *Pyo_CacheMode, *Pyo_Cap, *Pyo_DevFlag, *Pyo_ResFlag, *Pyo_CipherAlg,
 	*Pyo_HashAlg, *Pyo_DmaDir, *Pyo_SpiMode;
 
+/* {enum class: {value: member}}: calling an enum class costs more than the library call. */
+static PyObject *enum_cache;
+#define ENUM_CACHE_MAX 256 /* values per class; flag combinations are few */
+
 PyObject *pyo_enum(PyObject *cls, long long value)
 {
-	PyObject *r = PyObject_CallFunction(cls, "L", value);
+	PyObject *key = PyLong_FromLongLong(value), *d, *r;
 
-	if (!r && PyErr_ExceptionMatches(PyExc_ValueError)) {
-		PyErr_Clear();
-		return PyLong_FromLongLong(value);
+	if (!key)
+		return NULL;
+	d = PyDict_GetItemWithError(enum_cache, cls);
+	if (!d && !PyErr_Occurred()) {
+		d = PyDict_New();
+		if (d && PyDict_SetItem(enum_cache, cls, d) < 0)
+			Py_CLEAR(d);
+		Py_XDECREF(d); /* the cache holds it */
 	}
+	if (!d) {
+		Py_DECREF(key);
+		return NULL;
+	}
+	r = PyDict_GetItemWithError(d, key);
+	if (r) {
+		Py_INCREF(r);
+		Py_DECREF(key);
+		return r;
+	}
+	r = PyErr_Occurred() ? NULL : PyObject_CallFunctionObjArgs(cls, key, NULL);
+	if (r) {
+		if (PyDict_Size(d) < ENUM_CACHE_MAX && PyDict_SetItem(d, key, r) < 0)
+			Py_CLEAR(r);
+	} else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+		PyErr_Clear(); /* not a member: a plain int */
+		Py_INCREF(key);
+		r = key;
+	}
+	Py_DECREF(key);
 	return r;
 }
 
@@ -319,9 +348,10 @@ static const struct pyo_const spi_modes[] = {
 
 static int init_enums(PyObject *m)
 {
-	PyObject *e = PyImport_ImportModule("enum");
+	PyObject *e;
 
-	if (!e)
+	enum_cache = PyDict_New();
+	if (!enum_cache || !(e = PyImport_ImportModule("enum")))
 		return -1;
 	Pyo_DtSource = make_enum(m, e, "IntEnum", "DtSource", dt_sources,
 		"Where a Context takes its device tree from (enum offload_dt_source).\n\n"
