@@ -11,6 +11,7 @@ struct bench {
 };
 
 static const struct bench benches[] = {
+	{ "memcpy", "offload_memcpy vs plain memcpy, dmatest-style runs (--size, --threads, ...)", bench_memcpy },
 	{ NULL, NULL, NULL },
 };
 

@@ -67,4 +67,7 @@ void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err
 int cmd_list(struct cli *cli, int argc, char **argv);
 int cmd_bench(struct cli *cli, int argc, char **argv);
 
+/* Benchmarks, dispatched by cmd_bench(); argv[0] is the benchmark's name. */
+int bench_memcpy(struct cli *cli, int argc, char **argv);
+
 #endif /* OFFLOADCTL_CLI_H */
