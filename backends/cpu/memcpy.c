@@ -75,7 +75,8 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		ofl_strlcpy(why, "out of memory", why_len);
 		return -ENOMEM;
 	}
-	const char *env = (ctx->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_CPU_THREADS");
+	/* A process-wide tuning knob, like GLIBC_TUNABLES: OFFLOAD_CTX_NO_ENV does not hide it. */
+	const char *env = getenv("OFFLOAD_CPU_THREADS");
 	if (env && *env) {
 		char *end;
 		unsigned long v = strtoul(env, &end, 10);
@@ -98,11 +99,12 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 			 "from %.11s as glibc (split size measured: bench/README.md)",
 			 split, split, threads, env && *env ? " (OFFLOAD_CPU_THREADS)" : "", nt);
 	} else {
-		snprintf(s->describe, sizeof(s->describe),
-			 "memcpy on the calling thread: %u CPU usable%s, so no copy pool", threads,
-			 env && *env ? " (OFFLOAD_CPU_THREADS)" : "");
+		snprintf(s->describe, sizeof(s->describe), "memcpy on the calling thread: %s",
+			 env && *env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"
+				     : "only 1 CPU usable, so no copy pool");
 	}
 	*state = s;
+	OFL_UNUSED(ctx);
 	return 0;
 }
 

@@ -180,6 +180,14 @@ offload_ctx *offload_ctx_new(void);
  * A backend that cannot run here (for example AF_ALG on a kernel without it)
  * is left out and offload_dev_info() says why; that is not an error.
  *
+ * Environment, read at open: OFFLOAD_DTB (a .dtb path, or "none", "live",
+ * "builtin") replaces opts->dt_source; OFFLOAD_BACKENDS replaces
+ * opts->backends; OFFLOAD_SIM=1 sets ::OFFLOAD_CTX_SIM. All three are
+ * ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
+ * the threads the CPU backend copies with (1: never split a copy; default:
+ * the CPUs the process may run on); it is a process-wide tuning knob that
+ * ::OFFLOAD_CTX_NO_ENV does not hide.
+ *
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.
  * @return 0 on success, or

@@ -150,6 +150,11 @@ int offload_queue_copy(offload_queue *q, void *dst, const void *src, size_t len,
 /**
  * @brief Start every job enqueued since the last submit (ring the doorbell).
  *
+ * On the CPU device a batch smaller than the device's split size (see its
+ * transfer_reason) is copied during this call, so its completions are ready
+ * when it returns; a larger batch is copied by a worker thread while the
+ * caller goes on. Either way completions come back in enqueue order.
+ *
  * @param q The queue.
  * @return The number of jobs submitted (>= 0), or -EINVAL.
  *
