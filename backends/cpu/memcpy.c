@@ -77,11 +77,14 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 	}
 	/* A process-wide tuning knob, like GLIBC_TUNABLES: OFFLOAD_CTX_NO_ENV does not hide it. */
 	const char *env = getenv("OFFLOAD_CPU_THREADS");
+	bool from_env = false;
 	if (env && *env) {
 		char *end;
 		unsigned long v = strtoul(env, &end, 10);
-		if (*end == '\0' && v >= 1 && v <= OFL_POOL_MAX_THREADS)
+		if (*end == '\0' && v >= 1 && v <= OFL_POOL_MAX_THREADS) {
 			threads = (unsigned)v;
+			from_env = true;
+		}
 	}
 	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN, nt_threshold(threads));
 	if (r < 0) {
@@ -97,10 +100,10 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		snprintf(s->describe, sizeof(s->describe),
 			 "calling thread below %.11s; from %.11s split over %u threads%s, non-temporal "
 			 "from %.11s as glibc (split size measured: bench/README.md)",
-			 split, split, threads, env && *env ? " (OFFLOAD_CPU_THREADS)" : "", nt);
+			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt);
 	} else {
 		snprintf(s->describe, sizeof(s->describe), "memcpy on the calling thread: %s",
-			 env && *env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"
+			 from_env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"
 				     : "only 1 CPU usable, so no copy pool");
 	}
 	*state = s;

@@ -173,13 +173,13 @@ static inline bool pool_ready(struct ofl_pool *p)
 
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 {
-	bool nt = len >= p->nt_min;
-
+	/* Not split: plain memcpy, which picks its own stores for the whole length. */
 	if (len < p->split_min || !pool_ready(p) ||
 	    atomic_exchange_explicit(&p->split_busy, true, memory_order_acquire)) {
-		copy_range(dst, src, len, nt);
+		memcpy(dst, src, len);
 		return;
 	}
+	bool nt = len >= p->nt_min;
 	struct ofl_split *sp = &p->sp;
 	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .nt = nt };
 	size_t per = len / (p->ncpu * OFL_POOL_CHUNKS_PER_THREAD);

@@ -107,7 +107,7 @@ void offload_queue_opts_init(struct offload_queue_opts *opts);
  *
  * @param ctx  An open context.
  * @param opts Options, or NULL for defaults.
- * @param out  Receives the queue.
+ * @param out  Receives the queue; set to NULL on failure.
  * @return 0, or -EINVAL (NULL argument, depth not a power of two in range),
  *   -EBADF (context closed), -ENODEV (device missing or unusable), -ENOTSUP
  *   (device cannot copy), -ENOMEM, -EBUSY (no free engine channel).

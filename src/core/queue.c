@@ -34,13 +34,14 @@ static void queue_destroy(struct ofl_handle *h)
 int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, offload_queue **out)
 {
 	struct offload_queue_opts o;
-	int r = ofl_ctx_check(ctx, "offload_queue_open");
 
+	if (out)
+		*out = NULL;
+	int r = ofl_ctx_check(ctx, "offload_queue_open");
 	if (r < 0)
 		return r;
 	if (!out)
 		return ofl_err(ctx, -EINVAL, "offload_queue_open: out is NULL");
-	*out = NULL;
 	offload_queue_opts_init(&o);
 	if (opts) {
 		if (opts->size < sizeof(o))
