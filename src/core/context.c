@@ -416,7 +416,9 @@ static void choose_defaults(struct offload_ctx *ctx)
 	/* offload_memcpy(): small copies on the CPU, the rest on the chosen device. */
 	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->devs[ctx->memcpy_dev] : NULL;
 	ctx->memcpy_small = cpu ? cpu : ctx->memcpy_big;
-	ctx->memcpy_threshold = ctx->memcpy_big ? ctx->memcpy_big->policy.threshold_bytes : 0;
+	ctx->memcpy_threshold = ctx->memcpy_small == ctx->memcpy_big
+					? UINT64_MAX /* one device: no size test needed */
+					: ctx->memcpy_big->policy.threshold_bytes;
 }
 
 int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)

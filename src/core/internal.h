@@ -104,7 +104,7 @@ struct offload_ctx {
 	 * offload_memcpy() dispatch, set at open: copies shorter than
 	 * memcpy_threshold go to memcpy_small (the CPU, or memcpy_big when the
 	 * CPU backend is not allowed), the rest to memcpy_big. Both NULL when no
-	 * allowed device can copy.
+	 * allowed device can copy; threshold UINT64_MAX when both are one.
 	 */
 	struct ofl_device *memcpy_small;
 	struct ofl_device *memcpy_big;

@@ -65,16 +65,13 @@ int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len)
 		return copy_args_err(ctx, "offload_memcpy", dst, src, len);
 	if (OFL_UNLIKELY(len == 0))
 		return 0;
-	if (OFL_LIKELY(len < ctx->memcpy_threshold || ctx->memcpy_small == ctx->memcpy_big)) {
-		struct ofl_device *d = ctx->memcpy_small;
-		if (OFL_UNLIKELY(!d))
-			return no_copy_device(ctx, "offload_memcpy");
-		/* The CPU backend never fails; an engine as memcpy_small (no CPU) may. */
-		if (OFL_LIKELY(d->index == ctx->cpu_dev))
-			return d->backend->memcpy->copy(d, dst, src, len, NULL);
-		return run_copy(d, dst, src, len, NULL);
-	}
-	return run_copy(ctx->memcpy_big, dst, src, len, NULL);
+	struct ofl_device *d = len < ctx->memcpy_threshold ? ctx->memcpy_small : ctx->memcpy_big;
+	if (OFL_UNLIKELY(!d))
+		return no_copy_device(ctx, "offload_memcpy");
+	/* The CPU backend never fails: straight to it. An engine may fail. */
+	if (OFL_LIKELY(d->index == ctx->cpu_dev))
+		return d->backend->memcpy->copy(d, dst, src, len, NULL);
+	return run_copy(d, dst, src, len, NULL);
 }
 
 int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
