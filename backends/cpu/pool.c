@@ -3,11 +3,17 @@
  * The CPU backend's copy pool (see pool.h for the model).
  *
  * Locking: ofl_pool::mu guards the split's join/leave bookkeeping, the run
- * queue, the sleepers count and each queue's queued/running flags. Chunk
- * claims, a queue's done/target counters and the "someone waits" flags are
- * atomics so that the copying itself never takes the lock.
+ * queue, the workers' sleeping flags and each queue's queued/running flags.
+ * Chunk claims, a queue's done/target counters and the "someone waits" flags
+ * are atomics so that the copying itself never takes the lock.
+ *
+ * Placement: each worker is pinned to one CPU and is woken on its own, so
+ * that a split wakes helpers on the *other* CPUs. (Woken through one shared
+ * condition variable, a helper was mostly put on the leader's CPU by the
+ * scheduler and took turns with it there while the other CPU idled.)
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,20 +135,41 @@ static void spin_until_zero(atomic_uint *v)
 }
 
 /*
- * Post work (under mu): tell spinning workers through work_seq and wake up
- * to `want` sleeping ones; waking more would only have them find nothing to
- * do, and on a loaded machine take a CPU from the threads that do work.
+ * Post work (under mu): tell spinning workers through work_seq, and pick up
+ * to `want` sleeping workers pinned elsewhere than `avoid_cpu` to wake (a
+ * worker woken on the poster's own CPU would only take turns with it). With
+ * `any`, a worker on that CPU is still picked when no other sleeps: a queue
+ * batch must run somewhere, while a split's leader can copy alone. Returns
+ * how many were picked into wake[]; wake_workers() signals them once mu is
+ * released, so that they do not wake only to block on it.
  */
-static void post_work(struct ofl_pool *p, unsigned want)
+static unsigned post_work(struct ofl_pool *p, unsigned want, int avoid_cpu, bool any,
+			  struct ofl_pool_worker **wake)
 {
+	unsigned n = 0;
+
 	atomic_fetch_add_explicit(&p->work_seq, 1, memory_order_release);
-	for (unsigned i = 0; i < want && i < p->sleepers; i++)
-		pthread_cond_signal(&p->work_cv);
+	for (int pass = 0; pass < (any ? 2 : 1); pass++)
+		for (unsigned i = 0; i < p->started && n < want; i++) {
+			struct ofl_pool_worker *w = &p->w[i];
+			if (w->sleeping && (pass == 1 || w->cpu < 0 || w->cpu != avoid_cpu)) {
+				w->sleeping = false;
+				wake[n++] = w;
+			}
+		}
+	return n;
 }
 
-static bool split_joinable(const struct ofl_pool *p)
+static void wake_workers(struct ofl_pool_worker **wake, unsigned n)
 {
-	return p->sp.open && atomic_load_explicit(&p->sp.helpers, memory_order_relaxed) + 1 < p->ncpu &&
+	for (unsigned i = 0; i < n; i++)
+		pthread_cond_signal(&wake[i]->cv);
+}
+
+static bool split_joinable(const struct ofl_pool *p, const struct ofl_pool_worker *w)
+{
+	return p->sp.open && (w->cpu < 0 || w->cpu != p->sp.leader_cpu) &&
+	       atomic_load_explicit(&p->sp.helpers, memory_order_relaxed) + 1 < p->ncpu &&
 	       atomic_load_explicit(&p->sp.next, memory_order_relaxed) < p->sp.c.nchunks;
 }
 
@@ -188,10 +215,13 @@ void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 
 	pthread_mutex_lock(&p->mu);
 	sp->c = c;
+	sp->leader_cpu = sched_getcpu();
 	atomic_store_explicit(&sp->next, 0, memory_order_relaxed);
 	sp->open = true;
-	post_work(p, p->ncpu - 1);
+	struct ofl_pool_worker *wake[OFL_POOL_MAX_THREADS];
+	unsigned nwake = post_work(p, p->ncpu - 1, sp->leader_cpu, false, wake);
 	pthread_mutex_unlock(&p->mu);
+	wake_workers(wake, nwake);
 
 	split_work(p, &c);
 
@@ -294,6 +324,8 @@ void ofl_pool_queue_submit(struct ofl_cpu_queue *cq, size_t inline_max)
 		q->done = to;
 		return;
 	}
+	struct ofl_pool_worker *wake[1];
+	unsigned nwake = 0;
 	pthread_mutex_lock(&p->mu);
 	atomic_store_explicit(&cq->target, to, memory_order_release);
 	if (!cq->queued && !cq->running) {
@@ -304,9 +336,10 @@ void ofl_pool_queue_submit(struct ofl_cpu_queue *cq, size_t inline_max)
 		else
 			p->runq_head = cq;
 		p->runq_tail = cq;
-		post_work(p, 1);
+		nwake = post_work(p, 1, sched_getcpu(), true, wake);
 	}
 	pthread_mutex_unlock(&p->mu);
+	wake_workers(wake, nwake);
 }
 
 int ofl_pool_queue_progress(struct ofl_cpu_queue *cq, int64_t timeout_us)
@@ -362,12 +395,13 @@ static bool spin_for_work(struct ofl_pool *p, unsigned seq)
 
 static void *worker_main(void *arg)
 {
-	struct ofl_pool *p = arg;
+	struct ofl_pool_worker *w = arg;
+	struct ofl_pool *p = w->pool;
 	bool hot = false; /* just did work: more may follow at once */
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
-		if (split_joinable(p)) {
+		if (split_joinable(p, w)) {
 			split_help(p);
 			hot = true;
 			continue;
@@ -398,15 +432,16 @@ static void *worker_main(void *arg)
 			pthread_mutex_lock(&p->mu);
 			continue;
 		}
-		p->sleepers++;
-		pthread_cond_wait(&p->work_cv, &p->mu);
-		p->sleepers--;
+		w->sleeping = true;
+		while (w->sleeping && !p->stop)
+			pthread_cond_wait(&w->cv, &p->mu);
+		w->sleeping = false;
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
-/* Start the workers (first use). True when at least one runs. */
+/* Start the workers (first use), each pinned to one of the process's CPUs. */
 static bool pool_start(struct ofl_pool *p)
 {
 	sigset_t all, old;
@@ -417,11 +452,29 @@ static bool pool_start(struct ofl_pool *p)
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
 		for (unsigned i = 0; i < p->nthreads; i++) {
-			if (pthread_create(&p->tid[i], NULL, worker_main, p) != 0)
+			struct ofl_pool_worker *w = &p->w[i];
+			pthread_attr_t attr;
+			cpu_set_t set;
+			w->pool = p;
+			w->cpu = p->ncpus_set ? p->cpus[i % p->ncpus_set] : -1;
+			if (pthread_cond_init(&w->cv, NULL) != 0)
 				break;
+			pthread_attr_init(&attr);
+			if (w->cpu >= 0) {
+				CPU_ZERO(&set);
+				CPU_SET((unsigned)w->cpu, &set);
+				if (pthread_attr_setaffinity_np(&attr, sizeof(set), &set) != 0)
+					w->cpu = -1;
+			}
+			int r = pthread_create(&w->tid, &attr, worker_main, w);
+			pthread_attr_destroy(&attr);
+			if (r != 0) {
+				pthread_cond_destroy(&w->cv);
+				break;
+			}
 			char name[16];
 			snprintf(name, sizeof(name), "offload-cpu%u", i % 1000u);
-			pthread_setname_np(p->tid[i], name);
+			pthread_setname_np(w->tid, name);
 			p->started++;
 		}
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -435,6 +488,8 @@ static bool pool_start(struct ofl_pool *p)
 
 int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min)
 {
+	cpu_set_t set;
+
 	memset(p, 0, sizeof(*p));
 	p->ncpu = nthreads;
 	p->nthreads = nthreads >= 2 ? OFL_MIN(nthreads, OFL_POOL_MAX_THREADS) : 0;
@@ -445,15 +500,14 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 	atomic_init(&p->work_seq, 0);
 	atomic_init(&p->sp.next, 0);
 	atomic_init(&p->sp.helpers, 0);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (int c = 0; c < CPU_SETSIZE && p->ncpus_set < OFL_POOL_MAX_THREADS; c++)
+			if (CPU_ISSET((unsigned)c, &set))
+				p->cpus[p->ncpus_set++] = c;
 	int r = pthread_mutex_init(&p->mu, NULL);
 	if (r)
 		return -r;
-	r = pthread_cond_init(&p->work_cv, NULL);
-	if (r == 0) {
-		r = pthread_cond_init(&p->done_cv, NULL);
-		if (r)
-			pthread_cond_destroy(&p->work_cv);
-	}
+	r = pthread_cond_init(&p->done_cv, NULL);
 	if (r) {
 		pthread_mutex_destroy(&p->mu);
 		return -r;
@@ -466,11 +520,15 @@ void ofl_pool_fini(struct ofl_pool *p)
 	pthread_mutex_lock(&p->mu);
 	p->stop = true;
 	atomic_fetch_add_explicit(&p->work_seq, 1, memory_order_release);
-	pthread_cond_broadcast(&p->work_cv);
+	for (unsigned i = 0; i < p->started; i++) {
+		p->w[i].sleeping = false;
+		pthread_cond_signal(&p->w[i].cv);
+	}
 	pthread_mutex_unlock(&p->mu);
-	for (unsigned i = 0; i < p->started; i++)
-		pthread_join(p->tid[i], NULL);
+	for (unsigned i = 0; i < p->started; i++) {
+		pthread_join(p->w[i].tid, NULL);
+		pthread_cond_destroy(&p->w[i].cv);
+	}
 	pthread_cond_destroy(&p->done_cv);
-	pthread_cond_destroy(&p->work_cv);
 	pthread_mutex_destroy(&p->mu);
 }

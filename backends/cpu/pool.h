@@ -41,15 +41,24 @@ struct ofl_chunks {
 /* The split in flight; open, leader_waits and c change under ofl_pool::mu. */
 struct ofl_split {
 	struct ofl_chunks c;
+	int leader_cpu;        /* where the leader runs: a helper there would only take turns */
 	bool open;             /* helpers may join */
 	bool leader_waits;     /* the leader sleeps on done_cv */
 	atomic_uint next;      /* next chunk index to claim */
 	atomic_uint helpers;   /* workers inside the split */
 };
 
+/* One worker thread, pinned to one CPU. */
+struct ofl_pool_worker {
+	struct ofl_pool *pool;
+	pthread_t tid;
+	pthread_cond_t cv;        /* sleeps here while `sleeping` (under mu) */
+	int cpu;                  /* the CPU it is pinned to, -1 if it could not be */
+	bool sleeping;            /* set by the worker, cleared by whoever wakes it */
+};
+
 struct ofl_pool {
 	pthread_mutex_t mu;
-	pthread_cond_t work_cv;   /* idle workers sleep here */
 	pthread_cond_t done_cv;   /* a leader waits here for its helpers to leave */
 	unsigned ncpu;            /* CPUs this process may run on */
 	unsigned nthreads;        /* workers to start (0: never split, never hand off) */
@@ -61,10 +70,11 @@ struct ofl_pool {
 	size_t nt_min;            /* ... and use non-temporal stores from this size */
 	atomic_bool split_busy;   /* a leader owns sp */
 	struct ofl_split sp;
-	unsigned sleepers;        /* workers blocked on work_cv */
 	atomic_uint work_seq;     /* bumped whenever work is posted; spinning workers watch it */
 	struct ofl_cpu_queue *runq_head, *runq_tail;
-	pthread_t tid[OFL_POOL_MAX_THREADS];
+	int cpus[OFL_POOL_MAX_THREADS];  /* the process's CPUs, for pinning */
+	unsigned ncpus_set;
+	struct ofl_pool_worker w[OFL_POOL_MAX_THREADS];
 };
 
 /* Backend state of one offload_queue on the CPU device (offload_queue::bq). */

@@ -127,15 +127,11 @@ START_TEST(concurrent_leaders)
 	/* Several callers at once: one leads a split, the others find it busy. */
 	struct ofl_pool p;
 	struct leader l[4];
-	pthread_t tid[4];
 
 	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 512 * 1024), 0);
-	for (unsigned i = 0; i < 4; i++) {
-		l[i] = (struct leader){ .p = &p, .index = i };
-		ck_assert_int_eq(pthread_create(&tid[i], NULL, leader_main, &l[i]), 0);
-	}
 	for (unsigned i = 0; i < 4; i++)
-		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+		l[i] = (struct leader){ .p = &p, .index = i };
+	test_run_threads(leader_main, l, sizeof(l[0]), 4);
 	ofl_pool_fini(&p);
 }
 END_TEST

@@ -308,16 +308,12 @@ START_TEST(concurrent_memcpy_one_context)
 {
 	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	struct copier c[4];
-	pthread_t tid[4];
 
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < 4; i++)
 		c[i] = (struct copier){ .ctx = ctx, .index = i };
-		ck_assert_int_eq(pthread_create(&tid[i], NULL, copier_main, &c[i]), 0);
-	}
-	for (unsigned i = 0; i < 4; i++) {
-		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+	test_run_threads(copier_main, c, sizeof(c[0]), 4);
+	for (unsigned i = 0; i < 4; i++)
 		ck_assert_msg(c[i].failures == 0, "thread %u: %s", i, c[i].why);
-	}
 	offload_ctx_free(ctx);
 }
 END_TEST
@@ -722,16 +718,12 @@ START_TEST(queues_in_parallel_threads)
 {
 	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	struct qthread t[3];
-	pthread_t tid[3];
 
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 3; i++)
 		t[i] = (struct qthread){ .ctx = ctx, .index = i };
-		ck_assert_int_eq(pthread_create(&tid[i], NULL, queue_thread, &t[i]), 0);
-	}
-	for (unsigned i = 0; i < 3; i++) {
-		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+	test_run_threads(queue_thread, t, sizeof(t[0]), 3);
+	for (unsigned i = 0; i < 3; i++)
 		ck_assert_msg(t[i].why[0] == '\0', "thread %u: %s", i, t[i].why);
-	}
 	offload_ctx_free(ctx);
 }
 END_TEST
