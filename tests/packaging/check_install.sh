@@ -3,11 +3,14 @@
 # the installed library the three ways users do: pkg-config (shared),
 # pkg-config --static (liboffload.a plus Libs.private), and CMake's
 # find_package(offload). Each program runs and must print "ok".
-#   check_install.sh BUILD_DIR C_COMPILER CMAKE
+#   check_install.sh BUILD_DIR C_COMPILER CMAKE [CFLAGS]
+# CFLAGS: what a program needs to use this build's library (the sanitizer
+# flags of a sanitizer build, whose library needs their runtime first).
 set -eu
 build=$1
 cc=$2
 cmake=$3
+cflags=${4:-}
 
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: pkg-config not installed"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-install.XXXXXX")
@@ -66,7 +69,7 @@ run() { # name binary
 
 # Shared, through pkg-config.
 # shellcheck disable=SC2046
-"$cc" -Wall -Werror -o "$tmp/hello-shared" "$tmp/hello.c" $(pkg-config --cflags --libs offload)
+"$cc" -Wall -Werror $cflags -o "$tmp/hello-shared" "$tmp/hello.c" $(pkg-config --cflags --libs offload)
 readelf -d "$tmp/hello-shared" | grep -q 'NEEDED.*liboffload\.so\.0' ||
     { echo "FAIL: pkg-config --libs did not link liboffload.so.0"; exit 1; }
 run shared "$tmp/hello-shared"
@@ -74,7 +77,7 @@ run shared "$tmp/hello-shared"
 # Static: liboffload.a, with what pkg-config --static says it needs.
 libs=$(pkg-config --static --libs offload | sed 's/-loffload/-Wl,-Bstatic -loffload -Wl,-Bdynamic/')
 # shellcheck disable=SC2046,SC2086
-"$cc" -Wall -Werror -o "$tmp/hello-static" "$tmp/hello.c" $(pkg-config --cflags offload) $libs
+"$cc" -Wall -Werror $cflags -o "$tmp/hello-static" "$tmp/hello.c" $(pkg-config --cflags offload) $libs
 if readelf -d "$tmp/hello-static" | grep -q 'NEEDED.*liboffload'; then
     echo "FAIL: the static link still needs liboffload.so"; exit 1
 fi
@@ -91,7 +94,8 @@ add_executable(hello hello.c)
 target_link_libraries(hello PRIVATE offload::offload)
 EOC
 "$cmake" -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$prefix" \
-    -DCMAKE_C_COMPILER="$cc" >"$tmp/cm.log" 2>&1 &&
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$cflags" \
+    >"$tmp/cm.log" 2>&1 &&
     "$cmake" --build "$tmp/cm/build" >>"$tmp/cm.log" 2>&1 || {
     cat "$tmp/cm.log"; echo "FAIL: find_package(offload) build"; exit 1; }
 run cmake "$tmp/cm/build/hello"
