@@ -21,6 +21,7 @@ python3-dev
 python3-pip
 python3-pytest
 python3-numpy
+python3-cryptography
 python3-setuptools
 valgrind
 qemu-system-x86

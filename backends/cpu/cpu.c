@@ -19,7 +19,7 @@ static int cpu_add_devices(struct offload_ctx *ctx, void *state)
 	d->backend = &ofl_backend_cpu;
 	d->bstate = state;
 	d->info.flags = OFFLOAD_DEVF_CPU;
-	p->caps = OFFLOAD_CAP_MEMCPY | ofl_cpu_crypto_caps();
+	p->caps = OFFLOAD_CAP_MEMCPY | OFL_CPU_CRYPTO_CAPS();
 	p->coherent = true;
 	snprintf(p->coherent_reason, sizeof(p->coherent_reason),
 		 "the CPU reads and writes through its own caches: nothing to keep coherent");

@@ -125,11 +125,6 @@ const char *ofl_cpu_memcpy_describe(const void *state)
 	return ((const struct cpu_state *)state)->describe;
 }
 
-uint32_t ofl_cpu_crypto_caps(void)
-{
-	return 0;
-}
-
 /* The fast path of every small offload_memcpy(): one compare, then memcpy. */
 static int cpu_copy(struct ofl_device *dev, void *dst, const void *src, size_t len,
 		    struct offload_result *res)

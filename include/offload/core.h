@@ -369,6 +369,23 @@ int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info 
  */
 int offload_dev_find(const offload_ctx *ctx, const char *key);
 
+/**
+ * @brief Whether a backend takes part in an open context, and if not, why.
+ *
+ * @param ctx  An open context.
+ * @param name Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97".
+ * @param why  If not NULL, receives the reason the backend is absent (for
+ *             example "socket(AF_ALG) failed: Address family not supported by
+ *             protocol ..."), or "" when it is present. Owned by the context;
+ *             valid until it is closed.
+ * @return 1 if present, 0 if built but absent (excluded by the allow-list or
+ *   unavailable on this system), -ENOENT if this library was built without
+ *   it, -EINVAL (NULL ctx or name), -EBADF (closed context).
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why);
+
 /* ------------------------------------------------------------------ results */
 
 /** Result flag: the operation ran on a register-level model ("sim"). */
@@ -381,6 +398,12 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
 #define OFFLOAD_RES_CPU (1u << 3)
 /** Result flag: a plain user buffer was bounced through a DMA buffer. */
 #define OFFLOAD_RES_BOUNCED (1u << 4)
+/**
+ * Result flag: the implementation that ran is an off-CPU engine: a direct
+ * backend's device, or for AF_ALG a kernel driver on the library's list of
+ * hardware crypto drivers (e.g. safexcel-*, the EIP97/EIP197 driver).
+ */
+#define OFFLOAD_RES_HARDWARE (1u << 5)
 
 /**
  * Who ran an operation. Filled by the synchronous calls that take a

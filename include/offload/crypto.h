@@ -56,6 +56,17 @@ enum offload_cipher_dir {
 	OFFLOAD_DECRYPT = 1,
 };
 
+/**
+ * @brief Name of a cipher with a key length, as OpenSSL spells it.
+ * @param alg     Algorithm and mode.
+ * @param key_len Key length in bytes (selects AES-128/192/256).
+ * @return e.g. "AES-128-CBC", "DES-ECB", "DES-EDE3-CBC" (a static string), or
+ *   NULL for an unknown algorithm or a key length the algorithm does not take.
+ *
+ * Thread-safety: safe from any thread.
+ */
+const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len);
+
 /** Largest GCM tag in bytes. */
 #define OFFLOAD_GCM_TAG_MAX 16
 
@@ -109,8 +120,17 @@ struct offload_cipher_op {
  *     tag given for a non-AEAD mode, partially overlapping buffers;
  *   - -EBADMSG: GCM decrypt and the tag does not match (@c out is zeroed);
  *   - -EBADF: the context is closed;
- *   - -ENOTSUP: no usable backend implements the algorithm;
+ *   - -ENOTSUP: no usable backend implements the algorithm (for AF_ALG: the
+ *     kernel lacks it; the message names the algorithm);
+ *   - -E2BIG: the operation is larger than the selected device can take in
+ *     one piece (AF_ALG AEAD) and no CPU fallback is allowed;
  *   - -EIO / -ETIMEDOUT: the engine failed (@c out is zeroed).
+ *
+ * Device selection (per operation, by @c len + @c aad_len): the first usable
+ * non-CPU device that implements the algorithm in hardware (or whose backend
+ * the context's allow-list names explicitly, e.g. "kcapi"), when the size is
+ * at least that device's threshold_bytes; otherwise the CPU. DT devices are
+ * tried before pseudo-devices such as "af_alg".
  *
  * Thread-safety: safe to call concurrently on one context.
  */
@@ -135,6 +155,30 @@ typedef struct offload_cipher_session offload_cipher_session;
  */
 int offload_cipher_session_open(offload_ctx *ctx, enum offload_cipher_alg alg, const void *key,
 				size_t key_len, offload_cipher_session **out);
+
+/**
+ * @brief Open a cipher session bound to one device.
+ *
+ * Like offload_cipher_session_open(), but every operation runs on device
+ * @p dev whatever its size (no threshold, no CPU fallback), which is how a
+ * benchmark or a self-test reaches a particular backend, e.g. the "af_alg"
+ * device whose kernel driver is software.
+ *
+ * @param ctx     An open context.
+ * @param dev     Device index (offload_dev_find()), or ::OFFLOAD_DEV_AUTO
+ *                for the policy's per-operation choice.
+ * @param alg     Algorithm and mode.
+ * @param key     Key bytes; copied.
+ * @param key_len Key length in bytes.
+ * @param out     Receives the session.
+ * @return 0, or -EINVAL (NULL argument, unknown algorithm, bad key length),
+ *   -EBADF, -ENODEV (no such device, or it is not usable), -ENOTSUP (the
+ *   device does not implement @p alg; the message says why), -ENOMEM.
+ *
+ * Thread-safety: as offload_cipher_session_open().
+ */
+int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_cipher_alg alg,
+				    const void *key, size_t key_len, offload_cipher_session **out);
 
 /**
  * @brief Run one operation with the session's key.
@@ -173,6 +217,15 @@ enum offload_hash_alg {
 	OFFLOAD_HASH_HMAC_SHA384 = 0x105,/**< HMAC-SHA-384 (RFC 4231). */
 	OFFLOAD_HASH_HMAC_SHA512 = 0x106,/**< HMAC-SHA-512 (RFC 4231). */
 };
+
+/**
+ * @brief Name of a hash algorithm.
+ * @param alg The algorithm.
+ * @return e.g. "SHA256", "HMAC-SHA256" (a static string), or NULL if unknown.
+ *
+ * Thread-safety: safe from any thread.
+ */
+const char *offload_hash_name(enum offload_hash_alg alg);
 
 /** Largest digest in bytes (SHA-512). */
 #define OFFLOAD_HASH_MAX_DIGEST 64
@@ -221,6 +274,11 @@ typedef struct offload_hash_session offload_hash_session;
  * @param out     Receives the session.
  * @return 0, or -EINVAL, -EBADF, -ENOTSUP, -ENOMEM.
  *
+ * Device selection is per message, by its total length, with the rule of
+ * offload_cipher(): the session buffers the first threshold_bytes of a
+ * message (at most 64 KiB) until it knows whether the message reaches the
+ * engine's threshold; shorter messages are hashed on the CPU.
+ *
  * Thread-safety: safe to call concurrently on one context; a session belongs
  * to one thread at a time.
  */
@@ -228,12 +286,32 @@ int offload_hash_open(offload_ctx *ctx, enum offload_hash_alg alg, const void *k
 		      offload_hash_session **out);
 
 /**
+ * @brief Open a streaming hash/HMAC session bound to one device.
+ *
+ * Like offload_hash_open(), but every message is hashed on device @p dev
+ * whatever its length.
+ *
+ * @param ctx     An open context.
+ * @param dev     Device index, or ::OFFLOAD_DEV_AUTO.
+ * @param alg     Algorithm.
+ * @param key     HMAC key (copied), NULL for plain hashes.
+ * @param key_len Key length in bytes.
+ * @param out     Receives the session.
+ * @return 0, or -EINVAL, -EBADF, -ENODEV, -ENOTSUP, -ENOMEM.
+ *
+ * Thread-safety: as offload_hash_open().
+ */
+int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, const void *key,
+			  size_t key_len, offload_hash_session **out);
+
+/**
  * @brief Add data to a streaming hash.
  *
  * @param s    The session.
  * @param data Input bytes (may be NULL only if @p len is 0).
  * @param len  Length in bytes.
- * @return 0, or -EINVAL, -EIO, -ETIMEDOUT.
+ * @return 0, or -EINVAL, -EIO, -ETIMEDOUT. After an engine error the
+ *   message so far is discarded (the next update starts a new message).
  *
  * Thread-safety: the session's owning thread only.
  */

@@ -42,6 +42,37 @@ extern "C" {
 #define OFFLOAD_SPI_MODE_2 OFFLOAD_SPI_CPOL
 /** SPI mode 3: CPOL = 1, CPHA = 1. */
 #define OFFLOAD_SPI_MODE_3 (OFFLOAD_SPI_CPOL | OFFLOAD_SPI_CPHA)
+/**
+ * Mode bit: two TX data lines (SPI_TX_DUAL); needed for tx_nbits = 2. The
+ * Linux SPI core rejects tx_nbits = 2 unless TX_DUAL or TX_QUAD is set, and
+ * tx_nbits = 4 unless TX_QUAD is set (drivers/spi/spi.c __spi_validate).
+ */
+#define OFFLOAD_SPI_TX_DUAL 0x100u
+/** Mode bit: four TX data lines (SPI_TX_QUAD); allows tx_nbits = 2 or 4. */
+#define OFFLOAD_SPI_TX_QUAD 0x200u
+/** Mode bit: two RX data lines (SPI_RX_DUAL); needed for rx_nbits = 2. */
+#define OFFLOAD_SPI_RX_DUAL 0x400u
+/** Mode bit: four RX data lines (SPI_RX_QUAD); allows rx_nbits = 2 or 4. */
+#define OFFLOAD_SPI_RX_QUAD 0x800u
+/** Every mode bit this API knows; others are rejected with -EINVAL. */
+#define OFFLOAD_SPI_MODE_ALL                                                               \
+	(OFFLOAD_SPI_CPHA | OFFLOAD_SPI_CPOL | OFFLOAD_SPI_CS_HIGH | OFFLOAD_SPI_LSB_FIRST |  \
+	 OFFLOAD_SPI_3WIRE | OFFLOAD_SPI_LOOP | OFFLOAD_SPI_NO_CS | OFFLOAD_SPI_TX_DUAL |      \
+	 OFFLOAD_SPI_TX_QUAD | OFFLOAD_SPI_RX_DUAL | OFFLOAD_SPI_RX_QUAD)
+
+/**
+ * Open flag: never keep chip select asserted from one part of a split
+ * message into the next. By default a message too large for the backend in
+ * one go (spidev: bufsiz, 511 transfers) is cut into parts, and where CS
+ * must stay asserted across a cut the part before it ends with cs_change
+ * set, which keeps CS asserted until the next message (Linux
+ * include/linux/spi/spi.h, struct spi_transfer, cs_change rule (ii)). That
+ * holds only while no other device on the same controller is addressed
+ * between the parts; on a bus shared with other processes set this flag, and
+ * such messages fail with -EMSGSIZE instead. Cuts after a transfer with
+ * cs_change set (CS is released there anyway) are always made.
+ */
+#define OFFLOAD_SPI_OPEN_NO_CS_HOLD (1u << 0)
 
 /** Largest number of transfers in one message. */
 #define OFFLOAD_SPI_MAX_XFERS 4096
@@ -58,17 +89,32 @@ struct offload_spi_opts {
 	 * is a child node or a spidev path (the default).
 	 */
 	int chip_select;
-	/** OFFLOAD_SPI_* mode bits to use instead of the device tree's; -1 keeps the DT's (default). */
+	/**
+	 * OFFLOAD_SPI_* mode bits to use instead of the device tree's; -1 (the
+	 * default) keeps the DT child's, or for a /dev/spidevB.C path the mode
+	 * the kernel currently has for the device.
+	 */
 	int64_t mode;
 	/** Default clock in Hz; 0 keeps the DT's spi-max-frequency (or the spidev's). */
 	uint32_t max_speed_hz;
 	/** Default word size in bits (4..32 as the controller allows); 0 = 8. */
 	uint8_t bits_per_word;
+	/** OFFLOAD_SPI_OPEN_* flags; 0 by default. (Added after 0.1.0; older callers' size excludes it.) */
+	uint32_t flags;
 };
 
-/** One transfer of a message; zero-initialise, then fill. */
+/**
+ * One transfer of a message; zero-initialise, then fill.
+ *
+ * At least one of @c tx and @c rx must be set (a transfer with neither
+ * clocks nothing under Linux, so it is refused). @c rx either equals @c tx
+ * (in-place full duplex) or does not overlap it. Transfers run in array
+ * order: a transfer's received bytes may be stored before a later
+ * transfer's bytes are read, so an @c rx buffer must not overlap the @c tx
+ * buffer of a later transfer of the same message.
+ */
 struct offload_spi_xfer {
-	/** Bytes to send, @c len long; NULL sends zeros. */
+	/** Bytes to send, @c len long; NULL sends zeros (rx must then be set). */
 	const void *tx;
 	/** Buffer for received bytes, @c len long; NULL discards them. May equal @c tx. */
 	void *rx;
@@ -133,6 +179,29 @@ void offload_spi_opts_init(struct offload_spi_opts *opts);
 /**
  * @brief Open an SPI device.
  *
+ * A DT path is looked up in the context's device tree. A peripheral
+ * (child) node gives the chip select (reg), mode (spi-cpha, spi-cpol,
+ * spi-cs-high, spi-lsb-first, spi-3wire, spi-tx/rx-bus-width 2 or 4), the
+ * default clock (spi-max-frequency) and the CS delays
+ * (spi-cs-setup-delay-ns / spi-cs-hold-delay-ns, else the deprecated
+ * fsl,spi-cs-sck-delay / fsl,spi-sck-cs-delay; hw/dspi.md section 1.3). A
+ * controller path with opts->chip_select uses the child whose reg equals it
+ * if there is one, else mode 0. The open is routed to the backend serving
+ * the controller device (a direct driver) or else to the kernel through
+ * spidev: the /dev/spidevB.C whose sysfs of_node link names the child (or
+ * the controller and chip select) is used. The sysfs root is /sys, or the
+ * OFFLOAD_SYSFS_ROOT environment variable.
+ *
+ * For a /dev/spidevB.C path, opts->mode = -1 keeps the mode the kernel has
+ * for the device (from its DT node), and opts->max_speed_hz = 0 keeps
+ * spidev's current default clock. Settings are written mode first, word
+ * size next and clock last, because spi-fsl-dspi computes its clock divider
+ * only in spi_setup() (hw/spidev.md section 3). Through spidev these are
+ * per-device kernel state shared by every open file of the device: each
+ * transfer carries the handle's clock and word size explicitly, but on
+ * spi-fsl-dspi the clock in effect is the one of the most recent setup by any
+ * of them.
+ *
  * @param ctx  An open context.
  * @param path "/dev/spidevB.C", a DT peripheral node path
  *             ("/soc/spi@2100000/flash@0"), or a DT controller path with
@@ -140,9 +209,12 @@ void offload_spi_opts_init(struct offload_spi_opts *opts);
  * @param opts Options, or NULL for defaults.
  * @param out  Receives the handle.
  * @return 0, or -EINVAL (NULL argument, bad option, unsupported mode bits or
- *   word size), -ENOENT (no such node or device file), -ENODEV (controller
- *   disabled or no backend can reach it; the message says what was tried),
- *   -EBADF, -EACCES, -ENOMEM.
+ *   word size, a controller path without chip_select or a child path with
+ *   one), -ENOENT (no such node or device file, or the context has no device
+ *   tree for a DT path), -ENODEV (controller or child disabled, or no backend
+ *   can reach it; the message says what was tried), -EBADF (context not
+ *   open), -EACCES, -ENOMEM, or another -errno from opening the device file
+ *   or its setup ioctls.
  *
  * Thread-safety: safe to call concurrently on one context. A handle belongs
  * to one thread at a time.
@@ -154,19 +226,31 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  * @brief Send one message: @p n transfers with chip select handled as each
  *        transfer's cs_change says.
  *
- * A message larger than what the backend takes at once (spidev's bufsiz,
- * 511 transfers) is split transparently when splitting does not change what
- * appears on the wire (chip select, clock, delays); otherwise it fails with
- * -EMSGSIZE.
+ * A message larger than what the backend takes at once (spidev's bufsiz
+ * per direction with each transfer rounded up to the kernel's
+ * ARCH_DMA_MINALIGN, and 511 transfers) is split transparently when
+ * splitting does not change what appears on the wire: the data, word size
+ * and clock of every bit and the chip-select sequence stay the same; only
+ * idle time between parts is added. See ::OFFLOAD_SPI_OPEN_NO_CS_HOLD.
+ * Otherwise it fails with -EMSGSIZE before anything is sent.
+ *
+ * If a part after the first fails, the bytes of the earlier parts have
+ * already been clocked; the error message says how many, and the library
+ * sends an empty message to release a chip select it held.
  *
  * @param spi   The handle.
  * @param xfers Array of @p n transfers.
  * @param n     Number of transfers, 1 .. ::OFFLOAD_SPI_MAX_XFERS.
  * @return The total number of bytes transferred (sum of len), or
  *   - -EINVAL: NULL argument, n = 0 or too large, a transfer with len 0,
- *     a length that is not a multiple of the word size, unsupported
- *     bits_per_word, nbits or speed;
- *   - -EMSGSIZE: the message cannot be split without changing the wire;
+ *     no buffer, overlapping tx/rx, a length that is not a multiple of the
+ *     word size (2 bytes for 9..16-bit words, 4 for 17..32), bits_per_word
+ *     above 32 or refused by the backend, nbits other than 0/1/2/4 or not
+ *     allowed by the mode's TX/RX_DUAL/QUAD bits, or a per-transfer speed_hz
+ *     differing from the handle's default on a controller whose driver
+ *     ignores it (spi-fsl-dspi, hw/dspi.md section 1.3);
+ *   - -EMSGSIZE: the sum of len exceeds INT_MAX, or the message cannot be
+ *     split without changing the wire;
  *   - -ETIMEDOUT, -EIO: controller failure;
  *   - other -errno from the kernel's SPI_IOC_MESSAGE.
  *

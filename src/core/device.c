@@ -44,3 +44,23 @@ int offload_dev_find(const offload_ctx *ctx, const char *key)
 	return ofl_err(ctx, -ENODEV, "offload_dev_find: no device named, at or compatible with \"%s\"",
 		       key);
 }
+
+int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why)
+{
+	int r = ofl_ctx_check(ctx, "offload_backend_status");
+
+	if (r < 0)
+		return r;
+	if (!name)
+		return ofl_err(ctx, -EINVAL, "offload_backend_status: name is NULL");
+	for (int i = 0; i < ctx->nbackends; i++) {
+		const struct ofl_backend_slot *s = &ctx->backends[i];
+		if (strcmp(s->be->name, name) != 0)
+			continue;
+		if (why)
+			*why = s->present ? "" : s->why;
+		return s->present ? 1 : 0;
+	}
+	return ofl_err(ctx, -ENOENT, "offload_backend_status: backend \"%s\" is not built into this "
+				     "library", name);
+}

@@ -17,6 +17,10 @@ struct command {
 static const struct command commands[] = {
 	{ "list", "devices found in the device tree and every policy decision with its reason", cmd_list },
 	{ "bench", "benchmark: bench memcpy | cipher | spi", cmd_bench },
+	{ "selftest", "crypto known-answer tests on every backend, like the kernel's testmgr", cmd_selftest },
+	{ "enc", "encrypt a file or stdin; output as openssl enc -nopad", cmd_enc },
+	{ "dec", "decrypt a file or stdin; output as openssl enc -d -nopad", cmd_dec },
+	{ "dgst", "hash or HMAC files or stdin; output as openssl dgst", cmd_dgst },
 };
 
 static void usage(FILE *f, const char *prog)

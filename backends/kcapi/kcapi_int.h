@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* kcapi backend internals shared by its files. */
+#ifndef OFL_BACKEND_KCAPI_H
+#define OFL_BACKEND_KCAPI_H
+
+#include <pthread.h>
+
+#include "core/crypto_int.h"
+#include "core/internal.h"
+#include "proc_crypto.h"
+
+/* What one kernel algorithm name resolved to. Entries never move or get
+ * rewritten once `driver` is set, so results may point at `driver`. */
+struct kc_alg {
+	const char *cra_name;    /* "cbc(aes)", "hmac(sha256)" */
+	const char *socket_type; /* "skcipher", "aead", "hash" */
+	char driver[128];        /* cra_driver_name that served, "" until known */
+	int priority;
+	bool hw;                 /* driver is an off-CPU engine */
+	bool in_proc;            /* present in /proc/crypto at context open */
+};
+
+enum { KC_NCIPHER = 6, KC_NHASH = 12 };
+
+struct kc_state {
+	pthread_mutex_t lock;
+	char proc_path[256];
+	struct kc_alg cipher[KC_NCIPHER]; /* by offload_cipher_alg - 1 */
+	struct kc_alg hash[KC_NHASH];     /* MD5..SHA512, HMAC-MD5..HMAC-SHA512 */
+};
+
+extern const struct ofl_backend ofl_backend_kcapi;
+extern const struct ofl_cipher_ops ofl_kcapi_cipher_ops;
+extern const struct ofl_hash_ops ofl_kcapi_hash_ops;
+
+/* The entry of a hash algorithm, NULL if unknown. */
+struct kc_alg *ofl_kc_hash_alg(struct kc_state *st, enum offload_hash_alg alg);
+/* After a handle was bound: record which driver the kernel instantiated. */
+const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a);
+/* Answer a query for an entry (hw preference and why). */
+int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len);
+/* A libkcapi error as a library error with a message. */
+int ofl_kc_err(struct ofl_device *dev, int r, const char *what, const struct kc_alg *a);
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* /proc/crypto parser (see proc_crypto.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "proc_crypto.h"
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+static bool type_fits(const char *type, const char *socket_type)
+{
+	static const char *const skcipher[] = { "skcipher", "lskcipher", "ablkcipher", "blkcipher",
+						"givcipher", NULL };
+	static const char *const aead[] = { "aead", "nivaead", NULL };
+	static const char *const hash[] = { "shash", "ahash", "digest", NULL };
+	const char *const *ok = strcmp(socket_type, "skcipher") == 0 ? skcipher
+				: strcmp(socket_type, "aead") == 0   ? aead
+				: strcmp(socket_type, "hash") == 0   ? hash
+								     : NULL;
+	if (!ok)
+		return false;
+	for (; *ok; ok++)
+		if (strcmp(type, *ok) == 0)
+			return true;
+	return false;
+}
+
+static void consider(const struct ofl_proc_crypto_entry *e, const char *cra_name,
+		     const char *socket_type, struct ofl_proc_crypto_entry *best, bool *found)
+{
+	if (!e->name[0] || strcmp(e->name, cra_name) != 0)
+		return;
+	if (!e->selftest_passed || e->internal || !type_fits(e->type, socket_type))
+		return;
+	/* A later entry must be strictly better, as in the kernel's lookup. */
+	if (*found && e->priority <= best->priority)
+		return;
+	*best = *e;
+	*found = true;
+}
+
+int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *socket_type,
+			 struct ofl_proc_crypto_entry *out)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	struct ofl_proc_crypto_entry e, best;
+	bool found = false;
+	char *line = NULL;
+	size_t cap = 0;
+	memset(&e, 0, sizeof(e));
+	memset(&best, 0, sizeof(best));
+	while (getline(&line, &cap, f) >= 0) {
+		char *colon = strchr(line, ':');
+		if (!colon) {
+			if (trim(line)[0] == '\0') {
+				consider(&e, cra_name, socket_type, &best, &found);
+				memset(&e, 0, sizeof(e));
+			}
+			continue;
+		}
+		*colon = '\0';
+		const char *k = trim(line), *v = trim(colon + 1);
+		if (strcmp(k, "name") == 0) {
+			/* A "name" line starts a new entry even without a blank line. */
+			consider(&e, cra_name, socket_type, &best, &found);
+			memset(&e, 0, sizeof(e));
+			ofl_strlcpy(e.name, v, sizeof(e.name));
+		} else if (strcmp(k, "driver") == 0) {
+			ofl_strlcpy(e.driver, v, sizeof(e.driver));
+		} else if (strcmp(k, "module") == 0) {
+			ofl_strlcpy(e.module, v, sizeof(e.module));
+		} else if (strcmp(k, "type") == 0) {
+			ofl_strlcpy(e.type, v, sizeof(e.type));
+		} else if (strcmp(k, "priority") == 0) {
+			e.priority = atoi(v);
+		} else if (strcmp(k, "selftest") == 0) {
+			e.selftest_passed = strcmp(v, "passed") == 0;
+		} else if (strcmp(k, "internal") == 0) {
+			e.internal = strcmp(v, "yes") == 0;
+		} else if (strcmp(k, "async") == 0) {
+			e.async = strcmp(v, "yes") == 0;
+		}
+	}
+	consider(&e, cra_name, socket_type, &best, &found);
+	free(line);
+	fclose(f);
+	if (!found)
+		return -ENOENT;
+	*out = best;
+	return 0;
+}
+
+/*
+ * Driver names of Linux crypto drivers that run on an engine outside the
+ * CPU (drivers/crypto/), matched by prefix or infix: Inside Secure SafeXcel
+ * EIP97/EIP197 ("safexcel-cbc-aes", inside-secure/safexcel_cipher.c),
+ * Marvell CESA ("mv-cbc-aes"), Atmel ("atmel-cbc-aes"), STM32
+ * ("stm32-cbc-aes"), virtio ("virtio_crypto_aes_cbc"), NXP CAAM
+ * ("cbc-aes-caam"), TI SA2UL ("cbc-aes-sa2ul"), Allwinner CE
+ * ("cbc-aes-sun8i-ce"), ARM CryptoCell ("cbc-aes-ccree"), Freescale Talitos
+ * ("cbc-aes-talitos"). Not exhaustive: a driver missing here is treated as
+ * software, so AF_ALG is then used only when selected explicitly.
+ */
+bool ofl_kcapi_driver_is_hw(const char *driver)
+{
+	static const char *const prefixes[] = { "safexcel-", "mv-", "atmel-", "stm32-",
+						"virtio_crypto_", NULL };
+	static const char *const infixes[] = { "-caam", "-sa2ul", "-sun8i-ce", "-ccree", "-talitos",
+					       NULL };
+
+	for (const char *const *p = prefixes; *p; p++)
+		if (strncmp(driver, *p, strlen(*p)) == 0)
+			return true;
+	for (const char *const *p = infixes; *p; p++)
+		if (strstr(driver, *p))
+			return true;
+	return false;
+}

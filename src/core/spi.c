@@ -1,0 +1,775 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SPI API: resolve a path (spidev node, DT child, DT controller + chip
+ * select) into a configuration, route it to a backend, validate messages the
+ * way the Linux SPI core does (drivers/spi/spi.c __spi_validate, facts in
+ * shared/hw/spidev.md section 5) and split messages that exceed what the
+ * backend takes in one call without changing what appears on the wire.
+ */
+#include <libfdt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "core/spi_int.h"
+
+#define OFL_SPI_MAGIC 0x6f666c73u /* "ofls" */
+
+#define LANE_BITS (OFFLOAD_SPI_TX_DUAL | OFFLOAD_SPI_TX_QUAD | OFFLOAD_SPI_RX_DUAL | OFFLOAD_SPI_RX_QUAD)
+
+struct offload_spi {
+	uint32_t magic;
+	struct ofl_handle h;
+	struct offload_ctx *ctx;
+	const struct ofl_backend *be;
+	void *priv;
+	struct ofl_spi_cfg cfg;
+	struct ofl_spi_limits lim;
+	struct offload_spi_xfer *part; /* one part of a split message */
+	uint32_t part_cap;
+	char path[256];
+};
+
+void offload_spi_opts_init(struct offload_spi_opts *opts)
+{
+	if (!opts)
+		return;
+	memset(opts, 0, sizeof(*opts));
+	opts->size = sizeof(*opts);
+	opts->chip_select = -1;
+	opts->mode = -1;
+}
+
+int ofl_spi_parse_spidev_name(const char *path, int *bus, int *cs)
+{
+	const char *base = strrchr(path, '/');
+	int b, c, end = 0;
+
+	base = base ? base + 1 : path;
+	if (sscanf(base, "spidev%d.%d%n", &b, &c, &end) != 2 || base[end] != '\0' || b < 0 || c < 0)
+		return -EINVAL;
+	if (bus)
+		*bus = b;
+	if (cs)
+		*cs = c;
+	return 0;
+}
+
+/* ------------------------------------------------------------- mode checks */
+
+/* The combinations spi_setup() refuses (drivers/spi/spi.c; hw/spidev.md section 4). */
+static int check_mode(const struct offload_ctx *ctx, const char *fn, uint64_t mode, const char *from)
+{
+	if (mode & ~(uint64_t)OFFLOAD_SPI_MODE_ALL)
+		return ofl_err(ctx, -EINVAL,
+			       "%s: unsupported mode bits 0x%llx in %s (known: CPHA 0x1, CPOL 0x2, CS_HIGH "
+			       "0x4, LSB_FIRST 0x8, 3WIRE 0x10, LOOP 0x20, NO_CS 0x40, TX/RX_DUAL/QUAD "
+			       "0x100..0x800)",
+			       fn, (unsigned long long)(mode & ~(uint64_t)OFFLOAD_SPI_MODE_ALL), from);
+	if (((mode & OFFLOAD_SPI_TX_DUAL) && (mode & OFFLOAD_SPI_TX_QUAD)) ||
+	    ((mode & OFFLOAD_SPI_RX_DUAL) && (mode & OFFLOAD_SPI_RX_QUAD)))
+		return ofl_err(ctx, -EINVAL, "%s: mode 0x%llx in %s selects dual and quad at once", fn,
+			       (unsigned long long)mode, from);
+	if ((mode & OFFLOAD_SPI_3WIRE) && (mode & LANE_BITS))
+		return ofl_err(ctx, -EINVAL,
+			       "%s: mode 0x%llx in %s combines 3WIRE with dual/quad lanes, which Linux "
+			       "spi_setup() refuses",
+			       fn, (unsigned long long)mode, from);
+	return 0;
+}
+
+/* ------------------------------------------------------------- DT resolution */
+
+static struct ofl_device *device_for_node(const struct offload_ctx *ctx, int node)
+{
+	for (int i = 0; i < ctx->ndev; i++)
+		if (ctx->devs[i]->node == node)
+			return ctx->devs[i];
+	return NULL;
+}
+
+/* Node name "spi", "spi@..", "spi-N" (the DT binding's generic name) or older "dspi@..". */
+static bool spi_node_name(const char *name)
+{
+	const char *p = name;
+
+	if (strncmp(p, "dspi", 4) == 0)
+		p += 4;
+	else if (strncmp(p, "spi", 3) == 0)
+		p += 3;
+	else
+		return false;
+	return *p == '\0' || *p == '@' || *p == '-';
+}
+
+static bool is_controller(const struct offload_ctx *ctx, int node)
+{
+	const void *fdt = ctx->dt.fdt;
+	const char *name = fdt_get_name(fdt, node, NULL);
+	const struct ofl_device *d = device_for_node(ctx, node);
+
+	if (d && d->engine == OFL_ENGINE_DSPI)
+		return true;
+	return (name && spi_node_name(name)) || fdt_getprop(fdt, node, "spi-num-chipselects", NULL) ||
+	       fdt_getprop(fdt, node, "num-cs", NULL);
+}
+
+static uint32_t num_chipselects(const void *fdt, int node)
+{
+	static const char *const names[] = { "spi-num-chipselects", "num-cs" };
+
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(names); i++) {
+		int len = 0;
+		const fdt32_t *p = fdt_getprop(fdt, node, names[i], &len);
+		if (p && len >= (int)sizeof(*p))
+			return fdt32_ld(p);
+	}
+	return 0;
+}
+
+/* The child of `ctrl` at `node` (node >= 0) or with reg == cs (node < 0). */
+static int find_child(const void *fdt, int ctrl, int node, uint32_t cs, struct ofl_dt_spi_child *out)
+{
+	struct ofl_dt_spi_child kids[32];
+	int n = ofl_dt_spi_children(fdt, ctrl, kids, (int)OFL_ARRAY_SIZE(kids));
+
+	if (n < 0)
+		return n;
+	if (n > (int)OFL_ARRAY_SIZE(kids)) {
+		/* More children than the buffer: walk again without one. */
+		struct ofl_dt_spi_child *all = calloc((size_t)n, sizeof(*all));
+		if (!all)
+			return -ENOMEM;
+		n = ofl_dt_spi_children(fdt, ctrl, all, n);
+		int r = -ENOENT;
+		for (int i = 0; i < n && r; i++)
+			if (node >= 0 ? all[i].node == node : all[i].chip_select == cs) {
+				*out = all[i];
+				r = 0;
+			}
+		free(all);
+		return r;
+	}
+	for (int i = 0; i < n; i++)
+		if (node >= 0 ? kids[i].node == node : kids[i].chip_select == cs) {
+			*out = kids[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static void apply_child(struct ofl_spi_cfg *cfg, const struct offload_spi_opts *o,
+			const struct ofl_dt_spi_child *c)
+{
+	cfg->chip_select = (int)c->chip_select;
+	if (o->mode < 0) {
+		cfg->mode = c->mode;
+		cfg->mode_dt_lanes = c->mode & LANE_BITS;
+	}
+	if (!o->max_speed_hz)
+		cfg->max_speed_hz = c->max_frequency_hz;
+	cfg->cs_setup_ns = c->cs_setup_ns;
+	cfg->cs_hold_ns = c->cs_hold_ns;
+}
+
+static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const struct offload_spi_opts *o)
+{
+	static const char fn[] = "offload_spi_open";
+	const void *fdt = ctx->dt.fdt;
+	struct ofl_dt_spi_child child;
+	const char *st = NULL;
+	int node, ctrl, r;
+
+	if (!fdt)
+		return ofl_err(ctx, -ENOENT,
+			       "%s: %s is a device-tree path but the context has no device tree (source "
+			       "\"%s\"); open a /dev/spidevB.C path or give a .dtb",
+			       fn, cfg->path, ctx->dt.source);
+	node = fdt_path_offset(fdt, cfg->path);
+	if (node < 0)
+		return ofl_err(ctx, -ENOENT, "%s: no node %s in the device tree (%s)", fn, cfg->path,
+			       ctx->dt.source);
+
+	if (o->chip_select >= 0) {
+		ctrl = node;
+		if (!is_controller(ctx, ctrl))
+			return ofl_err(ctx, -EINVAL,
+				       "%s: %s is not an SPI controller node, so chip_select %d does not "
+				       "apply; name the controller (spi@...) or pass chip_select -1 with a "
+				       "peripheral node",
+				       fn, cfg->path, o->chip_select);
+		uint32_t ncs = num_chipselects(fdt, ctrl);
+		if (ncs && (uint32_t)o->chip_select >= ncs)
+			return ofl_err(ctx, -EINVAL,
+				       "%s: chip_select %d is out of range: %s declares %u chip selects",
+				       fn, o->chip_select, cfg->path, ncs);
+		r = find_child(fdt, ctrl, -1, (uint32_t)o->chip_select, &child);
+		if (r < 0 && r != -ENOENT)
+			return ofl_err(ctx, r, "%s: cannot read the children of %s", fn, cfg->path);
+		cfg->chip_select = o->chip_select;
+		if (r == 0)
+			ofl_dt_path(fdt, child.node, cfg->dt_path, sizeof(cfg->dt_path));
+	} else {
+		ctrl = fdt_parent_offset(fdt, node);
+		if (ctrl < 0 || !is_controller(ctx, ctrl)) {
+			if (is_controller(ctx, node))
+				return ofl_err(ctx, -EINVAL,
+					       "%s: %s is an SPI controller; set opts.chip_select or name "
+					       "one of its peripheral nodes",
+					       fn, cfg->path);
+			return ofl_err(ctx, -EINVAL,
+				       "%s: %s is neither an SPI controller nor a peripheral node under one",
+				       fn, cfg->path);
+		}
+		r = find_child(fdt, ctrl, node, 0, &child);
+		if (r == -ENOENT)
+			return ofl_err(ctx, -EINVAL,
+				       "%s: %s has no reg property, so it names no chip select", fn,
+				       cfg->path);
+		if (r < 0)
+			return ofl_err(ctx, r, "%s: cannot read %s", fn, cfg->path);
+		ofl_dt_path(fdt, node, cfg->dt_path, sizeof(cfg->dt_path));
+	}
+	ofl_dt_path(fdt, ctrl, cfg->ctrl_path, sizeof(cfg->ctrl_path));
+	if (!ofl_dt_enabled(fdt, ctrl, &st))
+		return ofl_err(ctx, -ENODEV, "%s: SPI controller %s is disabled (status = \"%s\")", fn,
+			       cfg->ctrl_path, st);
+	if (cfg->dt_path[0]) {
+		if (!child.enabled) {
+			ofl_dt_enabled(fdt, child.node, &st);
+			return ofl_err(ctx, -ENODEV, "%s: %s is disabled (status = \"%s\")", fn,
+				       cfg->dt_path, st);
+		}
+		apply_child(cfg, o, &child);
+	}
+	/* The DT describes the device: program its mode even when it is 0. */
+	cfg->mode_set = true;
+	r = check_mode(ctx, fn, cfg->mode, cfg->dt_path[0] ? cfg->dt_path : "the options");
+	if (r < 0)
+		return r;
+	cfg->dev = device_for_node(ctx, ctrl);
+	cfg->engine = cfg->dev ? cfg->dev->engine : OFL_ENGINE_NONE;
+	return 0;
+}
+
+/* After a backend found the DT nodes of a spidev path: the device and delays. */
+void ofl_spi_cfg_from_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg)
+{
+	const void *fdt = ctx->dt.fdt;
+	struct ofl_dt_spi_child child;
+
+	if (!fdt || cfg->dev || !cfg->ctrl_path[0])
+		return;
+	int ctrl = fdt_path_offset(fdt, cfg->ctrl_path);
+	if (ctrl < 0)
+		return;
+	cfg->dev = device_for_node(ctx, ctrl);
+	if (cfg->dev && cfg->engine == OFL_ENGINE_NONE)
+		cfg->engine = cfg->dev->engine;
+	int node = cfg->dt_path[0] ? fdt_path_offset(fdt, cfg->dt_path) : -1;
+	if (node >= 0 && find_child(fdt, ctrl, node, 0, &child) == 0) {
+		cfg->cs_setup_ns = child.cs_setup_ns;
+		cfg->cs_hold_ns = child.cs_hold_ns;
+	}
+}
+
+/* ------------------------------------------------------------- routing */
+
+static size_t append(char *buf, size_t len, size_t off, const char *name, const char *why)
+{
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s: %s", off ? "; " : "", name,
+					why[0] ? why : "not reachable");
+	return off;
+}
+
+/*
+ * Try the backend bound to the controller's device first, then every other
+ * backend with SPI ops in registry order (direct drivers before the kernel
+ * path). -ENODEV from a backend means "cannot reach it, try the next".
+ */
+static int route_open(struct offload_spi *spi)
+{
+	static const char fn[] = "offload_spi_open";
+	struct offload_ctx *ctx = spi->ctx;
+	const struct ofl_backend *bound = spi->cfg.dev ? spi->cfg.dev->backend : NULL;
+	char tried[OFL_ERRMSG_LEN - 96] = "";
+	size_t off = 0;
+
+	for (int j = -1; j < ctx->nbackends; j++) {
+		int i = j;
+		if (j < 0) {
+			for (i = 0; i < ctx->nbackends && ctx->backends[i].be != bound; i++)
+				;
+			if (!bound || i == ctx->nbackends)
+				continue;
+		} else if (ctx->backends[j].be == bound) {
+			continue;
+		}
+		const struct ofl_backend_slot *s = &ctx->backends[i];
+		if (!s->be->spi)
+			continue;
+		if (!s->present) {
+			off = append(tried, sizeof(tried), off, s->be->name, s->why);
+			continue;
+		}
+		struct ofl_spi_cfg cfg = spi->cfg;
+		struct ofl_spi_limits lim;
+		char why[OFL_REASON_LEN] = "";
+		void *priv = NULL;
+
+		memset(&lim, 0, sizeof(lim));
+		int r = s->be->spi->open(ctx, s->state, &cfg, &priv, &lim, why, sizeof(why));
+		if (r == 0) {
+			spi->be = s->be;
+			spi->priv = priv;
+			spi->cfg = cfg;
+			spi->lim = lim;
+			return 0;
+		}
+		if (r != -ENODEV)
+			return ofl_err(ctx, r, "%s: %s: %s", fn, s->be->name,
+				       why[0] ? why : offload_strerror(r));
+		off = append(tried, sizeof(tried), off, s->be->name, why);
+	}
+	if (!off)
+		return ofl_err(ctx, -ENODEV,
+			       "%s: no SPI backend is built or allowed (allow-list \"%s\"), so %s cannot "
+			       "be opened",
+			       fn, ctx->allow, spi->cfg.path);
+	return ofl_err(ctx, -ENODEV, "%s: no backend can reach %s: %s", fn, spi->cfg.path, tried);
+}
+
+static void sanitize_limits(struct offload_spi *spi)
+{
+	struct ofl_spi_limits *l = &spi->lim;
+
+	if (!l->max_xfers)
+		l->max_xfers = 1;
+	if (!l->align || (l->align & (l->align - 1)))
+		l->align = 1;
+	if (!l->bpw_mask)
+		l->bpw_mask = 0xffffffffu;
+	spi->part_cap = OFL_MIN(l->max_xfers, (uint32_t)OFFLOAD_SPI_MAX_XFERS);
+}
+
+static void spi_destroy(struct ofl_handle *h)
+{
+	offload_spi_close(ofl_container_of(h, struct offload_spi, h));
+}
+
+int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_spi_opts *opts,
+		     offload_spi **out)
+{
+	static const char fn[] = "offload_spi_open";
+	struct offload_spi_opts o;
+	int r = ofl_ctx_check(ctx, fn);
+
+	if (r < 0)
+		return r;
+	if (!out)
+		return ofl_err(ctx, -EINVAL, "%s: out is NULL", fn);
+	*out = NULL;
+	if (!path || !path[0])
+		return ofl_err(ctx, -EINVAL, "%s: path is %s", fn, path ? "empty" : "NULL");
+	if (strlen(path) >= sizeof(((struct offload_spi *)0)->path))
+		return ofl_err(ctx, -EINVAL, "%s: path is longer than %zu bytes", fn,
+			       sizeof(((struct offload_spi *)0)->path) - 1);
+	offload_spi_opts_init(&o);
+	if (opts) {
+		size_t min = offsetof(struct offload_spi_opts, bits_per_word) + sizeof(opts->bits_per_word);
+		if (opts->size < min)
+			return ofl_err(ctx, -EINVAL,
+				       "%s: opts->size %u is smaller than the first published options "
+				       "(%zu); use offload_spi_opts_init()",
+				       fn, opts->size, min);
+		memcpy(&o, opts, OFL_MIN((size_t)opts->size, sizeof(o)));
+		o.size = sizeof(o);
+	}
+	if (o.chip_select < -1)
+		return ofl_err(ctx, -EINVAL, "%s: chip_select %d (use -1 or a chip select number)", fn,
+			       o.chip_select);
+	if (o.mode < -1)
+		return ofl_err(ctx, -EINVAL, "%s: mode %lld (use -1 to keep the DT's, or OFFLOAD_SPI_* bits)",
+			       fn, (long long)o.mode);
+	if (o.mode >= 0 && (r = check_mode(ctx, fn, (uint64_t)o.mode, "opts.mode")) < 0)
+		return r;
+	if (o.bits_per_word > 32)
+		return ofl_err(ctx, -EINVAL, "%s: bits_per_word %u (an SPI word is 1..32 bits)", fn,
+			       o.bits_per_word);
+	if (o.flags & ~OFFLOAD_SPI_OPEN_NO_CS_HOLD)
+		return ofl_err(ctx, -EINVAL, "%s: unknown flags 0x%x", fn,
+			       o.flags & ~OFFLOAD_SPI_OPEN_NO_CS_HOLD);
+
+	struct offload_spi *spi = calloc(1, sizeof(*spi));
+	if (!spi)
+		return ofl_err(ctx, -ENOMEM, "%s: out of memory", fn);
+	spi->ctx = ctx;
+	ofl_strlcpy(spi->path, path, sizeof(spi->path));
+	struct ofl_spi_cfg *cfg = &spi->cfg;
+	cfg->path = spi->path;
+	cfg->chip_select = -1;
+	cfg->bits_per_word = o.bits_per_word ? o.bits_per_word : 8;
+	cfg->max_speed_hz = o.max_speed_hz;
+	cfg->flags = o.flags;
+	if (o.mode >= 0) {
+		cfg->mode = (uint32_t)o.mode;
+		cfg->mode_set = true;
+	}
+
+	if (strncmp(path, "/dev/", 5) == 0) {
+		if (o.chip_select >= 0) {
+			r = ofl_err(ctx, -EINVAL,
+				    "%s: chip_select applies to a DT controller path, not to %s (the "
+				    "spidev node fixes the chip select)",
+				    fn, path);
+			goto fail;
+		}
+		ofl_strlcpy(cfg->spidev, path, sizeof(cfg->spidev));
+		ofl_spi_parse_spidev_name(path, NULL, &cfg->chip_select);
+	} else if (path[0] == '/') {
+		r = resolve_dt(ctx, cfg, &o);
+		if (r < 0)
+			goto fail;
+	} else {
+		r = ofl_err(ctx, -EINVAL,
+			    "%s: %s is neither a /dev/spidevB.C path nor an absolute device-tree path",
+			    fn, path);
+		goto fail;
+	}
+
+	r = route_open(spi);
+	if (r < 0)
+		goto fail;
+	ofl_spi_cfg_from_dt(ctx, cfg);
+	sanitize_limits(spi);
+	spi->part = calloc(spi->part_cap, sizeof(*spi->part));
+	if (!spi->part) {
+		spi->be->spi->close(spi->priv);
+		r = ofl_err(ctx, -ENOMEM, "%s: out of memory", fn);
+		goto fail;
+	}
+	spi->magic = OFL_SPI_MAGIC;
+	ofl_ctx_handle_add(ctx, &spi->h, "spi", spi_destroy);
+	*out = spi;
+	return 0;
+fail:
+	free(spi);
+	return r;
+}
+
+int offload_spi_close(offload_spi *spi)
+{
+	if (!spi || spi->magic != OFL_SPI_MAGIC)
+		return ofl_err(NULL, -EINVAL, "offload_spi_close: %s", spi ? "not an open SPI handle" :
+									 "spi is NULL");
+	ofl_ctx_handle_del(spi->ctx, &spi->h);
+	spi->be->spi->close(spi->priv);
+	spi->magic = 0;
+	free(spi->part);
+	free(spi);
+	return 0;
+}
+
+int offload_spi_info(const offload_spi *spi, struct offload_spi_info *info)
+{
+	if (!spi || spi->magic != OFL_SPI_MAGIC)
+		return ofl_err(NULL, -EINVAL, "offload_spi_info: %s",
+			       spi ? "not an open SPI handle" : "spi is NULL");
+	if (!info)
+		return ofl_err(spi->ctx, -EINVAL, "offload_spi_info: info is NULL");
+	memset(info, 0, sizeof(*info));
+	info->path = spi->path;
+	info->dev = spi->cfg.dev ? spi->cfg.dev->index : -1;
+	info->chip_select = spi->cfg.chip_select;
+	info->mode = spi->cfg.mode;
+	info->max_speed_hz = spi->cfg.max_speed_hz;
+	info->bits_per_word = spi->cfg.bits_per_word;
+	info->cs_setup_ns = spi->cfg.cs_setup_ns;
+	info->cs_hold_ns = spi->cfg.cs_hold_ns;
+	info->max_message_bytes = spi->lim.budget;
+	spi->be->spi->info(spi->priv, info);
+	return 0;
+}
+
+/* ------------------------------------------------------------- messages */
+
+static uint32_t word_bytes(unsigned bpw)
+{
+	return bpw <= 8 ? 1 : bpw <= 16 ? 2 : 4;
+}
+
+static uint64_t align_up(uint64_t len, uint32_t align)
+{
+	return (len + align - 1) / align * align;
+}
+
+static int check_nbits(const struct offload_spi *spi, unsigned i, const char *dir, unsigned nbits,
+		       bool used, uint32_t dual, uint32_t quad)
+{
+	static const char fn[] = "offload_spi_xfer";
+
+	if (nbits != 0 && nbits != 1 && nbits != 2 && nbits != 4)
+		return ofl_err(spi->ctx, -EINVAL, "%s: transfer %u: %s_nbits %u (use 1, 2 or 4 lines)",
+			       fn, i, dir, nbits);
+	if (!used)
+		return 0;
+	if ((nbits == 2 && !(spi->cfg.mode & (dual | quad))) || (nbits == 4 && !(spi->cfg.mode & quad)))
+		return ofl_err(spi->ctx, -EINVAL,
+			       "%s: transfer %u: %s_nbits %u needs the %s mode bit%s, which the handle "
+			       "(mode 0x%x) lacks",
+			       fn, i, dir, nbits, nbits == 4 ? "QUAD" : "DUAL or QUAD",
+			       nbits == 4 ? "" : "s", spi->cfg.mode);
+	return 0;
+}
+
+/*
+ * Check a message as Linux's SPI core would (hw/spidev.md section 5), before
+ * anything reaches a backend. *total gets the sum of len; *fits says whether
+ * the backend takes the message in one call.
+ */
+static int validate(const struct offload_spi *spi, const struct offload_spi_xfer *x, unsigned n,
+		    uint32_t *total, bool *fits)
+{
+	static const char fn[] = "offload_spi_xfer";
+	const struct ofl_spi_limits *l = &spi->lim;
+	struct offload_ctx *ctx = spi->ctx;
+	uint64_t sum = 0, txb = 0, rxb = 0;
+
+	if (!x)
+		return ofl_err(ctx, -EINVAL, "%s: xfers is NULL", fn);
+	if (n == 0)
+		return ofl_err(ctx, -EINVAL, "%s: n is 0; a message has at least one transfer", fn);
+	if (n > OFFLOAD_SPI_MAX_XFERS)
+		return ofl_err(ctx, -EINVAL, "%s: %u transfers; at most %d fit in one message", fn, n,
+			       OFFLOAD_SPI_MAX_XFERS);
+	for (unsigned i = 0; i < n; i++) {
+		const struct offload_spi_xfer *t = &x[i];
+		unsigned bpw = t->bits_per_word ? t->bits_per_word : spi->cfg.bits_per_word;
+		int r;
+
+		if (t->len == 0)
+			return ofl_err(ctx, -EINVAL, "%s: transfer %u has len 0", fn, i);
+		if (!t->tx && !t->rx)
+			return ofl_err(ctx, -EINVAL,
+				       "%s: transfer %u has neither tx nor rx; Linux clocks nothing for "
+				       "such a transfer (pass a zeroed tx buffer to send zeros)",
+				       fn, i);
+		if (ofl_range_wraps(t->tx, t->len) || ofl_range_wraps(t->rx, t->len))
+			return ofl_err(ctx, -EINVAL, "%s: transfer %u: len %u wraps the address space",
+				       fn, i, t->len);
+		if (t->tx && t->rx && t->tx != t->rx && ofl_ranges_overlap(t->tx, t->len, t->rx, t->len))
+			return ofl_err(ctx, -EINVAL,
+				       "%s: transfer %u: rx [%p,+%u) partly overlaps tx [%p,+%u); use the "
+				       "same buffer or disjoint ones",
+				       fn, i, t->rx, t->len, t->tx, t->len);
+		if ((spi->cfg.mode & OFFLOAD_SPI_3WIRE) && t->tx && t->rx)
+			return ofl_err(ctx, -EINVAL,
+				       "%s: transfer %u has tx and rx but the handle is 3WIRE (one shared "
+				       "data line, half duplex)",
+				       fn, i);
+		if (bpw > 32 || !(l->bpw_mask & (1u << (bpw - 1))))
+			return ofl_err(ctx, -EINVAL, "%s: transfer %u: %u bits per word not supported by %s",
+				       fn, i, bpw, spi->be->name);
+		if (t->len % word_bytes(bpw))
+			return ofl_err(ctx, -EINVAL,
+				       "%s: transfer %u: len %u is not a multiple of %u bytes, the memory "
+				       "size of a %u-bit word (Linux refuses partial words)",
+				       fn, i, t->len, word_bytes(bpw), bpw);
+		r = check_nbits(spi, i, "tx", t->tx_nbits, t->tx != NULL, OFFLOAD_SPI_TX_DUAL,
+				OFFLOAD_SPI_TX_QUAD);
+		if (r == 0)
+			r = check_nbits(spi, i, "rx", t->rx_nbits, t->rx != NULL, OFFLOAD_SPI_RX_DUAL,
+					OFFLOAD_SPI_RX_QUAD);
+		if (r < 0)
+			return r;
+		if (!l->per_xfer_speed && t->speed_hz && t->speed_hz != spi->cfg.max_speed_hz)
+			return ofl_err(ctx, -EINVAL,
+				       "%s: transfer %u: speed_hz %u differs from the handle's %u Hz, but "
+				       "this controller's driver programs its clock only at setup and "
+				       "ignores per-transfer speeds (spi-fsl-dspi); open a handle with "
+				       "opts.max_speed_hz = %u instead",
+				       fn, i, t->speed_hz, spi->cfg.max_speed_hz, t->speed_hz);
+		sum += t->len;
+		if (t->tx)
+			txb += align_up(t->len, l->align);
+		if (t->rx)
+			rxb += align_up(t->len, l->align);
+	}
+	if (sum > INT_MAX)
+		return ofl_err(ctx, -EMSGSIZE,
+			       "%s: the message carries %llu bytes; the byte count returned must fit "
+			       "an int (%d)",
+			       fn, (unsigned long long)sum, INT_MAX);
+	*total = (uint32_t)sum;
+	*fits = n <= l->max_xfers && (!l->budget || (txb <= l->budget && rxb <= l->budget));
+	return 0;
+}
+
+/* Where the next part of a split message starts: transfer i, byte off. */
+struct cursor {
+	unsigned i;
+	uint32_t off;
+};
+
+/*
+ * Fill spi->part with the next part that fits the backend's limits: whole
+ * transfers while they fit; a transfer too large for even an empty part is
+ * cut into the largest word-aligned, budget-aligned pieces, the first of
+ * them filling what the current part has left. Pieces of one
+ * transfer keep its clock and word size; only the last piece keeps its delay
+ * and cs_change.
+ *
+ * At the cut after the part, the wire must look as it would in one message:
+ *  - after a whole transfer with cs_change set, CS is released and asserted
+ *    again before the next transfer; ending a message releases CS and the
+ *    next message asserts it, so cs_change is cleared on the part's last
+ *    transfer (*hold = false);
+ *  - anywhere else CS stays asserted: the part's last transfer gets
+ *    cs_change, which on the last transfer of a message leaves CS asserted
+ *    until the next message (include/linux/spi/spi.h, struct spi_transfer,
+ *    rule (ii); drivers/spi/spi.c spi_transfer_one_message keep_cs; DSPI
+ *    does the same, hw/dspi.md section 5.6), so *hold = true.
+ * Returns the number of entries, or -EMSGSIZE when not even one word of the
+ * next transfer fits an empty part (*bad names that transfer).
+ */
+static int next_part(struct offload_spi *spi, const struct offload_spi_xfer *x, unsigned n,
+		     struct cursor *c, bool *hold, uint32_t *bytes, unsigned *bad)
+{
+	const struct ofl_spi_limits *l = &spi->lim;
+	uint64_t tx_used = 0, rx_used = 0;
+	uint32_t k = 0;
+
+	*bytes = 0;
+	*hold = false;
+	while (c->i < n && k < spi->part_cap && k < l->max_xfers) {
+		const struct offload_spi_xfer *t = &x[c->i];
+		uint32_t take = t->len - c->off;
+
+		if (l->budget) {
+			uint64_t used = OFL_MAX(t->tx ? tx_used : 0, t->rx ? rx_used : 0);
+			uint64_t room = used < l->budget ? (l->budget - used) / l->align * l->align : 0;
+			if (align_up(take, l->align) > room) {
+				unsigned bpw = t->bits_per_word ? t->bits_per_word : spi->cfg.bits_per_word;
+				uint64_t empty = l->budget / l->align * l->align;
+				room -= room % word_bytes(bpw);
+				/*
+				 * A transfer that fits an empty part starts the next part
+				 * whole; one that must be cut anyway starts filling this one.
+				 */
+				if (k > 0 && (align_up(take, l->align) <= empty || room == 0))
+					break;
+				if (room == 0) {
+					*bad = c->i;
+					return -EMSGSIZE;
+				}
+				take = (uint32_t)room;
+			}
+			if (t->tx)
+				tx_used += align_up(take, l->align);
+			if (t->rx)
+				rx_used += align_up(take, l->align);
+		}
+		struct offload_spi_xfer *p = &spi->part[k++];
+		*p = *t;
+		if (t->tx)
+			p->tx = (const uint8_t *)t->tx + c->off;
+		if (t->rx)
+			p->rx = (uint8_t *)t->rx + c->off;
+		p->len = take;
+		*bytes += take;
+		if (c->off + take < t->len) {
+			p->cs_change = 0;
+			p->delay_usecs = 0;
+			c->off += take;
+			break; /* the budget is used up */
+		}
+		c->i++;
+		c->off = 0;
+	}
+	if (c->i < n) {
+		struct offload_spi_xfer *last = &spi->part[k - 1];
+		*hold = !(c->off == 0 && last->cs_change);
+		last->cs_change = *hold;
+	}
+	return (int)k;
+}
+
+
+static int split_xfer(struct offload_spi *spi, const struct offload_spi_xfer *x, unsigned n,
+		      uint32_t total)
+{
+	static const char fn[] = "offload_spi_xfer";
+	struct offload_ctx *ctx = spi->ctx;
+	bool can_hold = spi->lim.cs_hold && !(spi->cfg.flags & OFFLOAD_SPI_OPEN_NO_CS_HOLD);
+	struct cursor c = { 0, 0 };
+	uint32_t bytes, done = 0;
+	unsigned parts = 0, bad = 0;
+	bool hold, held = false;
+	int k;
+
+	/* Plan everything first: nothing is sent unless every cut is wire-neutral. */
+	while (c.i < n) {
+		k = next_part(spi, x, n, &c, &hold, &bytes, &bad);
+		if (k < 0)
+			return ofl_err(ctx, -EMSGSIZE,
+				       "%s: transfer %u cannot be split to fit %s: %u bytes per direction "
+				       "per message with each transfer rounded up to %u bytes leave no "
+				       "room for one word",
+				       fn, bad, spi->be->name, spi->lim.budget, spi->lim.align);
+		parts++;
+		if (hold && !can_hold)
+			return ofl_err(ctx, -EMSGSIZE,
+				       "%s: the message (%u transfers, %u bytes) needs %s messages of at "
+				       "most %u transfers and %u bytes per direction, and the cut after "
+				       "part %u (%s transfer %u) falls where chip select stays asserted; %s",
+				       fn, n, total, spi->be->name, spi->lim.max_xfers, spi->lim.budget,
+				       parts, c.off ? "inside" : "after", c.off ? c.i : c.i - 1,
+				       spi->lim.cs_hold ? "the handle was opened with "
+							  "OFFLOAD_SPI_OPEN_NO_CS_HOLD"
+							: "this backend cannot keep CS asserted "
+							  "between messages");
+	}
+	c.i = 0;
+	c.off = 0;
+	for (unsigned p = 1; c.i < n; p++) {
+		k = next_part(spi, x, n, &c, &hold, &bytes, &bad);
+		int r = spi->be->spi->xfer(spi->priv, spi->part, (unsigned)k, bytes);
+		if (r < 0) {
+			if (p > 1) {
+				char msg[OFL_ERRMSG_LEN];
+				ofl_strlcpy(msg, offload_last_error(ctx), sizeof(msg));
+				int rel = held ? spi->be->spi->release_cs(spi->priv) : 0;
+				ofl_err(ctx, r, "%s (part %u of %u of a split message; %u of %u bytes were "
+						"already clocked%s)",
+					msg, p, parts, done, total,
+					rel > 0 ? "; the chip select held across parts was released with "
+						  "an empty message"
+					: rel < 0 ? "; releasing the chip select held across parts failed"
+						  : "");
+			}
+			return r;
+		}
+		done += bytes;
+		held = hold;
+	}
+	return (int)total;
+}
+
+int offload_spi_xfer(offload_spi *spi, const struct offload_spi_xfer *xfers, unsigned n)
+{
+	uint32_t total = 0;
+	bool fits = false;
+
+	if (!spi || spi->magic != OFL_SPI_MAGIC)
+		return ofl_err(NULL, -EINVAL, "offload_spi_xfer: %s",
+			       spi ? "not an open SPI handle" : "spi is NULL");
+	int r = validate(spi, xfers, n, &total, &fits);
+	if (r < 0)
+		return r;
+	if (fits)
+		return spi->be->spi->xfer(spi->priv, xfers, n, total);
+	return split_xfer(spi, xfers, n, total);
+}

@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * offloadctl bench cipher: throughput of ciphers and hashes per size, in
+ * tcrypt's line shape, for one configuration or two interleaved (A/B).
+ *
+ * A configuration is "context options + device": which backends the
+ * context may use (allow-list), its device tree source and flags (sim,
+ * non-coherent emulation), and the device operations go to (a name, or
+ * auto). Two configurations run alternately, size by size and round by
+ * round, so drift of the machine hits both alike; the per-size change is
+ * reported with a noise estimate from the spread of the rounds, and a change
+ * inside the noise is marked as such.
+ *
+ * The pseudo-configuration "evp" calls OpenSSL EVP directly in this
+ * process (keyed once, IV reset per operation), the yardstick for the CPU
+ * backend's session overhead.
+ *
+ * Every run verifies its data: a cipher's output is decrypted back (and
+ * compared between the two configurations), a digest is compared with one
+ * computed independently.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#ifdef OFFLOAD_HAVE_OPENSSL
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#endif
+
+#include "cli.h"
+
+#define MAXSIZES 32
+#define MAXROUNDS 64
+
+struct alg {
+	const char *name;
+	bool hash;
+	int alg;         /* offload_cipher_alg or offload_hash_alg */
+	size_t key_len;
+	size_t iv_len;
+	size_t block;
+	const char *evp; /* OpenSSL name */
+};
+
+static const struct alg algs[] = {
+	{ "aes-128-ecb", false, OFFLOAD_CIPHER_AES_ECB, 16, 0, 16, "AES-128-ECB" },
+	{ "aes-256-ecb", false, OFFLOAD_CIPHER_AES_ECB, 32, 0, 16, "AES-256-ECB" },
+	{ "aes-128-cbc", false, OFFLOAD_CIPHER_AES_CBC, 16, 16, 16, "AES-128-CBC" },
+	{ "aes-192-cbc", false, OFFLOAD_CIPHER_AES_CBC, 24, 16, 16, "AES-192-CBC" },
+	{ "aes-256-cbc", false, OFFLOAD_CIPHER_AES_CBC, 32, 16, 16, "AES-256-CBC" },
+	{ "aes-128-ctr", false, OFFLOAD_CIPHER_AES_CTR, 16, 16, 1, "AES-128-CTR" },
+	{ "aes-128-gcm", false, OFFLOAD_CIPHER_AES_GCM, 16, 12, 1, "AES-128-GCM" },
+	{ "aes-256-gcm", false, OFFLOAD_CIPHER_AES_GCM, 32, 12, 1, "AES-256-GCM" },
+	{ "des-ecb", false, OFFLOAD_CIPHER_DES_ECB, 8, 0, 8, "DES-ECB" },
+	{ "des-ede3-cbc", false, OFFLOAD_CIPHER_DES3_CBC, 24, 8, 8, "DES-EDE3-CBC" },
+	{ "md5", true, OFFLOAD_HASH_MD5, 0, 0, 1, "MD5" },
+	{ "sha1", true, OFFLOAD_HASH_SHA1, 0, 0, 1, "SHA1" },
+	{ "sha256", true, OFFLOAD_HASH_SHA256, 0, 0, 1, "SHA256" },
+	{ "sha512", true, OFFLOAD_HASH_SHA512, 0, 0, 1, "SHA512" },
+	{ "hmac-sha256", true, OFFLOAD_HASH_HMAC_SHA256, 32, 0, 1, "SHA256" },
+};
+
+/* ------------------------------------------------------------ configurations */
+
+struct config {
+	char spec[128];
+	char label[48];
+	bool evp;               /* raw OpenSSL EVP, not the library */
+	char backends[64];      /* allow-list, "" = all */
+	char device[64];        /* "" = auto */
+	char dtb[128];          /* "" = none */
+	bool sim, noncoherent;
+	offload_ctx *ctx;
+	int dev;
+	/* per-run state */
+	offload_cipher_session *cs;
+	offload_hash_session *hs;
+	char driver[96];
+	char backend[16];
+#ifdef OFFLOAD_HAVE_OPENSSL
+	EVP_CIPHER_CTX *ex[2]; /* [0] decrypt, [1] encrypt: AES keys differ per direction */
+	EVP_CIPHER *ec;
+	EVP_MD_CTX *mx;
+	EVP_MD *md;
+	EVP_MAC_CTX *mac;
+#endif
+};
+
+/*
+ * SPEC: "evp", a backend name ("cpu", "kcapi": allow-list and its device),
+ * or key=value pairs joined by ':' — backends=LIST (commas allowed),
+ * device=NAME, dtb=FILE|builtin, sim=1, noncoherent=1, label=TEXT.
+ */
+static int config_parse(struct config *c, const char *spec)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->spec, sizeof(c->spec), "%s", spec);
+	snprintf(c->label, sizeof(c->label), "%.47s", spec);
+	if (strcmp(spec, "evp") == 0) {
+		c->evp = true;
+		return 0;
+	}
+	if (!strchr(spec, '=')) {
+		snprintf(c->backends, sizeof(c->backends), "%.63s", spec);
+		snprintf(c->device, sizeof(c->device), "%.63s", strcmp(spec, "kcapi") == 0 ? "af_alg" : spec);
+		return 0;
+	}
+	char tmp[128];
+	snprintf(tmp, sizeof(tmp), "%s", spec);
+	for (char *save = NULL, *kv = strtok_r(tmp, ":", &save); kv; kv = strtok_r(NULL, ":", &save)) {
+		char *v = strchr(kv, '=');
+		if (!v)
+			return -EINVAL;
+		*v++ = '\0';
+		if (strcmp(kv, "backends") == 0)
+			snprintf(c->backends, sizeof(c->backends), "%.63s", v);
+		else if (strcmp(kv, "device") == 0)
+			snprintf(c->device, sizeof(c->device), "%.63s", v);
+		else if (strcmp(kv, "dtb") == 0)
+			snprintf(c->dtb, sizeof(c->dtb), "%s", v);
+		else if (strcmp(kv, "sim") == 0)
+			c->sim = atoi(v) != 0;
+		else if (strcmp(kv, "noncoherent") == 0)
+			c->noncoherent = atoi(v) != 0;
+		else if (strcmp(kv, "label") == 0)
+			snprintf(c->label, sizeof(c->label), "%.47s", v);
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int config_open(struct cli *cli, struct config *c)
+{
+	struct offload_ctx_opts o;
+
+	c->dev = OFFLOAD_DEV_AUTO;
+	if (c->evp)
+		return 0;
+	offload_ctx_opts_init(&o);
+	o.flags = OFFLOAD_CTX_NO_ENV | (c->sim ? OFFLOAD_CTX_SIM : 0) |
+		  (c->noncoherent ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
+	o.backends = c->backends;
+	o.dt_source = OFFLOAD_DT_NONE;
+	if (strcmp(c->dtb, "builtin") == 0)
+		o.dt_source = OFFLOAD_DT_BUILTIN;
+	else if (strcmp(c->dtb, "live") == 0)
+		o.dt_source = OFFLOAD_DT_LIVE;
+	else if (c->dtb[0] && strcmp(c->dtb, "none") != 0) {
+		o.dt_source = OFFLOAD_DT_FILE;
+		o.dtb_path = c->dtb;
+	}
+	c->ctx = offload_ctx_new();
+	if (!c->ctx)
+		return -ENOMEM;
+	int r = offload_ctx_open(c->ctx, &o);
+	if (r == 0 && c->device[0]) {
+		r = offload_dev_find(c->ctx, c->device);
+		if (r >= 0) {
+			c->dev = r;
+			r = 0;
+		}
+	}
+	if (r < 0) {
+		fprintf(stderr, "%s bench cipher: configuration \"%s\": %s: %s\n", cli->prog, c->spec,
+			offload_strerror(r), offload_last_error(c->ctx));
+		offload_ctx_free(c->ctx);
+		c->ctx = NULL;
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------ one run */
+
+static uint8_t key[32], iv[16], tag[16];
+
+static void run_close(struct config *c)
+{
+	if (c->cs)
+		offload_cipher_session_close(c->cs);
+	if (c->hs)
+		offload_hash_close(c->hs);
+	c->cs = NULL;
+	c->hs = NULL;
+#ifdef OFFLOAD_HAVE_OPENSSL
+	EVP_CIPHER_CTX_free(c->ex[0]);
+	EVP_CIPHER_CTX_free(c->ex[1]);
+	EVP_CIPHER_free(c->ec);
+	EVP_MD_CTX_free(c->mx);
+	EVP_MD_free(c->md);
+	EVP_MAC_CTX_free(c->mac);
+	c->ex[0] = c->ex[1] = NULL;
+	c->ec = NULL;
+	c->mx = NULL;
+	c->md = NULL;
+	c->mac = NULL;
+#endif
+}
+
+static int run_open(struct config *c, const struct alg *a, bool enc)
+{
+	snprintf(c->driver, sizeof(c->driver), "?");
+	snprintf(c->backend, sizeof(c->backend), "%s", c->evp ? "evp" : "?");
+	if (c->evp) {
+#ifdef OFFLOAD_HAVE_OPENSSL
+		snprintf(c->driver, sizeof(c->driver), "raw EVP %s", a->evp);
+		if (a->hash && a->key_len) {
+			EVP_MAC *m = EVP_MAC_fetch(NULL, "HMAC", NULL);
+			OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_string("digest", (char *)a->evp, 0),
+					    OSSL_PARAM_construct_end() };
+			c->mac = m ? EVP_MAC_CTX_new(m) : NULL;
+			EVP_MAC_free(m);
+			return c->mac && EVP_MAC_init(c->mac, key, a->key_len, p) ? 0 : -ENOTSUP;
+		}
+		if (a->hash) {
+			c->md = EVP_MD_fetch(NULL, a->evp, NULL);
+			c->mx = EVP_MD_CTX_new();
+			return c->md && c->mx ? 0 : -ENOTSUP;
+		}
+		static OSSL_PROVIDER *prov[2]; /* DES is in the legacy provider (OpenSSL 3) */
+		if (!prov[0]) {
+			prov[0] = OSSL_PROVIDER_load(NULL, "default");
+			prov[1] = OSSL_PROVIDER_load(NULL, "legacy");
+		}
+		c->ec = EVP_CIPHER_fetch(NULL, a->evp, NULL);
+		for (int d = 0; d < 2; d++) {
+			c->ex[d] = EVP_CIPHER_CTX_new();
+			if (!c->ec || !c->ex[d] || !EVP_CipherInit_ex2(c->ex[d], c->ec, key, NULL, d, NULL))
+				return -ENOTSUP;
+			EVP_CIPHER_CTX_set_padding(c->ex[d], 0);
+		}
+		(void)enc;
+		return 0;
+#else
+		return -ENOTSUP;
+#endif
+	}
+	if (a->hash)
+		return offload_hash_open_dev(c->ctx, c->dev, (enum offload_hash_alg)a->alg,
+					     a->key_len ? key : NULL, a->key_len, &c->hs);
+	return offload_cipher_session_open_dev(c->ctx, c->dev, (enum offload_cipher_alg)a->alg, key,
+					       a->key_len, &c->cs);
+}
+
+/* One operation on n bytes; 0 or -errno. */
+static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t *in, uint8_t *out,
+		  size_t n, struct offload_result *res)
+{
+	if (c->evp) {
+#ifdef OFFLOAD_HAVE_OPENSSL
+		int l;
+		if (c->mac) {
+			size_t dl;
+			return EVP_MAC_init(c->mac, NULL, 0, NULL) && EVP_MAC_update(c->mac, in, n) &&
+					       EVP_MAC_final(c->mac, out, &dl, 64)
+				       ? 0
+				       : -EIO;
+		}
+		if (c->mx)
+			return EVP_DigestInit_ex(c->mx, c->md, NULL) && EVP_DigestUpdate(c->mx, in, n) &&
+					       EVP_DigestFinal_ex(c->mx, out, NULL)
+				       ? 0
+				       : -EIO;
+		bool gcm = a->alg == OFFLOAD_CIPHER_AES_GCM;
+		EVP_CIPHER_CTX *x = c->ex[enc];
+		if (!EVP_CipherInit_ex(x, NULL, NULL, NULL, a->iv_len ? iv : NULL, enc))
+			return -EIO;
+		if (gcm && !enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, tag))
+			return -EIO;
+		if (!EVP_CipherUpdate(x, out, &l, in, (int)n) || !EVP_CipherFinal_ex(x, out + l, &l))
+			return gcm && !enc ? -EBADMSG : -EIO;
+		if (gcm && enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag))
+			return -EIO;
+		return 0;
+#endif
+	}
+	if (a->hash) {
+		int r = offload_hash_update(c->hs, in, n);
+		if (r == 0)
+			r = offload_hash_final(c->hs, out, 64, res);
+		return r < 0 ? r : 0;
+	}
+	struct offload_cipher_op op = {
+		.dir = enc ? OFFLOAD_ENCRYPT : OFFLOAD_DECRYPT, .iv = a->iv_len ? iv : NULL,
+		.iv_len = a->iv_len, .in = in, .out = out, .len = n,
+		.tag = a->alg == OFFLOAD_CIPHER_AES_GCM ? tag : NULL,
+		.tag_len = a->alg == OFFLOAD_CIPHER_AES_GCM ? 16 : 0, .result = res,
+	};
+	return offload_cipher_session_run(c->cs, &op);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run for about `secs`; returns ops/s, or < 0 on error. */
+static double timed(struct config *c, const struct alg *a, bool enc, const uint8_t *in,
+		    uint8_t *out, size_t n, double secs)
+{
+	uint64_t ops = 0, batch = 16;
+	double t0 = now_s(), t;
+
+	do {
+		for (uint64_t i = 0; i < batch; i++)
+			if (run_op(c, a, enc, in, out, n, NULL) < 0)
+				return -1;
+		ops += batch;
+		t = now_s() - t0;
+		if (t < secs / 8)
+			batch *= 2;
+	} while (t < secs);
+	return (double)ops / t;
+}
+
+/*
+ * Check the data: the output for `in` must decrypt back (ciphers) and equal
+ * the reference output `ref` when given (the other configuration's). For
+ * hashes `out` is the digest. Fills *res with who ran it.
+ */
+static int verify(struct config *c, const struct alg *a, bool enc, const uint8_t *in, uint8_t *out,
+		  uint8_t *back, size_t n, const uint8_t *ref, struct offload_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (run_op(c, a, enc, in, out, n, res) < 0)
+		return -1;
+	if (!c->evp) {
+		snprintf(c->driver, sizeof(c->driver), "%s", res->driver ? res->driver : "?");
+		snprintf(c->backend, sizeof(c->backend), "%s", res->backend ? res->backend : "?");
+	}
+	size_t cmp = a->hash ? (size_t)offload_hash_digest_size((enum offload_hash_alg)a->alg) : n;
+	if (ref && memcmp(out, ref, cmp) != 0)
+		return -2;
+	if (!a->hash && run_op(c, a, !enc, out, back, n, NULL) < 0)
+		return -1;
+	if (!a->hash && memcmp(back, in, n) != 0)
+		return -3;
+	return 0;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static double median(double *v, int n)
+{
+	double t[MAXROUNDS];
+	memcpy(t, v, sizeof(double) * (size_t)n);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			double x = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* Relative standard deviation in percent. */
+static double rsd(const double *v, int n)
+{
+	double m = 0, s = 0;
+	for (int i = 0; i < n; i++)
+		m += v[i];
+	m /= n;
+	for (int i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	return n > 1 && m > 0 ? 100.0 * sqrt(s / (n - 1)) / m : 0;
+}
+
+/* ------------------------------------------------------------ command */
+
+static int parse_sizes(const char *s, size_t *sizes)
+{
+	int n = 0;
+	char tmp[256];
+	snprintf(tmp, sizeof(tmp), "%s", s);
+	for (char *save = NULL, *t = strtok_r(tmp, ", ", &save); t && n < MAXSIZES;
+	     t = strtok_r(NULL, ", ", &save)) {
+		char *end;
+		unsigned long v = strtoul(t, &end, 10);
+		if (*end || v == 0 || v > (64ul << 20))
+			return -1;
+		sizes[n++] = v;
+	}
+	return n;
+}
+
+static const struct alg *alg_by_name(const char *n)
+{
+	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
+		if (strcasecmp(n, algs[i].name) == 0)
+			return &algs[i];
+	return NULL;
+}
+
+static void usage(const struct cli *cli, FILE *f)
+{
+	fprintf(f,
+		"usage: %s bench cipher [-a ALG[,ALG..]] [--dec] [--sizes LIST] [--time MS] "
+		"[--rounds N]\n"
+		"       [--config SPEC | --ab SPEC_A,SPEC_B | --a SPEC_A --b SPEC_B] [--json|--csv]\n\n"
+		"Throughput per size, one tcrypt-style line per size (ops/s, MB/s, backend and\n"
+		"driver). With two configurations they run interleaved, --rounds times, and a\n"
+		"table gives the change B vs A per size: the median of the per-round changes,\n"
+		"with a noise estimate of 2 sd/sqrt(rounds) of those changes (one round alone:\n"
+		"no estimate); a change inside the noise is marked '~'.\n\n"
+		"  -a ALG         ",
+		cli->prog);
+	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
+		fprintf(f, "%s%s", algs[i].name, i + 1 < sizeof(algs) / sizeof(algs[0]) ? "," : "\n");
+	fprintf(f,
+		"                 (default aes-128-cbc)\n"
+		"  --dec          decrypt instead of encrypt\n"
+		"  --sizes LIST   bytes (default 16,64,128,256,1024,1420,1424,2048,4096,8192)\n"
+		"  --time MS      time per size per round (default 100)\n"
+		"  --rounds N     rounds (default 1, or 5 with two configurations)\n"
+		"  --config SPEC  one configuration (default: the policy's choice, all backends)\n"
+		"SPEC: evp (OpenSSL EVP called directly), a backend name (cpu, kcapi), or\n"
+		"      key=value pairs joined by ':': backends=LIST, device=NAME,\n"
+		"      dtb=FILE|builtin|live|none (default none), sim=1, noncoherent=1, label=TEXT\n"
+		"\noptions:\n" CLI_COMMON_HELP);
+}
+
+int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
+{
+	enum { O_SIZES = 0x2000, O_TIME, O_ROUNDS, O_CONFIG, O_AB, O_A, O_B, O_DEC };
+	static const struct option longopts[] = {
+		{ "alg", required_argument, NULL, 'a' },     { "sizes", required_argument, NULL, O_SIZES },
+		{ "time", required_argument, NULL, O_TIME },  { "rounds", required_argument, NULL, O_ROUNDS },
+		{ "config", required_argument, NULL, O_CONFIG }, { "ab", required_argument, NULL, O_AB },
+		{ "a", required_argument, NULL, O_A },       { "b", required_argument, NULL, O_B },
+		{ "dec", no_argument, NULL, O_DEC },         CLI_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	size_t sizes[MAXSIZES] = { 16, 64, 128, 256, 1024, 1420, 1424, 2048, 4096, 8192 };
+	int nsizes = 10, rounds = 0, c;
+	double ms = 100;
+	const char *alist = "aes-128-cbc", *spec[2] = { NULL, NULL };
+	bool enc = true;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a': alist = optarg; break;
+		case O_SIZES:
+			nsizes = parse_sizes(optarg, sizes);
+			if (nsizes <= 0) {
+				fprintf(stderr, "%s bench cipher: bad --sizes\n", cli->prog);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case O_TIME: ms = atof(optarg); break;
+		case O_ROUNDS: rounds = atoi(optarg); break;
+		case O_CONFIG:
+		case O_A: spec[0] = optarg; break;
+		case O_B: spec[1] = optarg; break;
+		case O_AB: {
+			static char ab[256];
+			snprintf(ab, sizeof(ab), "%s", optarg);
+			char *comma = strchr(ab, ',');
+			if (!comma) {
+				fprintf(stderr, "%s bench cipher: --ab A,B\n", cli->prog);
+				return CLI_EXIT_USAGE;
+			}
+			*comma = '\0';
+			spec[0] = ab;
+			spec[1] = comma + 1;
+			break;
+		}
+		case O_DEC: enc = false; break;
+		case 'h': usage(cli, stdout); return CLI_EXIT_OK;
+		default:
+			if (!cli_common_opt(cli, c, optarg))
+				return CLI_EXIT_USAGE;
+		}
+	}
+	int ncfg = spec[1] ? 2 : 1;
+	if (rounds <= 0)
+		rounds = ncfg == 2 ? 5 : 1;
+	if (rounds > MAXROUNDS || ms <= 0) {
+		fprintf(stderr, "%s bench cipher: --rounds 1..%d, --time > 0\n", cli->prog, MAXROUNDS);
+		return CLI_EXIT_USAGE;
+	}
+	struct config cfg[2];
+	for (int k = 0; k < ncfg; k++) {
+		const char *sp = spec[k];
+		char dflt[128];
+		if (!sp) {
+			snprintf(dflt, sizeof(dflt), "backends=%s:label=auto", cli->backends ? cli->backends : "");
+			sp = dflt;
+		}
+		if (config_parse(&cfg[k], sp) < 0) {
+			fprintf(stderr, "%s bench cipher: bad configuration \"%s\"\n", cli->prog, sp);
+			return CLI_EXIT_USAGE;
+		}
+		if (!spec[k] && cli->dtb)
+			snprintf(cfg[k].dtb, sizeof(cfg[k].dtb), "%s", cli->dtb);
+		if (config_open(cli, &cfg[k]) < 0) {
+			for (int j = 0; j < k; j++)
+				offload_ctx_free(cfg[j].ctx);
+			return CLI_EXIT_FAIL;
+		}
+	}
+	size_t maxn = 0;
+	for (int i = 0; i < nsizes; i++)
+		maxn = sizes[i] > maxn ? sizes[i] : maxn;
+	uint8_t *in = malloc(maxn + 64), *out[2] = { malloc(maxn + 64), malloc(maxn + 64) },
+		*back = malloc(maxn + 64), *gcm_ct = malloc(maxn + 64);
+	int rc = CLI_EXIT_OK;
+	if (!in || !out[0] || !out[1] || !back || !gcm_ct) {
+		rc = CLI_EXIT_FAIL;
+		goto done;
+	}
+	for (size_t i = 0; i < maxn + 64; i++)
+		in[i] = (uint8_t)(i * 131 + 7);
+	for (int i = 0; i < 32; i++)
+		key[i] = (uint8_t)(0x40 + i);
+	for (int i = 0; i < 16; i++)
+		iv[i] = (uint8_t)(0x80 + i);
+
+	if (cli->json)
+		printf("{\n  \"results\": [");
+	else if (cli->csv)
+		printf("alg,dir,config,backend,driver,size,round,ops_per_s,mb_per_s\n");
+	bool first_json = true;
+	char tmpa[256];
+	snprintf(tmpa, sizeof(tmpa), "%s", alist);
+	/* per alg x size x config x round */
+	static double ops[MAXSIZES][2][MAXROUNDS];
+	struct table_row {
+		const char *alg;
+		double change[MAXSIZES], noise[MAXSIZES];
+		bool valid[MAXSIZES];
+	} rows[16];
+	int nrows = 0;
+	for (char *save = NULL, *an = strtok_r(tmpa, ",", &save); an; an = strtok_r(NULL, ",", &save)) {
+		const struct alg *a = alg_by_name(an);
+		if (!a) {
+			fprintf(stderr, "%s bench cipher: unknown algorithm %s (see --help)\n", cli->prog, an);
+			rc = CLI_EXIT_USAGE;
+			break;
+		}
+		bool ok = true;
+		for (int k = 0; k < ncfg; k++) {
+			int r = run_open(&cfg[k], a, enc);
+			if (r < 0) {
+				fprintf(stderr, "%s bench cipher: %s on %s: %s: %s\n", cli->prog, a->name,
+					cfg[k].label, offload_strerror(r),
+					cfg[k].ctx ? offload_last_error(cfg[k].ctx) : "not available in OpenSSL");
+				ok = false;
+			}
+		}
+		if (!ok) {
+			for (int k = 0; k < ncfg; k++)
+				run_close(&cfg[k]);
+			rc = CLI_EXIT_FAIL;
+			continue;
+		}
+		/* the independent reference for a single configuration */
+		struct config refc;
+		config_parse(&refc, "evp");
+		bool refok = ncfg == 1 && !cfg[0].evp && run_open(&refc, a, enc) == 0;
+		struct table_row *row = nrows < 16 ? &rows[nrows++] : NULL;
+		if (row)
+			row->alg = a->name;
+		for (int si = 0; si < nsizes; si++) {
+			size_t n = sizes[si] / a->block * a->block;
+			if (row)
+				row->valid[si] = false;
+			if (n == 0)
+				continue;
+			/* verify first: both configurations, same input, same output; a
+			 * single configuration is checked against OpenSSL EVP directly */
+			struct offload_result res;
+			const uint8_t *ref0 = NULL, *src = in;
+			if (!enc && a->alg == OFFLOAD_CIPHER_AES_GCM) {
+				/* GCM decrypts only a genuine ciphertext and tag: make them */
+				if (run_op(&cfg[0], a, true, in, gcm_ct, n, NULL) < 0) {
+					rc = CLI_EXIT_FAIL;
+					goto next_alg;
+				}
+				src = gcm_ct;
+			}
+			if (ncfg == 1 && refok) {
+				if (run_op(&refc, a, enc, src, out[1], n, NULL) < 0) {
+					fprintf(stderr, "%s bench cipher: OpenSSL reference failed for %s\n",
+						cli->prog, a->name);
+					rc = CLI_EXIT_FAIL;
+					goto next_alg;
+				}
+				ref0 = out[1];
+			}
+			for (int k = 0; k < ncfg; k++) {
+				int v = verify(&cfg[k], a, enc, src, out[k], back, n, k ? out[0] : ref0, &res);
+				if (v < 0) {
+					fprintf(stderr, "%s bench cipher: %s %zu B on %s: %s\n", cli->prog,
+						a->name, n, cfg[k].label,
+						v == -1 ? "operation failed"
+						: v == -2 ? "output differs from the other configuration"
+							  : "output does not decrypt back to the input");
+					if (cfg[k].ctx)
+						fprintf(stderr, "  %s\n", offload_last_error(cfg[k].ctx));
+					rc = CLI_EXIT_FAIL;
+					goto next_alg;
+				}
+			}
+			/* ABBA order (odd rounds start with B) so that whatever favours
+			 * the first or second slot cancels; both time into the same buffer. */
+			for (int r = 0; r < rounds; r++)
+				for (int kk = 0; kk < ncfg; kk++) {
+					int k = (r & 1) ? ncfg - 1 - kk : kk;
+					double v = timed(&cfg[k], a, enc, src, back, n, ms / 1000.0);
+					if (v < 0) {
+						fprintf(stderr, "%s bench cipher: %s failed during timing on %s\n",
+							cli->prog, a->name, cfg[k].label);
+						rc = CLI_EXIT_FAIL;
+						goto next_alg;
+					}
+					ops[si][k][r] = v;
+					if (cli->csv)
+						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f\n", a->name,
+						       enc ? "enc" : "dec", cfg[k].label, cfg[k].backend,
+						       cfg[k].driver, n, r, v, v * (double)n / 1e6);
+				}
+			for (int k = 0; k < ncfg; k++) {
+				double m = median(ops[si][k], rounds);
+				if (cli->json) {
+					printf("%s\n    {\"alg\": \"%s\", \"dir\": \"%s\", \"config\": ",
+					       first_json ? "" : ",", a->name, enc ? "enc" : "dec");
+					cli_json_str(stdout, cfg[k].label);
+					printf(", \"backend\": ");
+					cli_json_str(stdout, cfg[k].backend);
+					printf(", \"driver\": ");
+					cli_json_str(stdout, cfg[k].driver);
+					printf(", \"size\": %zu, \"rounds\": %d, \"ops_per_s\": %.0f, "
+					       "\"mb_per_s\": %.3f, \"rsd_percent\": %.2f, \"verified\": true}",
+					       n, rounds, m, m * (double)n / 1e6, rsd(ops[si][k], rounds));
+					first_json = false;
+				} else if (!cli->csv) {
+					if (si == 0 || (si > 0 && sizes[si - 1] / a->block * a->block == 0))
+						printf("\ntesting speed of %s (%s) %s on %s [%s]\n", a->name,
+						       cfg[k].driver, a->hash ? "digest" : enc ? "encryption" : "decryption",
+						       cfg[k].backend, cfg[k].label);
+					printf("test %d (%zu bit key, %zu byte blocks): %.0f ops/s, %.2f MB/s "
+					       "(%s, %s; median of %d, rsd %.1f%%)\n",
+					       si, a->key_len * 8, n, m, m * (double)n / 1e6, cfg[k].backend,
+					       cfg[k].driver, rounds, rsd(ops[si][k], rounds));
+				}
+			}
+			if (ncfg == 2 && row) {
+				/* Paired rounds: the change of each round, then their median
+				 * and the 95 % half-width of their mean (2 sd / sqrt(n)). */
+				double ch[MAXROUNDS], m = 0, sd = 0;
+				for (int r = 0; r < rounds; r++) {
+					ch[r] = 100.0 * (ops[si][1][r] - ops[si][0][r]) / ops[si][0][r];
+					m += ch[r];
+				}
+				m /= rounds;
+				for (int r = 0; r < rounds; r++)
+					sd += (ch[r] - m) * (ch[r] - m);
+				sd = rounds > 1 ? sqrt(sd / (rounds - 1)) : 0;
+				row->change[si] = median(ch, rounds);
+				row->noise[si] = rounds > 1 ? 2.0 * sd / sqrt((double)rounds) : 100.0;
+				row->valid[si] = true;
+			}
+		}
+	next_alg:
+		for (int k = 0; k < ncfg; k++)
+			run_close(&cfg[k]);
+		run_close(&refc);
+	}
+	if (cli->json) {
+		printf("\n  ]");
+		if (ncfg == 2) {
+			printf(",\n  \"ab\": {\"a\": ");
+			cli_json_str(stdout, cfg[0].label);
+			printf(", \"b\": ");
+			cli_json_str(stdout, cfg[1].label);
+			printf(", \"rows\": [");
+			for (int i = 0; i < nrows; i++) {
+				printf("%s\n    {\"alg\": \"%s\", \"cells\": [", i ? "," : "", rows[i].alg);
+				bool f = true;
+				for (int si = 0; si < nsizes; si++)
+					if (rows[i].valid[si]) {
+						printf("%s{\"size\": %zu, \"change_percent\": %.2f, "
+						       "\"noise_percent\": %.2f, \"significant\": %s}",
+						       f ? "" : ", ", sizes[si], rows[i].change[si],
+						       rows[i].noise[si],
+						       fabs(rows[i].change[si]) > rows[i].noise[si] ? "true"
+												 : "false");
+						f = false;
+					}
+				printf("]}");
+			}
+			printf("\n  ]}");
+		}
+		printf("\n}\n");
+	} else if (!cli->csv && ncfg == 2) {
+		/* The Armada 3720 table layout: algorithm rows, size columns, % change. */
+		printf("\nchange of %s vs %s (ops/s, median of %d paired rounds); '~' = within noise "
+		       "(2 sd/sqrt(n))\n%-14s",
+		       cfg[1].label, cfg[0].label, rounds, "alg \\ bytes");
+		for (int si = 0; si < nsizes; si++)
+			printf(" %14zu", sizes[si]);
+		printf("\n");
+		for (int i = 0; i < nrows; i++) {
+			printf("%-14s", rows[i].alg);
+			for (int si = 0; si < nsizes; si++) {
+				char cell[32];
+				if (!rows[i].valid[si])
+					snprintf(cell, sizeof(cell), "-");
+				else
+					snprintf(cell, sizeof(cell), "%s%+.1f%%±%.1f",
+						 fabs(rows[i].change[si]) <= rows[i].noise[si] ? "~" : "",
+						 rows[i].change[si], rows[i].noise[si]);
+				printf(" %14s", cell);
+			}
+			printf("\n");
+		}
+	}
+done:
+	free(in);
+	free(out[0]);
+	free(out[1]);
+	free(back);
+	free(gcm_ct);
+	for (int k = 0; k < ncfg; k++)
+		offload_ctx_free(cfg[k].ctx);
+	return rc;
+}

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * offloadctl selftest | enc | dec | dgst.
+ *
+ * selftest runs every known-answer vector on every crypto device, one line
+ * per vector like the kernel's testmgr. enc/dec/dgst are one-shots whose
+ * output is byte-identical to `openssl enc -nopad -K .. -iv ..` and
+ * `openssl dgst` (tests/crypto/openssl_cli.sh compares them).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "kat_vectors.h"
+
+#define MAX_INPUT (1024u * 1024u * 1024u)
+
+/* ------------------------------------------------------------ selftest */
+
+struct st {
+	const struct cli *cli;
+	const char *dev;
+	const char *backend;
+	int pass, fail, na;
+	bool first;
+};
+
+static void st_report(void *arg, const struct kat_outcome *o)
+{
+	struct st *t = arg;
+	static const char *const word[] = { "passed", "FAILED", "not implemented" };
+
+	t->pass += o->status == KAT_PASS;
+	t->fail += o->status == KAT_FAIL;
+	t->na += o->status == KAT_UNSUPPORTED;
+	if (t->cli->json) {
+		printf("%s    {\"device\": ", t->first ? "" : ",\n");
+		cli_json_str(stdout, t->dev);
+		printf(", \"backend\": ");
+		cli_json_str(stdout, t->backend);
+		printf(", \"alg\": ");
+		cli_json_str(stdout, o->alg);
+		printf(", \"driver\": ");
+		cli_json_str(stdout, o->driver);
+		printf(", \"hardware\": %s, \"result\": \"%s\", \"source\": ",
+		       (o->flags & OFFLOAD_RES_HARDWARE) ? "true" : "false",
+		       o->status == KAT_PASS ? "pass" : o->status == KAT_FAIL ? "fail" : "n/a");
+		cli_json_str(stdout, o->source);
+		printf(", \"detail\": ");
+		cli_json_str(stdout, o->detail);
+		printf("}");
+		t->first = false;
+		return;
+	}
+	printf("alg: %-12s (%s) on %s/%s: %s [%s]%s%s\n", o->alg, o->driver[0] ? o->driver : "-",
+	       t->dev, t->backend, word[o->status], o->source, o->detail[0] ? ": " : "", o->detail);
+}
+
+int cmd_selftest(struct cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+	static const char *const backends[] = { "cpu", "kcapi", "eip97", NULL };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			printf("usage: %s selftest [OPTIONS]\n\nRun every known-answer vector (NIST "
+			       "SP 800-38A/38D, FIPS 180-4, FIPS 81,\nRFC 1321/2202/4231, CAVP TDES) on "
+			       "every crypto device, like the kernel's testmgr.\nExit 1 if any vector "
+			       "fails.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+			return CLI_EXIT_OK;
+		}
+		if (!cli_common_opt(cli, c, optarg))
+			return CLI_EXIT_USAGE;
+	}
+	offload_ctx *ctx = cli_open_ctx(cli);
+	if (!ctx)
+		return CLI_EXIT_FAIL;
+	struct st t = { .cli = cli, .first = true };
+	int failed = 0, devices = 0;
+	if (cli->json)
+		printf("{\n  \"absent\": [");
+	bool first = true;
+	for (int i = 0; backends[i]; i++) {
+		const char *why = NULL;
+		if (offload_backend_status(ctx, backends[i], &why) == 0) {
+			if (cli->json) {
+				printf("%s{\"backend\": \"%s\", \"reason\": ", first ? "" : ", ", backends[i]);
+				cli_json_str(stdout, why);
+				printf("}");
+				first = false;
+			} else {
+				printf("backend %s: absent: %s\n", backends[i], why);
+			}
+		}
+	}
+	if (cli->json)
+		printf("],\n  \"results\": [\n");
+	for (int i = 0; i < offload_dev_count(ctx); i++) {
+		struct offload_dev_info d;
+		if (offload_dev_info(ctx, i, &d) < 0 || !(d.flags & OFFLOAD_DEVF_USABLE) ||
+		    !(d.caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
+			continue;
+		t.dev = d.name;
+		t.backend = d.backend;
+		t.pass = t.fail = t.na = 0;
+		failed += kat_run_device(ctx, i, st_report, &t);
+		devices++;
+		if (!cli->json)
+			printf("%s/%s: %d passed, %d failed, %d not implemented\n", d.name, d.backend,
+			       t.pass, t.fail, t.na);
+	}
+	if (cli->json)
+		printf("\n  ],\n  \"devices\": %d,\n  \"failed\": %d\n}\n", devices, failed);
+	else if (!devices)
+		printf("no crypto device in this context\n");
+	offload_ctx_free(ctx);
+	return failed || !devices ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ shared I/O */
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *f = path && strcmp(path, "-") != 0 ? fopen(path, "rb") : stdin;
+	size_t cap = 65536, n = 0;
+	uint8_t *b;
+
+	if (!f)
+		return NULL;
+	b = malloc(cap);
+	while (b) {
+		size_t k = fread(b + n, 1, cap - n, f);
+		n += k;
+		if (k == 0 || n > MAX_INPUT)
+			break;
+		if (n == cap) {
+			uint8_t *nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+	}
+	if (b && (ferror(f) || n > MAX_INPUT)) {
+		free(b);
+		b = NULL;
+		errno = ferror(f) ? EIO : EFBIG;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return b;
+}
+
+static int find_dev(struct cli *cli, offload_ctx *ctx, const char *name)
+{
+	if (!name)
+		return OFFLOAD_DEV_AUTO;
+	int d = offload_dev_find(ctx, name);
+	if (d < 0)
+		cli_fail(cli, ctx, "--device", d);
+	return d;
+}
+
+/* ------------------------------------------------------------ enc / dec */
+
+static const struct {
+	const char *name;
+	enum offload_cipher_alg alg;
+	size_t key_len;
+} ciphers[] = {
+	{ "aes-128-ecb", OFFLOAD_CIPHER_AES_ECB, 16 }, { "aes-192-ecb", OFFLOAD_CIPHER_AES_ECB, 24 },
+	{ "aes-256-ecb", OFFLOAD_CIPHER_AES_ECB, 32 }, { "aes-128-cbc", OFFLOAD_CIPHER_AES_CBC, 16 },
+	{ "aes-192-cbc", OFFLOAD_CIPHER_AES_CBC, 24 }, { "aes-256-cbc", OFFLOAD_CIPHER_AES_CBC, 32 },
+	{ "aes-128-ctr", OFFLOAD_CIPHER_AES_CTR, 16 }, { "aes-192-ctr", OFFLOAD_CIPHER_AES_CTR, 24 },
+	{ "aes-256-ctr", OFFLOAD_CIPHER_AES_CTR, 32 }, { "des-ecb", OFFLOAD_CIPHER_DES_ECB, 8 },
+	{ "des-ede3-cbc", OFFLOAD_CIPHER_DES3_CBC, 24 },
+};
+
+static int cipher_by_name(const char *n)
+{
+	if (n && n[0] == '-')
+		n++;
+	for (size_t i = 0; n && i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
+		if (strcasecmp(n, ciphers[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher_dir dir)
+{
+	static const struct option longopts[] = {
+		{ "cipher", required_argument, NULL, 'c' }, { "K", required_argument, NULL, 'K' },
+		{ "iv", required_argument, NULL, 'v' },     { "in", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },    { "device", required_argument, NULL, 'D' },
+		{ "nopad", no_argument, NULL, 'n' },        { "verbose", no_argument, NULL, 'V' },
+		CLI_COMMON_LONGOPTS,                        { NULL, 0, NULL, 0 }
+	};
+	const char *cname = NULL, *khex = NULL, *ivhex = NULL, *in = NULL, *outp = NULL, *dev = NULL;
+	bool verbose = false;
+	int c;
+
+	while ((c = getopt_long_only(argc, argv, "c:K:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cname = optarg; break;
+		case 'K': khex = optarg; break;
+		case 'v': ivhex = optarg; break;
+		case 'i': in = optarg; break;
+		case 'o': outp = optarg; break;
+		case 'D': dev = optarg; break;
+		case 'n': break; /* always: no padding */
+		case 'V': verbose = true; break;
+		case 'h':
+			printf("usage: %s %s -c CIPHER -K HEXKEY [-iv HEXIV] [-in FILE] [-out FILE] "
+			       "[--device NAME] [-V]\n\nLike `openssl %s -nopad -K .. -iv ..`: no "
+			       "padding, so ECB/CBC input must be\na whole number of blocks. Ciphers:",
+			       cli->prog, cli->cmd, dir == OFFLOAD_ENCRYPT ? "enc" : "enc -d");
+			for (size_t i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
+				printf(" %s", ciphers[i].name);
+			printf("\n(AES-GCM is not offered: openssl enc has no AEAD mode to match.)\n"
+			       "-V prints the backend and driver that ran to stderr.\n\noptions:\n"
+			       CLI_COMMON_HELP);
+			return CLI_EXIT_OK;
+		default:
+			if (!cli_common_opt(cli, c, optarg))
+				return CLI_EXIT_USAGE;
+		}
+	}
+	int ci = cipher_by_name(cname);
+	if (ci < 0 && optind < argc)
+		ci = cipher_by_name(argv[optind]); /* `enc -aes-128-cbc` style */
+	if (ci < 0 || !khex) {
+		fprintf(stderr, "%s %s: need -c CIPHER (known: aes-{128,192,256}-{ecb,cbc,ctr}, "
+				"des-ecb, des-ede3-cbc) and -K HEXKEY\n", cli->prog, cli->cmd);
+		return CLI_EXIT_USAGE;
+	}
+	uint8_t key[32], iv[16];
+	long kl = kat_unhex(khex, key, sizeof(key));
+	long il = ivhex ? kat_unhex(ivhex, iv, sizeof(iv)) : 0;
+	if (kl < 0 || il < 0) {
+		fprintf(stderr, "%s %s: -K/-iv must be even-length hex\n", cli->prog, cli->cmd);
+		return CLI_EXIT_USAGE;
+	}
+	size_t len;
+	uint8_t *data = read_all(in, &len);
+	if (!data) {
+		fprintf(stderr, "%s %s: cannot read %s: %s\n", cli->prog, cli->cmd, in ? in : "stdin",
+			strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	offload_ctx *ctx = cli_open_ctx(cli);
+	int rc = CLI_EXIT_FAIL;
+	offload_cipher_session *s = NULL;
+	if (!ctx)
+		goto out;
+	int d = find_dev(cli, ctx, dev);
+	if (d < 0 && d != OFFLOAD_DEV_AUTO)
+		goto out;
+	int r = offload_cipher_session_open_dev(ctx, d, ciphers[ci].alg, key, (size_t)kl, &s);
+	if (r < 0) {
+		cli_fail(cli, ctx, ciphers[ci].name, r);
+		goto out;
+	}
+	struct offload_result res;
+	struct offload_cipher_op op = { .dir = dir, .iv = il ? iv : NULL, .iv_len = (size_t)il,
+					.in = data, .out = data, .len = len, .result = &res };
+	r = offload_cipher_session_run(s, &op);
+	if (r < 0) {
+		cli_fail(cli, ctx, ciphers[ci].name, r);
+		goto out;
+	}
+	if (verbose)
+		fprintf(stderr, "%s: %zu bytes on %s (%s)\n", ciphers[ci].name, len, res.backend,
+			res.driver);
+	FILE *f = outp ? fopen(outp, "wb") : stdout;
+	if (!f || fwrite(data, 1, len, f) != len || (f != stdout ? fclose(f) : fflush(f)) != 0) {
+		fprintf(stderr, "%s %s: cannot write %s\n", cli->prog, cli->cmd, outp ? outp : "stdout");
+		goto out;
+	}
+	rc = CLI_EXIT_OK;
+out:
+	if (s)
+		offload_cipher_session_close(s);
+	offload_ctx_free(ctx);
+	explicit_bzero(key, sizeof(key));
+	free(data);
+	return rc;
+}
+
+int cmd_enc(struct cli *cli, int argc, char **argv)
+{
+	return crypt_cmd(cli, argc, argv, OFFLOAD_ENCRYPT);
+}
+
+int cmd_dec(struct cli *cli, int argc, char **argv)
+{
+	return crypt_cmd(cli, argc, argv, OFFLOAD_DECRYPT);
+}
+
+/* ------------------------------------------------------------ dgst */
+
+static const struct {
+	const char *opt, *label;
+	enum offload_hash_alg alg;
+} digests[] = {
+	{ "md5", "MD5", OFFLOAD_HASH_MD5 },	     { "sha1", "SHA1", OFFLOAD_HASH_SHA1 },
+	{ "sha224", "SHA2-224", OFFLOAD_HASH_SHA224 }, { "sha256", "SHA2-256", OFFLOAD_HASH_SHA256 },
+	{ "sha384", "SHA2-384", OFFLOAD_HASH_SHA384 }, { "sha512", "SHA2-512", OFFLOAD_HASH_SHA512 },
+};
+
+static int hash_file(struct cli *cli, offload_hash_session *s, offload_ctx *ctx, const char *path,
+		     const char *label, bool hmac, bool coreutils, bool verbose)
+{
+	FILE *f = path ? fopen(path, "rb") : stdin;
+	static uint8_t buf[65536];
+	uint8_t d[OFFLOAD_HASH_MAX_DIGEST];
+	struct offload_result res;
+	size_t n;
+	int r = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s dgst: %s: %s\n", cli->prog, path, strerror(errno));
+		return -1;
+	}
+	while (r == 0 && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		r = offload_hash_update(s, buf, n);
+	bool err = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (r == 0 && err) {
+		fprintf(stderr, "%s dgst: read error on %s\n", cli->prog, path ? path : "stdin");
+		return -1;
+	}
+	if (r == 0)
+		r = offload_hash_final(s, d, sizeof(d), &res);
+	if (r < 0) {
+		cli_fail(cli, ctx, label, r);
+		return -1;
+	}
+	if (!coreutils)
+		printf("%s%s(%s)= ", hmac && path ? "HMAC-" : "", label, path ? path : "stdin");
+	for (int i = 0; i < r; i++)
+		printf("%02x", d[i]);
+	if (coreutils)
+		printf(" *%s", path ? path : "stdin");
+	printf("\n");
+	if (verbose)
+		fprintf(stderr, "%s: %s (%s)\n", path ? path : "stdin", res.backend, res.driver);
+	return 0;
+}
+
+int cmd_dgst(struct cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "md5", no_argument, NULL, 'a' + 0 },    { "sha1", no_argument, NULL, 'a' + 1 },
+		{ "sha224", no_argument, NULL, 'a' + 2 }, { "sha256", no_argument, NULL, 'a' + 3 },
+		{ "sha384", no_argument, NULL, 'a' + 4 }, { "sha512", no_argument, NULL, 'a' + 5 },
+		{ "hmac", required_argument, NULL, 'H' }, { "r", no_argument, NULL, 'r' },
+		{ "device", required_argument, NULL, 'D' }, { "verbose", no_argument, NULL, 'V' },
+		CLI_COMMON_LONGOPTS,                      { NULL, 0, NULL, 0 }
+	};
+	const char *hkey = NULL, *dev = NULL;
+	int di = 3, c;
+	bool coreutils = false, verbose = false;
+
+	while ((c = getopt_long_only(argc, argv, "hV", longopts, NULL)) != -1) {
+		if (c >= 'a' && c <= 'a' + 5) {
+			di = c - 'a';
+		} else if (c == 'H') {
+			hkey = optarg;
+		} else if (c == 'r') {
+			coreutils = true;
+		} else if (c == 'D') {
+			dev = optarg;
+		} else if (c == 'V') {
+			verbose = true;
+		} else if (c == 'h') {
+			printf("usage: %s dgst [-md5|-sha1|-sha224|-sha256|-sha384|-sha512] [-hmac KEY] "
+			       "[-r] [--device NAME] [-V] [FILE...]\n\nLike `openssl dgst`: one line "
+			       "per file (stdin if none); -hmac takes the key as text,\n-r prints "
+			       "coreutils format. Default -sha256.\n\noptions:\n" CLI_COMMON_HELP,
+			       cli->prog);
+			return CLI_EXIT_OK;
+		} else if (!cli_common_opt(cli, c, optarg)) {
+			return CLI_EXIT_USAGE;
+		}
+	}
+	offload_ctx *ctx = cli_open_ctx(cli);
+	if (!ctx)
+		return CLI_EXIT_FAIL;
+	enum offload_hash_alg alg = digests[di].alg;
+	if (hkey)
+		alg = (enum offload_hash_alg)(alg | 0x100);
+	int rc = CLI_EXIT_FAIL;
+	offload_hash_session *s = NULL;
+	int d = find_dev(cli, ctx, dev);
+	if (d < 0 && d != OFFLOAD_DEV_AUTO)
+		goto out;
+	int r = offload_hash_open_dev(ctx, d, alg, hkey, hkey ? strlen(hkey) : 0, &s);
+	if (r < 0) {
+		cli_fail(cli, ctx, digests[di].label, r);
+		goto out;
+	}
+	rc = CLI_EXIT_OK;
+	if (optind >= argc)
+		rc = hash_file(cli, s, ctx, NULL, digests[di].label, hkey, coreutils, verbose) ? 1 : 0;
+	for (int i = optind; i < argc; i++)
+		if (hash_file(cli, s, ctx, argv[i], digests[di].label, hkey, coreutils, verbose))
+			rc = CLI_EXIT_FAIL;
+out:
+	if (s)
+		offload_hash_close(s);
+	offload_ctx_free(ctx);
+	return rc;
+}

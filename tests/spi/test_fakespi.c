@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stand-in itself, driven with raw ioctls, against the facts of
+ * hw/spidev.md (drivers/spi/spidev.c, spi.c): the other SPI suites are only
+ * as good as its fidelity.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "spitest.h"
+
+static struct fake_spi *d;
+static int fd;
+
+static void setup(void)
+{
+	struct fake_spi_cfg c;
+
+	fake_spi_cfg_default(&c);
+	c.dma_minalign = 128;
+	c.ctlr_mode_bits = FK_CPHA | FK_CPOL | FK_LSB_FIRST; /* spi-fsl-dspi's */
+	c.gpio_cs = true;
+	d = fake_spi_add("/dev/spidev3.1", &c);
+	fd = open("/dev/spidev3.1", O_RDWR);
+	ck_assert_int_ge(fd, 0);
+}
+
+static void teardown(void)
+{
+	close(fd);
+	fake_spi_reset();
+}
+
+static int err_of(int r)
+{
+	return r < 0 ? errno : 0;
+}
+
+START_TEST(request_decoding)
+{
+	uint8_t b8 = 0;
+	struct spi_ioc_transfer t[2];
+
+	memset(t, 0, sizeof(t));
+	/* Wrong magic, unknown number, read direction on a message: ENOTTY. */
+	ck_assert_int_eq(err_of(ioctl(fd, _IOR('j', 1, uint8_t), &b8)), ENOTTY);
+	ck_assert_int_eq(err_of(ioctl(fd, _IOR(SPI_IOC_MAGIC, 9, uint8_t), &b8)), ENOTTY);
+	ck_assert_int_eq(err_of(ioctl(fd, _IOR(SPI_IOC_MAGIC, 0, char[32]), t)), ENOTTY);
+	/* A size that is not a multiple of 32 bytes: EINVAL. */
+	ck_assert_int_eq(err_of(ioctl(fd, _IOW(SPI_IOC_MAGIC, 0, char[33]), t)), EINVAL);
+	/* MESSAGE(0) and MESSAGE(512) (size field overflow -> 0) do nothing and return 0. */
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_MESSAGE(0), t), 0);
+	ck_assert_uint_eq((unsigned)SPI_IOC_MESSAGE(512), 0x40006b00u);
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_MESSAGE(512), t), 0);
+	ck_assert_uint_eq((unsigned)SPI_IOC_MESSAGE(511), 0x7fe06b00u);
+	ck_assert_uint_eq(d->message_calls, 0);
+}
+END_TEST
+
+START_TEST(setup_requests)
+{
+	uint32_t m32;
+	uint8_t m8;
+
+	/* Bits outside spidev's mask (CS_WORD 0x1000, MOSI_IDLE_HIGH 0x40000): EINVAL. */
+	m32 = 0x1000;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_WR_MODE32, &m32)), EINVAL);
+	m32 = 0x40000;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_WR_MODE32, &m32)), EINVAL);
+	/* Outside the controller's mode_bits: spi_setup refuses, the mode is restored. */
+	m32 = FK_CPOL | FK_LOOP;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_WR_MODE32, &m32)), EINVAL);
+	/* Dual/quad the controller lacks are dropped silently. */
+	m32 = FK_CPHA | FK_TX_QUAD;
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_WR_MODE32, &m32), 0);
+	/* A GPIO chip select forces CS_HIGH inside and hides it from RD_MODE(32). */
+	ck_assert_uint_eq(d->mode, FK_CPHA | FK_CS_HIGH);
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_RD_MODE32, &m32), 0);
+	ck_assert_uint_eq(m32, FK_CPHA);
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_RD_MODE, &m8), 0);
+	ck_assert_uint_eq(m8, FK_CPHA);
+	/* WR_MAX_SPEED_HZ: 0 is EINVAL; otherwise the requested value is stored, the max restored. */
+	m32 = 0;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &m32)), EINVAL);
+	m32 = 80000000; /* above the controller's 50 MHz: clamped in setup, stored as requested */
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &m32), 0);
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_RD_MAX_SPEED_HZ, &m32), 0);
+	ck_assert_uint_eq(m32, 80000000);
+	ck_assert_uint_eq(d->sck_hz, 50000000);
+	ck_assert_uint_eq(d->max_speed_hz, 10000000);
+	/* Word size 0 becomes 8. */
+	m8 = 0;
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_WR_BITS_PER_WORD, &m8), 0);
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_RD_BITS_PER_WORD, &m8), 0);
+	ck_assert_uint_eq(m8, 8);
+}
+END_TEST
+
+START_TEST(message_budget_and_checks)
+{
+	static uint8_t buf[8192];
+	struct spi_ioc_transfer t[33];
+
+	/* hw/spidev.md 5 (arm64, bufsiz 4096): 32 transfers of <= 128 bytes fit, 33 do not. */
+	memset(t, 0, sizeof(t));
+	for (int i = 0; i < 33; i++) {
+		t[i].tx_buf = (uintptr_t)(buf + i * 128);
+		t[i].rx_buf = (uintptr_t)(buf + 4096 + i * 128);
+		t[i].len = 100;
+	}
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_MESSAGE(32), t), 3200);
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_MESSAGE(33), t)), EMSGSIZE);
+	/* One 4096-byte full-duplex transfer fits; 4097 does not. */
+	memset(t, 0, sizeof(t));
+	t[0].tx_buf = (uintptr_t)buf;
+	t[0].rx_buf = (uintptr_t)(buf + 4096);
+	t[0].len = 4096;
+	ck_assert_int_eq(ioctl(fd, SPI_IOC_MESSAGE(1), t), 4096);
+	ck_assert_mem_eq(buf + 4096, buf, 4096);
+	t[0].len = 4097;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_MESSAGE(1), t)), EMSGSIZE);
+	/* __spi_validate: a partial 16-bit word, tx_nbits 2 without a DUAL mode bit. */
+	t[0].len = 3;
+	t[0].bits_per_word = 16;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_MESSAGE(1), t)), EINVAL);
+	t[0].len = 4;
+	t[0].bits_per_word = 0;
+	t[0].tx_nbits = 2;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_MESSAGE(1), t)), EINVAL);
+	/* Without buffers nothing is budgeted; more than INT_MAX in total is EMSGSIZE. */
+	memset(t, 0, sizeof(t));
+	t[0].len = INT_MAX;
+	t[1].len = 1;
+	ck_assert_int_eq(err_of(ioctl(fd, SPI_IOC_MESSAGE(2), t)), EMSGSIZE);
+}
+END_TEST
+
+START_TEST(last_close_resets_speed)
+{
+	uint32_t hz = 1000000;
+	int fd2 = open("/dev/spidev3.1", O_RDWR);
+
+	ck_assert_int_ge(fd2, 0);
+	ck_assert_int_eq(ioctl(fd2, SPI_IOC_WR_MAX_SPEED_HZ, &hz), 0);
+	close(fd2);
+	ck_assert_uint_eq(d->speed_hz, 1000000); /* fd is still open */
+	close(fd);
+	fd = -1;
+	ck_assert_uint_eq(d->speed_hz, 10000000);
+	/* Unregistered spidev paths are never passed to the real system. */
+	ck_assert_int_eq(err_of(open("/dev/spidev0.9", O_RDWR)), ENOENT);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("fakespi");
+	TCase *tc = tcase_create("fidelity");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, request_decoding);
+	tcase_add_test(tc, setup_requests);
+	tcase_add_test(tc, message_budget_and_checks);
+	tcase_add_test(tc, last_close_resets_speed);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spidev backend: messages larger than spidev takes in one SPI_IOC_MESSAGE
+ * are split where the wire stays the same, and refused where it would not.
+ *
+ * Expected numbers are computed from the kernel rules in hw/spidev.md 5:
+ * each transfer with a tx (rx) buffer uses ALIGN(len, ARCH_DMA_MINALIGN) of
+ * a bufsiz-byte tx (rx) budget, and one ioctl carries at most 511
+ * transfers. Wire equivalence is checked by sending the same message whole
+ * to a device with a large bufsiz and comparing the stand-in's traces, or,
+ * beyond 511 transfers, against a trace built here from the cs_change rule.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "spitest.h"
+
+extern const struct ofl_backend ofl_backend_spidev;
+
+static offload_ctx *ctx;
+static char *sys;
+
+static void setup(void)
+{
+	unsetenv("OFFLOAD_SPIDEV_DMA_MINALIGN");
+	spi_env_up(&ctx, &sys, OFFLOAD_DT_NONE, NULL);
+}
+
+static void teardown(void)
+{
+	spi_env_down(&ctx, &sys);
+}
+
+/* A device whose kernel side has this bufsiz and alignment; sysfs says the same. */
+static struct fake_spi *device(const char *path, uint32_t bufsiz, uint32_t align)
+{
+	struct fake_spi_cfg c;
+	char s[32];
+
+	fake_spi_cfg_default(&c);
+	c.bufsiz = bufsiz;
+	c.dma_minalign = align;
+	snprintf(s, sizeof(s), "%u\n", bufsiz);
+	fakesys_bufsiz(sys, s);
+	if (align != fake_spi_host_minalign()) {
+		snprintf(s, sizeof(s), "%u", align);
+		setenv("OFFLOAD_SPIDEV_DMA_MINALIGN", s, 1);
+	} else {
+		unsetenv("OFFLOAD_SPIDEV_DMA_MINALIGN");
+	}
+	return fake_spi_add(path, &c);
+}
+
+static offload_spi *open_flags(const char *path, uint32_t flags)
+{
+	struct offload_spi_opts o;
+
+	offload_spi_opts_init(&o);
+	o.flags = flags;
+	return spi_open_ok(ctx, path, &o);
+}
+
+/* Send x whole to a roomy device and split to a tight one; the wires must match. */
+static void check_same_wire(struct offload_spi_xfer *x, unsigned n, uint32_t bufsiz, uint32_t align,
+			    unsigned want_messages, uint32_t total)
+{
+	struct fake_spi *ref = device("/dev/spidev0.0", 1u << 24, align);
+	offload_spi *whole = open_flags("/dev/spidev0.0", 0);
+	struct fake_spi *tight = device("/dev/spidev0.1", bufsiz, align);
+	offload_spi *split = open_flags("/dev/spidev0.1", 0);
+
+	ck_assert_int_eq(offload_spi_xfer(whole, x, n), (int)total);
+	ck_assert_uint_eq(ref->messages, 1);
+	int r = offload_spi_xfer(split, x, n);
+	ck_assert_msg(r == (int)total, "split: %d %s", r, offload_last_error(ctx));
+	ck_assert_uint_eq(tight->messages, want_messages);
+	ck_assert_str_eq(fake_spi_trace(tight), fake_spi_trace(ref));
+	ck_assert(!tight->cs_active);
+	offload_spi_close(whole);
+	offload_spi_close(split);
+}
+
+static uint8_t *pattern(size_t len, unsigned seed)
+{
+	uint8_t *p = malloc(len);
+
+	ck_assert_ptr_nonnull(p);
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 7 + seed);
+	return p;
+}
+
+/* ------------------------------------------------------------------ budgets */
+
+START_TEST(arm64_example_32_fit_33_do_not)
+{
+	/* hw/spidev.md 5, arm64 with bufsiz 4096: 32 transfers of <= 128 bytes fit, 33 do not. */
+	struct offload_spi_xfer x[33];
+	uint8_t *tx = pattern(33 * 100, 1), *rx = calloc(33, 100);
+
+	for (int i = 0; i < 33; i++)
+		x[i] = (struct offload_spi_xfer){ .tx = tx + i * 100, .rx = rx + i * 100, .len = 100 };
+	check_same_wire(x, 32, 4096, 128, 1, 3200);
+	fake_spi_reset();
+	check_same_wire(x, 33, 4096, 128, 2, 3300);
+	ck_assert_mem_eq(rx, tx, 3300);
+
+	/* The cut after transfer 31 keeps CS asserted: cs_change on the first message's last. */
+	struct fake_spi *d = device("/dev/spidev0.2", 4096, 128);
+	offload_spi *spi = open_flags("/dev/spidev0.2", 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 33), 3300);
+	ck_assert_uint_eq(d->messages, 2);
+	ck_assert_uint_eq(d->msg_xfers[0], 32);
+	ck_assert_uint_eq(d->msg_xfers[1], 1);
+	ck_assert_uint_eq(d->msg_tx_budget[0], 4096);
+	ck_assert_uint_eq(d->msg_rx_budget[0], 4096);
+	ck_assert_uint_eq(d->msg_last_cs_change[0], 1);
+	ck_assert_uint_eq(d->msg_last_cs_change[1], 0);
+	offload_spi_close(spi);
+	free(tx);
+	free(rx);
+}
+END_TEST
+
+START_TEST(host_alignment_packs_by_its_rounding)
+{
+	/* 100-byte transfers take 104 bytes each at 8-byte rounding: 39 * 104 = 4056 <= 4096 < 40 * 104. */
+	struct offload_spi_xfer x[40];
+	uint8_t *tx = pattern(4000, 3);
+
+	for (int i = 0; i < 40; i++)
+		x[i] = (struct offload_spi_xfer){ .tx = tx + i * 100, .len = 100 };
+	struct fake_spi *d = device("/dev/spidev0.0", 4096, 8);
+	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 40), 4000);
+	ck_assert_uint_eq(d->messages, 2);
+	ck_assert_uint_eq(d->msg_xfers[0], 39);
+	ck_assert_uint_eq(d->msg_xfers[1], 1);
+	ck_assert_uint_eq(d->msg_tx_budget[0], 4056);
+	ck_assert_uint_eq(d->msg_rx_budget[0], 0); /* tx only: no rx budget used */
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+START_TEST(one_long_transfer_is_cut_with_cs_held)
+{
+	/* 10000 bytes, bufsiz 4096: pieces 4096, 4096, 1808 under one chip select. */
+	uint8_t *tx = pattern(10000, 5), *rx = calloc(1, 10000);
+	struct offload_spi_xfer x = { .tx = tx, .rx = rx, .len = 10000, .delay_usecs = 9 };
+
+	check_same_wire(&x, 1, 4096, 128, 3, 10000);
+	ck_assert_mem_eq(rx, tx, 10000);
+	fake_spi_reset();
+	struct fake_spi *d = device("/dev/spidev0.3", 4096, 128);
+	offload_spi *spi = open_flags("/dev/spidev0.3", 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 10000);
+	ck_assert_uint_eq(d->messages, 3);
+	ck_assert_uint_eq(d->msg_tx_budget[0], 4096);
+	ck_assert_uint_eq(d->msg_tx_budget[1], 4096);
+	ck_assert_uint_eq(d->msg_tx_budget[2], 1920); /* ALIGN(1808, 128) */
+	ck_assert_uint_eq(d->msg_last_cs_change[0], 1);
+	ck_assert_uint_eq(d->msg_last_cs_change[1], 1);
+	ck_assert_uint_eq(d->msg_last_cs_change[2], 0);
+	/* The delay belongs after the last bit only. */
+	ck_assert_uint_eq(d->last[0].delay_usecs, 9);
+	ck_assert_uint_eq(d->last[0].len, 1808);
+	offload_spi_close(spi);
+	free(tx);
+	free(rx);
+}
+END_TEST
+
+START_TEST(long_transfer_fills_the_part_it_starts_in)
+{
+	/* 100 + 10000 bytes, bufsiz 4096, 8-byte rounding: [100, 3992], [4096], [1912]. */
+	uint8_t *tx = pattern(10100, 21);
+	struct offload_spi_xfer x[2] = { { .tx = tx, .len = 100 }, { .tx = tx + 100, .len = 10000 } };
+
+	check_same_wire(x, 2, 4096, 8, 3, 10100);
+	fake_spi_reset();
+	struct fake_spi *d = device("/dev/spidev0.5", 4096, 8);
+	offload_spi *spi = open_flags("/dev/spidev0.5", 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 10100);
+	ck_assert_uint_eq(d->msg_xfers[0], 2);
+	ck_assert_uint_eq(d->msg_tx_budget[0], 104 + 3992);
+	ck_assert_uint_eq(d->msg_tx_budget[1], 4096);
+	ck_assert_uint_eq(d->msg_tx_budget[2], 1912);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+START_TEST(cuts_at_cs_change_release_cs)
+{
+	/* Three 3000-byte transfers; CS toggles after the first two (cs_change). */
+	uint8_t *tx = pattern(9000, 7);
+	struct offload_spi_xfer x[3];
+
+	for (int i = 0; i < 3; i++)
+		x[i] = (struct offload_spi_xfer){ .tx = tx + i * 3000, .len = 3000, .cs_change = i < 2 };
+	check_same_wire(x, 3, 4096, 8, 3, 9000);
+	/* No cut needs CS held, so it works with OFFLOAD_SPI_OPEN_NO_CS_HOLD too. */
+	fake_spi_reset();
+	struct fake_spi *d = device("/dev/spidev0.4", 4096, 8);
+	offload_spi *spi = open_flags("/dev/spidev0.4", OFFLOAD_SPI_OPEN_NO_CS_HOLD);
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 3), 9000);
+	ck_assert_uint_eq(d->messages, 3);
+	for (int i = 0; i < 3; i++)
+		ck_assert_uint_eq(d->msg_last_cs_change[i], 0);
+	ck_assert(strstr(fake_spi_trace(d), "CS- CS+") != NULL);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+START_TEST(last_cs_change_survives_split)
+{
+	/* The caller's own cs_change on the message's last transfer keeps CS asserted afterwards. */
+	uint8_t *tx = pattern(6000, 9);
+	struct offload_spi_xfer x[2] = { { .tx = tx, .len = 3000 },
+					 { .tx = tx + 3000, .len = 3000, .cs_change = 1 } };
+	struct fake_spi *d = device("/dev/spidev0.0", 4096, 8);
+	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
+
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 6000);
+	ck_assert_uint_eq(d->messages, 2);
+	ck_assert(d->cs_active);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+START_TEST(no_cs_hold_refuses_before_sending)
+{
+	uint8_t *tx = pattern(6000, 11);
+	struct offload_spi_xfer x[2] = { { .tx = tx, .len = 3000 }, { .tx = tx + 3000, .len = 3000 } };
+	struct fake_spi *d = device("/dev/spidev0.0", 4096, 8);
+	offload_spi *spi = open_flags("/dev/spidev0.0", OFFLOAD_SPI_OPEN_NO_CS_HOLD);
+
+	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EMSGSIZE,
+		      "the cut after part 1 (after transfer 0) falls where chip select stays "
+		      "asserted; the handle was opened with OFFLOAD_SPI_OPEN_NO_CS_HOLD");
+	ck_assert_uint_eq(d->message_calls, 0);
+	struct offload_spi_xfer one = { .tx = tx, .len = 5000 };
+	ck_assert_err(ctx, offload_spi_xfer(spi, &one, 1), -EMSGSIZE, "(inside transfer 0)");
+	ck_assert_uint_eq(d->message_calls, 0);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+START_TEST(tiny_bufsiz)
+{
+	uint8_t *tx = pattern(250, 13);
+	struct offload_spi_xfer x = { .tx = tx, .len = 250 };
+
+	/* bufsiz 100 with 128-byte rounding: no transfer with a buffer fits at all. */
+	struct fake_spi *d = device("/dev/spidev0.0", 100, 128);
+	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
+	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EMSGSIZE,
+		      "100 bytes per direction per message with each transfer rounded up to 128");
+	ck_assert_uint_eq(d->message_calls, 0);
+	offload_spi_close(spi);
+
+	/* bufsiz 100 with 8-byte rounding: pieces of 96, 96, 58. */
+	fake_spi_reset();
+	d = device("/dev/spidev0.0", 100, 8);
+	spi = open_flags("/dev/spidev0.0", 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 250);
+	ck_assert_uint_eq(d->messages, 3);
+	ck_assert_uint_eq(d->msg_tx_budget[0], 96);
+	ck_assert_uint_eq(d->msg_tx_budget[2], 64);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+START_TEST(pieces_keep_whole_words)
+{
+	/* Rounding 1 and bufsiz 1001: a 32-bit-word transfer is cut in 1000-byte pieces. */
+	uint8_t *tx = pattern(4000, 15);
+	struct offload_spi_xfer x = { .tx = tx, .len = 4000, .bits_per_word = 32 };
+
+	check_same_wire(&x, 1, 1001, 1, 4, 4000);
+	fake_spi_reset();
+	struct fake_spi *d = device("/dev/spidev0.0", 1001, 1);
+	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4000);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(d->msg_tx_budget[i], 1000);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+START_TEST(bad_alignment_override)
+{
+	offload_spi *spi = NULL;
+
+	device("/dev/spidev0.0", 4096, 8);
+	setenv("OFFLOAD_SPIDEV_DMA_MINALIGN", "96", 1);
+	ck_assert_err(ctx, offload_spi_open(ctx, "/dev/spidev0.0", NULL, &spi), -EINVAL,
+		      "OFFLOAD_SPIDEV_DMA_MINALIGN=\"96\" is not a power of two");
+}
+END_TEST
+
+/* ------------------------------------------------------------------ 511 transfers */
+
+/* The wire of a message of 2-byte tx transfers at the default format, built from the cs_change rule. */
+static char *expected_trace(const struct offload_spi_xfer *x, unsigned n)
+{
+	size_t cap = 64 + (size_t)n * 64;
+	char *t = malloc(cap), *p = t;
+	bool run = false;
+
+	p += sprintf(p, " CS+");
+	for (unsigned i = 0; i < n; i++) {
+		const uint8_t *b = x[i].tx;
+		if (!run)
+			p += sprintf(p, " [8b 10000000Hz tx1 rx0 wd0] ");
+		p += sprintf(p, "%02x%02x", b[0], b[1]);
+		run = true;
+		if (x[i].cs_change && i + 1 < n) {
+			p += sprintf(p, " CS- CS+");
+			run = false;
+		}
+	}
+	sprintf(p, " CS-");
+	return t;
+}
+
+START_TEST(more_than_511_transfers)
+{
+	enum { N = 1200 };
+	struct offload_spi_xfer *x = calloc(N, sizeof(*x));
+	uint8_t *tx = pattern(2 * N, 17);
+
+	for (unsigned i = 0; i < N; i++)
+		x[i] = (struct offload_spi_xfer){ .tx = tx + 2 * i, .len = 2, .cs_change = i % 7 == 3 };
+	struct fake_spi *d = device("/dev/spidev0.0", 65536, 8);
+	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
+
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 511), 1022);
+	ck_assert_uint_eq(d->messages, 1);
+	fake_spi_trace_clear(d);
+	ck_assert_int_eq(offload_spi_xfer(spi, x, 512), 1024);
+	ck_assert_uint_eq(d->messages, 3);
+	ck_assert_uint_eq(d->msg_xfers[1], 511);
+	ck_assert_uint_eq(d->msg_xfers[2], 1);
+	char *want = expected_trace(x, 512);
+	ck_assert_str_eq(fake_spi_trace(d), want);
+	free(want);
+
+	fake_spi_trace_clear(d);
+	ck_assert_int_eq(offload_spi_xfer(spi, x, N), 2 * N);
+	ck_assert_uint_eq(d->messages, 6);
+	ck_assert_uint_eq(d->msg_xfers[3], 511);
+	ck_assert_uint_eq(d->msg_xfers[4], 511);
+	ck_assert_uint_eq(d->msg_xfers[5], 178);
+	want = expected_trace(x, N);
+	ck_assert_str_eq(fake_spi_trace(d), want);
+	free(want);
+	offload_spi_close(spi);
+	free(x);
+	free(tx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ failures mid-way */
+
+START_TEST(failure_after_held_part_releases_cs)
+{
+	uint8_t *tx = pattern(10000, 19);
+	struct offload_spi_xfer x = { .tx = tx, .len = 10000 };
+	struct fake_spi_cfg c;
+
+	/* Part 2 refused before the wire (EINVAL): CS is still held, the library releases it. */
+	fake_spi_cfg_default(&c);
+	c.bufsiz = 4096;
+	c.dma_minalign = fake_spi_host_minalign();
+	c.fail_message = 2;
+	c.fail_errno = EINVAL;
+	fakesys_bufsiz(sys, "4096\n");
+	struct fake_spi *d = fake_spi_add("/dev/spidev0.0", &c);
+	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
+	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL,
+		      "(part 2 of 3 of a split message; 4096 of 10000 bytes were already clocked; the "
+		      "chip select held across parts was released with an empty message)");
+	ck_assert(!d->cs_active);
+	ck_assert_uint_eq(d->message_calls, 3);
+	ck_assert(strstr(fake_spi_trace(d), " CS-") == fake_spi_trace(d) + strlen(fake_spi_trace(d)) - 4);
+	offload_spi_close(spi);
+
+	/* Part 2 fails on the wire (EIO): the kernel already dropped CS; nothing more is sent. */
+	fake_spi_reset();
+	c.fail_errno = EIO;
+	d = fake_spi_add("/dev/spidev0.0", &c);
+	spi = open_flags("/dev/spidev0.0", 0);
+	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EIO,
+		      "(part 2 of 3 of a split message; 4096 of 10000 bytes were already clocked)");
+	ck_assert(!d->cs_active);
+	ck_assert_uint_eq(d->message_calls, 2);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ sysfs */
+
+START_TEST(bufsiz_from_sysfs)
+{
+	struct offload_spi_info info;
+	struct fake_spi_cfg c;
+
+	fake_spi_cfg_default(&c);
+	fake_spi_add("/dev/spidev0.0", &c);
+	fakesys_bufsiz(sys, "8192\n");
+	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
+	offload_spi_info(spi, &info);
+	ck_assert_uint_eq(info.max_message_bytes, 8192);
+	offload_spi_close(spi);
+
+	fakesys_bufsiz(sys, "lots\n");
+	spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
+	offload_spi_info(spi, &info);
+	ck_assert_uint_eq(info.max_message_bytes, 4096); /* spidev's default */
+	offload_spi_close(spi);
+
+	setenv("OFFLOAD_SYSFS_ROOT", "/nonexistent-sysfs", 1);
+	spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
+	offload_spi_info(spi, &info);
+	ck_assert_uint_eq(info.max_message_bytes, 4096);
+	offload_spi_close(spi);
+}
+END_TEST
+
+START_TEST(probe_binds_controllers_with_spidev)
+{
+	struct ofl_device dev;
+	char why[OFL_REASON_LEN];
+
+	memset(&dev, 0, sizeof(dev));
+	snprintf(dev.dt_path, sizeof(dev.dt_path), "/soc/spi@2100000");
+	ck_assert_int_eq(ofl_backend_spidev.probe(ctx, NULL, &dev, why, sizeof(why)), -ENODEV);
+	ck_assert_msg(strstr(why, "no /dev/spidevB.C is bound") != NULL, "%s", why);
+	ck_assert_uint_eq(dev.info.flags & OFFLOAD_DEVF_KERNEL, 0);
+
+	fakesys_add_spidev(sys, 0, 0, "/soc/spi@2100000", "/soc/spi@2100000/flash@0", "fsl-dspi");
+	fakesys_add_spidev(sys, 1, 0, "/soc/spi@2110000", NULL, "fsl-dspi");
+	fakesys_add_spidev(sys, 0, 2, "/soc/spi@2100000", "/soc/spi@2100000/flash@2", "fsl-dspi");
+	ck_assert_int_eq(ofl_backend_spidev.probe(ctx, NULL, &dev, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(why, "/dev/spidev0.0") && strstr(why, "/dev/spidev0.2") &&
+			      !strstr(why, "spidev1.0"),
+		      "%s", why);
+	ck_assert_uint_eq(dev.info.flags & OFFLOAD_DEVF_KERNEL, OFFLOAD_DEVF_KERNEL);
+	ck_assert_uint_eq(ofl_backend_spidev.engines, OFL_ENGINE_BIT(OFL_ENGINE_DSPI));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("spidev");
+	TCase *tc = tcase_create("split");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, arm64_example_32_fit_33_do_not);
+	tcase_add_test(tc, host_alignment_packs_by_its_rounding);
+	tcase_add_test(tc, one_long_transfer_is_cut_with_cs_held);
+	tcase_add_test(tc, long_transfer_fills_the_part_it_starts_in);
+	tcase_add_test(tc, cuts_at_cs_change_release_cs);
+	tcase_add_test(tc, last_cs_change_survives_split);
+	tcase_add_test(tc, no_cs_hold_refuses_before_sending);
+	tcase_add_test(tc, tiny_bufsiz);
+	tcase_add_test(tc, pieces_keep_whole_words);
+	tcase_add_test(tc, bad_alignment_override);
+	tcase_add_test(tc, more_than_511_transfers);
+	tcase_add_test(tc, failure_after_held_part_releases_cs);
+	tcase_add_test(tc, bufsiz_from_sysfs);
+	tcase_add_test(tc, probe_binds_controllers_with_spidev);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}
