@@ -321,16 +321,28 @@ static int label_for(struct target *t, size_t size, struct label *l)
 	return 0;
 }
 
+/* Copies per second and KiB per second of `tests` copies of `bytes` in all over `ns` timed. */
+struct rate {
+	double iops, kbs;
+};
+
+static struct rate rate_of(uint64_t tests, uint64_t bytes, uint64_t ns)
+{
+	struct rate r = { 0, 0 };
+
+	if (ns) {
+		r.iops = (double)tests * 1e9 / (double)ns;
+		r.kbs = (double)bytes / 1024.0 * 1e9 / (double)ns;
+	}
+	return r;
+}
+
 /* dmatest's summary line, same shape: scripts parse it. */
 static void summary_line(const struct cli *cli, const char *name, uint64_t tests, uint64_t failures,
-			 uint64_t bytes, uint64_t ns, int ret)
+			 struct rate r, int ret)
 {
-	double s = ns ? (double)ns / 1e9 : 0;
-	double iops = s > 0 ? (double)tests / s : 0;
-	uint64_t kbs = s > 0 ? (uint64_t)((double)bytes / 1024.0 / s) : 0;
-
 	printf("%s: %s: summary %" PRIu64 " tests, %" PRIu64 " failures %.2f iops %" PRIu64
-	       " KB/s (%d)\n", cli->prog, name, tests, failures, iops, kbs, ret);
+	       " KB/s (%d)\n", cli->prog, name, tests, failures, r.iops, (uint64_t)r.kbs, ret);
 }
 
 static const char *csv_header =
@@ -577,7 +589,7 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 		printf("  ],\n  \"summary\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
 		       ", \"status\": %d}\n}\n", tests, failures, ret);
 	} else if (!cli->csv) {
-		summary_line(cli, thread, tests, failures, bytes, ns, ret);
+		summary_line(cli, thread, tests, failures, rate_of(tests, bytes, ns), ret);
 	}
 	target_close(&t);
 	free(lib);
@@ -701,11 +713,15 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 		pthread_join(w[i].tid, NULL);
 	uint64_t wall = now_ns() - t0;
 
-	uint64_t tests = 0, failures = 0, bytes = 0;
+	/* The threads ran side by side: the total rate is the sum of theirs. */
+	uint64_t tests = 0, failures = 0;
+	struct rate total = { 0, 0 };
 	for (unsigned i = 0; i < started; i++) {
+		struct rate r = rate_of(w[i].tests, w[i].bytes, w[i].ns);
 		tests += w[i].tests;
 		failures += w[i].failures;
-		bytes += w[i].bytes;
+		total.iops += r.iops;
+		total.kbs += r.kbs;
 		if (w[i].ret < 0 && !ret)
 			ret = w[i].ret;
 		if (w[i].t.err[0])
@@ -723,7 +739,7 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 		       "  \"align\": %zu,\n  \"async\": %s,\n  \"threads\": [\n", o->size, o->align,
 		       o->async ? "true" : "false");
 		for (unsigned i = 0; i < started; i++) {
-			double s = (double)w[i].ns / 1e9;
+			struct rate r = rate_of(w[i].tests, w[i].bytes, w[i].ns);
 			printf("    {\"thread\": %u, \"device\": ", i);
 			cli_json_str(stdout, w[i].label.name);
 			printf(", \"backend\": ");
@@ -732,14 +748,12 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 			cli_json_str(stdout, w[i].label.driver);
 			printf(", \"sim\": %s, \"tests\": %" PRIu64 ", \"failures\": %" PRIu64
 			       ", \"iops\": %.2f, \"KBps\": %.0f, \"status\": %d}%s\n",
-			       w[i].label.sim ? "true" : "false", w[i].tests, w[i].failures,
-			       s > 0 ? (double)w[i].tests / s : 0, s > 0 ? (double)w[i].bytes / 1024 / s : 0,
-			       w[i].ret, i + 1 == started ? "" : ",");
+			       w[i].label.sim ? "true" : "false", w[i].tests, w[i].failures, r.iops,
+			       r.kbs, w[i].ret, i + 1 == started ? "" : ",");
 		}
 		printf("  ],\n  \"total\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
 		       ", \"wall_s\": %.6f, \"iops\": %.2f, \"KBps\": %.0f, \"status\": %d}\n}\n",
-		       tests, failures, (double)wall / 1e9, wall ? (double)tests * 1e9 / (double)wall : 0,
-		       wall ? (double)bytes / 1024 * 1e9 / (double)wall : 0, ret);
+		       tests, failures, (double)wall / 1e9, total.iops, total.kbs, ret);
 	} else {
 		printf("offloadctl bench memcpy: %s x %u thread(s), align %zu, %s, device %s (backend %s, "
 		       "%s)\n", sz, o->threads, o->align,
@@ -749,12 +763,13 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 		for (unsigned i = 0; i < started; i++) {
 			char name[128];
 			snprintf(name, sizeof(name), "%.100s-copy%u", w[i].label.name, i);
-			summary_line(cli, name, w[i].tests, w[i].failures, w[i].bytes, w[i].ns, w[i].ret);
+			summary_line(cli, name, w[i].tests, w[i].failures,
+				     rate_of(w[i].tests, w[i].bytes, w[i].ns), w[i].ret);
 		}
 		if (started > 1) {
 			char name[128];
 			snprintf(name, sizeof(name), "%.100s-total", w[0].label.name);
-			summary_line(cli, name, tests, failures, bytes, wall, ret);
+			summary_line(cli, name, tests, failures, total, ret);
 		}
 	}
 	free(w);
