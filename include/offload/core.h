@@ -336,10 +336,13 @@ struct offload_dev_info {
 };
 
 /**
- * @brief Number of devices in an open context (at least 1: the CPU).
+ * @brief Number of devices in an open context.
+ *
+ * The CPU device is always among them unless the backend allow-list leaves
+ * out the "cpu" backend; then the count may be 0.
  *
  * @param ctx An open context.
- * @return The count (> 0), or -EINVAL if ctx is NULL, -EBADF if not open.
+ * @return The count (>= 0), or -EINVAL if ctx is NULL, -EBADF if not open.
  *
  * Thread-safety: safe from any thread while the context is open.
  */

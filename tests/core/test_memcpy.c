@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h" /* the registry: which backends this build has */
 #include "testutil.h"
 
 #define GUARD 64u
@@ -257,6 +258,35 @@ START_TEST(memcpy_bad_input)
 	ck_assert_int_eq(offload_memcpy_dev(ctx, -2, buf, other, 8, &res), -ENODEV);
 	ck_assert_int_eq(offload_memcpy_dev(ctx, INT_MAX, buf, other, 8, &res), -ENODEV);
 	ck_assert_int_eq(offload_memcpy_dev(ctx, INT_MIN, buf, other, 8, &res), -ENODEV);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(no_copy_device_is_enotsup)
+{
+	/*
+	 * An allow-list without the CPU and without any backend that copies:
+	 * every copy call says -ENOTSUP, none crashes. Needs such a backend in
+	 * this build (kcapi or spidev have no memcpy).
+	 */
+	const char *name = NULL;
+	for (int i = 0; ofl_backends[i]; i++)
+		if (!ofl_backends[i]->memcpy && strcmp(ofl_backends[i]->name, "cpu") != 0)
+			name = ofl_backends[i]->name;
+	if (!name)
+		return; /* only the CPU backend is built: the case cannot arise */
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, name);
+	unsigned char a[16] = { 1 }, b[16];
+	struct offload_result res;
+	offload_queue *q;
+
+	ck_assert_int_eq(offload_dev_find(ctx, "cpu"), -ENODEV);
+	ck_assert_int_eq(offload_memcpy(ctx, b, a, sizeof(a)), -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no device"));
+	ck_assert_int_eq(offload_memcpy(ctx, b, a, 0), 0);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, b, a, sizeof(a), &res), -ENOTSUP);
+	ck_assert_int_eq(offload_queue_open(ctx, NULL, &q), -ENOTSUP);
+	ck_assert_ptr_null(q);
 	offload_ctx_free(ctx);
 }
 END_TEST
@@ -741,6 +771,7 @@ static Suite *memcpy_suite(void)
 	tcase_add_test(tc, adjacent_ranges_are_not_overlap);
 	tcase_add_test(tc, memcpy_dev_reports_who_ran);
 	tcase_add_test(tc, memcpy_bad_input);
+	tcase_add_test(tc, no_copy_device_is_enotsup);
 	tcase_add_test(tc, concurrent_memcpy_one_context);
 	suite_add_tcase(s, tc);
 
