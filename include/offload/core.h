@@ -101,7 +101,10 @@ enum offload_dt_source {
 	/**
 	 * Default: the file named by the OFFLOAD_DTB environment variable if
 	 * set, else the running system's tree at /sys/firmware/fdt if readable,
-	 * else the built-in virtual board.
+	 * else the built-in virtual board. Simulated engines that come only from
+	 * that fallback are listed and usable by index but never chosen
+	 * automatically (large copies stay on the CPU) unless ::OFFLOAD_CTX_SIM
+	 * or OFFLOAD_SIM=1 asks for them.
 	 */
 	OFFLOAD_DT_AUTO = 0,
 	/** No device tree: only the CPU and kernel-interface backends. */
@@ -333,6 +336,34 @@ struct offload_dev_info {
 	const char *transfer_mode;
 	/** Reason for the transfer mode. */
 	const char *transfer_reason;
+
+	/* Added in 0.1 (before the first release) for `offloadctl doctor`. */
+
+	/** How #phys_addr was found (reg entry and the `ranges` it crossed), or why it is 0. */
+	const char *phys_reason;
+	/**
+	 * Path of the node whose `dma-coherent` / `dma-noncoherent` (or, for
+	 * BCDMA, `ti,asel`) decided #coherent; "" when no node did (the default:
+	 * not coherent).
+	 */
+	const char *coherent_node;
+	/**
+	 * 1 if the capability table knows this SoC's interconnect to be
+	 * I/O-coherent (so the device could be marked `dma-coherent`), else 0.
+	 * The policy still follows the device tree; see #soc_io_coherent_reason.
+	 */
+	int soc_io_coherent;
+	/** Evidence for #soc_io_coherent (the upstream change or manual), "" when 0. */
+	const char *soc_io_coherent_reason;
+	/**
+	 * K3 UDMA/BCDMA/PKTDMA: burst in bytes per channel class [normal,
+	 * high-capacity (H), ultra-high-capacity (UH)] as the Linux driver's match
+	 * data gives it (k3-udma.c `burst_size`); 0 = the instance has no channel
+	 * of that class. All 0 for other engines.
+	 */
+	uint32_t burst_by_class[3];
+	/** Channel class memcpy uses (0 normal, 1 H, 2 UH), or -1 if not applicable. */
+	int memcpy_class;
 };
 
 /**
@@ -388,6 +419,58 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  * Thread-safety: safe from any thread while the context is open.
  */
 int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why);
+
+/**
+ * Work counters of one device: what its DMA policy costs the CPU. Cache
+ * maintenance is what the library did for the device's streaming buffers
+ * (arm64: DC CVAC / DC CIVAC by cache line, one barrier per call; x86:
+ * CLFLUSHOPT; on simulated devices the emulated copies between the CPU and
+ * RAM views). Counted since the context opened or the last
+ * offload_dev_stats_reset().
+ */
+struct offload_dev_stats {
+	/** Clean operations (one per range handed to the device). */
+	uint64_t cache_clean_calls;
+	/** Invalidate operations (clean+invalidate where user space cannot invalidate only). */
+	uint64_t cache_inval_calls;
+	/** Bytes cleaned or invalidated, after widening each range to whole cache lines. */
+	uint64_t cache_bytes;
+	/** Wall-clock time spent in cache maintenance, in nanoseconds. */
+	uint64_t cache_ns;
+	/** Operations the engine ran (a copy split into several descriptors counts once). */
+	uint64_t jobs;
+	/** Bytes the engine moved. */
+	uint64_t bytes;
+	/** Bytes copied through bounce buffers because a side was not a DMA buffer of the device. */
+	uint64_t bounced_bytes;
+	/** Bytes the CPU moved on behalf of the device (unaligned heads and tails). */
+	uint64_t cpu_bytes;
+};
+
+/**
+ * @brief Read the work counters of device @p dev.
+ *
+ * @param ctx  An open context.
+ * @param dev  Device index.
+ * @param out  Receives the counters.
+ * @param size sizeof(*out) as compiled by the caller; at most that many bytes are written,
+ *             so a program built against an older, shorter struct keeps working.
+ * @return 0, or -EINVAL (NULL out, size 0), -EBADF (closed), -ENODEV (no such device).
+ *
+ * Thread-safety: safe from any thread; counters of operations still running may be partial.
+ */
+int offload_dev_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out, size_t size);
+
+/**
+ * @brief Zero the work counters of device @p dev.
+ *
+ * @param ctx An open context.
+ * @param dev Device index.
+ * @return 0, or -EINVAL, -EBADF, -ENODEV as offload_dev_stats().
+ *
+ * Thread-safety: safe from any thread; operations running meanwhile may count on either side.
+ */
+int offload_dev_stats_reset(offload_ctx *ctx, int dev);
 
 /* ------------------------------------------------------------------ results */
 

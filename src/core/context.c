@@ -143,6 +143,7 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 	ofl_strlcpy(d->status, "okay", sizeof(d->status));
 	d->policy.enabled = true;
 	d->policy.coherent_node = -1;
+	d->policy.best_tpl = -1;
 	d->policy.align_bytes = 1;
 	ctx->devs[ctx->ndev++] = d;
 	return d;
@@ -197,6 +198,13 @@ static void device_publish(struct ofl_device *d)
 	i->threshold_reason = p->threshold_reason;
 	i->transfer_mode = p->transfer_mode;
 	i->transfer_reason = p->transfer_reason;
+	i->phys_reason = p->reg_reason;
+	i->coherent_node = p->coherent_path;
+	i->soc_io_coherent = p->soc_io_coherent;
+	i->soc_io_coherent_reason = p->soc_io_coherent_reason;
+	for (int k = 0; k < 3; k++)
+		i->burst_by_class[k] = p->burst_by_tpl[k];
+	i->memcpy_class = p->best_tpl;
 }
 
 static void add_candidates(struct offload_ctx *ctx, struct ofl_device *d)
@@ -219,8 +227,8 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 	size_t off = 0;
 
 	if (!d->policy.enabled) {
-		snprintf(d->usable_reason, sizeof(d->usable_reason),
-			 "disabled in the device tree (status = \"%s\"): listed, never used", d->status);
+		snprintf(d->usable_reason, sizeof(d->usable_reason), "disabled in the device tree: %.280s",
+			 d->policy.enabled_reason);
 		return;
 	}
 	d->usable_reason[0] = '\0';
@@ -297,11 +305,8 @@ static int discover(struct offload_ctx *ctx)
 		int r = ofl_policy_compute(fdt, &m[k], &d->policy);
 		if (r < 0)
 			return ofl_err(ctx, r, "offload_ctx_open: policy for %s failed", d->dt_path);
-		uint64_t a = 0, sz = 0;
-		if (ofl_dt_reg(fdt, m[k].node, 0, &a, &sz, NULL, 0) == 0) {
-			d->info.phys_addr = a;
-			d->info.phys_size = sz;
-		}
+		d->info.phys_addr = d->policy.reg_addr;
+		d->info.phys_size = d->policy.reg_size;
 		add_candidates(ctx, d);
 	}
 	return 0;
@@ -332,8 +337,11 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 	if (src == OFFLOAD_DT_AUTO) {
 		if (access(OFL_LIVE_FDT, R_OK) == 0)
 			src = OFFLOAD_DT_LIVE;
-		else
+		else {
 			src = OFFLOAD_DT_BUILTIN;
+			/* models attached only because nothing else was there: see choose_defaults() */
+			ctx->sim_auto = !(ctx->flags & OFFLOAD_CTX_SIM);
+		}
 	}
 	switch (src) {
 	case OFFLOAD_DT_NONE:
@@ -391,6 +399,7 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
+	ctx->sim_auto = false;
 	ctx->open = false;
 }
 
@@ -398,6 +407,22 @@ static bool can_copy(const struct ofl_device *d)
 {
 	return d->backend && d->backend->memcpy && d->backend->memcpy->copy &&
 	       (d->policy.caps & OFFLOAD_CAP_MEMCPY);
+}
+
+/*
+ * Models the caller did not ask for (AUTO fell back to the built-in virtual
+ * board) stay listed and usable by index, but never become the automatic
+ * choice: a program on a machine without the engines must measure its CPU.
+ */
+static bool auto_choice_ok(struct offload_ctx *ctx, struct ofl_device *d)
+{
+	if (!d->sim || !ctx->sim_auto)
+		return true;
+	size_t n = strlen(d->usable_reason);
+	snprintf(d->usable_reason + n, sizeof(d->usable_reason) - n,
+		 "; not chosen automatically: its model was attached only because no device tree was "
+		 "given or live (pass --sim or OFFLOAD_SIM=1 to use it)");
+	return false;
 }
 
 static void choose_defaults(struct offload_ctx *ctx)
@@ -408,7 +433,7 @@ static void choose_defaults(struct offload_ctx *ctx)
 		cpu = NULL;
 	ctx->memcpy_dev = cpu ? cpu->index : -1;
 	for (int i = 0; i < ctx->ndev; i++) {
-		if (i != ctx->cpu_dev && can_copy(ctx->devs[i])) {
+		if (i != ctx->cpu_dev && can_copy(ctx->devs[i]) && auto_choice_ok(ctx, ctx->devs[i])) {
 			ctx->memcpy_dev = i;
 			break;
 		}

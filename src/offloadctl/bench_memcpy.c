@@ -571,14 +571,18 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 
 	uint64_t tests = 0, failures = 0, bytes = 0, ns = 0;
 	const char *name = nrows ? rows[nrows - 1].label.name : "none";
+	bool any_sim = false;
 	for (size_t i = 0; i < nrows; i++) {
 		tests += rows[i].tests;
 		failures += rows[i].failures;
 		bytes += rows[i].lib_bytes;
 		ns += rows[i].lib_total_ns;
+		any_sim |= rows[i].label.sim;
 		if (strcmp(rows[i].label.name, name) != 0)
-			name = "auto";
+			name = any_sim ? "auto+sim" : "auto";
 	}
+	if (any_sim && strcmp(name, "auto") == 0)
+		name = "auto+sim"; /* a simulated row came before the devices differed */
 	char thread[128];
 	snprintf(thread, sizeof(thread), "%.100s-copy0", name);
 	if (cli->json) {
