@@ -235,6 +235,19 @@ class TestContext(unittest.TestCase):
         with open_ctx(backends="cpu") as ctx:
             self.assertTrue(ctx.backend_status("cpu").present)
 
+    def test_allow_list_without_the_cpu(self):
+        # Without the cpu backend there may be no device at all: every
+        # operation then says NotSupported, with the allow-list in its message.
+        with open_ctx(backends="spidev") as ctx:
+            self.assertEqual(ctx.devices(), [d for d in ctx.devices() if d.backend != "cpu"])
+            for call in (lambda: ctx.memcpy(bytearray(4), b"abcd"),
+                         lambda: ctx.hash(offload.HashAlg.SHA256, b"abc"),
+                         lambda: offload.Queue(ctx)):
+                with self.assertRaises(offload.NotSupported) as cm:
+                    call()
+                self.assertEqual(cm.exception.errno, errno.ENOTSUP)
+                self.assertIn("allow-list", cm.exception.strerror)
+
     def test_backend_status(self):
         with open_ctx() as ctx:
             for name in ("kcapi", "spidev", "udma", "dspi", "eip97"):
