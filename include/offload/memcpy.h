@@ -123,9 +123,15 @@ int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, 
  * @brief Close a queue. Jobs not yet completed are waited for (up to the
  *        engine timeout) and then discarded.
  *
+ * The wait is bounded even if the engine stops answering: a direct engine
+ * fails its oldest job when no job finishes for the engine timeout (1 s on
+ * K3 UDMA, Linux's teardown wait), so a stuck queue closes after about that
+ * long per stall.
+ *
  * @param q The queue; the handle is invalid afterwards.
  * @return 0, or -EINVAL if q is NULL, or -ETIMEDOUT if outstanding jobs had
- *   to be aborted (the queue is closed anyway).
+ *   to be aborted (the queue is closed anyway), or another error the
+ *   backend reported while waiting (-EIO; the queue is closed anyway).
  *
  * Thread-safety: the owning thread only.
  */
@@ -181,7 +187,9 @@ int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigne
  * @param cpl        Array receiving up to @p max completions, in enqueue order.
  * @param max        Capacity of @p cpl (> 0).
  * @param timeout_us Longest wait in microseconds; 0 polls once, a negative
- *                   value waits without limit.
+ *                   value waits without limit, and so does in practice any
+ *                   value too large for the clock (INT64_MAX is about
+ *                   292 000 years; it never counts as already expired).
  * @return The number of completions written (> 0), or -ETIMEDOUT if none
  *   became ready in time (jobs stay queued), -EINVAL (bad argument, or
  *   nothing submitted and not reaped: waiting could never succeed).

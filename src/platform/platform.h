@@ -77,21 +77,63 @@ struct ofl_mmio {
 #define ofl_sim_mmio_write64(b, o, v) ((void)0)
 #endif
 
+/*
+ * Bounds: every access must lie inside the region the device tree declares
+ * ([0, m->size)). The backends check at probe that every register and ring
+ * they will touch does (backends/udma: udma_engine_init()), so an access
+ * outside is a library bug or a tree the probe did not understand:
+ *  - simulated regions are always checked (the model call costs far more
+ *    than one compare): the access becomes a bus error of the sim world
+ *    (counted, ofl_sim_bus_errors()), a read returns all ones, a write is
+ *    dropped, as an unmapped address on a K3 interconnect does;
+ *  - hardware regions are checked in builds without NDEBUG (Debug, the
+ *    sanitizer builds), or with -DOFFLOAD_MMIO_CHECK: an access outside is
+ *    reported on stderr and aborts, as an assert() would, instead of
+ *    touching whatever lies past the mapping. Release builds keep the plain
+ *    volatile access: the probe-time validation is what guards them.
+ */
+#if !defined(NDEBUG) || defined(OFFLOAD_MMIO_CHECK)
+#define OFL_MMIO_CHECK_HW 1
+#else
+#define OFL_MMIO_CHECK_HW 0
+#endif
+
+/* Out of line: an access of `width` bytes at `off` outside region m (see above). */
+void ofl_mmio_oob(const struct ofl_mmio *m, uint64_t off, unsigned width, bool write);
+
+static inline bool ofl_mmio_in(const struct ofl_mmio *m, uint64_t off, unsigned width)
+{
+	return off < m->size && m->size - off >= width;
+}
+
 /* 32-bit register read at byte offset `off`. */
 static inline uint32_t ofl_mmio_read32(const struct ofl_mmio *m, uint64_t off)
 {
-	if (OFL_MMIO_SIMULATED(m))
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 4)) {
+			ofl_mmio_oob(m, off, 4, false);
+			return 0xFFFFFFFFu;
+		}
 		return ofl_sim_mmio_read32(m->sim, off);
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
+		ofl_mmio_oob(m, off, 4, false);
 	return *(const volatile uint32_t *)(const volatile void *)(m->base + off);
 }
 
 /* 32-bit register write (relaxed: order it after descriptor writes with ofl_dma_wmb()). */
 static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint32_t v)
 {
-	if (OFL_MMIO_SIMULATED(m))
-		ofl_sim_mmio_write32(m->sim, off, v);
-	else
-		*(volatile uint32_t *)(volatile void *)(m->base + off) = v;
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 4))
+			ofl_mmio_oob(m, off, 4, true);
+		else
+			ofl_sim_mmio_write32(m->sim, off, v);
+		return;
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
+		ofl_mmio_oob(m, off, 4, true);
+	*(volatile uint32_t *)(volatile void *)(m->base + off) = v;
 }
 
 /*
@@ -101,8 +143,15 @@ static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint
  */
 static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 {
-	if (OFL_MMIO_SIMULATED(m))
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 8)) {
+			ofl_mmio_oob(m, off, 8, false);
+			return ~0ull;
+		}
 		return ofl_sim_mmio_read64(m->sim, off);
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
+		ofl_mmio_oob(m, off, 8, false);
 #if UINTPTR_MAX > 0xFFFFFFFFu
 	return *(const volatile uint64_t *)(const volatile void *)(m->base + off);
 #else
@@ -114,9 +163,14 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 static inline void ofl_mmio_write64(const struct ofl_mmio *m, uint64_t off, uint64_t v)
 {
 	if (OFL_MMIO_SIMULATED(m)) {
-		ofl_sim_mmio_write64(m->sim, off, v);
+		if (!ofl_mmio_in(m, off, 8))
+			ofl_mmio_oob(m, off, 8, true);
+		else
+			ofl_sim_mmio_write64(m->sim, off, v);
 		return;
 	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
+		ofl_mmio_oob(m, off, 8, true);
 #if UINTPTR_MAX > 0xFFFFFFFFu
 	*(volatile uint64_t *)(volatile void *)(m->base + off) = v;
 #else
