@@ -29,11 +29,11 @@ static int dt_u32(const void *fdt, int node, const char *prop, uint32_t *v)
 	return 0;
 }
 
-static int xlate(void *arg, uint64_t phys, uint64_t *bus)
+static int xlate(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t wl)
 {
 	const struct ofl_device *d = arg;
 
-	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, NULL, 0);
+	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, why, wl);
 }
 
 /* The node's memory-region (a /reserved-memory child), if any. */
@@ -199,7 +199,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	if (e->cache == OFFLOAD_CACHE_STREAMING && e->align < line)
 		e->align = (uint32_t)line;
 
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d };
+	/* one channel's descriptors, rings and bounce buffers, with the sim's gaps between allocations */
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d,
+					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20) };
 	memory_region(ctx->dt.fdt, d->node, &po);
 	int r = map_regions(e, why, wl);
 	e->fw = &udma_fw_registers;

@@ -279,9 +279,10 @@ struct ofl_dma {
 
 /*
  * Translate a CPU physical address to the device's bus address (dma-ranges).
- * Returns 0 or -ERANGE.
+ * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
+ * be translated, e.g. an interconnect loop) with the reason in `why`.
  */
-typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus);
+typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
 struct ofl_dma_pool_opts {
 	enum offload_cache_mode cache;  /* the device's policy */
@@ -290,9 +291,21 @@ struct ofl_dma_pool_opts {
 	void *xlate_arg;
 	uint64_t rmem_addr, rmem_size;  /* the device's DT memory-region, 0 if none */
 	char rmem_name[64];
+	/* sim: how much of the simulated DRAM window, from its start, the device must reach */
+	uint64_t min_reach;
 };
 
-/* A device's DMA memory. Created by the backend that serves the device. */
+/*
+ * A device's DMA memory. Created by the backend that serves the device.
+ * Checks that the device can reach the provider's memory through its
+ * dma-ranges (sim: the first o->min_reach bytes, at least 1 MiB, of the
+ * simulated DRAM window, where allocations start; u-dma-buf: at least one
+ * buffer; reserved-memory: the region; dma-heap: a probe allocation), so that
+ * a device that could never move a byte is refused at probe: -ENODEV with
+ * the reason recorded by ofl_err(). Allocations that still land outside
+ * (another dma-heap buffer) fail with -ENOMEM, as the kernel's DMA API does
+ * for memory beyond a device's reach.
+ */
 int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *o,
 			struct ofl_dma_pool **out);
 void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
@@ -304,7 +317,8 @@ void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
  * `user` links the allocation into the pool's lookup list (DMA buffers the
  * caller may hand back as plain pointers); ofl_dma_pool_destroy() frees
  * those, other allocations must be freed by their owner first.
- * -ENOMEM with the reasons in `why`.
+ * -ENOMEM with the reasons in `why` (no memory, or none the device reaches),
+ * -EBUSY (a u-dma-buf is locked by another user), -EINVAL (bad len/align).
  */
 int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offload_cache_mode cache,
 		  bool user, struct ofl_dma **out, char *why, size_t why_len);
