@@ -490,6 +490,12 @@ int offload_dev_stats_reset(offload_ctx *ctx, int dev);
  * hardware crypto drivers (e.g. safexcel-*, the EIP97/EIP197 driver).
  */
 #define OFFLOAD_RES_HARDWARE (1u << 5)
+/**
+ * Result flag: the device chosen automatically (::OFFLOAD_DEV_AUTO) could not
+ * take the operation at that moment (every engine channel busy, or no DMA
+ * memory for one), so the CPU ran it; set together with ::OFFLOAD_RES_CPU.
+ */
+#define OFFLOAD_RES_FALLBACK (1u << 6)
 
 /**
  * Who ran an operation. Filled by the synchronous calls that take a

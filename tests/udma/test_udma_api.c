@@ -314,6 +314,184 @@ START_TEST(faults_through_the_api)
 }
 END_TEST
 
+/*
+ * Trees whose UDMA could never move a byte (the breaker's H1 and M2): the
+ * device is refused at probe with the reason, the CPU is the automatic
+ * device, and the device's own calls say it is not usable. Before, the first
+ * copy hung (FIFO windows past the mapped region) or failed with -ERANGE /
+ * -EINVAL while the device was listed usable and chosen automatically.
+ */
+static void refused(const char *fixture, const char *want)
+{
+	char path[512];
+	struct offload_dev_info info;
+	struct offload_result res;
+	struct offload_queue_opts qo;
+	offload_queue *q;
+	size_t n = 1 << 20;
+	uint8_t *s = malloc(n), *x = malloc(n);
+
+	snprintf(path, sizeof(path), "%s/%s.dtb", UDMA_FIXTURE_DIR, fixture);
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
+	int d = dev_of(ctx, J721E_UDMA), cpu = offload_dev_find(ctx, "cpu");
+	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
+	ck_assert_msg(strstr(info.usable_reason, want), "%s: %s", fixture, info.usable_reason);
+	fill(s, n, 8);
+	ck_assert_int_eq(offload_memcpy(ctx, x, s, n), 0);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	memset(x, 0, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, x, s, n, &res), 0);
+	ck_assert_int_eq(res.dev, cpu);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x, s, n, NULL), -ENODEV);
+	offload_queue_opts_init(&qo);
+	qo.dev = d;
+	ck_assert_int_eq(offload_queue_open(ctx, &qo, &q), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "not usable"));
+	offload_ctx_free(ctx);
+	free(s);
+	free(x);
+}
+
+/* ti,num-rings 1024, "fifos" 4 KiB: completion-ring windows would be read past the region */
+START_TEST(ring_windows_outside_fifos_refused)
+{
+	refused("fifos-small", "ring accelerator \"fifos\" region is 0x1000 bytes but ring 1023");
+}
+END_TEST
+
+/* a 4 KiB dma-ranges window: no room for the simulated DMA memory */
+START_TEST(unreachable_dma_memory_refused)
+{
+	refused("dma-window", "outside every dma-ranges window");
+}
+END_TEST
+
+/* the UDMA is its own "dma-mem" interconnect */
+START_TEST(dma_parent_loop_refused)
+{
+	refused("dma-loop", "DMA parents form a loop (not translatable)");
+}
+END_TEST
+
+/* INT64_MAX microseconds is "wait", not "already expired" (M4: timeout_us * 1000 wrapped). */
+START_TEST(wait_with_huge_timeout_waits)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	struct offload_queue_opts o;
+	struct offload_completion c;
+	offload_queue *q;
+	size_t n = 4 << 20;
+	uint8_t *s = malloc(n), *x = malloc(n);
+
+	fill(s, n, 9);
+	offload_queue_opts_init(&o);
+	o.dev = dev_of(ctx, J721E_UDMA);
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	/* a late completion: the wait has to wait */
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_DELAY, .count = 1, .arg = 20000 };
+	ofl_sim_fault_set(ofl_sim_of(ctx), &f);
+	const int64_t huge[] = { INT64_MAX, INT64_MAX / 1000 + 1, INT64_MAX - 1 };
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(huge); i++) {
+		memset(x, 0, n);
+		ck_assert_int_ge(offload_queue_copy(q, x, s, n, i), 0);
+		ck_assert_int_eq(offload_queue_submit(q), 1);
+		int r = offload_queue_wait(q, &c, 1, huge[i]);
+		ck_assert_msg(r == 1, "wait(%lld): %d %s", (long long)huge[i], r, offload_last_error(ctx));
+		ck_assert_int_eq(c.status, 0);
+		ck_assert_uint_eq(c.user_data, i);
+		ck_assert_int_eq(memcmp(x, s, n), 0);
+	}
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	offload_ctx_free(ctx);
+	free(s);
+	free(x);
+}
+END_TEST
+
+/* A queue on an engine that stopped answering closes, and says its jobs were aborted. */
+START_TEST(close_on_stuck_engine_is_bounded)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	int d = dev_of(ctx, J721E_UDMA);
+	struct offload_queue_opts o;
+	offload_queue *q;
+	char s[8192], x[8192];
+
+	memset(s, 1, sizeof(s));
+	((struct udma_engine *)ofl_ctx_device(ctx, d)->priv)->timeout_ns = 50000000;
+	offload_queue_opts_init(&o);
+	o.dev = d;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_STUCK, .count = 1 };
+	ofl_sim_fault_set(ofl_sim_of(ctx), &f);
+	ck_assert_int_ge(offload_queue_copy(q, x, s, sizeof(s), 1), 0);
+	ck_assert_int_ge(offload_queue_copy(q, x + 4096, s, 4096, 2), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 2);
+	ck_assert_int_eq(offload_queue_close(q), -ETIMEDOUT);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "aborted"));
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * M1: every channel taken (here marked busy directly, as 140 open queues
+ * would): the automatic copy runs on the CPU and says so; the explicit device
+ * says -EBUSY, naming the device once.
+ */
+START_TEST(busy_engine_falls_back_to_cpu)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
+	int d = dev_of(ctx, J721E_UDMA), cpu = offload_dev_find(ctx, "cpu");
+	struct udma_engine *e = ofl_ctx_device(ctx, d)->priv;
+	struct offload_result res;
+	struct offload_queue_opts o;
+	offload_queue *q;
+	size_t n = 1 << 20;
+	uint8_t *s = malloc(n), *x = malloc(n);
+
+	fill(s, n, 10);
+	/* no copy yet, so no synchronous channel is open either */
+	pthread_mutex_lock(&e->lock);
+	uint8_t *keep = malloc(e->nchan);
+	memcpy(keep, e->chan_busy, e->nchan);
+	memset(e->chan_busy, 1, e->nchan);
+	pthread_mutex_unlock(&e->lock);
+
+	memset(x, 0, n);
+	ck_assert_int_eq(offload_memcpy(ctx, x, s, n), 0);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	memset(x, 0, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, x, s, n, &res), 0);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	ck_assert_int_eq(res.dev, cpu);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_eq(res.flags & (OFFLOAD_RES_CPU | OFFLOAD_RES_FALLBACK),
+			  OFFLOAD_RES_CPU | OFFLOAD_RES_FALLBACK);
+	ck_assert_str_eq(offload_last_error(ctx), "");
+	/* an explicit device, and a queue, may say busy (documented) */
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x, s, n, NULL), -EBUSY);
+	const char *m = offload_last_error(ctx), *name = "dma-controller@31150000";
+	ck_assert_msg(strstr(m, "no free memcpy channel"), "%s", m);
+	ck_assert_msg(strstr(m, name) && !strstr(strstr(m, name) + 1, name), "name twice: %s", m);
+	offload_queue_opts_init(&o);
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), -EBUSY);
+
+	pthread_mutex_lock(&e->lock);
+	memcpy(e->chan_busy, keep, e->nchan);
+	pthread_mutex_unlock(&e->lock);
+	free(keep);
+	/* with a free channel the engine is the automatic device for 1 MiB again */
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, x, s, n, &res), 0);
+	ck_assert_int_eq(res.dev, d);
+	ck_assert_uint_eq(res.flags & OFFLOAD_RES_FALLBACK, 0);
+	offload_ctx_free(ctx);
+	free(s);
+	free(x);
+}
+END_TEST
+
 struct worker {
 	offload_ctx *ctx;
 	int dev, id, bad;
@@ -395,6 +573,12 @@ int main(void)
 	tcase_add_test(t, digital_twins);
 	tcase_add_test(t, faults_through_the_api);
 	tcase_add_test(t, threads_with_their_own_queues);
+	tcase_add_test(t, ring_windows_outside_fifos_refused);
+	tcase_add_test(t, unreachable_dma_memory_refused);
+	tcase_add_test(t, dma_parent_loop_refused);
+	tcase_add_test(t, wait_with_huge_timeout_waits);
+	tcase_add_test(t, close_on_stuck_engine_is_bounded);
+	tcase_add_test(t, busy_engine_falls_back_to_cpu);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

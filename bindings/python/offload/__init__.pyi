@@ -72,6 +72,7 @@ class ResFlag(enum.IntFlag):
     CPU = 8
     BOUNCED = 16
     HARDWARE = 32
+    FALLBACK = 64
 
 class CipherAlg(enum.IntEnum):
     AES_ECB = 1
