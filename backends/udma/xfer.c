@@ -86,6 +86,20 @@ static void plan(struct udma_q *bq, struct ofl_job *j, uint32_t js)
 		memcpy(j->dst, j->src, head);
 	if (tail)
 		memcpy((char *)j->dst + head + body, (const char *)j->src + head + body, tail);
+	if (bq->dst_dma && head + tail) {
+		/*
+		 * Streaming: the edges the CPU wrote go to memory now. The body is
+		 * handed back invalidated, so the whole destination then holds the
+		 * same bytes in the caches and in memory, and a later
+		 * offload_buf_sync_for_cpu() over it (an invalidate, which discards
+		 * dirty lines when the kernel does it for u-dma-buf, and always in
+		 * the sim) cannot lose the edges. At most two short cleans per job;
+		 * nothing on a coherent device.
+		 */
+		size_t doff = (size_t)((char *)j->dst - (char *)bq->dst_dma->cpu);
+		ofl_dma_sync_for_device(bq->dst_dma, doff, head);
+		ofl_dma_sync_for_device(bq->dst_dma, doff + head + body, tail);
+	}
 	if (head + tail)
 		atomic_fetch_add_explicit(&e->dev->stats.cpu_bytes, head + tail, memory_order_relaxed);
 	bq->next_off = head;

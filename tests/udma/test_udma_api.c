@@ -147,6 +147,42 @@ START_TEST(noncoherent_emulation)
 }
 END_TEST
 
+/*
+ * Non-coherent: a copy into a DMA buffer at unaligned offsets writes its
+ * edges with the CPU. A later offload_buf_sync_for_cpu() over the buffer (an
+ * invalidate: the sim's, or the kernel's for a u-dma-buf) must not bring back
+ * what memory held before: the library cleans the edges it wrote. Before, 367
+ * bytes at both edges came back as the old 0xAA (the breaker's t_nc).
+ */
+START_TEST(sync_for_cpu_after_copy_keeps_edges)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
+	int d = dev_of(ctx, J721E_UDMA);
+	size_t n = 1 << 17, dof = 113, len = 62833;
+	uint8_t *src = malloc(n);
+	offload_buf *b;
+	struct offload_result res;
+
+	fill(src, n, 11);
+	ck_assert_int_eq(offload_buf_alloc(ctx, d, n, 0, &b), 0);
+	uint8_t *x = offload_buf_ptr(b);
+	memset(x, 0xAA, n);
+	ck_assert_int_eq(offload_buf_sync_for_device(b, 0, n, OFFLOAD_DMA_BIDIRECTIONAL), 0);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x + dof, src, len, &res), 0);
+	ck_assert_uint_eq(res.flags & (OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT),
+			  OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT); /* the engine wrote the aligned body */
+	ck_assert_int_eq(memcmp(x + dof, src, len), 0);
+	ck_assert_int_eq(offload_buf_sync_for_cpu(b, 0, n, OFFLOAD_DMA_FROM_DEVICE), 0);
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad += x[i] != (i >= dof && i < dof + len ? src[i - dof] : 0xAA);
+	ck_assert_uint_eq(bad, 0);
+	offload_buf_free(b);
+	free(src);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(auto_fallback_keeps_the_cpu)
 {
 	if (access("/sys/firmware/fdt", R_OK) == 0) {
@@ -579,6 +615,7 @@ int main(void)
 	tcase_add_test(t, wait_with_huge_timeout_waits);
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);
 	tcase_add_test(t, busy_engine_falls_back_to_cpu);
+	tcase_add_test(t, sync_for_cpu_after_copy_keeps_edges);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }
