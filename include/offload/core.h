@@ -241,6 +241,22 @@ void offload_ctx_free(offload_ctx *ctx);
  */
 const char *offload_ctx_dt_source(const offload_ctx *ctx);
 
+/**
+ * @brief What offload_ctx_open() left out of a valid device tree, in words.
+ *
+ * A context lists at most 64 devices (the CPU and kernel-served devices
+ * included). A tree with more engine nodes than fit is still opened: the
+ * first nodes in tree order are listed and this note says how many were
+ * skipped.
+ *
+ * @param ctx An open context.
+ * @return "" when nothing was left out, else a sentence; NULL if ctx is NULL
+ *   or closed. Valid until the context is closed.
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+const char *offload_ctx_note(const offload_ctx *ctx);
+
 /* ------------------------------------------------------------------ devices */
 
 /** Select the device automatically (the policy's choice). */

@@ -114,6 +114,7 @@ struct offload_ctx {
 
 	struct ofl_device *devs[OFL_MAX_DEVICES];
 	int ndev;
+	char note[256];                 /* what open left out of a valid tree (offload_ctx_note()) */
 	int cpu_dev;                    /* index of the CPU device, -1 if not allowed */
 	int memcpy_dev;                 /* policy's memcpy choice (may be cpu_dev), -1 if none */
 	/*

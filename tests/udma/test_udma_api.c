@@ -6,6 +6,7 @@
  * threads, and the rule that models from the AUTO fallback never take large
  * copies from the CPU.
  */
+#include <libfdt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -528,6 +529,63 @@ START_TEST(busy_engine_falls_back_to_cpu)
 }
 END_TEST
 
+/*
+ * A valid tree with more engine nodes than a context lists (the breaker's 300
+ * UDMAs) opens: the first ones are listed, the rest reported in a note.
+ * Before, the whole open failed with -ENOMEM "too many devices (max 64)".
+ */
+START_TEST(many_engines_open_with_a_note)
+{
+	enum { N = 100 };
+	size_t cap = 64 << 10;
+	void *fdt = malloc(cap);
+	char name[64];
+
+	ck_assert_int_eq(fdt_create(fdt, (int)cap), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#address-cells", 1), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#size-cells", 1), 0);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "dma-controller@%x", 0x2000000 + i * 0x1000);
+		ck_assert_int_eq(fdt_begin_node(fdt, name), 0);
+		ck_assert_int_eq(fdt_property_string(fdt, "compatible", J721E_UDMA), 0);
+		fdt32_t reg[2] = { cpu_to_fdt32(0x2000000 + i * 0x1000), cpu_to_fdt32(0x100) };
+		ck_assert_int_eq(fdt_property(fdt, "reg", reg, sizeof(reg)), 0);
+		ck_assert_int_eq(fdt_end_node(fdt), 0);
+	}
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_BLOB;
+	o.dtb_blob = fdt;
+	o.dtb_size = fdt_totalsize(fdt);
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	o.backends = "cpu,udma";
+	int r = offload_ctx_open(ctx, &o);
+	ck_assert_msg(r == 0, "%d %s", r, offload_last_error(ctx));
+	/* the CPU device first, then 63 of the 100 nodes, in tree order */
+	ck_assert_int_eq(offload_dev_count(ctx), 64);
+	struct offload_dev_info info;
+	ck_assert_int_eq(offload_dev_info(ctx, 63, &info), 0);
+	ck_assert_str_eq(info.name, "dma-controller@203e000");
+	ck_assert_str_eq(offload_ctx_note(ctx), "the device tree has 100 engine nodes; the first 63 (in "
+			 "tree order) are listed and the other 37 skipped: the context holds 64 devices");
+	char x[64], y[64] = "many";
+	ck_assert_int_eq(offload_memcpy(ctx, x, y, sizeof(y)), 0);
+	offload_ctx_free(ctx);
+	/* a tree that fits has no note */
+	ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	ck_assert_str_eq(offload_ctx_note(ctx), "");
+	offload_ctx_free(ctx);
+	ck_assert_ptr_null(offload_ctx_note(NULL));
+	free(fdt);
+}
+END_TEST
+
 struct worker {
 	offload_ctx *ctx;
 	int dev, id, bad;
@@ -616,6 +674,7 @@ int main(void)
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);
 	tcase_add_test(t, busy_engine_falls_back_to_cpu);
 	tcase_add_test(t, sync_for_cpu_after_copy_keeps_edges);
+	tcase_add_test(t, many_engines_open_with_a_note);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }
