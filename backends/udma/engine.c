@@ -96,6 +96,28 @@ static int check_regions(const struct udma_engine *e, char *why, size_t wl)
 	return 0;
 }
 
+/*
+ * Without DM firmware the library writes channel and ring configuration
+ * itself (udma_fw_registers): the regions it writes must be in the tree, or
+ * the first channel open would fail on a device listed usable.
+ */
+static int check_config_regions(const struct udma_engine *e, char *why, size_t wl)
+{
+	const struct { const struct ofl_mmio *m; const char *name; } need[] = {
+		{ e->bcdma ? &e->bchancfg : &e->tchancfg, e->bcdma ? "\"bchan\"" : "\"tchan\"" },
+		{ e->bcdma ? &e->ringcfg : &e->rchancfg, e->bcdma ? "\"ring\"" : "\"rchan\"" },
+		{ e->bcdma ? NULL : &e->ra_cfg, "ring accelerator \"cfg\"" },
+	};
+
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(need); i++)
+		if (need[i].m && need[i].m->kind == OFL_MMIO_NONE) {
+			snprintf(why, wl, "the device tree declares no %s region, and without DM firmware "
+				 "the library configures channels and rings through it", need[i].name);
+			return -ENODEV;
+		}
+	return 0;
+}
+
 int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 {
 	const struct extent gcfg = { &e->gcfg, "\"gcfg\"", "register block", "the binding", 1,
@@ -144,6 +166,10 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 	}
 	if ((r = check_regions(e, why, wl)) < 0)
 		return r;
+	if (!e->fw)
+		e->fw = &udma_fw_registers;
+	if (e->fw == &udma_fw_registers && (r = check_config_regions(e, why, wl)) < 0)
+		return r;
 	e->chan_busy = calloc(e->nchan, 1);
 	e->ring_busy = e->bcdma ? NULL : calloc(e->ra_rings - e->gp_first, 1);
 	if (!e->chan_busy || (!e->bcdma && !e->ring_busy)) {
@@ -154,8 +180,6 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 	}
 	if (!e->timeout_ns)
 		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS;
-	if (!e->fw)
-		e->fw = &udma_fw_registers;
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	return 0;

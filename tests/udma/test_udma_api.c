@@ -398,6 +398,13 @@ START_TEST(ring_windows_outside_fifos_refused)
 }
 END_TEST
 
+/* no ring configuration region, and no DM firmware to do it instead (fuzz_sim's first find) */
+START_TEST(missing_ring_cfg_region_refused)
+{
+	refused("no-ring-cfg", "declares no ring accelerator \"cfg\" region, and without DM firmware");
+}
+END_TEST
+
 /* a 4 KiB dma-ranges window: no room for the simulated DMA memory */
 START_TEST(unreachable_dma_memory_refused)
 {
@@ -670,6 +677,7 @@ int main(void)
 	tcase_add_test(t, ring_windows_outside_fifos_refused);
 	tcase_add_test(t, unreachable_dma_memory_refused);
 	tcase_add_test(t, dma_parent_loop_refused);
+	tcase_add_test(t, missing_ring_cfg_region_refused);
 	tcase_add_test(t, wait_with_huge_timeout_waits);
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);
 	tcase_add_test(t, busy_engine_falls_back_to_cpu);

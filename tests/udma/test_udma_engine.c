@@ -472,6 +472,40 @@ START_TEST(regions_too_small_are_refused)
 }
 END_TEST
 
+/* Configuring through registers (no DM firmware) needs the configuration regions in the tree. */
+START_TEST(config_regions_needed_without_firmware)
+{
+	static const struct {
+		bool bcdma;
+		size_t field;
+		const char *want;
+	} cases[] = {
+		{ false, offsetof(struct udma_engine, tchancfg), "no \"tchan\" region" },
+		{ false, offsetof(struct udma_engine, rchancfg), "no \"rchan\" region" },
+		{ false, offsetof(struct udma_engine, ra_cfg), "no ring accelerator \"cfg\" region" },
+		{ true, offsetof(struct udma_engine, bchancfg), "no \"bchan\" region" },
+		{ true, offsetof(struct udma_engine, ringcfg), "no \"ring\" region" },
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(cases); i++) {
+		struct k3fx f;
+		char why[512] = "";
+		k3fx_setup(&f, cases[i].bcdma, false);
+		udma_engine_fini(&f.e);
+		struct ofl_mmio *m = (struct ofl_mmio *)(void *)((char *)&f.e + cases[i].field);
+		enum ofl_mmio_kind keep = m->kind;
+		m->kind = OFL_MMIO_NONE;
+		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), -ENODEV);
+		ck_assert_msg(strstr(why, cases[i].want), "case %zu: %s", i, why);
+		/* DM firmware (here the sim's TI-SCI) configures them instead: fine without */
+		f.e.fw = &udma_fw_sim_tisci;
+		f.e.fw_arg = f.model;
+		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), 0);
+		m->kind = keep;
+		k3fx_teardown(&f);
+	}
+}
+END_TEST
+
 START_TEST(delayed_completion_is_waited_for)
 {
 	struct k3fx f;
@@ -691,6 +725,7 @@ int main(void)
 	tcase_add_test(x, progress_with_huge_timeout_waits);
 	tcase_add_test(x, impossible_occupancy_is_eio);
 	tcase_add_test(e, regions_too_small_are_refused);
+	tcase_add_test(e, config_regions_needed_without_firmware);
 	tcase_set_timeout(q, 300);
 	tcase_add_test(q, threads_with_own_queues);
 	tcase_add_test(q, threads_share_sync_channels);
