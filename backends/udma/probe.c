@@ -201,7 +201,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 
 	/* one channel's descriptors, rings and bounce buffers, with the sim's gaps between allocations */
 	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d,
-					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20) };
+					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20),
+					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (udma.md §1.5) */
+					.bus_limit = K3_ADDR_MASK };
 	memory_region(ctx->dt.fdt, d->node, &po);
 	int r = map_regions(e, why, wl);
 	e->fw = &udma_fw_registers;

@@ -461,9 +461,14 @@ static int xlate_range(const struct ofl_dma_pool *pool, uint64_t phys, uint64_t 
 			e = -ERANGE;
 		}
 	}
+	if (e == 0 && pool->o.bus_limit && b1 > pool->o.bus_limit) {
+		snprintf(w, sizeof(w), "it sits at bus addresses up to 0x%" PRIx64 ", beyond the device's "
+			 "DMA addressing (up to 0x%" PRIx64 ")", b1, pool->o.bus_limit);
+		e = -ERANGE;
+	}
 	if (e < 0) {
-		snprintf(why, wl, "memory at [0x%" PRIx64 ", +0x%" PRIx64 ") is outside the device's "
-			 "dma-ranges: %s", phys, len, w[0] ? w : "not translatable");
+		snprintf(why, wl, "memory at [0x%" PRIx64 ", +0x%" PRIx64 ") is out of the device's "
+			 "reach: %s", phys, len, w[0] ? w : "not translatable");
 		return -ERANGE;
 	}
 	*bus = b0;

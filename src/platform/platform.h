@@ -293,6 +293,8 @@ struct ofl_dma_pool_opts {
 	char rmem_name[64];
 	/* sim: how much of the simulated DRAM window, from its start, the device must reach */
 	uint64_t min_reach;
+	/* highest bus address the device can put on the bus (its DMA mask), 0 = any */
+	uint64_t bus_limit;
 };
 
 /*

@@ -316,7 +316,7 @@ START_TEST(udmabuf_outside_dma_ranges)
 	ck_assert_ptr_null(pool);
 	const char *m = offload_last_error(ctx);
 	ck_assert_msg(strstr(m, "cannot reach its DMA memory") &&
-		      strstr(m, "[0x40000000, +0x10000) is outside the device's dma-ranges: below the 2 GiB"),
+		      strstr(m, "[0x40000000, +0x10000) is out of the device's reach: below the 2 GiB"),
 		      "%s", m);
 	fake_dev_free();
 }

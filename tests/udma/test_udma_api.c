@@ -412,6 +412,14 @@ START_TEST(unreachable_dma_memory_refused)
 }
 END_TEST
 
+/* memory at bus addresses above the 48 bits K3 DMA can carry (fuzz_sim's second find) */
+START_TEST(bus_addresses_above_48_bits_refused)
+{
+	refused("dma-high", "up to 0x30000002fffff, beyond the device's DMA addressing (up to "
+		"0xffffffffffff)");
+}
+END_TEST
+
 /* the UDMA is its own "dma-mem" interconnect */
 START_TEST(dma_parent_loop_refused)
 {
@@ -678,6 +686,7 @@ int main(void)
 	tcase_add_test(t, unreachable_dma_memory_refused);
 	tcase_add_test(t, dma_parent_loop_refused);
 	tcase_add_test(t, missing_ring_cfg_region_refused);
+	tcase_add_test(t, bus_addresses_above_48_bits_refused);
 	tcase_add_test(t, wait_with_huge_timeout_waits);
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);
 	tcase_add_test(t, busy_engine_falls_back_to_cpu);
