@@ -461,6 +461,12 @@ static int xlate_range(const struct ofl_dma_pool *pool, uint64_t phys, uint64_t 
 			e = -ERANGE;
 		}
 	}
+	if (e == 0 && ((b0 - phys) & 4095u)) {
+		/* allocations are aligned (up to 4 KiB) in CPU addresses; the device must see the same */
+		snprintf(w, sizeof(w), "dma-ranges map CPU 0x%" PRIx64 " to bus 0x%" PRIx64 ", an offset "
+			 "that is not a multiple of 4 KiB (buffers would be misaligned for the device)", phys, b0);
+		e = -ERANGE;
+	}
 	if (e == 0 && pool->o.bus_limit && b1 > pool->o.bus_limit) {
 		snprintf(w, sizeof(w), "it sits at bus addresses up to 0x%" PRIx64 ", beyond the device's "
 			 "DMA addressing (up to 0x%" PRIx64 ")", b1, pool->o.bus_limit);
