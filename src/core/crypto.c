@@ -6,6 +6,8 @@
  * open, for an "engine": the first usable non-CPU device (DT devices before
  * pseudo-devices) whose backend implements the algorithm and either runs it
  * on an off-CPU engine or is named explicitly by the context's allow-list.
+ * Models follow the memcpy rule (ofl_ctx_auto_ok): they are chosen only
+ * when the context asked for simulation.
  * Each operation then goes to the engine when its size (len + aad_len for
  * ciphers, the whole message for hashes) is at least the engine's
  * threshold_bytes and within what the engine can take in one piece, else to
@@ -177,6 +179,15 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 				continue;
 			if (!(d->policy.caps & kind))
 				continue;
+			if (!ofl_ctx_auto_ok(ctx, d)) {
+				if (off < sizeof(all))
+					off += (size_t)snprintf(all + off, sizeof(all) - off,
+								"%s%s: a model attached only because no "
+								"device tree was given (not chosen "
+								"automatically; use --sim or OFFLOAD_SIM=1)",
+								off ? "; " : "", d->name);
+				continue;
+			}
 			why[0] = '\0';
 			r = query_dev(d, kind, alg, &hw, why, sizeof(why));
 			if (r == 0 && (hw || backend_named(ctx, d)))
