@@ -205,6 +205,10 @@ static const struct attacher attachers[] = {
 #ifdef OFFLOAD_HAVE_EIP97_MODEL
 	{ "inside-secure,safexcel-eip97ies", ofl_sim_eip97_attach },
 	{ "inside-secure,safexcel-eip97", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197b", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197d", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197c-mxl", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197", ofl_sim_eip97_attach },
 #endif
 };
 

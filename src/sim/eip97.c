@@ -173,13 +173,17 @@ static bool ring_ready(struct ofl_sim_eip97 *m, uint32_t idx)
 	return true;
 }
 
+static bool fits(const struct ofl_sim_eip97 *m, uint32_t idx)
+{
+	return EIP97_CFG_FETCH_SIZE(m->ring[idx].cdr.cfg) <= (1u << m->p.cfsize) << m->p.hwdataw;
+}
+
 /* model: a CD fetch block larger than the CD FIFO never fetches (flags ERR once). */
 static bool fetch_fits(struct ofl_sim_eip97 *m, uint32_t idx)
 {
-	uint32_t fifo_words = (1u << m->p.cfsize) << m->p.hwdataw;
 	struct mring *r = &m->ring[idx];
 
-	if (EIP97_CFG_FETCH_SIZE(r->cdr.cfg) <= fifo_words)
+	if (fits(m, idx))
 		return true;
 	if (!(r->cdr.stat & EIP97_STAT_ERR)) {
 		r->cdr.stat |= EIP97_STAT_ERR;
@@ -475,7 +479,7 @@ static bool model_idle(struct ofl_sim_model *base)
 
 	pthread_mutex_lock(&m->mu);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS && idle; i++)
-		if (m->ring[i].cdr.prep && ring_ready(m, i))
+		if (m->ring[i].cdr.prep && ring_ready(m, i) && fits(m, i))
 			idle = false;
 	idle = idle && !m->busy;
 	pthread_mutex_unlock(&m->mu);
@@ -539,6 +543,8 @@ static void xdr_write(struct ofl_sim_eip97 *m, uint32_t idx, bool cdr, uint32_t 
 		x->prep += v & 0xfffffcu;
 		if (x->ring_size)
 			x->prep_pntr = (x->prep_pntr + (v & 0xfffffcu)) % x->ring_size;
+		if (cdr)
+			fetch_fits(m, idx); /* flags a fetch block the CD FIFO cannot hold */
 		ofl_sim_thread_kick(&m->th);
 		break;
 	case EIP97_XDR_PROC_COUNT:
@@ -778,18 +784,36 @@ struct ofl_sim_eip97 *ofl_sim_eip97_create(struct ofl_sim *sim, const struct ofl
 	return m;
 }
 
+/*
+ * The model of a SafeXcel node. An EIP197 compatible gets the EIP197
+ * layout's signatures only (model: nothing behind them), enough for a probe
+ * to recognise the layout. "liboffload,sim-byte-swapped" (a test fixture
+ * property, in no real tree) makes the registers read byte-swapped.
+ */
 int ofl_sim_eip97_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t el)
 {
 	struct ofl_sim_eip97_params p = { .node = node };
+	static const char *const eip197[] = { "inside-secure,safexcel-eip197b",
+					      "inside-secure,safexcel-eip197d",
+					      "inside-secure,safexcel-eip197c-mxl",
+					      "inside-secure,safexcel-eip197" };
 
 	if (ofl_sim_model_by_node(sim, node))
 		return 0;
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(eip197); i++)
+		p.eip197_layout |= fdt_node_check_compatible(fdt, node, eip197[i]) == 0;
+	p.byte_swapped = fdt_getprop(fdt, node, "liboffload,sim-byte-swapped", NULL) != NULL;
 	err[0] = '\0';
 	int r = ofl_dt_reg(fdt, node, 0, &p.base, &p.size, err, el);
 	if (r < 0) {
 		if (!err[0])
 			snprintf(err, el, "no register window (reg)");
 		return r;
+	}
+	if (p.eip197_layout && p.size <= EIP197_GLOBAL_VERSION) {
+		snprintf(err, el, "the EIP197 layout needs a register window above 0x%x, reg gives 0x%llx",
+			 EIP197_GLOBAL_VERSION, (unsigned long long)p.size);
+		return -EINVAL;
 	}
 	if (p.size < EIP97_WINDOW_SIZE) {
 		snprintf(err, el, "the EIP97 layout needs a 0x%x-byte register window, reg gives 0x%llx",
