@@ -78,12 +78,16 @@ void eip97_ctx_write(struct ofl_dma *ctx, size_t data_off, const void *p, size_t
 
 /* ------------------------------------------------------------- buffers */
 
-/* Bus address of [p, p + n) for the engine to read: zero-copy, or copied to bounce + boff. */
-static uint64_t map_in(struct eip97_cipher *s, const void *p, size_t n, int hint, size_t boff,
+/* The DMA buffer of this device holding all of [p, p + n), or NULL (bounce). */
+static struct ofl_dma *lookup(struct eip97_cipher *s, const void *p, size_t n, int hint)
+{
+	return ofl_dma_lookup_hint(s->e->pool, p, n, &s->h[hint]);
+}
+
+/* Bus address of [p, p + n) for the engine to read: zero-copy from d, or copied to bounce + boff. */
+static uint64_t map_in(struct eip97_cipher *s, struct ofl_dma *d, const void *p, size_t n, size_t boff,
 		       bool *bounced)
 {
-	struct ofl_dma *d = ofl_dma_lookup_hint(s->e->pool, p, n, &s->h[hint]);
-
 	if (d) {
 		size_t o = (size_t)((const uint8_t *)p - (const uint8_t *)d->cpu);
 		ofl_dma_sync_for_device(d, o, n);
@@ -96,14 +100,13 @@ static uint64_t map_in(struct eip97_cipher *s, const void *p, size_t n, int hint
 }
 
 /*
- * Bus address of [p, p + n) for the engine to write: zero-copy, or bounce +
- * boff. A range that is also the input (`in_bus`, in place) was cleaned as such.
+ * Bus address of [p, p + n) for the engine to write: zero-copy into d, or
+ * bounce + boff. A range that is also the input (`in_bus`, in place) was
+ * cleaned as such.
  */
-static uint64_t map_out(struct eip97_cipher *s, void *p, size_t n, int hint, size_t boff,
+static uint64_t map_out(struct eip97_cipher *s, struct ofl_dma *d, void *p, size_t n, size_t boff,
 			uint64_t in_bus, struct omap *m, bool *bounced)
 {
-	struct ofl_dma *d = ofl_dma_lookup_hint(s->e->pool, p, n, &s->h[hint]);
-
 	m->n = n;
 	if (d) {
 		m->d = d;
@@ -199,8 +202,8 @@ static int run_blocks(struct eip97_cipher *s, const struct offload_cipher_op *op
 
 	if (op->iv)
 		memcpy(iv, op->iv, s->block);
-	bool zc = ofl_dma_lookup_hint(s->e->pool, in, op->len, &s->h[H_IN]) &&
-		  ofl_dma_lookup_hint(s->e->pool, out, op->len, &s->h[H_OUT]);
+	struct ofl_dma *din = lookup(s, in, op->len, H_IN), *dout = lookup(s, out, op->len, H_OUT);
+	bool zc = din && dout;
 	/* CBC encrypt needs the previous output as IV: one packet per submission; bounced: one
 	 * packet per pass through the bounce buffer */
 	uint32_t max_pk = (s->cbc && op->dir == OFFLOAD_ENCRYPT) || !zc ? 1u : EIP97_BATCH;
@@ -218,8 +221,8 @@ static int run_blocks(struct eip97_cipher *s, const struct offload_cipher_op *op
 		}
 		bool b = false;
 		struct omap om;
-		uint64_t ib = map_in(s, in + off, win, H_IN, 0, &b);
-		uint64_t ob = map_out(s, out + off, win, H_OUT, 0, ib, &om, &b);
+		uint64_t ib = map_in(s, din, in + off, win, 0, &b);
+		uint64_t ob = map_out(s, dout, out + off, win, 0, ib, &om, &b);
 		size_t done = 0;
 		for (uint32_t i = 0; i < np; i++) {
 			size_t n = sizes[i];
@@ -289,18 +292,21 @@ static int run_gcm(struct eip97_cipher *s, const struct offload_cipher_op *op, b
 	p.tok[3] = 0x01000000u; /* counter 1, big-endian (J0 = IV || 1) */
 	gcm_tokens(&p, dir, a, c, t);
 	if (a)
-		eip97_pkt_in(&p, map_in(s, op->aad, a, H_AAD, 0, bounced), a);
+		eip97_pkt_in(&p, map_in(s, lookup(s, op->aad, a, H_AAD), op->aad, a, 0, bounced), a);
 	if (c) {
-		uint64_t ib = map_in(s, op->in, c, H_IN, a, &bin);
+		uint64_t ib = map_in(s, lookup(s, op->in, c, H_IN), op->in, c, a, &bin);
 		eip97_pkt_in(&p, ib, c);
-		eip97_pkt_out(&p, map_out(s, op->out, c, H_OUT, a, ib, &om[nom++], bounced), c);
+		eip97_pkt_out(&p, map_out(s, lookup(s, op->out, c, H_OUT), op->out, c, a, ib, &om[nom++],
+					  bounced), c);
 	}
 	if (dir == OFFLOAD_DECRYPT) {
-		eip97_pkt_in(&p, map_in(s, op->tag, t, H_TAG, (size_t)a + c, bounced), t);
+		eip97_pkt_in(&p, map_in(s, lookup(s, op->tag, t, H_TAG), op->tag, t, (size_t)a + c, bounced),
+			     t);
 		if (!c)
 			eip97_pkt_out(&p, s->bounce->bus + BOUNCE_TAG_OFF, 0); /* dummy RD for the result */
 	} else {
-		uint64_t tb = map_out(s, op->tag, t, H_TAG, BOUNCE_TAG_OFF, 0, &om[nom++], bounced);
+		uint64_t tb = map_out(s, lookup(s, op->tag, t, H_TAG), op->tag, t, BOUNCE_TAG_OFF, 0, &om[nom++],
+				      bounced);
 		eip97_pkt_out(&p, tb, t);
 	}
 	if (!p.pkt_len)

@@ -181,6 +181,8 @@ static __attribute__((noinline)) void eip97_wait_progress(const struct eip97_rin
 int eip97_wait(struct eip97_ring *r, struct eip97_req *req)
 {
 	for (;;) {
+		/* first let the engine work: a packet just submitted is not done yet */
+		eip97_wait_progress(r, req, ofl_now_ns() + r->e->timeout_ns / 8u);
 		pthread_mutex_lock(&r->lock);
 		if (atomic_load_explicit(&req->pending, memory_order_relaxed) && !reap(r))
 			check_stall(r);
@@ -188,7 +190,6 @@ int eip97_wait(struct eip97_ring *r, struct eip97_req *req)
 		pthread_mutex_unlock(&r->lock);
 		if (done)
 			return req->status;
-		eip97_wait_progress(r, req, ofl_now_ns() + r->e->timeout_ns / 8u);
 	}
 }
 
