@@ -39,6 +39,7 @@
 
 struct eip97_pe {
 	OSSL_LIB_CTX *lib;
+	OSSL_PROVIDER *prov[2];
 	EVP_CIPHER *aes_ecb[3], *aes_cbc[3];
 	EVP_CIPHER *des_ecb, *des_cbc, *des3_ecb, *des3_cbc;
 	EVP_CIPHER_CTX *cx;
@@ -56,6 +57,9 @@ static void pe_release(struct eip97_pe *pe)
 	EVP_CIPHER_free(pe->des3_ecb);
 	EVP_CIPHER_free(pe->des3_cbc);
 	EVP_CIPHER_CTX_free(pe->cx);
+	for (int i = 0; i < 2; i++)
+		if (pe->prov[i])
+			OSSL_PROVIDER_unload(pe->prov[i]);
 	OSSL_LIB_CTX_free(pe->lib);
 }
 
@@ -70,12 +74,14 @@ struct eip97_pe *eip97_pe_new(char *why, size_t wl)
 		return NULL;
 	}
 	pe->lib = OSSL_LIB_CTX_new();
-	if (!pe->lib || !OSSL_PROVIDER_load(pe->lib, "default")) {
+	if (pe->lib)
+		pe->prov[0] = OSSL_PROVIDER_load(pe->lib, "default");
+	if (!pe->prov[0]) {
 		snprintf(why, wl, "OpenSSL's default provider cannot be loaded");
 		goto fail;
 	}
 	/* single DES lives in the legacy provider (OpenSSL 3); without it the model has no DES */
-	OSSL_PROVIDER_load(pe->lib, "legacy");
+	pe->prov[1] = OSSL_PROVIDER_load(pe->lib, "legacy");
 	for (int i = 0; i < 3; i++) {
 		pe->aes_ecb[i] = EVP_CIPHER_fetch(pe->lib, ecb[i], NULL);
 		pe->aes_cbc[i] = EVP_CIPHER_fetch(pe->lib, cbc[i], NULL);
