@@ -171,24 +171,28 @@ static int memory_mode(struct eip97_engine *e, char *why, size_t wl)
 	return 0;
 }
 
-static int rings_init(struct eip97_engine *e, char *why, size_t wl)
+static int rings_alloc(struct eip97_engine *e, char *why, size_t wl)
 {
 	for (uint32_t i = 0; i < e->nrings; i++) {
-		struct eip97_ring *r = &e->ring[i];
-		int rc = eip97_ring_alloc(e, r, why, wl);
-		if (rc == -ENOTSUP && e->ring_cache == OFFLOAD_CACHE_UNCACHED) {
-			/* no uncached memory here: cached rings with maintenance work too */
-			eip97_ring_free(r);
-			e->ring_cache = e->cache;
-			for (uint32_t k = 0; k < i; k++)
-				eip97_ring_free(&e->ring[k]);
-			i = (uint32_t)-1;
-			continue;
-		}
+		int rc = eip97_ring_alloc(e, &e->ring[i], why, wl);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
+}
+
+static int rings_init(struct eip97_engine *e, char *why, size_t wl)
+{
+	int rc = rings_alloc(e, why, wl);
+
+	if (rc == -ENOTSUP && e->ring_cache == OFFLOAD_CACHE_UNCACHED) {
+		/* no uncached memory here: cached rings with maintenance work too */
+		for (uint32_t i = 0; i < e->nrings; i++)
+			eip97_ring_free(&e->ring[i]);
+		e->ring_cache = e->cache;
+		rc = rings_alloc(e, why, wl);
+	}
+	return rc;
 }
 
 static const char *ring_mem_name(const struct eip97_engine *e)

@@ -13,6 +13,9 @@
 
 #include "core/internal.h"
 #include "eip97/eip97.h"
+#ifdef OFFLOAD_HAVE_KCAPI
+#include "kcapi/kcapi_int.h"
+#endif
 #include "kat_vectors.h"
 #include "sim/eip97_model.h"
 #include "sim/sim.h"
@@ -885,6 +888,65 @@ START_TEST(probe_layouts_from_fixture)
 }
 END_TEST
 
+#ifdef OFFLOAD_HAVE_KCAPI
+/* The kcapi backend's claim on a SafeXcel node, from what /proc/crypto said (no AF_ALG needed). */
+START_TEST(kcapi_claims_safexcel_nodes)
+{
+	struct kc_state st;
+	struct ofl_device d;
+	char why[OFL_REASON_LEN];
+
+	memset(&st, 0, sizeof(st));
+	memset(&d, 0, sizeof(d));
+	ofl_strlcpy(st.proc_path, "/proc/crypto", sizeof(st.proc_path));
+	d.engine = OFL_ENGINE_EIP97;
+	ck_assert(ofl_backend_kcapi.engines & OFL_ENGINE_BIT(OFL_ENGINE_EIP97));
+	ck_assert_int_eq(ofl_backend_kcapi.probe(NULL, &st, &d, why, sizeof(why)), -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(why, "safexcel"));
+	st.cipher[1].in_proc = true;
+	ofl_strlcpy(st.cipher[1].driver, "cbc-aes-ce", sizeof(st.cipher[1].driver));
+	ck_assert_int_eq(ofl_backend_kcapi.probe(NULL, &st, &d, why, sizeof(why)), -ENOTSUP);
+	st.hash[3].in_proc = true;
+	ofl_strlcpy(st.hash[3].driver, "safexcel-sha256", sizeof(st.hash[3].driver));
+	ck_assert_int_eq(ofl_backend_kcapi.probe(NULL, &st, &d, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(strstr(why, "through the kernel's safexcel driver via AF_ALG"));
+	ck_assert_ptr_nonnull(strstr(why, "safexcel-sha256"));
+	ck_assert(d.info.flags & OFFLOAD_DEVF_KERNEL);
+}
+END_TEST
+
+/* On an Armada tree without register access, AF_ALG to safexcel serves the node; both paths show. */
+START_TEST(armada_node_through_af_alg)
+{
+	const char *dir = getenv("OFFLOAD_TEST_SHARED_DTB");
+	char path[512];
+	struct offload_dev_info info;
+	const char *why = "";
+
+	snprintf(path, sizeof(path), "%s/armada-3720-espressobin.dtb", dir ? dir : "");
+	if (!dir || access(path, R_OK) != 0) {
+		printf("skip: %s not readable\n", path);
+		return;
+	}
+	setenv("OFFLOAD_PROC_CRYPTO", KCAPI_DATA_DIR "/proc_crypto_a3720.txt", 1);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, path, 0, "cpu,eip97,kcapi");
+	unsetenv("OFFLOAD_PROC_CRYPTO");
+	if (offload_backend_status(ctx, "kcapi", &why) != 1) {
+		printf("skip: the kcapi backend is absent here: %s\n", why);
+		offload_ctx_free(ctx);
+		return;
+	}
+	int d = offload_dev_find(ctx, "/soc/internal-regs@d0000000/crypto@90000");
+	ck_assert_int_ge(d, 0);
+	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_str_eq(info.backend, "kcapi");
+	ck_assert_ptr_nonnull(strstr(info.usable_reason, "safexcel driver via AF_ALG"));
+	ck_assert_ptr_nonnull(strstr(info.usable_reason, "eip97:"));
+	offload_ctx_free(ctx);
+}
+END_TEST
+#endif
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("eip97_api");
@@ -921,6 +983,10 @@ static Suite *suite(void)
 	tcase_add_test(m, zero_length_inputs);
 	tcase_add_test(m, espressobin_digital_twin);
 	tcase_add_test(m, probe_layouts_from_fixture);
+#ifdef OFFLOAD_HAVE_KCAPI
+	tcase_add_test(m, kcapi_claims_safexcel_nodes);
+	tcase_add_test(m, armada_node_through_af_alg);
+#endif
 	suite_add_tcase(s, k);
 	suite_add_tcase(s, x);
 	suite_add_tcase(s, e);
