@@ -36,7 +36,6 @@
 #include "eip97.h"
 
 #define BOUNCE_TAG_OFF (EIP97_PKT_MAX + 1u)   /* the GCM tag, after the largest packet */
-#define BOUNCE_SIZE (BOUNCE_TAG_OFF + 64u)
 
 enum { H_IN, H_OUT, H_AAD, H_TAG };
 
@@ -46,7 +45,8 @@ struct eip97_cipher {
 	enum offload_cipher_alg alg;
 	uint32_t c0[2], c1, opts, block;
 	bool gcm, ctr, cbc, iv4;
-	struct ofl_dma *ctx, *bounce;
+	struct eip97_smem *m;
+	struct ofl_dma *ctx, *bounce;  /* m->ctx, m->work */
 	struct ofl_dma_hint h[4];
 };
 
@@ -58,17 +58,6 @@ struct omap {
 };
 
 /* ------------------------------------------------------------- shared with hash.c */
-
-int eip97_ctx_alloc(struct eip97_engine *e, struct ofl_dma **out)
-{
-	char why[OFL_REASON_LEN];
-	int r = ofl_dma_alloc(e->pool, EIP97_CTX_BYTES, 64, e->ring_cache, false, out, why, sizeof(why));
-
-	if (r < 0)
-		return ofl_err(e->dev->ctx, r, "eip97: %s: no DMA memory for a context record: %s", e->name,
-			       why);
-	return 0;
-}
 
 void eip97_ctx_write(struct ofl_dma *ctx, size_t data_off, const void *p, size_t len)
 {
@@ -95,6 +84,7 @@ static uint64_t map_in(struct eip97_cipher *s, struct ofl_dma *d, const void *p,
 	}
 	memcpy((uint8_t *)s->bounce->cpu + boff, p, n);
 	ofl_dma_sync_for_device(s->bounce, boff, n);
+	s->m->dirty = OFL_MAX(s->m->dirty, boff + n);
 	*bounced = true;
 	return s->bounce->bus + boff;
 }
@@ -116,6 +106,7 @@ static uint64_t map_out(struct eip97_cipher *s, struct ofl_dma *d, void *p, size
 		m->d = s->bounce;
 		m->off = boff;
 		m->user = p;
+		s->m->dirty = OFL_MAX(s->m->dirty, boff + n);
 		*bounced = true;
 	}
 	uint64_t bus = m->d->bus + m->off;
@@ -362,14 +353,7 @@ static void c_close(void *bs)
 
 	if (!s)
 		return;
-	if (s->ctx) {
-		ofl_wipe(s->ctx->cpu, EIP97_CTX_BYTES);
-		ofl_dma_sync_for_device(s->ctx, 0, EIP97_CTX_BYTES);
-	}
-	if (s->bounce)
-		ofl_wipe(s->bounce->cpu, BOUNCE_SIZE);
-	ofl_dma_free(s->ctx);
-	ofl_dma_free(s->bounce);
+	eip97_smem_put(s->e, s->m);
 	ofl_wipe(s, sizeof(*s));
 	free(s);
 }
@@ -382,6 +366,7 @@ static int gcm_hash_key(struct eip97_cipher *s, uint32_t calg, uint32_t kw)
 
 	memset(b, 0, 32);
 	ofl_dma_sync_for_device(s->bounce, 0, 32);
+	s->m->dirty = OFL_MAX(s->m->dirty, (size_t)32);
 	eip97_pkt_init(&p, EIP97_C0_TYPE_CRYPTO_OUT | EIP97_C0_KEY_EN | EIP97_C0_CALG(calg) |
 				   EIP97_C0_SIZE(kw),
 		       EIP97_MODE_ECB, EIP97_OPT_BASE | EIP97_OPT_IV2, s->ctx->bus);
@@ -409,7 +394,6 @@ static int c_open(struct ofl_device *dev, enum offload_cipher_alg alg, const uin
 {
 	struct eip97_engine *e = dev->priv;
 	struct eip97_cipher *s = calloc(1, sizeof(*s));
-	char why[OFL_REASON_LEN];
 	uint32_t calg, kw = (uint32_t)key_len / 4u;
 
 	if (!s)
@@ -441,13 +425,10 @@ static int c_open(struct ofl_device *dev, enum offload_cipher_alg alg, const uin
 		s->c0[OFFLOAD_ENCRYPT] = base | EIP97_C0_TYPE_CRYPTO_OUT;
 		s->c0[OFFLOAD_DECRYPT] = base | EIP97_C0_TYPE_CRYPTO_IN;
 	}
-	int r = eip97_ctx_alloc(e, &s->ctx);
+	int r = eip97_smem_get(e, &s->m);
 	if (r == 0) {
-		r = ofl_dma_alloc(e->pool, BOUNCE_SIZE, 64, e->cache, false, &s->bounce, why, sizeof(why));
-		if (r < 0)
-			ofl_err(dev->ctx, r, "eip97: %s: no DMA memory for a bounce buffer: %s", e->name, why);
-	}
-	if (r == 0) {
+		s->ctx = s->m->ctx;
+		s->bounce = s->m->work;
 		eip97_ctx_write(s->ctx, 0, key, key_len); /* raw byte order (§4.3) */
 		if (s->gcm)
 			r = gcm_hash_key(s, calg, kw);

@@ -16,7 +16,8 @@
  *             tokens (§4, §5), zero-copy or bounce, cache maintenance;
  *   hash.c    MD5/SHA-1/SHA-2 and HMAC: 128-byte software cache,
  *             continued hashes with a digest count, ipad/opad states
- *             precomputed by the engine itself as Linux does.
+ *             precomputed by the engine itself as Linux does;
+ *   mem.c     session memory (context record, work area), recycled.
  *
  * Threading: sessions belong to one thread (the API contract); a session is
  * bound to one ring (round robin at open, as Linux binds a transform) and
@@ -44,6 +45,7 @@
 #define EIP97_BATCH 16u               /* packets submitted with one pair of doorbells */
 #define EIP97_MAX_IN 4u               /* CDs (input particles) per packet */
 #define EIP97_MAX_OUT 3u              /* RDs (output particles) per packet */
+#define EIP97_WORK_SIZE (EIP97_PKT_MAX + 1u + 64u) /* a session's bounce / hash work area */
 /* Linux has no driver timeout (the EIP96 has its own); 1 s as for the other direct backends. */
 #define EIP97_DEFAULT_TIMEOUT_NS 1000000000ull
 
@@ -118,6 +120,16 @@ struct eip97_engine {
 	struct eip97_ring ring[EIP97_MAX_RINGS];
 	atomic_uint next_ring;
 	char sw_driver[48];
+	pthread_mutex_t smem_lock;        /* recycled session memory (mem.c) */
+	struct eip97_smem *smem_free;
+	uint32_t smem_n;
+};
+
+/* A session's DMA memory: its context record and its work area. */
+struct eip97_smem {
+	struct ofl_dma *ctx, *work;
+	size_t dirty;                     /* work-area bytes written: wiped when given back */
+	struct eip97_smem *next;
 };
 
 /* ---- hw.c ---- */
@@ -178,8 +190,13 @@ static inline uint32_t eip97_res_flags(const struct eip97_engine *e)
 {
 	return OFFLOAD_RES_DIRECT | (e->sim ? OFFLOAD_RES_SIM : OFFLOAD_RES_HARDWARE);
 }
-/* Allocate a context record (ring memory mode) and zero it. */
-int eip97_ctx_alloc(struct eip97_engine *e, struct ofl_dma **out);
+/* ---- mem.c ---- */
+/* Memory for a new session (recycled or allocated); wiped context record. 0 or -ENOMEM (recorded). */
+int eip97_smem_get(struct eip97_engine *e, struct eip97_smem **out);
+/* Give it back: wiped (key, data copies), kept for the next session or freed. */
+void eip97_smem_put(struct eip97_engine *e, struct eip97_smem *m);
+/* Free what is kept (engine removal). */
+void eip97_smem_drain(struct eip97_engine *e);
 /* Write `len` bytes of context data at data word 0 (record byte 8) and hand them to the engine. */
 void eip97_ctx_write(struct ofl_dma *ctx, size_t data_off, const void *p, size_t len);
 

@@ -35,7 +35,7 @@
 #define M_CACHE 0u
 #define M_RESULT 256u
 #define M_DATA 512u
-#define MEM_SIZE (M_DATA + EIP97_CHUNK)
+#define MEM_DIRTY(n) (M_DATA + (n))  /* work-area bytes used with n bytes of bounced data */
 
 struct eip97_hash {
 	struct eip97_engine *e;
@@ -44,7 +44,8 @@ struct eip97_hash {
 	uint32_t halg;
 	unsigned state_sz, digest_sz, block;
 	bool hmac, len_le;
-	struct ofl_dma *ctx, *mem;
+	struct eip97_smem *m;
+	struct ofl_dma *ctx, *mem;  /* m->ctx, m->work */
 	size_t cache_len;
 	uint64_t processed;       /* bytes in the running state (HMAC: the ipad block included) */
 	uint8_t state[64], istate[64], ostate[64];
@@ -232,6 +233,7 @@ static int h_update(void *bs, const void *data, size_t len)
 			segs[nseg++] = (struct eip97_seg){ d->bus + o, (uint32_t)n };
 		} else if (n) {
 			memcpy(mem(h, M_DATA), p + off, n);
+			h->m->dirty = OFL_MAX(h->m->dirty, (size_t)MEM_DIRTY(n));
 			segs[nseg++] = (struct eip97_seg){ h->mem->bus + M_DATA, (uint32_t)n };
 			ofl_dma_sync_for_device(h->mem, M_DATA, n);
 			atomic_fetch_add_explicit(&h->e->dev->stats.bounced_bytes, n, memory_order_relaxed);
@@ -362,14 +364,9 @@ static void h_close(void *bs)
 
 	if (!h)
 		return;
-	if (h->ctx) {
-		ofl_wipe(h->ctx->cpu, EIP97_CTX_BYTES);
-		ofl_dma_sync_for_device(h->ctx, 0, EIP97_CTX_BYTES);
-	}
-	if (h->mem)
-		ofl_wipe(h->mem->cpu, MEM_SIZE);
-	ofl_dma_free(h->ctx);
-	ofl_dma_free(h->mem);
+	if (h->m)
+		h->m->dirty = OFL_MAX(h->m->dirty, (size_t)MEM_DIRTY(h->block)); /* cache, result, pads */
+	eip97_smem_put(h->e, h->m);
 	ofl_wipe(h, sizeof(*h));
 	free(h);
 }
@@ -380,7 +377,6 @@ static int h_open(struct ofl_device *dev, enum offload_hash_alg alg, const uint8
 	struct eip97_engine *e = dev->priv;
 	struct eip97_hash *h = calloc(1, sizeof(*h));
 	unsigned b = ofl_hash_base(alg);
-	char why[OFL_REASON_LEN];
 
 	if (!h)
 		return ofl_err(dev->ctx, -ENOMEM, "eip97: out of memory");
@@ -392,11 +388,10 @@ static int h_open(struct ofl_device *dev, enum offload_hash_alg alg, const uint8
 	h->digest_sz = algs[b].digest;
 	h->block = algs[b].block;
 	h->len_le = b == OFFLOAD_HASH_MD5;
-	int r = eip97_ctx_alloc(e, &h->ctx);
+	int r = eip97_smem_get(e, &h->m);
 	if (r == 0) {
-		r = ofl_dma_alloc(e->pool, MEM_SIZE, 64, e->cache, false, &h->mem, why, sizeof(why));
-		if (r < 0)
-			ofl_err(dev->ctx, r, "eip97: %s: no DMA memory for the hash cache: %s", e->name, why);
+		h->ctx = h->m->ctx;
+		h->mem = h->m->work;
 	}
 	if (r == 0 && ofl_hash_is_hmac(alg))
 		r = hmac_setkey(h, key, key_len);

@@ -114,6 +114,8 @@ static int configure(struct eip97_engine *e, char *why, size_t wl)
 
 static void engine_free(struct eip97_engine *e)
 {
+	eip97_smem_drain(e);
+	pthread_mutex_destroy(&e->smem_lock);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
 		struct eip97_ring *r = &e->ring[i];
 		if (r->cdr && e->regs.kind != OFL_MMIO_NONE)
@@ -217,6 +219,7 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 	e->dev = d;
 	e->regs.kind = OFL_MMIO_NONE;
 	e->timeout_ns = EIP97_DEFAULT_TIMEOUT_NS;
+	pthread_mutex_init(&e->smem_lock, NULL);
 	snprintf(e->name, sizeof(e->name), "%s", d->name);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
 		e->ring[i].e = e;

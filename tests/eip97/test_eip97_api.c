@@ -820,6 +820,40 @@ START_TEST(zero_length_inputs)
 }
 END_TEST
 
+/* Closed sessions give their memory back wiped (key, H, data copies), and the next one reuses it. */
+START_TEST(session_memory_recycled_wiped)
+{
+	struct bx b;
+	uint8_t key[32], iv[12] = { 1 }, p[3000], c[3000], tag[16];
+	offload_cipher_session *s;
+
+	board(&b, OFFLOAD_CTX_SIM_NONCOHERENT);
+	fill(key, sizeof(key));
+	fill(p, sizeof(p));
+	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.dev, OFFLOAD_CIPHER_AES_GCM, key, 32, &s), 0);
+	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12, .in = p, .out = c,
+					.len = sizeof(p), .tag = tag, .tag_len = 16 };
+	ck_assert_int_eq(offload_cipher_session_run(s, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_close(s), 0);
+	struct eip97_smem *m = b.e->smem_free;
+	ck_assert_ptr_nonnull(m);
+	const uint8_t *rec = m->ctx->cpu, *work = m->work->cpu;
+	for (size_t i = 0; i < EIP97_CTX_BYTES; i++)
+		ck_assert_uint_eq(rec[i], 0);
+	for (size_t i = 0; i < sizeof(p) + 64; i++)
+		ck_assert_uint_eq(work[i], 0);
+	ck_assert_uint_eq(m->dirty, 0);
+	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.dev, OFFLOAD_CIPHER_AES_CBC, key, 16, &s), 0);
+	static const uint8_t iv16[16] = { 3 };
+	struct offload_cipher_op cbc_op = { .dir = OFFLOAD_ENCRYPT, .iv = iv16, .iv_len = 16, .in = p,
+					    .out = c, .len = 2048 };
+	ck_assert_int_eq(offload_cipher_session_run(s, &cbc_op), 0); /* the backend state opens here */
+	ck_assert_ptr_null(b.e->smem_free);                           /* it took the memory back */
+	offload_cipher_session_close(s);
+	board_free(&b);
+}
+END_TEST
+
 /* ------------------------------------------------------------- other trees */
 
 START_TEST(espressobin_digital_twin)
@@ -981,6 +1015,7 @@ static Suite *suite(void)
 	tcase_add_test(m, policy_selects_the_engine_with_sim);
 	tcase_add_test(m, auto_fallback_model_is_not_chosen);
 	tcase_add_test(m, zero_length_inputs);
+	tcase_add_test(m, session_memory_recycled_wiped);
 	tcase_add_test(m, espressobin_digital_twin);
 	tcase_add_test(m, probe_layouts_from_fixture);
 #ifdef OFFLOAD_HAVE_KCAPI
