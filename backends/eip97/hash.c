@@ -19,6 +19,8 @@
  *    continued hash packets, then the outer hash as a second packet (the
  *    EIP97's PE cannot continue an HMAC, §6.5); an empty message hashes a
  *    software-built padding block from the inner state (Linux's hmac_zlen);
+ *  - a one-shot offload_hash() of up to 64 KiB is one packet (Linux's
+ *    digest/finup): from the IV, or one HMAC packet;
  *  - an empty plain-hash message is never sent (the engine cannot take 0
  *    bytes): the digest of the empty message is returned in software, as
  *    Linux does, and the result's driver says so.
@@ -309,6 +311,58 @@ static int h_final(void *bs, uint8_t *digest, const char **driver, uint32_t *fla
 	return r;
 }
 
+/*
+ * One whole message in one packet, as Linux's digest()/finup() sends it: a
+ * plain hash from the IV, an HMAC as one HMAC packet (inner and outer state).
+ * Longer messages (or a message already in progress) go update + final.
+ */
+static int h_digest(void *bs, const void *data, size_t len, uint8_t *digest, const char **driver,
+		    uint32_t *flags)
+{
+	struct eip97_hash *h = bs;
+	uint8_t res[64], cd[128];
+	int r;
+
+	if (len == 0 || len > EIP97_CHUNK || h->cache_len || h->processed != (h->hmac ? h->block : 0)) {
+		r = len ? h_update(h, data, len) : 0;
+		return r < 0 ? r : h_final(h, digest, driver, flags);
+	}
+	struct eip97_seg seg;
+	struct ofl_dma *d = ofl_dma_lookup_hint(h->e->pool, data, len, &h->hint);
+	if (d) {
+		size_t o = (size_t)((const uint8_t *)data - (const uint8_t *)d->cpu);
+		ofl_dma_sync_for_device(d, o, len);
+		seg = (struct eip97_seg){ d->bus + o, (uint32_t)len };
+	} else {
+		memcpy(mem(h, M_DATA), data, len);
+		ofl_dma_sync_for_device(h->mem, M_DATA, len);
+		h->m->dirty = OFL_MAX(h->m->dirty, (size_t)MEM_DIRTY(len));
+		seg = (struct eip97_seg){ h->mem->bus + M_DATA, (uint32_t)len };
+		atomic_fetch_add_explicit(&h->e->dev->stats.bounced_bytes, len, memory_order_relaxed);
+	}
+	atomic_fetch_add_explicit(&h->e->dev->stats.bytes, len, memory_order_relaxed);
+	if (h->hmac) {
+		memcpy(cd, h->istate, h->state_sz);
+		memcpy(cd + h->state_sz, h->ostate, h->state_sz);
+		r = hash_pkt(h, EIP97_C0_DIGEST(EIP97_DIGEST_HMAC) | EIP97_C0_SIZE(h->state_sz / 2u), 0, cd,
+			     2u * h->state_sz, &seg, 1, res);
+		ofl_wipe(cd, sizeof(cd));
+	} else {
+		r = hash_pkt(h, EIP97_C0_DIGEST(EIP97_DIGEST_PRECOMPUTED) | EIP97_C0_RESTART_HASH |
+					EIP97_C0_SIZE(1),
+			     0, NULL, 0, &seg, 1, res);
+	}
+	if (r == 0) {
+		memcpy(digest, res, h->digest_sz);
+		atomic_fetch_add_explicit(&h->e->dev->stats.jobs, 1, memory_order_relaxed);
+		*driver = h->r->driver;
+		*flags = eip97_res_flags(h->e);
+	}
+	ofl_wipe(res, sizeof(res));
+	h_reset(h);
+	return r;
+}
+
 /* HMAC: the ipad and opad states, by the engine (safexcel_hmac_setkey). */
 static int hmac_setkey(struct eip97_hash *h, const uint8_t *key, size_t key_len)
 {
@@ -408,6 +462,7 @@ const struct ofl_hash_ops eip97_hash_ops = {
 	.open = h_open,
 	.update = h_update,
 	.final = h_final,
+	.digest = h_digest,
 	.reset = h_reset,
 	.close = h_close,
 };

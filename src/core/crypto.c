@@ -805,10 +805,25 @@ int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, s
 		bool eng = s.eng.dev && (!s.cpu.dev || len >= s.threshold);
 		r = hash_use(&s, eng ? &s.eng : &s.cpu);
 	}
-	if (r == 0)
-		r = hash_feed(&s, data, len);
-	if (r == 0)
-		r = hash_final(&s, digest, res);
+	if (r == 0 && s.cur->dev->backend->hash->digest) {
+		/* the backend takes the whole message at once (Linux's digest/finup) */
+		const struct ofl_hash_ops *ops = s.cur->dev->backend->hash;
+		const char *driver = "";
+		uint32_t flags = 0;
+		r = ops->digest(s.cur->bs, data, len, digest, &driver, &flags);
+		if (r < 0) {
+			ops->reset(s.cur->bs);
+			ofl_wipe(digest, (size_t)s.digest_len);
+		} else {
+			ofl_result_set(res, s.cur->dev, driver, flags);
+			r = s.digest_len;
+		}
+	} else {
+		if (r == 0)
+			r = hash_feed(&s, data, len);
+		if (r == 0)
+			r = hash_final(&s, digest, res);
+	}
 	s.key = NULL;
 	hash_session_fini(&s);
 	return r;

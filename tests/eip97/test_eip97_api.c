@@ -820,6 +820,59 @@ START_TEST(zero_length_inputs)
 }
 END_TEST
 
+static uint64_t model_packets(struct bx *b)
+{
+	struct ofl_sim *sim = ofl_sim_of(b->ctx);
+	struct ofl_sim_model *m = ofl_sim_model_by_node(sim, ofl_ctx_device(b->ctx, b->dev)->node);
+	struct ofl_sim_eip97_stats st;
+	uint64_t n = 0;
+
+	ck_assert_ptr_nonnull(m);
+	for (uint32_t i = 0; i < b->e->nrings; i++) {
+		ofl_sim_eip97_stats((struct ofl_sim_eip97 *)m, i, &st);
+		n += st.packets;
+	}
+	return n;
+}
+
+/* offload_hash() of a message the engine takes at once is one packet (Linux's digest/finup). */
+START_TEST(one_shot_hash_is_one_packet)
+{
+	static const size_t lens[] = { 2048, 4096, 65536, 65537, 100000 };
+	struct bx b;
+	uint8_t *x = malloc(100000), key[40], d1[64], d2[64];
+	struct offload_result res;
+
+	board(&b, OFFLOAD_CTX_SIM_NONCOHERENT);
+	fill(x, 100000);
+	fill(key, sizeof(key));
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(halgs); i++)
+		for (size_t k = 0; k < OFL_ARRAY_SIZE(lens); k++) {
+			bool hmac = ofl_hash_is_hmac(halgs[i]);
+			uint64_t p0 = model_packets(&b);
+			int l = offload_hash(b.ctx, halgs[i], hmac ? key : NULL, hmac ? sizeof(key) : 0, x,
+					     lens[k], d1, sizeof(d1), &res);
+			ck_assert_msg(l > 0, "%s: %s", offload_hash_name(halgs[i]), offload_last_error(b.ctx));
+			ck_assert_str_eq(res.backend, "eip97");
+			uint64_t pk = model_packets(&b) - p0 - (hmac ? 2u : 0u); /* the ipad/opad states */
+			if (lens[k] <= 65536)
+				ck_assert_uint_eq(pk, 1);
+			else
+				ck_assert_uint_ge(pk, 2);
+			offload_hash_session *hc;
+			ck_assert_int_eq(offload_hash_open_dev(b.ctx, b.cpu, halgs[i], hmac ? key : NULL,
+							       hmac ? sizeof(key) : 0, &hc), 0);
+			ck_assert_int_eq(offload_hash_update(hc, x, lens[k]), 0);
+			ck_assert_int_eq(offload_hash_final(hc, d2, sizeof(d2), NULL), l);
+			offload_hash_close(hc);
+			ck_assert_msg(memcmp(d1, d2, (size_t)l) == 0, "%s %zu B", offload_hash_name(halgs[i]),
+				      lens[k]);
+		}
+	free(x);
+	board_free(&b);
+}
+END_TEST
+
 /* Closed sessions give their memory back wiped (key, H, data copies), and the next one reuses it. */
 START_TEST(session_memory_recycled_wiped)
 {
@@ -1016,6 +1069,7 @@ static Suite *suite(void)
 	tcase_add_test(m, auto_fallback_model_is_not_chosen);
 	tcase_add_test(m, zero_length_inputs);
 	tcase_add_test(m, session_memory_recycled_wiped);
+	tcase_add_test(m, one_shot_hash_is_one_packet);
 	tcase_add_test(m, espressobin_digital_twin);
 	tcase_add_test(m, probe_layouts_from_fixture);
 #ifdef OFFLOAD_HAVE_KCAPI
