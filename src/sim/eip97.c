@@ -527,6 +527,8 @@ static void xdr_write(struct ofl_sim_eip97 *m, uint32_t idx, bool cdr, uint32_t 
 
 	if (reg) {
 		*reg = v;
+		if (off == EIP97_XDR_CFG && v)
+			ofl_sim_thread_kick(&m->th); /* descriptors prepared before fetching was enabled */
 		return;
 	}
 	switch (off) {
