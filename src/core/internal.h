@@ -142,6 +142,12 @@ void ofl_err_clear(const struct offload_ctx *ctx);
 
 /* -EINVAL / -EBADF with a message if ctx is NULL or not open; else 0. */
 int ofl_ctx_check(const struct offload_ctx *ctx, const char *func);
+/*
+ * May `d` be an automatic choice (memcpy default, crypto engine)? Models are
+ * not when they were attached only because AUTO fell back to the built-in
+ * board (no --sim / OFFLOAD_SIM / OFFLOAD_DT_BUILTIN asked for them).
+ */
+bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d);
 /* Is backend `name` allowed by the allow-list? */
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
 /* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */
