@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "dspi.h"
+#include "dt/dt_int.h"
 #include "platform/sysfs.h"
 #ifdef OFFLOAD_HAVE_SIM
 #include "sim/sim.h"
@@ -37,26 +38,21 @@
 /* Polls give up after this long, or 8 x a batch's wire time if longer. */
 #define DSPI_TIMEOUT_FLOOR_NS (50u * 1000u * 1000u)
 
-static uint32_t bswap32(uint32_t v)
-{
-	return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-
 uint32_t dspi_rd(const struct dspi_ctrl *c, uint32_t off)
 {
 	uint32_t v = ofl_mmio_read32(&c->regs, off);
 
-	return c->be ? bswap32(v) : v;
+	return c->be ? __builtin_bswap32(v) : v;
 }
 
 void dspi_wr(const struct dspi_ctrl *c, uint32_t off, uint32_t v)
 {
-	ofl_mmio_write32(&c->regs, off, c->be ? bswap32(v) : v);
+	ofl_mmio_write32(&c->regs, off, c->be ? __builtin_bswap32(v) : v);
 }
 
 void dspi_wr16(const struct dspi_ctrl *c, uint64_t off, uint16_t v)
 {
-	ofl_mmio_write16(&c->regs, off, c->be ? (uint16_t)(v >> 8 | v << 8) : v);
+	ofl_mmio_write16(&c->regs, off, c->be ? __builtin_bswap16(v) : v);
 }
 
 /* The driver bound to the controller's platform device, "" if none. */
@@ -153,7 +149,7 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	const void *fdt = ctx->dt.fdt;
 	char w[OFL_REASON_LEN], note[96], pdev[128], drv[64];
 	uint32_t ncs = 0;
-	int len = 0, r;
+	int r;
 
 	OFL_UNUSED(state);
 	if (!soc || d->engine != OFL_ENGINE_DSPI) {
@@ -164,8 +160,7 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		snprintf(why, wl, "target (spi-slave) mode is not implemented by the direct backend");
 		return -ENOTSUP;
 	}
-	const fdt32_t *p = fdt_getprop(fdt, d->node, "spi-num-chipselects", &len);
-	if (!p || len < 4 || !(ncs = fdt32_to_cpu(*p))) {
+	if (!ofl_dt_prop_u32(fdt, d->node, "spi-num-chipselects", &ncs) || !ncs) {
 		snprintf(why, wl, "no spi-num-chipselects (required by the binding; Linux's probe fails "
 			 "without it)");
 		return -ENODEV;

@@ -239,13 +239,24 @@ static void advance_bufs(struct msg *m, uint32_t bytes)
 	m->done += bytes;
 }
 
-static void read_words(struct msg *m, unsigned words, enum pack pk, unsigned osz)
+/*
+ * Wait for the batch of `words` frames (flag, or with flag 0 RXCTR = words),
+ * read as many POPR entries into the rx buffer and move past the batch.
+ */
+static int finish_batch(struct msg *m, uint32_t flag, unsigned words, unsigned oper, enum pack pk,
+			unsigned osz)
 {
+	int r = wait_done(m, flag, words, words, oper);
+
+	if (r < 0)
+		return r;
 	for (unsigned w = 0; w < words; w++) {
 		uint32_t v = dspi_rd(m->c, DSPI_POPR);
 		if (m->rx)
 			unpack_word(m->rx + w * osz, v, pk, osz);
 	}
+	advance_bufs(m, words * osz);
+	return 0;
 }
 
 static int xspi_batch(struct msg *m)
@@ -255,10 +266,9 @@ static int xspi_batch(struct msg *m)
 	unsigned osz, oper = oper_word(c, m->bpw, m->len, &pk, &osz);
 	unsigned entries = oper > 16 ? c->fifo / 2u : c->fifo; /* two TX entries per frame > 16 bits */
 	unsigned words = m->len / osz < entries ? m->len / osz : entries;
-	uint32_t bytes = words * osz;
 	uint16_t cmd = m->base;
 
-	if (!(m->base & DSPI_CMD_CONT) && bytes == m->len)
+	if (!(m->base & DSPI_CMD_CONT) && words * osz == m->len)
 		cmd |= DSPI_CMD_EOQ;
 	if (m->len > osz)
 		cmd |= DSPI_CMD_CONT;
@@ -271,12 +281,7 @@ static int xspi_batch(struct msg *m)
 		if (oper > 16)
 			dspi_wr16(c, c->pushr_tx, (uint16_t)(d >> 16));
 	}
-	int r = wait_done(m, DSPI_SR_CMDTCF, 0, words, oper);
-	if (r < 0)
-		return r;
-	read_words(m, words, pk, osz);
-	advance_bufs(m, bytes);
-	return 0;
+	return finish_batch(m, DSPI_SR_CMDTCF, words, oper, pk, osz);
 }
 
 static int eoq_batch(struct msg *m)
@@ -289,7 +294,6 @@ static int eoq_batch(struct msg *m)
 
 	if (!eoq && words > 15)
 		words = 15; /* completion by SR.RXCTR, a 4-bit count */
-	uint32_t bytes = words * osz;
 	dspi_wr(c, DSPI_CTAR(0), m->ctar | dspi_ctar_fmsz_bits(oper));
 	for (unsigned w = 0; w < words; w++) {
 		uint32_t cmd = m->base;
@@ -300,12 +304,7 @@ static int eoq_batch(struct msg *m)
 		uint32_t d = pack_word(m->tx ? m->tx + w * osz : NULL, pk, osz);
 		dspi_wr(c, DSPI_PUSHR, cmd << 16 | (d & 0xFFFFu));
 	}
-	int r = wait_done(m, eoq ? DSPI_SR_EOQF : 0, words, words, oper);
-	if (r < 0)
-		return r;
-	read_words(m, words, pk, osz);
-	advance_bufs(m, bytes);
-	return 0;
+	return finish_batch(m, eoq ? DSPI_SR_EOQF : 0, words, oper, pk, osz);
 }
 
 /* ------------------------------------------------------------- chip select release, recovery */

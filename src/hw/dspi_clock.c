@@ -12,17 +12,12 @@
 #include <string.h>
 
 #include "dt/dt.h"
+#include "dt/dt_int.h"
 #include "hw/dspi.h"
 
 static int u32_prop(const void *fdt, int node, const char *name, uint32_t *v)
 {
-	int len = 0;
-	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
-
-	if (!p || len < 4)
-		return -ENOENT;
-	*v = fdt32_to_cpu(p[0]);
-	return 0;
+	return ofl_dt_prop_u32(fdt, node, name, v) ? 0 : -ENOENT;
 }
 
 /*

@@ -504,16 +504,6 @@ static void reg_write(struct ofl_sim_dspi *m, uint64_t off, uint32_t v)
 
 /* ------------------------------------------------------------- block ops */
 
-static uint32_t swap32(uint32_t v)
-{
-	return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-
-static uint16_t swap16(uint16_t v)
-{
-	return (uint16_t)((v >> 8) | (v << 8));
-}
-
 static uint32_t m_read32(void *model, unsigned region, uint64_t off)
 {
 	struct ofl_sim_dspi *m = model;
@@ -522,7 +512,7 @@ static uint32_t m_read32(void *model, unsigned region, uint64_t off)
 	pthread_mutex_lock(&m->mu);
 	uint32_t v = reg_read(m, off);
 	pthread_mutex_unlock(&m->mu);
-	return m->p.big_endian ? swap32(v) : v;
+	return m->p.big_endian ? __builtin_bswap32(v) : v;
 }
 
 static void m_write32(void *model, unsigned region, uint64_t off, uint32_t v)
@@ -531,7 +521,7 @@ static void m_write32(void *model, unsigned region, uint64_t off, uint32_t v)
 
 	OFL_UNUSED(region);
 	pthread_mutex_lock(&m->mu);
-	reg_write(m, off, m->p.big_endian ? swap32(v) : v);
+	reg_write(m, off, m->p.big_endian ? __builtin_bswap32(v) : v);
 	pthread_mutex_unlock(&m->mu);
 }
 
@@ -559,7 +549,7 @@ static uint16_t m_read16(void *model, unsigned region, uint64_t off)
 		advance(m);
 		uint32_t top = m->tx.cnt ? m->tx.slot[m->tx.head] : 0;
 		v = (uint16_t)(is_cmd ? top >> 16 : top);
-		v = m->p.big_endian ? swap16(v) : v;
+		v = m->p.big_endian ? __builtin_bswap16(v) : v;
 	} else {
 		bad_access(m, "16-bit read", off);
 	}
@@ -575,7 +565,7 @@ static void m_write16(void *model, unsigned region, uint64_t off, uint16_t v)
 	OFL_UNUSED(region);
 	pthread_mutex_lock(&m->mu);
 	if (m->p.big_endian)
-		v = swap16(v);
+		v = __builtin_bswap16(v);
 	if (pushr_half(m, off, &is_cmd) < 0)
 		bad_access(m, "16-bit write", off);
 	else if (xspi_mode(m) && is_cmd)

@@ -31,6 +31,7 @@
 #include <offload/spi.h>
 
 #include "core/internal.h"
+#include "dt/dt_int.h"
 #include "hw/dspi.h"
 #include "sim/dspi_model.h"
 
@@ -139,7 +140,6 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 	struct ofl_sim_dspi_params p = { .node = node };
 	char how[OFL_REASON_LEN];
 	uint32_t ncs = 0;
-	int len = 0;
 
 	if (ofl_sim_model_by_node(sim, node))
 		return 0;
@@ -153,9 +153,7 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 		snprintf(err, el, "the protocol clock rate is unknown: %s", how);
 		return -EINVAL;
 	}
-	const fdt32_t *c = fdt_getprop(fdt, node, "spi-num-chipselects", &len);
-	if (c && len >= 4)
-		ncs = fdt32_to_cpu(*c);
+	ofl_dt_prop_u32(fdt, node, "spi-num-chipselects", &ncs);
 	p.fifo_size = e->u.dspi.fifo_size;
 	p.num_ctar = e->u.dspi.num_ctar;
 	p.xspi = e->u.dspi.xspi_regs;

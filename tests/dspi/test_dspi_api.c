@@ -27,15 +27,6 @@
 #define VB_FLASH "/bus@100000/spi@2100000/flash@1"
 #define VB_CTRL "/bus@100000/spi@2100000"
 
-#define ck_assert_err(ctx, r, err, needle)                                                        \
-	do {                                                                                      \
-		int r_ = (r);                                                                     \
-		ck_assert_msg(r_ == (err), "expected %d, got %d (%s)", (err), r_,                \
-			      offload_last_error(ctx));                                           \
-		ck_assert_msg(strstr(offload_last_error(ctx), (needle)) != NULL,                  \
-			      "message \"%s\" lacks \"%s\"", offload_last_error(ctx), (needle));  \
-	} while (0)
-
 static offload_ctx *vb(void)
 {
 	return test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, 0, NULL);
@@ -82,6 +73,15 @@ static int xfer1(offload_spi *spi, const void *tx, void *rx, uint32_t len, uint8
 static size_t frames(struct ofl_sim_dspi *m, struct ofl_sim_dspi_frame *f, size_t n)
 {
 	return ofl_sim_dspi_frames(m, f, n, NULL);
+}
+
+/* READ ID: 9Fh in one transfer, the 3 ID bytes in the next, CS held between them. */
+static int read_id(offload_spi *spi, uint8_t id[3], bool cs_change)
+{
+	static const uint8_t op = 0x9F;
+	struct offload_spi_xfer x[2] = { { .tx = &op, .len = 1, .cs_change = cs_change },
+					 { .rx = id, .len = 3 } };
+	return offload_spi_xfer(spi, x, 2);
 }
 
 static struct ofl_sim_dspi_stats stats(struct ofl_sim_dspi *m)
@@ -379,12 +379,11 @@ START_TEST(jedec_id_and_cs_change)
 	struct ofl_sim_dspi *m = model(ctx, VB_CTRL);
 	struct ofl_sim_dspi_frame f[8];
 	uint8_t op = 0x9F, id[3];
-	struct offload_spi_xfer x[2] = { { .tx = &op, .len = 1 }, { .rx = id, .len = 3 } };
 
 	/* CS held across the two transfers */
 	struct ofl_sim_dspi_stats s0 = stats(m);
 	ofl_sim_dspi_clear_log(m);
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 4);
+	ck_assert_int_eq(read_id(spi, id, false), 4);
 	ck_assert_mem_eq(id, ((const uint8_t[]){ 0x20, 0xBA, 0x18 }), 3);
 	struct ofl_sim_dspi_stats s1 = stats(m);
 	ck_assert_uint_eq(s1.cs_asserts[1] - s0.cs_asserts[1], 1);
@@ -395,8 +394,7 @@ START_TEST(jedec_id_and_cs_change)
 	ck_assert(!f[1].cs_assert && !f[2].cs_release && f[3].cs_release);
 
 	/* cs_change on the first: CS released between: the flash forgets the opcode */
-	x[0].cs_change = 1;
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 4);
+	ck_assert_int_eq(read_id(spi, id, true), 4);
 	ck_assert_mem_eq(id, ((const uint8_t[]){ 0xFF, 0xFF, 0xFF }), 3);
 	s0 = s1;
 	s1 = stats(m);
@@ -618,12 +616,11 @@ struct worker {
 static void *work(void *arg)
 {
 	struct worker *w = arg;
-	uint8_t tx[200], rx[200], op = 0x9F, id[3];
+	uint8_t tx[200], rx[200], id[3];
 
 	for (int i = 0; i < 200; i++) {
 		if (w->flash) {
-			struct offload_spi_xfer x[2] = { { .tx = &op, .len = 1 }, { .rx = id, .len = 3 } };
-			if (offload_spi_xfer(w->spi, x, 2) != 4 || id[0] != 0x20 || id[1] != 0xBA || id[2] != 0x18)
+			if (read_id(w->spi, id, false) != 4 || id[0] != 0x20 || id[1] != 0xBA || id[2] != 0x18)
 				w->bad++;
 		} else {
 			fill(tx, sizeof(tx), (uint32_t)i);
@@ -703,9 +700,8 @@ START_TEST(eoq_flow_vf610)
 	offload_spi_close(spi);
 	/* Eon EN25S64 named by the child's compatible: 1Ch 38h 17h */
 	spi = open_ok(ctx, "/soc/spi@2100000/flash@1", NULL);
-	uint8_t op = 0x9F, id[3];
-	struct offload_spi_xfer x[2] = { { .tx = &op, .len = 1 }, { .rx = id, .len = 3 } };
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 4);
+	uint8_t id[3];
+	ck_assert_int_eq(read_id(spi, id, false), 4);
 	ck_assert_mem_eq(id, ((const uint8_t[]){ 0x1C, 0x38, 0x17 }), 3);
 	offload_spi_close(spi);
 	/* CS2 is a GPIO chip select */
@@ -732,9 +728,8 @@ START_TEST(big_endian_ls1021a)
 	offload_spi_close(spi);
 	/* jedec,spi-nor alone on a board the model knows nothing about: N25Q128A13 */
 	spi = open_ok(ctx, "/soc/spi@2110000/flash@1", NULL);
-	uint8_t op = 0x9F, id[3];
-	struct offload_spi_xfer x[2] = { { .tx = &op, .len = 1 }, { .rx = id, .len = 3 } };
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 4);
+	uint8_t id[3];
+	ck_assert_int_eq(read_id(spi, id, false), 4);
 	ck_assert_mem_eq(id, ((const uint8_t[]){ 0x20, 0xBA, 0x18 }), 3);
 	offload_spi_close(spi);
 	ck_assert_uint_eq(ofl_sim_bus_errors(ofl_sim_of(ctx), NULL, 0), 0);
@@ -818,9 +813,8 @@ START_TEST(ls1028a_qds_twin)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		offload_spi *spi = open_ok(ctx, want[i].node, NULL);
 		struct offload_spi_info info;
-		uint8_t op = 0x9F, id[3];
-		struct offload_spi_xfer x[2] = { { .tx = &op, .len = 1 }, { .rx = id, .len = 3 } };
-		ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 4);
+		uint8_t id[3];
+		ck_assert_int_eq(read_id(spi, id, false), 4);
 		ck_assert_mem_eq(id, want[i].id, 3);
 		ck_assert_int_eq(offload_spi_info(spi, &info), 0);
 		ck_assert_str_eq(info.backend, "dspi-sim");
