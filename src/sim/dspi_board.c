@@ -11,13 +11,20 @@
  *    else the N25Q128A (3 V) [model default].
  * Other children get no device (MISO pulled up).
  *
- * JEDEC IDs (manufacturer, memory type, capacity), as the parts' datasheets
- * give them and as Linux drivers/mtd/spi-nor/{micron-st,eon,sst}.c list
- * them (the IDs were read there; the datasheets were not available here):
- *  - Micron N25Q128A13 (3 V):   20h BAh 18h, 16 MiB;
- *  - Micron N25Q128A11 (1.8 V): 20h BBh 18h, 16 MiB;
- *  - Eon EN25S64 (1.8 V):       1Ch 38h 17h, 8 MiB;
- *  - SST/Microchip SST25WF040B (1.8 V): 62h 16h 13h, 512 KiB.
+ * JEDEC IDs (manufacturer, memory type, capacity):
+ *  - Micron N25Q128A13 (3 V): 20h BAh 18h, 16 MiB: manufacturer 20h assigned
+ *    by JEDEC (N25Q family datasheets, "Read Identification"), "JEDEC-standard
+ *    2-byte signature (BA18h)" (Micron n25q_128mb_3v_65nm.pdf, Features);
+ *  - Micron N25Q128A11 (1.8 V): 20h BBh 18h, 16 MiB: "JEDEC standard two-byte
+ *    signature (BB18h)" (Numonyx N25Q128 1.8 V datasheet, Features);
+ *  - Eon EN25S64 (1.8 V): 1Ch 38h 17h, 8 MiB (Linux spi-nor eon.c; no
+ *    datasheet was available here);
+ *  - SST25WF040B (1.8 V): 62h 16h 13h, 512 KiB (Linux spi-nor sst.c; the same
+ *    three bytes as the ON Semiconductor LE25S40MB datasheet's JEDEC ID
+ *    table, manufacturer code 62h).
+ * The same IDs are in Linux drivers/mtd/spi-nor/{micron-st,eon,sst}.c. Bytes
+ * after the three read 00h here (Micron sends a UID length 10h and extended
+ * ID bytes next: not modelled).
  * Board knowledge: U-Boot's arch/arm/dts/fsl-ls1028a-qds.dtsi names the
  * LS1028A-QDS DSPI flashes per chip select: DSPI0 and DSPI1 CS0 SST25WF040B,
  * CS1 EN25S64, CS2 N25Q128A; DSPI2 CS0 EN25S64 (the Linux tree says only
