@@ -49,9 +49,8 @@ struct dspi_ctrl {
 
 	pthread_mutex_t mu;       /* one message on the bus at a time */
 	uint32_t mcr;             /* MCR as last written (the library is its only writer) */
-	uint32_t cs_high_mask;    /* chip selects opened with CS_HIGH (PCSIS bit 0) */
+	uint8_t cs_high_users[DSPI_MAX_NATIVE_CS]; /* open handles with CS_HIGH, per chip select */
 	int held_cs;              /* CS left asserted after a message (cs_change), -1 none */
-	unsigned users;           /* open handles */
 	uint32_t last_sr;         /* SR at the last failure, for messages */
 };
 

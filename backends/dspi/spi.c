@@ -55,7 +55,11 @@ static bool gpio_cs(const void *fdt, int node, unsigned cs)
 static int update_pcsis(struct dspi_ctrl *c)
 {
 	uint32_t cs = c->num_cs < DSPI_MAX_NATIVE_CS ? c->num_cs : DSPI_MAX_NATIVE_CS;
-	uint32_t idle_high = ((1u << cs) - 1u) & ~c->cs_high_mask;
+	uint32_t idle_high = (1u << cs) - 1u;
+
+	for (unsigned i = 0; i < DSPI_MAX_NATIVE_CS; i++)
+		if (c->cs_high_users[i])
+			idle_high &= ~(1u << i);
 	uint32_t mcr = (c->mcr & ~DSPI_MCR_PCSIS_MASK) | DSPI_MCR_PCSIS(idle_high);
 
 	if (mcr == c->mcr)
@@ -154,15 +158,13 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 	ofl_strlcpy(h->path, cfg->path, sizeof(h->path));
 	pthread_mutex_lock(&c->mu);
 	if (cfg->mode & OFFLOAD_SPI_CS_HIGH)
-		c->cs_high_mask |= 1u << cs;
+		c->cs_high_users[cs]++;
 	r = update_pcsis(c);
-	c->users++;
+	if (r < 0 && (cfg->mode & OFFLOAD_SPI_CS_HIGH))
+		c->cs_high_users[cs]--;
 	pthread_mutex_unlock(&c->mu);
 	if (r < 0) {
 		snprintf(why, wl, "the module did not halt to change MCR.PCSIS");
-		pthread_mutex_lock(&c->mu);
-		c->users--;
-		pthread_mutex_unlock(&c->mu);
 		free(h);
 		return r;
 	}
@@ -218,9 +220,10 @@ static void dspi_close(void *priv)
 
 	dspi_release(h, true);
 	pthread_mutex_lock(&c->mu);
-	c->cs_high_mask &= ~(1u << h->cs);
-	update_pcsis(c);
-	c->users--;
+	if (h->mode & OFFLOAD_SPI_CS_HIGH) {
+		c->cs_high_users[h->cs]--;
+		update_pcsis(c);
+	}
 	pthread_mutex_unlock(&c->mu);
 	free(h);
 }

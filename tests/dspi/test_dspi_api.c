@@ -471,7 +471,11 @@ START_TEST(cs_high_and_no_cs)
 	ck_assert_uint_eq((ofl_mmio_read32(&regs, 0) >> 16) & 0xF, 0xE);
 	ck_assert_int_eq(xfer1(spi, tx, rx, 4, 0, 0), 4);
 	ck_assert_uint_eq(rx[0] & rx[1] & rx[2] & rx[3], 0xFF);
+	/* a second CS_HIGH handle on the same chip select keeps the bit cleared when one closes */
+	offload_spi *two = open_ok(ctx, VB_LOOP, &o);
 	offload_spi_close(spi);
+	ck_assert_uint_eq((ofl_mmio_read32(&regs, 0) >> 16) & 0xF, 0xE);
+	offload_spi_close(two);
 	ck_assert_uint_eq((ofl_mmio_read32(&regs, 0) >> 16) & 0xF, 0xF);
 	/* NO_CS: no PCS bit in the commands */
 	o.mode = OFFLOAD_SPI_NO_CS;
