@@ -166,15 +166,13 @@ static void promote_late(struct ofl_sim_dspi *m)
 /* ------------------------------------------------------------- the shifter */
 
 /* MISO for one SCK cycle: wired-AND of the selected devices that drive, pulled up. */
-static unsigned bus_bit(struct ofl_sim_dspi *m, unsigned mosi, unsigned mode, unsigned *drivers,
-			bool *mode_err)
+static unsigned bus_bit(struct dspi_dev *const *sel, unsigned nsel, unsigned mosi, unsigned mode,
+			unsigned *drivers, bool *mode_err)
 {
 	unsigned miso = 1;
 
-	for (unsigned i = 0; i < NUM_CS; i++) {
-		if (!m->selected[i])
-			continue;
-		struct dspi_bit b = m->dev[i]->ops->bit(m->dev[i], mosi, mode);
+	for (unsigned i = 0; i < nsel; i++) {
+		struct dspi_bit b = sel[i]->ops->bit(sel[i], mosi, mode);
 		if (b.mode_err)
 			*mode_err = true;
 		if (b.driven) {
@@ -271,11 +269,15 @@ static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
 	/* shift */
 	unsigned mode = ((ctar & DSPI_CTAR_CPOL) ? 2u : 0u) | ((ctar & DSPI_CTAR_CPHA) ? 1u : 0u);
 	bool lsb = (ctar & DSPI_CTAR_LSBFE) != 0, mode_err = false;
-	unsigned drivers = 0;
+	unsigned drivers = 0, nsel = 0;
+	struct dspi_dev *sel[NUM_CS]; /* selection cannot change inside a frame */
+	for (unsigned i = 0; i < NUM_CS; i++)
+		if (m->selected[i])
+			sel[nsel++] = m->dev[i];
 	for (unsigned i = 0; i < bits; i++) {
 		unsigned pos = lsb ? i : bits - 1u - i;
 		unsigned d0 = drivers;
-		rx |= (uint32_t)bus_bit(m, (data >> pos) & 1u, mode, &drivers, &mode_err) << pos;
+		rx |= (uint32_t)bus_bit(sel, nsel, (data >> pos) & 1u, mode, &drivers, &mode_err) << pos;
 		if (drivers - d0 > 1)
 			m->st.contention++;
 	}
