@@ -120,7 +120,11 @@ static void init_regs(struct dspi_ctrl *c)
 	dspi_wr(c, DSPI_RSER, 0);
 }
 
-/* The policy said what Linux does; say what this backend does where it differs. */
+/*
+ * The policy says what Linux does (transfer_mode stays Linux's, which doctor
+ * reads as such); where this backend runs differently, the reasons say so,
+ * as the udma backend notes what it programs itself.
+ */
 static void note_policy(struct ofl_device *d, const struct dspi_ctrl *c, const char *flow_note)
 {
 	struct ofl_policy *p = &d->policy;
@@ -128,19 +132,16 @@ static void note_policy(struct ofl_device *d, const struct dspi_ctrl *c, const c
 
 	if (strcmp(p->transfer_mode, name) == 0)
 		return;
-	char linux_mode[24];
-	ofl_strlcpy(linux_mode, p->transfer_mode, sizeof(linux_mode));
-	ofl_strlcpy(p->transfer_mode, name, sizeof(p->transfer_mode));
-	snprintf(p->transfer_reason, sizeof(p->transfer_reason),
-		 "the direct backend runs the %s PIO flow%s (FIFO %u entries, completion by %s); Linux "
-		 "uses %s on this devtype (%s)",
-		 c->flow == DSPI_FLOW_XSPI ? "XSPI" : "EOQ", flow_note, c->fifo,
-		 c->flow == DSPI_FLOW_XSPI ? "SR.CMDTCF" : "SR.EOQF", linux_mode, p->soc->source);
-	p->cache_mode = OFFLOAD_CACHE_COHERENT;
-	snprintf(p->cache_reason, sizeof(p->cache_reason),
-		 "no DMA in the direct backend's PIO flow: nothing to maintain");
-	snprintf(p->burst_reason, sizeof(p->burst_reason),
-		 "PIO: the CPU moves up to %u FIFO entries per batch, no DMA bursts", c->fifo);
+	size_t n = strlen(p->transfer_reason);
+	snprintf(p->transfer_reason + n, sizeof(p->transfer_reason) - n,
+		 "; the direct backend runs the %s PIO flow here%s (completion by %s)",
+		 c->flow == DSPI_FLOW_XSPI ? "XSPI" : "EOQ", flow_note,
+		 c->flow == DSPI_FLOW_XSPI ? "SR.CMDTCF" : "SR.EOQF");
+	if (strcmp(p->transfer_mode, "dma") == 0) {
+		n = strlen(p->cache_reason);
+		snprintf(p->cache_reason + n, sizeof(p->cache_reason) - n,
+			 "; the direct backend's PIO flow uses no DMA, so nothing is maintained");
+	}
 }
 
 static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)

@@ -91,7 +91,7 @@ int ofl_dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, c
 	}
 	ofl_dt_path(fdt, prov, path, sizeof(path));
 	if (fixed_rate(fdt, prov, 0, hz) == 0) {
-		snprintf(how, hl, "its clock %s is a fixed clock of %llu Hz", path, (unsigned long long)*hz);
+		snprintf(how, hl, "its clock %s is fixed at %llu Hz", path, (unsigned long long)*hz);
 		return 0;
 	}
 	if (twin && nc == 2 && cells[0] == 4 && cells[1] == 1 &&
