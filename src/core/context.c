@@ -12,7 +12,6 @@
 
 #include "core/internal.h"
 
-#define OFL_CTX_MAGIC 0x6f666c63u /* "oflc" */
 #define OFL_LIVE_FDT "/sys/firmware/fdt"
 
 static atomic_uint_fast64_t next_ctx_id = 1;
@@ -398,8 +397,16 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->nbackends = 0;
 	ofl_dt_free(&ctx->dt);
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
+	ctx->memcpy_small = ctx->memcpy_big = NULL;
+	ctx->memcpy_threshold = 0;
 	ctx->sim_auto = false;
 	ctx->open = false;
+}
+
+static bool can_copy(const struct ofl_device *d)
+{
+	return d->backend && d->backend->memcpy && d->backend->memcpy->copy &&
+	       (d->policy.caps & OFFLOAD_CAP_MEMCPY);
 }
 
 /*
@@ -420,15 +427,23 @@ static bool auto_choice_ok(struct offload_ctx *ctx, struct ofl_device *d)
 
 static void choose_defaults(struct offload_ctx *ctx)
 {
-	ctx->memcpy_dev = ctx->cpu_dev;
+	struct ofl_device *cpu = ctx->cpu_dev >= 0 ? ctx->devs[ctx->cpu_dev] : NULL;
+
+	if (cpu && !can_copy(cpu))
+		cpu = NULL;
+	ctx->memcpy_dev = cpu ? cpu->index : -1;
 	for (int i = 0; i < ctx->ndev; i++) {
-		struct ofl_device *d = ctx->devs[i];
-		if (i != ctx->cpu_dev && d->backend && d->backend->memcpy &&
-		    (d->policy.caps & OFFLOAD_CAP_MEMCPY) && auto_choice_ok(ctx, d)) {
+		if (i != ctx->cpu_dev && can_copy(ctx->devs[i]) && auto_choice_ok(ctx, ctx->devs[i])) {
 			ctx->memcpy_dev = i;
 			break;
 		}
 	}
+	/* offload_memcpy(): small copies on the CPU, the rest on the chosen device. */
+	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->devs[ctx->memcpy_dev] : NULL;
+	ctx->memcpy_small = cpu ? cpu : ctx->memcpy_big;
+	ctx->memcpy_threshold = ctx->memcpy_small == ctx->memcpy_big
+					? UINT64_MAX /* one device: no size test needed */
+					: ctx->memcpy_big->policy.threshold_bytes;
 }
 
 int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)

@@ -76,4 +76,7 @@ int cmd_dec(struct cli *cli, int argc, char **argv);
 int cmd_dgst(struct cli *cli, int argc, char **argv);
 int cmd_bench_cipher(struct cli *cli, int argc, char **argv);
 
+/* Benchmarks, dispatched by cmd_bench(); argv[0] is the benchmark's name. */
+int bench_memcpy(struct cli *cli, int argc, char **argv);
+
 #endif /* OFFLOADCTL_CLI_H */

@@ -639,12 +639,8 @@ START_TEST(threads)
 {
 	offload_ctx *ctx = vb();
 	struct worker w[2] = { { open_ok(ctx, VB_FLASH, NULL), true, 0 }, { open_ok(ctx, VB_LOOP, NULL), false, 0 } };
-	pthread_t t[2];
 
-	for (int i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_create(&t[i], NULL, work, &w[i]), 0);
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
+	test_run_threads(work, w, sizeof(w[0]), 2);
 	ck_assert_int_eq(w[0].bad + w[1].bad, 0);
 	offload_spi_close(w[0].spi);
 	offload_spi_close(w[1].spi);
