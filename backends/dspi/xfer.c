@@ -444,7 +444,8 @@ static int run_transfer(struct msg *m, const struct offload_spi_xfer *t, bool la
 	m->rx = t->rx;
 	m->len = t->len;
 	flush_fifos(c);
-	dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR);
+	/* Linux's SR_CLEAR, and EOQF: an end of queue seen late must not leave the module stopped */
+	dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR | DSPI_SR_EOQF);
 	while (m->len && r == 0)
 		r = c->flow == DSPI_FLOW_XSPI ? xspi_batch(m) : eoq_batch(m);
 	if (r == 0 && t->delay_usecs)
