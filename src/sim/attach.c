@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "sim/dspi_model.h"
 #include "sim/k3_models.h"
 #ifdef OFFLOAD_HAVE_EIP97_MODEL
 #include "sim/eip97_model.h"
@@ -210,6 +211,17 @@ static const struct attacher attachers[] = {
 	{ "inside-secure,safexcel-eip197c-mxl", ofl_sim_eip97_attach },
 	{ "inside-secure,safexcel-eip197", ofl_sim_eip97_attach },
 #endif
+	/* NXP DSPI devtypes (dspi.md 1.1) */
+	{ "fsl,vf610-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1021a-v1.0-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1012a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1028a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1043a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1046a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls2080a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls2085a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,lx2160a-dspi", ofl_sim_dspi_attach },
+	{ "nxp,s32g2-dspi", ofl_sim_dspi_attach },
 };
 
 int ofl_sim_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t el)

@@ -34,12 +34,18 @@ struct ofl_sim;
 
 /* ------------------------------------------------------------------ MMIO */
 
-/* How a model serves one of its register blocks. read64/write64 may be NULL (two 32-bit accesses). */
+/*
+ * How a model serves one of its register blocks. read64/write64 may be NULL
+ * (two 32-bit accesses); read16/write16 may be NULL (a 16-bit access is
+ * then a bus error: the block has no 16-bit registers).
+ */
 struct ofl_sim_block_ops {
 	uint32_t (*read32)(void *model, unsigned region, uint64_t off);
 	void (*write32)(void *model, unsigned region, uint64_t off, uint32_t val);
 	uint64_t (*read64)(void *model, unsigned region, uint64_t off);
 	void (*write64)(void *model, unsigned region, uint64_t off, uint64_t val);
+	uint16_t (*read16)(void *model, unsigned region, uint64_t off);
+	void (*write16)(void *model, unsigned region, uint64_t off, uint16_t val);
 };
 
 struct ofl_sim_block {
@@ -69,6 +75,8 @@ uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val);
 uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val);
+uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off);
+void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val);
 
 /* ------------------------------------------------------------------ memory */
 
