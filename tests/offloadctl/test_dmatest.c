@@ -241,6 +241,25 @@ START_TEST(module_absent)
 }
 END_TEST
 
+/* --json: scripts get an object with the reason on stdout even when nothing could run */
+START_TEST(module_absent_json)
+{
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/module'", root);
+	ck_assert_int_eq(system(cmd), 0);
+	struct result *r = dmatest(true, NULL);
+	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
+	static const char head[] = "{\"command\": \"dmatest\"";
+	ck_assert_msg(strncmp(r->out, head, strlen(head)) == 0, "stdout: %s", r->out);
+	ck_assert_ptr_nonnull(strstr(r->out, "\"status\": \"module absent\", \"error\": \"the kernel's "
+					     "dmatest module is not loaded"));
+	ck_assert_ptr_nonnull(strstr(r->out, "\"threads\": [], \"errors\": []"));
+	ck_assert_int_eq(r->out[strlen(r->out) - 2], '}');
+	ck_assert_ptr_nonnull(strstr(r->err, "modprobe dmatest"));
+}
+END_TEST
+
 START_TEST(already_running)
 {
 	put("run", "Y\n");
@@ -301,6 +320,7 @@ int main(void)
 	tcase_add_test(t, j721e_defaults);
 	tcase_add_test(t, two_channels_old_format_with_failures_json);
 	tcase_add_test(t, module_absent);
+	tcase_add_test(t, module_absent_json);
 	tcase_add_test(t, already_running);
 	tcase_add_test(t, run_that_never_ends_is_stopped);
 	tcase_add_test(t, no_summary_is_a_failure);
