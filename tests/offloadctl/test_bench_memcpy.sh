@@ -75,8 +75,10 @@ expect 2 "$ctl" $dt bench memcpy --dev cpu --backend cpu
 expect 2 "$ctl" $dt bench memcpy --no-such-option
 expect 2 "$ctl" $dt bench memcpy extra-argument
 expect 1 "$ctl" $dt bench memcpy --size 64 --iterations 1 --dev no-such-device
-expect 1 "$ctl" $dt bench memcpy --size 64 --iterations 1 --backend nosuchbackend
-expect 1 "$ctl" $dt --backends warpdrive bench memcpy --size 64 --iterations 1
+# an unknown backend name is a usage error (2); a known one with no device here fails (1)
+expect 2 "$ctl" $dt bench memcpy --size 64 --iterations 1 --backend nosuchbackend
+expect 1 "$ctl" $dt bench memcpy --size 64 --iterations 1 --backend udma
+expect 2 "$ctl" $dt --backends warpdrive bench memcpy --size 64 --iterations 1
 expect 0 "$ctl" $dt bench memcpy --help
 grep -q -- '--iterations' "$tmp/out" && ok || bad "bench memcpy --help"
 expect 2 "$ctl" $dt bench
