@@ -87,7 +87,7 @@ struct offload_cipher_op {
 	const void *key;
 	/** Key length in bytes: AES 16/24/32, DES 8, 3DES 24. */
 	size_t key_len;
-	/** IV / initial counter block; must be NULL for ECB (-EINVAL otherwise). */
+	/** IV / initial counter block; NULL for ECB. */
 	const void *iv;
 	/** IV length in bytes: CBC/CTR 16, GCM 12, 3DES-CBC 8, ECB 0. */
 	size_t iv_len;
@@ -116,14 +116,14 @@ struct offload_cipher_op {
  * @param op  The operation; see struct offload_cipher_op.
  * @return 0 on success, or
  *   - -EINVAL: NULL argument, unknown algorithm, wrong key/IV/tag length,
- *     length not a multiple of the block size for ECB/CBC/DES/3DES, IV given
- *     for ECB, AAD or tag given for a non-AEAD mode, partially overlapping
- *     buffers, AES-GCM data above 2^36 - 32 bytes or AAD of 2^61 bytes or
- *     more (NIST SP 800-38D 5.2.1.1);
+ *     length not a multiple of the block size for ECB/CBC/DES/3DES, AAD or
+ *     tag given for a non-AEAD mode, partially overlapping buffers;
  *   - -EBADMSG: GCM decrypt and the tag does not match (@c out is zeroed);
  *   - -EBADF: the context is closed;
  *   - -ENOTSUP: no usable backend implements the algorithm (for AF_ALG: the
  *     kernel lacks it; the message names the algorithm);
+ *   - -EINVAL also for AES-GCM data above 2^36 - 32 bytes or AAD of 2^61
+ *     bytes or more (NIST SP 800-38D 5.2.1.1), whatever the device;
  *   - -E2BIG: the operation is larger than the selected device can take in
  *     one piece (AES-GCM: AF_ALG 64 KiB, EIP97 128 KiB less one byte,
  *     including AAD and tag) and no CPU fallback is allowed;
