@@ -212,6 +212,9 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts);
  * @return 0 on success, or -EINVAL if ctx is NULL, -EBADF if it is not open
  *   (closing twice is therefore a defined error), -EBUSY if queues, SPI
  *   handles, crypto sessions or DMA buffers of this context are still open.
+ *   In a child created by fork(), closing a context inherited from the
+ *   parent succeeds even with handles open and calls no backend (see
+ *   "fork()" in offload.h).
  *
  * Thread-safety: no other thread may use the context during or after close.
  */
@@ -221,7 +224,9 @@ int offload_ctx_close(offload_ctx *ctx);
  * @brief Free a context handle, closing it first if it is open.
  *
  * Handles still open on the context (queues, SPI handles, sessions, buffers)
- * are closed and freed too; pointers to them become invalid.
+ * are closed and freed too; pointers to them become invalid. In a child
+ * created by fork(), a context inherited from the parent is released
+ * without calling any backend (see "fork()" in offload.h).
  *
  * @param ctx The context; NULL is ignored.
  *

@@ -16,6 +16,21 @@
 
 static atomic_uint_fast64_t next_ctx_id = 1;
 
+atomic_uint ofl_fork_gen;
+static pthread_once_t fork_hook_once = PTHREAD_ONCE_INIT;
+
+/* Runs in the child of every fork(): contexts opened before are inherited. */
+static void fork_child(void)
+{
+	atomic_fetch_add_explicit(&ofl_fork_gen, 1, memory_order_relaxed);
+}
+
+static void fork_hook_register(void)
+{
+	/* Failure (ENOMEM) leaves inherited contexts undetected, as before this hook. */
+	(void)pthread_atfork(NULL, NULL, fork_child);
+}
+
 unsigned offload_version(void)
 {
 	return OFFLOAD_VERSION_NUMBER;
@@ -41,6 +56,7 @@ offload_ctx *offload_ctx_new(void)
 
 	if (!ctx)
 		return NULL;
+	pthread_once(&fork_hook_once, fork_hook_register);
 	ctx->magic = OFL_CTX_MAGIC;
 	ctx->id = atomic_fetch_add(&next_ctx_id, 1);
 	ctx->cpu_dev = -1;
@@ -58,7 +74,16 @@ int ofl_ctx_check(const struct offload_ctx *ctx, const char *func)
 		return ofl_err(NULL, -EINVAL, "%s: not a liboffload context", func);
 	if (OFL_UNLIKELY(!ctx->open))
 		return ofl_err(ctx, -EBADF, "%s: context is not open", func);
+	if (ofl_ctx_inherited(ctx))
+		return ofl_inherited_err(ctx, func);
 	return 0;
+}
+
+int ofl_inherited_err(const struct offload_ctx *ctx, const char *func)
+{
+	return ofl_err(ctx, -EBADF,
+		       "%s: this context was opened by process %d; a child created by fork() may only "
+		       "close or free it, and must open a context of its own", func, ctx->pid);
 }
 
 /* ------------------------------------------------------------- allow-list */
@@ -378,11 +403,21 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 	return 0;
 }
 
+/*
+ * Close the context. In a forked child (ofl_ctx_inherited) the backends are
+ * not called: their threads exist only in the parent, which would make a
+ * join wait forever, and their engines are still the parent's, whose
+ * channels a teardown would stop. The child then releases only what the core
+ * owns; the backends' memory, mappings and descriptors stay until it exits
+ * or execs (descriptors are close-on-exec), as do the handles still open.
+ */
 static void ctx_teardown(struct offload_ctx *ctx)
 {
+	bool inherited = ofl_ctx_inherited(ctx);
+
 	for (int i = ctx->ndev - 1; i >= 0; i--) {
 		struct ofl_device *d = ctx->devs[i];
-		if (d->backend && d->backend->remove)
+		if (!inherited && d->backend && d->backend->remove)
 			d->backend->remove(d);
 		free(d);
 		ctx->devs[i] = NULL;
@@ -390,7 +425,7 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->ndev = 0;
 	for (int i = ctx->nbackends - 1; i >= 0; i--) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
-		if (s->present && s->be->fini)
+		if (!inherited && s->present && s->be->fini)
 			s->be->fini(ctx, s->state);
 		memset(s, 0, sizeof(*s));
 	}
@@ -400,6 +435,12 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
 	ctx->sim_auto = false;
+	if (inherited) {
+		/* Forget the handles (see above); the list lock may be held by a parent's thread. */
+		ctx->handles.next = ctx->handles.prev = &ctx->handles;
+		ctx->nhandles = 0;
+		pthread_mutex_init(&ctx->lock, NULL);
+	}
 	ctx->open = false;
 }
 
@@ -459,6 +500,8 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 	if (ctx->open)
 		return ofl_err(ctx, -EBUSY, "offload_ctx_open: context is already open");
 
+	ctx->fork_gen = atomic_load_explicit(&ofl_fork_gen, memory_order_relaxed);
+	ctx->pid = (int)getpid();
 	offload_ctx_opts_init(&o);
 	if (opts) {
 		if (opts->size < offsetof(struct offload_ctx_opts, backends) + sizeof(opts->backends))
@@ -538,6 +581,11 @@ int offload_ctx_close(offload_ctx *ctx)
 {
 	int r = ofl_ctx_check(ctx, "offload_ctx_close");
 
+	if (r < 0 && ctx && ctx->magic == OFL_CTX_MAGIC && ctx->open && ofl_ctx_inherited(ctx)) {
+		ctx_teardown(ctx); /* a forked child: see ctx_teardown() */
+		ofl_err_clear(ctx);
+		return 0;
+	}
 	if (r < 0)
 		return r;
 	pthread_mutex_lock(&ctx->lock);
@@ -555,6 +603,8 @@ void offload_ctx_free(offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC)
 		return;
+	if (ctx->open && ofl_ctx_inherited(ctx))
+		ctx_teardown(ctx); /* a forked child: forget the handles, call no backend */
 	for (;;) {
 		pthread_mutex_lock(&ctx->lock);
 		struct ofl_handle *h = ctx->nhandles ? ctx->handles.next : NULL;

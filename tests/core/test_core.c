@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -455,6 +457,92 @@ START_TEST(errors_are_per_thread)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ fork */
+
+/*
+ * A child inherits the context but not its threads (the CPU backend's
+ * workers, a model's thread): it may only close or free it, without
+ * joining threads it does not have, and must not touch the parent's
+ * engines. The parent's context keeps working.
+ */
+static void fork_child_releases(enum offload_dt_source src, uint32_t flags, const char *dev)
+{
+	size_t n = (size_t)16 << 20; /* above the CPU backend's split size: workers start */
+	unsigned char *a = malloc(n), *b = malloc(n);
+	offload_ctx *ctx = test_ctx_open(src, NULL, flags, NULL);
+	offload_queue *q;
+	struct offload_queue_opts qo;
+	struct offload_completion c;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	memset(b, 0x5a, n);
+	offload_queue_opts_init(&qo);
+	if (dev)
+		qo.dev = offload_dev_find(ctx, dev);
+	ck_assert_int_ge(qo.dev, OFFLOAD_DEV_AUTO);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, qo.dev, a, b, n, NULL), 0);
+	ck_assert_int_eq(offload_queue_open(ctx, &qo, &q), 0);
+	ck_assert_int_ge(offload_queue_copy(q, a, b, n, 1), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 1);
+
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int bad = 0;
+		alarm(20); /* a hang becomes SIGALRM, which the parent reports */
+		bad |= offload_memcpy(ctx, a, b, 4096) != -EBADF;
+		bad |= strstr(offload_last_error(ctx), "fork") == NULL;
+		bad |= offload_memcpy(ctx, a, b, n) != -EBADF;
+		bad |= offload_dev_count(ctx) != -EBADF;
+		bad |= offload_queue_submit(q) != -EBADF;
+		bad |= offload_queue_wait(q, &c, 1, 1000) != -EBADF;
+		bad |= offload_ctx_close(ctx) != 0;                 /* the queue is still open */
+		bad |= offload_ctx_close(ctx) != -EBADF;            /* ... now it is closed */
+		offload_ctx_free(ctx);
+		/* The child's own context works. */
+		offload_ctx *mine = offload_ctx_new();
+		struct offload_ctx_opts o = none_opts();
+		bad |= mine == NULL || offload_ctx_open(mine, &o) != 0;
+		memset(b, 0x33, n);
+		bad |= offload_memcpy(mine, a, b, n) != 0 || memcmp(a, b, n) != 0;
+		offload_ctx_free(mine);
+		_exit(bad ? 3 : 0);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st), "child killed by signal %d (hung in close/free?)",
+		      WIFSIGNALED(st) ? WTERMSIG(st) : -1);
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+
+	/* The parent's workers and queue were left alone. */
+	ck_assert_int_eq(offload_queue_wait(q, &c, 1, 10 * 1000 * 1000), 1);
+	ck_assert_int_eq(c.status, 0);
+	memset(b, 0xc3, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, qo.dev, a, b, n, NULL), 0);
+	ck_assert_int_eq(memcmp(a, b, n), 0);
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	offload_ctx_free(ctx);
+	free(a);
+	free(b);
+}
+
+START_TEST(fork_child_may_close_inherited_ctx)
+{
+	setenv("OFFLOAD_CPU_THREADS", "4", 1); /* a worker pool even on one CPU */
+	fork_child_releases(OFFLOAD_DT_NONE, 0, NULL);
+}
+END_TEST
+
+#ifdef OFFLOAD_HAVE_SIM
+START_TEST(fork_child_may_close_inherited_sim_ctx)
+{
+	/* The virtual board's first UDMA: its model runs on a thread of the parent. */
+	fork_child_releases(OFFLOAD_DT_BUILTIN, OFFLOAD_CTX_SIM, "dma-controller@31150000");
+}
+END_TEST
+#endif
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -476,6 +564,10 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, dev_info_bad_input);
 	tcase_add_test(tc, errors_are_per_context);
 	tcase_add_test(tc, errors_are_per_thread);
+	tcase_add_test(tc, fork_child_may_close_inherited_ctx);
+#ifdef OFFLOAD_HAVE_SIM
+	tcase_add_test(tc, fork_child_may_close_inherited_sim_ctx);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
