@@ -70,8 +70,11 @@ const char *offload_version_string(void);
  *  - -ENOMEM: out of memory;
  *  - any other -errno: passed through from the kernel interface used.
  *
- * @param err A negative (or positive) errno value.
- * @return A static string; never NULL.
+ * @param err A negative (or positive) errno value; any int, INT_MIN included.
+ * @return A static string; never NULL, never overwritten by a later call.
+ *   Codes other than those above get the C library's description (glibc
+ *   2.32 or later: strerrordesc_np(), in English); codes it does not know,
+ *   or every other code on other C libraries, get "unknown error".
  *
  * Thread-safety: safe from any thread.
  */
