@@ -125,8 +125,8 @@ enum offload_dt_source {
 /**
  * Attach register-level models to the engines the device tree declares
  * (a "digital twin" of the board) so that the direct backends drive the
- * models. Implied by ::OFFLOAD_DT_BUILTIN. Also set by OFFLOAD_SIM=1 in the
- * environment. Everything a model serves is labelled "sim".
+ * models. Implied by ::OFFLOAD_DT_BUILTIN. Also set by OFFLOAD_SIM=1 (or
+ * yes, true, on) in the environment; see offload_ctx_open(). Everything a model serves is labelled "sim".
  */
 #define OFFLOAD_CTX_SIM (1u << 0)
 /** Ignore the OFFLOAD_DTB, OFFLOAD_BACKENDS and OFFLOAD_SIM environment variables. */
@@ -143,7 +143,7 @@ enum offload_dt_source {
 struct offload_ctx_opts {
 	/** sizeof(struct offload_ctx_opts) as compiled by the caller (ABI guard). */
 	uint32_t size;
-	/** Bitwise OR of OFFLOAD_CTX_* flags. */
+	/** Bitwise OR of OFFLOAD_CTX_* flags; other bits make open fail (-EINVAL). */
 	uint32_t flags;
 	/** Device-tree source; see ::offload_dt_source. */
 	enum offload_dt_source dt_source;
@@ -188,8 +188,11 @@ offload_ctx *offload_ctx_new(void);
  *
  * Environment, read at open: OFFLOAD_DTB (a .dtb path, or "none", "live",
  * "builtin") replaces opts->dt_source; OFFLOAD_BACKENDS replaces
- * opts->backends; OFFLOAD_SIM=1 sets ::OFFLOAD_CTX_SIM. All three are
- * ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
+ * opts->backends; OFFLOAD_SIM sets ::OFFLOAD_CTX_SIM when it is "1",
+ * "yes", "true" or "on", leaves the flags alone when it is "0", "no",
+ * "false", "off" or empty (all case-insensitive), and makes open fail with
+ * -EINVAL for any other value (a typo must not silently choose). All three
+ * are ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
  * the threads the CPU backend copies with (1: never split a copy; default:
  * the CPUs the process may run on); it is a process-wide tuning knob that
  * ::OFFLOAD_CTX_NO_ENV does not hide.
@@ -197,9 +200,11 @@ offload_ctx *offload_ctx_new(void);
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.
  * @return 0 on success, or
- *   - -EINVAL: ctx is NULL, opts->size is too small, an unknown backend name
- *     in the allow-list, or a malformed device tree (the message names the
- *     offset or node that failed);
+ *   - -EINVAL: ctx is NULL, opts->size is too small, opts->flags has bits
+ *     that are not OFFLOAD_CTX_*, an unknown backend name in the
+ *     allow-list, an OFFLOAD_SIM value that is neither on nor off, or a
+ *     malformed device tree (the message names the offset or node that
+ *     failed);
  *   - -EBUSY: ctx is already open;
  *   - -ENOENT / -EACCES: the device-tree file cannot be read;
  *   - -ENOMEM: out of memory.
@@ -418,8 +423,9 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  * @param name Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97".
  * @param why  If not NULL, receives the reason the backend is absent (for
  *             example "socket(AF_ALG) failed: Address family not supported by
- *             protocol ..."), or "" when it is present. Owned by the context;
- *             valid until it is closed.
+ *             protocol ..."), "" when it is present, "not built into this
+ *             library" with -ENOENT, "" on other errors. Owned by the
+ *             context or static; valid until the context is closed.
  * @return 1 if present, 0 if built but absent (excluded by the allow-list or
  *   unavailable on this system), -ENOENT if this library was built without
  *   it, -EINVAL (NULL ctx or name), -EBADF (closed context).

@@ -233,7 +233,8 @@ const char *offload_hash_name(enum offload_hash_alg alg);
 /**
  * @brief Digest size of an algorithm.
  * @param alg The algorithm.
- * @return The digest length in bytes, or -EINVAL for an unknown algorithm.
+ * @return The digest length in bytes, or -EINVAL for an unknown algorithm
+ *   (with a message for offload_last_error(NULL)).
  *
  * Thread-safety: safe from any thread.
  */

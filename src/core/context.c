@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -84,6 +85,24 @@ int ofl_inherited_err(const struct offload_ctx *ctx, const char *func)
 	return ofl_err(ctx, -EBADF,
 		       "%s: this context was opened by process %d; a child created by fork() may only "
 		       "close or free it, and must open a context of its own", func, ctx->pid);
+}
+
+/* ------------------------------------------------------------- environment */
+
+#define OFL_CTX_KNOWN_FLAGS (OFFLOAD_CTX_SIM | OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM_NONCOHERENT)
+
+int ofl_env_bool(const char *v)
+{
+	static const char *const on[] = { "1", "yes", "true", "on" };
+	static const char *const off[] = { "", "0", "no", "false", "off" };
+
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(on); i++)
+		if (strcasecmp(v, on[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(off); i++)
+		if (strcasecmp(v, off[i]) == 0)
+			return 0;
+	return -EINVAL;
 }
 
 /* ------------------------------------------------------------- allow-list */
@@ -511,14 +530,24 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 				       opts->size, sizeof(o));
 		memcpy(&o, opts, OFL_MIN((size_t)opts->size, sizeof(o)));
 	}
+	if (o.flags & ~OFL_CTX_KNOWN_FLAGS)
+		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown flags 0x%x",
+			       o.flags & ~OFL_CTX_KNOWN_FLAGS);
 	ctx->flags = o.flags;
 	if (!(o.flags & OFFLOAD_CTX_NO_ENV)) {
 		env_dtb = getenv("OFFLOAD_DTB");
 		env_be = getenv("OFFLOAD_BACKENDS");
 		env_sim = getenv("OFFLOAD_SIM");
 	}
-	if (env_sim && *env_sim && strcmp(env_sim, "0") != 0)
-		ctx->flags |= OFFLOAD_CTX_SIM;
+	if (env_sim) {
+		int on = ofl_env_bool(env_sim);
+		if (on < 0)
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: OFFLOAD_SIM=\"%.40s\" is neither on (1, yes, "
+				       "true, on) nor off (0, no, false, off, empty)", env_sim);
+		if (on)
+			ctx->flags |= OFFLOAD_CTX_SIM;
+	}
 
 	const char *allow = (env_be && *env_be) ? env_be : (o.backends ? o.backends : "");
 	if (strlen(allow) >= sizeof(ctx->allow))

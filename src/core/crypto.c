@@ -105,7 +105,7 @@ int offload_hash_digest_size(enum offload_hash_alg alg)
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
 		if (hash_table[i].alg == alg)
 			return hash_table[i].digest;
-	return -EINVAL;
+	return ofl_err(NULL, -EINVAL, "offload_hash_digest_size: unknown hash algorithm %d", (int)alg);
 }
 
 /* ------------------------------------------------------------ device choice */

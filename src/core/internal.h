@@ -164,6 +164,11 @@ static inline bool ofl_ctx_inherited(const struct offload_ctx *ctx)
 int ofl_ctx_check(const struct offload_ctx *ctx, const char *func);
 /* The -EBADF (with its sentence) of a call on a context inherited through fork(). */
 int ofl_inherited_err(const struct offload_ctx *ctx, const char *func);
+/*
+ * An on/off environment value, case-insensitively: 1 for "1", "yes", "true",
+ * "on"; 0 for "", "0", "no", "false", "off"; -EINVAL for anything else.
+ */
+int ofl_env_bool(const char *v);
 /* Is backend `name` allowed by the allow-list? */
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
 /* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */

@@ -53,22 +53,22 @@ offload_ctx *cli_open_ctx(struct cli *cli)
 		return NULL;
 	}
 	/*
-	 * Command-line options beat the environment, which beats the defaults;
-	 * the library lets the environment win, so read it here instead.
+	 * Command-line options beat the environment, which beats the defaults.
+	 * The library lets the environment win over its options, so a variable
+	 * the command line replaces is removed; the rest (and OFFLOAD_SIM's
+	 * on/off rule) the library reads itself.
 	 */
-	const char *env_dtb = getenv("OFFLOAD_DTB");
-	const char *env_be = getenv("OFFLOAD_BACKENDS");
-	const char *env_sim = getenv("OFFLOAD_SIM");
-
 	offload_ctx_opts_init(&o);
-	o.flags |= OFFLOAD_CTX_NO_ENV;
-	if (cli->dtb)
+	if (cli->dtb) {
+		unsetenv("OFFLOAD_DTB");
 		set_dt(&o, cli->dtb);
-	else if (env_dtb && *env_dtb)
-		set_dt(&o, env_dtb);
-	if (cli->sim || (env_sim && *env_sim && strcmp(env_sim, "0") != 0))
+	}
+	if (cli->backends) {
+		unsetenv("OFFLOAD_BACKENDS");
+		o.backends = cli->backends;
+	}
+	if (cli->sim)
 		o.flags |= OFFLOAD_CTX_SIM;
-	o.backends = cli->backends ? cli->backends : (env_be && *env_be) ? env_be : NULL;
 	int r = offload_ctx_open(ctx, &o);
 	if (r < 0) {
 		cli_fail(cli, ctx, "cannot open context", r);

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/internal.h" /* struct offload_ctx: the flags the environment set */
 #include "testutil.h"
 
 /* Options that open a context on no device tree, untouched by the environment. */
@@ -213,6 +214,15 @@ START_TEST(open_rejects_bad_opts)
 	ck_assert_str_eq(offload_ctx_dt_source(ctx), "none");
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 
+	/* Flag bits this library does not define (a newer caller, or garbage). */
+	static const uint32_t bad_flags[] = { 0xffff0000u, 1u << 3, 1u << 31 };
+	for (size_t i = 0; i < sizeof(bad_flags) / sizeof(bad_flags[0]); i++) {
+		o = none_opts();
+		o.flags |= bad_flags[i];
+		ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "unknown flags"));
+	}
+
 	o = none_opts();
 	o.dt_source = (enum offload_dt_source)99;
 	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
@@ -326,6 +336,45 @@ START_TEST(env_overrides_and_no_env)
 }
 END_TEST
 
+START_TEST(env_sim_words)
+{
+	static const char *const on[] = { "1", "yes", "TRUE", "On" };
+	static const char *const off[] = { "", "0", "no", "False", "OFF" };
+	static const char *const bad[] = { "2", "enable", "y", "1 ", "-1" };
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		setenv("OFFLOAD_SIM", on[i], 1);
+		ck_assert_int_eq(open_with(ctx, &o), 0);
+		ck_assert_msg(ctx->flags & OFFLOAD_CTX_SIM, "OFFLOAD_SIM=%s did not enable", on[i]);
+		ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	}
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+		setenv("OFFLOAD_SIM", off[i], 1);
+		ck_assert_int_eq(open_with(ctx, &o), 0);
+		ck_assert_msg(!(ctx->flags & OFFLOAD_CTX_SIM), "OFFLOAD_SIM=%s enabled", off[i]);
+		ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("OFFLOAD_SIM", bad[i], 1);
+		ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "OFFLOAD_SIM"));
+	}
+	/* NO_ENV ignores even a bad value; an explicit flag stays set whatever it says. */
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	setenv("OFFLOAD_SIM", "no", 1);
+	o.flags = OFFLOAD_CTX_SIM;
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert(ctx->flags & OFFLOAD_CTX_SIM);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 /* The CPU device's transfer reason as the backend words it for n threads. */
 static void cpu_reason(offload_ctx *ctx, char *buf, size_t len)
 {
@@ -418,6 +467,20 @@ START_TEST(dev_info_bad_input)
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no-such-device"));
 	ck_assert_int_eq(offload_dev_find(ctx, ""), -ENODEV);
 	ck_assert_int_eq(offload_dev_find(ctx, NULL), -EINVAL);
+	offload_ctx_free(ctx);
+
+	/* An unknown backend's *why is never a previous call's text. */
+	const char *why = NULL;
+	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, "cpu");
+	ck_assert_int_eq(offload_backend_status(ctx, "cpu", &why), 1);
+	ck_assert_str_eq(why, "");
+	ck_assert_int_eq(offload_backend_status(ctx, "udma", &why), 0);
+	ck_assert_ptr_nonnull(strstr(why, "allow-list"));
+	ck_assert_int_eq(offload_backend_status(ctx, "warpdrive", &why), -ENOENT);
+	ck_assert_str_eq(why, "not built into this library");
+	ck_assert_int_eq(offload_backend_status(ctx, "udma", &why), 0);
+	ck_assert_int_eq(offload_backend_status(ctx, NULL, &why), -EINVAL);
+	ck_assert_str_eq(why, "");
 	offload_ctx_free(ctx);
 }
 END_TEST
@@ -569,6 +632,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, close_refuses_with_open_handles);
 	tcase_add_test(tc, env_overrides_and_no_env);
 	tcase_add_test(tc, env_cpu_threads);
+	tcase_add_test(tc, env_sim_words);
 	tcase_add_test(tc, cpu_device_is_always_there);
 	tcase_add_test(tc, dev_info_bad_input);
 	tcase_add_test(tc, errors_are_per_context);
