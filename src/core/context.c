@@ -174,6 +174,7 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 	d->ctx = ctx;
 	d->index = ctx->ndev;
 	d->node = -1;
+	d->dt_path = "";
 	ofl_strlcpy(d->name, name, sizeof(d->name));
 	/* Names must be unique: two nodes may share a node name under different parents. */
 	for (int i = 0; i < ctx->ndev; i++)
@@ -341,7 +342,11 @@ static int discover(struct offload_ctx *ctx)
 				       OFL_MAX_DEVICES);
 		d->node = m[k].node;
 		d->engine = m[k].engine;
-		ofl_dt_path(fdt, m[k].node, d->dt_path, sizeof(d->dt_path));
+		d->dt_path_mem = ofl_dt_path_dup(fdt, m[k].node);
+		if (!d->dt_path_mem)
+			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory for the path of %s",
+				       d->name);
+		d->dt_path = d->dt_path_mem;
 		ofl_strlcpy(d->compatible, m[k].compatible, sizeof(d->compatible));
 		const char *st = NULL;
 		ofl_dt_enabled(fdt, m[k].node, &st);
@@ -438,6 +443,7 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		struct ofl_device *d = ctx->devs[i];
 		if (!inherited && d->backend && d->backend->remove)
 			d->backend->remove(d);
+		free(d->dt_path_mem);
 		free(d);
 		ctx->devs[i] = NULL;
 	}

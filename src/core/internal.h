@@ -70,7 +70,8 @@ struct ofl_device {
 	struct ofl_dev_counters stats;
 	char name[80];
 	char kind[16];
-	char dt_path[256];
+	const char *dt_path;            /* full DT path: dt_path_mem, or "" for pseudo-devices */
+	char *dt_path_mem;              /* malloc()ed, however long the path */
 	char compatible[64];
 	char status[16];
 	char backend_name[16];

@@ -68,8 +68,13 @@ void ofl_dt_free(struct ofl_dt *dt);
  */
 int ofl_dt_validate(const void *fdt, size_t size, char *err, size_t errlen);
 
-/* Path of a node into buf ("/" for the root). */
+/*
+ * Path of a node into buf ("/" for the root). A path longer than buf gives
+ * "<node at offset N>" and -EINVAL: for messages only.
+ */
 int ofl_dt_path(const void *fdt, int node, char *buf, size_t len);
+/* The full path of a node, however long, in a malloc()ed string; NULL if out of memory. */
+char *ofl_dt_path_dup(const void *fdt, int node);
 
 /*
  * Linux of_device_is_available(): `status` absent, "okay" or "ok" => enabled;

@@ -292,6 +292,59 @@ START_TEST(blob_through_context)
 }
 END_TEST
 
+/*
+ * Node names far longer than any buffer a path used to live in: the device's
+ * dt_path is still the real path, so offload_dev_find() finds it by path.
+ */
+START_TEST(long_node_names_keep_full_paths)
+{
+	static char blob[8192];
+	char bus[301], dev[409], want[720];
+	struct offload_ctx_opts o;
+	struct offload_dev_info info;
+
+	memset(bus, 'b', 300);
+	bus[300] = '\0';
+	memset(dev, 'c', 400);
+	strcpy(dev + 400, "@5000000");
+	snprintf(want, sizeof(want), "/%s/%s", bus, dev);
+	ck_assert_uint_eq(strlen(want), 1 + 300 + 1 + 408);
+
+	const fdt32_t reg[2] = { cpu_to_fdt32(0x5000000), cpu_to_fdt32(0x20000) };
+	ck_assert_int_eq(fdt_create(blob, sizeof(blob)), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(blob), 0);
+	ck_assert_int_eq(fdt_begin_node(blob, ""), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#address-cells", 1), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#size-cells", 1), 0);
+	ck_assert_int_eq(fdt_begin_node(blob, bus), 0);
+	ck_assert_int_eq(fdt_property_string(blob, "compatible", "simple-bus"), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#address-cells", 1), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#size-cells", 1), 0);
+	ck_assert_int_eq(fdt_property(blob, "ranges", NULL, 0), 0);
+	ck_assert_int_eq(fdt_begin_node(blob, dev), 0);
+	ck_assert_int_eq(fdt_property_string(blob, "compatible", "inside-secure,safexcel-eip97ies"), 0);
+	ck_assert_int_eq(fdt_property(blob, "reg", reg, sizeof(reg)), 0);
+	ck_assert_int_eq(fdt_end_node(blob), 0);
+	ck_assert_int_eq(fdt_end_node(blob), 0);
+	ck_assert_int_eq(fdt_end_node(blob), 0);
+	ck_assert_int_eq(fdt_finish(blob), 0);
+
+	offload_ctx *ctx = offload_ctx_new();
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_BLOB;
+	o.dtb_blob = blob;
+	o.dtb_size = fdt_totalsize(blob);
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
+	int i = offload_dev_find(ctx, want);
+	ck_assert_msg(i >= 0, "%s", offload_last_error(ctx));
+	ck_assert_int_eq(offload_dev_info(ctx, i, &info), 0);
+	ck_assert_str_eq(info.dt_path, want);
+	ck_assert_str_eq(info.kind, "eip97");
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 /* Deterministic corruption of every struct word: loads cleanly or fails with a message. */
 START_TEST(corruption_never_crashes)
 {
@@ -701,6 +754,7 @@ int main(void)
 	tcase_add_test(t, unknown_tag_names_node);
 	tcase_add_test(t, unbalanced_nodes);
 	tcase_add_test(t, blob_through_context);
+	tcase_add_test(t, long_node_names_keep_full_paths);
 	tcase_add_test(t, corruption_never_crashes);
 	tcase_add_test(t, builtin_without_sim);
 	suite_add_tcase(s, t);
