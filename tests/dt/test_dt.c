@@ -345,6 +345,47 @@ START_TEST(long_node_names_keep_full_paths)
 }
 END_TEST
 
+/* SPI peripherals whose reg is no chip select are reported, never a negative or wrapped one. */
+START_TEST(spi_reg_not_a_chip_select)
+{
+	static const struct {
+		const char *path, *why;
+	} want[] = {
+		{ "/soc/spi@2100000/ok@1", "" },
+		{ "/soc/spi@2100000/neg@ffffffff", "its reg <0xffffffff> is not a chip select" },
+		{ "/soc/spi@2100000/big@80000000", "its reg <0x80000000> is not a chip select" },
+		{ "/soc/spi@2100000/byte@1", "its reg is 1 byte(s), less than one 32-bit cell" },
+		{ "/soc/spi@2100000/past@5", "its reg <5> is not below the controller's 4 chip selects" },
+		{ "/soc/spi@2100000/five@0", "its reg has 5 cells" },
+	};
+	struct ofl_dt dt = load("spi-bad-reg");
+	struct ofl_dt_spi_child k[8];
+	int ctrl = node(&dt, "/soc/spi@2100000");
+	int n = (int)(sizeof(want) / sizeof(want[0]));
+
+	ck_assert_int_eq(ofl_dt_spi_children(dt.fdt, ctrl, k, 8), n); /* "slave" has no reg */
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(k[i].node, node(&dt, want[i].path));
+		if (!want[i].why[0])
+			ck_assert_str_eq(k[i].reg_error, "");
+		else
+			assert_has(k[i].reg_error, want[i].why);
+	}
+	ck_assert_uint_eq(k[0].chip_select, 1);
+
+	/* Through the API: each says why, before any kernel interface is touched. */
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, fixture_path("spi-bad-reg"), 0, NULL);
+	offload_spi *spi = NULL;
+	for (int i = 1; i < n; i++) {
+		ck_assert_int_eq(offload_spi_open(ctx, want[i].path, NULL, &spi), -EINVAL);
+		assert_has(offload_last_error(ctx), want[i].path);
+		assert_has(offload_last_error(ctx), want[i].why);
+	}
+	offload_ctx_free(ctx);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
 /* Deterministic corruption of every struct word: loads cleanly or fails with a message. */
 START_TEST(corruption_never_crashes)
 {
@@ -755,6 +796,7 @@ int main(void)
 	tcase_add_test(t, unbalanced_nodes);
 	tcase_add_test(t, blob_through_context);
 	tcase_add_test(t, long_node_names_keep_full_paths);
+	tcase_add_test(t, spi_reg_not_a_chip_select);
 	tcase_add_test(t, corruption_never_crashes);
 	tcase_add_test(t, builtin_without_sim);
 	suite_add_tcase(s, t);
