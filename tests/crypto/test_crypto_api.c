@@ -81,6 +81,8 @@ START_TEST(cipher_bad_input)
 	EXPECT(offload_cipher(ctx, &op), -EINVAL, "iv is NULL");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_AES_ECB;
 	EXPECT(offload_cipher(ctx, &op), -EINVAL, "AES-ECB takes no IV");
+	op = cbc_op(); op.alg = OFFLOAD_CIPHER_AES_ECB; op.iv_len = 0; /* iv still set: as for AAD/tag */
+	EXPECT(offload_cipher(ctx, &op), -EINVAL, "AES-ECB takes no IV");
 	op = cbc_op(); op.len = 63;
 	EXPECT(offload_cipher(ctx, &op), -EINVAL, "not a multiple of the 16-byte block");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_DES3_CBC; op.key_len = 24; op.iv_len = 8; op.len = 12;
