@@ -139,6 +139,15 @@ enum offload_dt_source {
  */
 #define OFFLOAD_CTX_SIM_NONCOHERENT (1u << 2)
 
+/**
+ * Reported by offload_ctx_flags(), never accepted by offload_ctx_open(): the
+ * device tree is the built-in virtual board only because ::OFFLOAD_DT_AUTO
+ * found none to use (no OFFLOAD_DTB, no /sys/firmware/fdt, as on a PC).
+ * Its engines are simulated; unless ::OFFLOAD_CTX_SIM is also reported they
+ * are listed and usable by index but operations run on the CPU.
+ */
+#define OFFLOAD_CTX_DT_FALLBACK (1u << 3)
+
 /** Options for offload_ctx_open(). Initialise with offload_ctx_opts_init(). */
 struct offload_ctx_opts {
 	/** sizeof(struct offload_ctx_opts) as compiled by the caller (ABI guard). */
@@ -253,6 +262,22 @@ void offload_ctx_free(offload_ctx *ctx);
  * Thread-safety: safe from any thread while the context is open.
  */
 const char *offload_ctx_dt_source(const offload_ctx *ctx);
+
+/**
+ * @brief The OFFLOAD_CTX_* flags in effect, after the environment was read.
+ *
+ * ::OFFLOAD_CTX_SIM is reported when simulated engines may be chosen
+ * automatically (asked for, or implied by ::OFFLOAD_DT_BUILTIN);
+ * ::OFFLOAD_CTX_DT_FALLBACK when the built-in virtual board stands in for a
+ * machine without a device tree. Programs use these to say which of their
+ * results come from models (offloadctl prints them above its listings).
+ *
+ * @param ctx An open context.
+ * @return The flags; 0 if ctx is NULL, not a context, or not open.
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+uint32_t offload_ctx_flags(const offload_ctx *ctx);
 
 /* ------------------------------------------------------------------ devices */
 

@@ -390,6 +390,7 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 			src = OFFLOAD_DT_BUILTIN;
 			/* models attached only because nothing else was there: see choose_defaults() */
 			ctx->sim_auto = !(ctx->flags & OFFLOAD_CTX_SIM);
+			ctx->dt_fallback = true;
 		}
 	}
 	switch (src) {
@@ -409,6 +410,7 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 		if (r == -ENOTSUP && o->dt_source == OFFLOAD_DT_AUTO && !(env_dtb && *env_dtb)) {
 			/* AUTO on a build without the virtual board: no device tree. */
 			ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
+			ctx->sim_auto = ctx->dt_fallback = false;
 			return 0;
 		}
 		break;
@@ -459,7 +461,7 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
-	ctx->sim_auto = false;
+	ctx->sim_auto = ctx->dt_fallback = false;
 	if (inherited) {
 		/* Forget the handles (see above); the list lock may be held by a parent's thread. */
 		ctx->handles.next = ctx->handles.prev = &ctx->handles;
@@ -660,6 +662,18 @@ const char *offload_ctx_dt_source(const offload_ctx *ctx)
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;
 	return ctx->dt.source;
+}
+
+uint32_t offload_ctx_flags(const offload_ctx *ctx)
+{
+	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
+		return 0;
+	uint32_t f = ctx->flags & ~(uint32_t)OFFLOAD_CTX_SIM;
+	if (ctx->sim && !ctx->sim_auto)
+		f |= OFFLOAD_CTX_SIM;
+	if (ctx->dt_fallback)
+		f |= OFFLOAD_CTX_DT_FALLBACK;
+	return f;
 }
 
 void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,

@@ -106,6 +106,7 @@ struct offload_ctx {
 	uint32_t flags;                 /* OFFLOAD_CTX_* in effect (after env) */
 	bool sim;                       /* models attached */
 	bool sim_auto;                  /* ... only because AUTO fell back to the built-in board */
+	bool dt_fallback;               /* AUTO fell back to the built-in board */
 	struct ofl_sim *sim_world;      /* src/sim world, shared by the models (refcounted there) */
 	struct ofl_dt dt;
 	char allow[256];                /* backend allow-list in effect, "" = all */

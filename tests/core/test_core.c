@@ -375,6 +375,52 @@ START_TEST(env_sim_words)
 }
 END_TEST
 
+START_TEST(ctx_flags_in_effect)
+{
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o = none_opts();
+
+	ck_assert_uint_eq(offload_ctx_flags(NULL), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), 0); /* not open */
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	/* Reported, never accepted. */
+	o.flags |= OFFLOAD_CTX_DT_FALLBACK;
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+	/* The environment's OFFLOAD_SIM shows. */
+	o = none_opts();
+	o.flags = 0;
+	setenv("OFFLOAD_SIM", "on", 1);
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_SIM);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	unsetenv("OFFLOAD_SIM");
+#ifdef OFFLOAD_HAVE_SIM
+	o = none_opts();
+	o.dt_source = OFFLOAD_DT_BUILTIN; /* chosen: its models may be picked */
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	if (access("/sys/firmware/fdt", R_OK) != 0) {
+		o.dt_source = OFFLOAD_DT_AUTO; /* nothing here: the virtual board stands in */
+		ck_assert_int_eq(open_with(ctx, &o), 0);
+		ck_assert_str_eq(offload_ctx_dt_source(ctx), "builtin:virtual-board");
+		ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_DT_FALLBACK);
+		ck_assert_int_eq(offload_ctx_close(ctx), 0);
+		o.flags |= OFFLOAD_CTX_SIM;
+		ck_assert_int_eq(open_with(ctx, &o), 0);
+		ck_assert_uint_eq(offload_ctx_flags(ctx),
+				  OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM | OFFLOAD_CTX_DT_FALLBACK);
+		ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	} else {
+		fprintf(stderr, "ctx_flags_in_effect: live device tree here, AUTO fallback not tested\n");
+	}
+#endif
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 /* The CPU device's transfer reason as the backend words it for n threads. */
 static void cpu_reason(offload_ctx *ctx, char *buf, size_t len)
 {
@@ -633,6 +679,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, env_overrides_and_no_env);
 	tcase_add_test(tc, env_cpu_threads);
 	tcase_add_test(tc, env_sim_words);
+	tcase_add_test(tc, ctx_flags_in_effect);
 	tcase_add_test(tc, cpu_device_is_always_there);
 	tcase_add_test(tc, dev_info_bad_input);
 	tcase_add_test(tc, errors_are_per_context);
