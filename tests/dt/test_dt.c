@@ -386,6 +386,76 @@ START_TEST(spi_reg_not_a_chip_select)
 }
 END_TEST
 
+/*
+ * Every reason of every device fits its buffer: a reason that fills
+ * OFL_REASON_LEN - 1 bytes was cut (mid-word, as `offloadctl list` showed).
+ */
+static void reasons_fit(enum offload_dt_source src, const char *path, uint32_t flags)
+{
+	offload_ctx *ctx = test_ctx_open(src, path, flags, NULL);
+	int n = offload_dev_count(ctx);
+
+	for (int i = 0; i < n; i++) {
+		struct offload_dev_info d;
+		ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+		const char *r[] = { d.usable_reason, d.coherent_reason, d.cache_reason, d.burst_reason,
+				    d.align_reason, d.threshold_reason, d.transfer_reason, d.phys_reason,
+				    d.soc_io_coherent_reason };
+		for (size_t k = 0; k < sizeof(r) / sizeof(r[0]); k++)
+			ck_assert_msg(!r[k] || strlen(r[k]) < OFL_REASON_LEN - 1,
+				      "%s, device %s: reason %zu was cut: %s", path ? path : "builtin",
+				      d.name, k, r[k]);
+	}
+	offload_ctx_free(ctx);
+}
+
+static void reasons_fit_in_dir(const char *dir)
+{
+	char cmd[600], line[512];
+
+	snprintf(cmd, sizeof(cmd), "ls '%s'/*.dtb 2>/dev/null", dir);
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		struct ofl_dt dt;
+		char err[256];
+		if (ofl_dt_load_file(&dt, line, err, sizeof(err)) < 0)
+			continue; /* the broken-on-purpose fixtures */
+		ofl_dt_free(&dt);
+		offload_ctx *ctx = offload_ctx_new();
+		struct offload_ctx_opts o;
+		offload_ctx_opts_init(&o);
+		o.dt_source = OFFLOAD_DT_FILE;
+		o.dtb_path = line;
+		o.flags = OFFLOAD_CTX_NO_ENV;
+		int r = offload_ctx_open(ctx, &o);
+		offload_ctx_free(ctx);
+		if (r < 0)
+			continue;
+		reasons_fit(OFFLOAD_DT_FILE, line, 0);
+		reasons_fit(OFFLOAD_DT_FILE, line, OFFLOAD_CTX_SIM);
+	}
+	pclose(f);
+}
+
+START_TEST(reasons_are_never_cut)
+{
+	const char *shared = getenv("OFFLOAD_TEST_SHARED_DTB");
+
+	reasons_fit_in_dir(getenv("OFFLOAD_TEST_FIXTURES"));
+	if (shared && *shared && access(shared, R_OK) == 0)
+		reasons_fit_in_dir(shared);
+	else
+		fprintf(stderr, "reasons_are_never_cut: no OFFLOAD_TEST_SHARED_DTB, real boards not read\n");
+#ifdef OFFLOAD_HAVE_SIM
+	reasons_fit(OFFLOAD_DT_BUILTIN, NULL, 0);
+	if (access("/sys/firmware/fdt", R_OK) != 0)
+		reasons_fit(OFFLOAD_DT_AUTO, NULL, 0); /* the fallback appends to usable_reason */
+#endif
+}
+END_TEST
+
 /* Deterministic corruption of every struct word: loads cleanly or fails with a message. */
 START_TEST(corruption_never_crashes)
 {
@@ -797,6 +867,7 @@ int main(void)
 	tcase_add_test(t, blob_through_context);
 	tcase_add_test(t, long_node_names_keep_full_paths);
 	tcase_add_test(t, spi_reg_not_a_chip_select);
+	tcase_add_test(t, reasons_are_never_cut);
 	tcase_add_test(t, corruption_never_crashes);
 	tcase_add_test(t, builtin_without_sim);
 	suite_add_tcase(s, t);
