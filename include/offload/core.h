@@ -541,8 +541,11 @@ struct offload_result {
 	/** Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97". */
 	const char *backend;
 	/**
-	 * Implementation that ran: e.g. "openssl-evp", "cpu-memcpy", the kernel's
-	 * cra_driver_name ("safexcel-cbc-aes", "cbc(aes-generic)"), "udma-tchan0".
+	 * Implementation that ran: "cpu-memcpy"; "openssl-evp:" and the OpenSSL
+	 * algorithm ("openssl-evp:AES-256-GCM", "openssl-evp:SHA256"); for
+	 * AF_ALG the kernel's cra_driver_name ("safexcel-cbc-aes",
+	 * "cbc(aes-generic)"); for a direct DMA engine the channel
+	 * ("udma-tchan0", "bcdma-bchan1"); "none" for a zero-length operation.
 	 */
 	const char *driver;
 	/** OFFLOAD_RES_* bits. */

@@ -200,8 +200,9 @@ int offload_cipher_session_run(offload_cipher_session *s, const struct offload_c
  * @brief Close a session: wipe the key material (explicit_bzero) in the
  *        library and in every backend's copy, and free the session.
  *
- * @param s The session; NULL is ignored (returns -EINVAL). Invalid afterwards.
- * @return 0, or -EINVAL.
+ * @param s The session; invalid afterwards.
+ * @return 0, or -EINVAL (with a message) if s is NULL or not an open cipher
+ *   session; nothing is freed then.
  *
  * Thread-safety: the session's owning thread only.
  */
