@@ -56,18 +56,42 @@ static void kc_lookup(struct kc_state *st, struct kc_alg *a)
 	}
 }
 
-const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a)
+/* The stored copy of name (caller holds st->lock); NULL when out of memory. */
+static const char *kc_intern(struct kc_state *st, const char *name)
 {
-	pthread_mutex_lock(&st->lock);
-	if (!a->driver[0]) {
-		/* Templates (cbc(), hmac(), ...) appear in /proc/crypto once instantiated. */
-		kc_lookup(st, a);
-		if (!a->driver[0])
-			snprintf(a->driver, sizeof(a->driver), "kernel:%.40s (driver not in %.60s)",
-				 a->cra_name, st->proc_path);
+	for (struct kc_name *n = st->names; n; n = n->next)
+		if (strcmp(n->s, name) == 0)
+			return n->s;
+	size_t len = strlen(name) + 1;
+	struct kc_name *n = malloc(sizeof(*n) + len);
+	if (!n)
+		return NULL;
+	memcpy(n->s, name, len);
+	n->next = st->names;
+	st->names = n;
+	return n->s;
+}
+
+const char *ofl_kc_resolve(struct kc_state *st, const struct kc_alg *a, bool *hw)
+{
+	struct ofl_proc_crypto_entry e;
+	char buf[160];
+
+	/* One read of /proc/crypto per bind, so that a driver registered after
+	 * the context opened (a module loaded late) is reported as the one
+	 * that serves; templates (cbc(), hmac(), ...) appear once instantiated. */
+	*hw = false;
+	if (ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0) {
+		ofl_strlcpy(buf, e.driver, sizeof(buf));
+		*hw = ofl_kcapi_driver_is_hw(e.driver);
+	} else {
+		snprintf(buf, sizeof(buf), "kernel:%.40s (driver not in %.60s)", a->cra_name,
+			 st->proc_path);
 	}
+	pthread_mutex_lock(&st->lock);
+	const char *name = kc_intern(st, buf);
 	pthread_mutex_unlock(&st->lock);
-	return a->driver;
+	return name ? name : a->cra_name;
 }
 
 int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len)
@@ -135,6 +159,11 @@ static void kc_fini(struct offload_ctx *ctx, void *state)
 
 	OFL_UNUSED(ctx);
 	pthread_mutex_destroy(&st->lock);
+	while (st->names) {
+		struct kc_name *n = st->names;
+		st->names = n->next;
+		free(n);
+	}
 	free(st);
 }
 
