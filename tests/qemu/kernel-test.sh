@@ -216,8 +216,14 @@ build_initramfs() {
 }
 
 # ---------------------------------------------------------------- boot
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+t0=$(now)
 fetch_kernel
+t1=$(now)
 build_initramfs
+t2=$(now)
+echo "kernel $(cat "$cache/package"): ready in $(secs "$t0" "$t1") s; initramfs: $(secs "$t1" "$t2") s ($(du -k "$img" | cut -f1) KiB)"
 kv=$(cat "$cache/kver")
 kernel=$cache/kroot/boot/vmlinuz-$kv
 
@@ -250,7 +256,7 @@ if [ "$suite" = shell ]; then
     exec qemu-system-x86_64 $qemu_args -append "$append"
 fi
 
-start=$(date +%s)
+start=$(now)
 set +e
 # shellcheck disable=SC2086
 { timeout -k 10 "$boot_timeout" qemu-system-x86_64 $qemu_args -append "$append" </dev/null 2>&1
@@ -259,7 +265,7 @@ set -e
 qrc=$(cat "$log.rc")
 rm -f "$log.rc"
 cat "$log"
-echo "--- $suite: kernel $kv, qemu exit code $qrc, $(($(date +%s) - start)) s (log: $log)"
+echo "--- $suite: kernel $kv, qemu exit code $qrc, boot to exit $(secs "$start" "$(now)") s (log: $log)"
 
 # The verdict needs the marker line with this boot's nonce AND qemu's exit
 # code matching it: isa-debug-exit makes qemu exit with (value << 1) | 1,
