@@ -153,7 +153,8 @@ build_initramfs() {
     exec 9>"$out/.lock"
     flock 9
     # The image is rebuilt when any input changed: programs, data, kernel, this script.
-    modulesdir=$(openssl version -m 2>/dev/null | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
+    modulesdir=$(pkg-config --variable=modulesdir libcrypto 2>/dev/null ||
+        openssl version -m 2>/dev/null | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
     key=$( { echo "$kv"; sha256sum "$0" "$here/guest-init.sh" "$(command -v busybox)";
              for b in $bins $datas; do sha256sum "$b"; done
              [ -n "$modulesdir" ] && [ -f "$modulesdir/legacy.so" ] && sha256sum "$modulesdir/legacy.so"
