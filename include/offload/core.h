@@ -325,6 +325,34 @@ struct offload_dev_info {
 	const char *transfer_mode;
 	/** Reason for the transfer mode. */
 	const char *transfer_reason;
+
+	/* Added in 0.1 (before the first release) for `offloadctl doctor`. */
+
+	/** How #phys_addr was found (reg entry and the `ranges` it crossed), or why it is 0. */
+	const char *phys_reason;
+	/**
+	 * Path of the node whose `dma-coherent` / `dma-noncoherent` (or, for
+	 * BCDMA, `ti,asel`) decided #coherent; "" when no node did (the default:
+	 * not coherent).
+	 */
+	const char *coherent_node;
+	/**
+	 * 1 if the capability table knows this SoC's interconnect to be
+	 * I/O-coherent (so the device could be marked `dma-coherent`), else 0.
+	 * The policy still follows the device tree; see #soc_io_coherent_reason.
+	 */
+	int soc_io_coherent;
+	/** Evidence for #soc_io_coherent (the upstream change or manual), "" when 0. */
+	const char *soc_io_coherent_reason;
+	/**
+	 * K3 UDMA/BCDMA/PKTDMA: burst in bytes per channel class [normal,
+	 * high-capacity (H), ultra-high-capacity (UH)] as the Linux driver's match
+	 * data gives it (k3-udma.c `burst_size`); 0 = the instance has no channel
+	 * of that class. All 0 for other engines.
+	 */
+	uint32_t burst_by_class[3];
+	/** Channel class memcpy uses (0 normal, 1 H, 2 UH), or -1 if not applicable. */
+	int memcpy_class;
 };
 
 /**

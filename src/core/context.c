@@ -144,6 +144,7 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 	ofl_strlcpy(d->status, "okay", sizeof(d->status));
 	d->policy.enabled = true;
 	d->policy.coherent_node = -1;
+	d->policy.best_tpl = -1;
 	d->policy.align_bytes = 1;
 	ctx->devs[ctx->ndev++] = d;
 	return d;
@@ -198,6 +199,13 @@ static void device_publish(struct ofl_device *d)
 	i->threshold_reason = p->threshold_reason;
 	i->transfer_mode = p->transfer_mode;
 	i->transfer_reason = p->transfer_reason;
+	i->phys_reason = p->reg_reason;
+	i->coherent_node = p->coherent_path;
+	i->soc_io_coherent = p->soc_io_coherent;
+	i->soc_io_coherent_reason = p->soc_io_coherent_reason;
+	for (int k = 0; k < 3; k++)
+		i->burst_by_class[k] = p->burst_by_tpl[k];
+	i->memcpy_class = p->best_tpl;
 }
 
 static void add_candidates(struct offload_ctx *ctx, struct ofl_device *d)
@@ -220,8 +228,8 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 	size_t off = 0;
 
 	if (!d->policy.enabled) {
-		snprintf(d->usable_reason, sizeof(d->usable_reason),
-			 "disabled in the device tree (status = \"%s\"): listed, never used", d->status);
+		snprintf(d->usable_reason, sizeof(d->usable_reason), "disabled in the device tree: %.280s",
+			 d->policy.enabled_reason);
 		return;
 	}
 	d->usable_reason[0] = '\0';
@@ -298,11 +306,8 @@ static int discover(struct offload_ctx *ctx)
 		int r = ofl_policy_compute(fdt, &m[k], &d->policy);
 		if (r < 0)
 			return ofl_err(ctx, r, "offload_ctx_open: policy for %s failed", d->dt_path);
-		uint64_t a = 0, sz = 0;
-		if (ofl_dt_reg(fdt, m[k].node, 0, &a, &sz, NULL, 0) == 0) {
-			d->info.phys_addr = a;
-			d->info.phys_size = sz;
-		}
+		d->info.phys_addr = d->policy.reg_addr;
+		d->info.phys_size = d->policy.reg_size;
 		add_candidates(ctx, d);
 	}
 	return 0;

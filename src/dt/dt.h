@@ -6,6 +6,14 @@
  *
  * Every function that can fail returns a negative errno and, where an `err`
  * buffer is given, a sentence naming the node path or blob offset that failed.
+ * Functions other than the loaders and ofl_dt_validate() expect a blob that
+ * ofl_dt_validate() accepted (the loaders guarantee it).
+ *
+ * Semantics follow Linux (drivers/of/base.c, address.c, of_reserved_mem.c):
+ * #address-cells/#size-cells are inherited from the nearest ancestor that has
+ * them (default 1/1), `ranges` absent = not translatable, `dma-ranges` absent
+ * = identity, a node whose `interconnect-names` holds "dma-mem" has the
+ * `interconnects` target as its DMA parent.
  */
 #ifndef OFL_DT_H
 #define OFL_DT_H
@@ -27,6 +35,11 @@ enum ofl_engine {
 };
 #define OFL_ENGINE_BIT(e) (1u << (e))
 
+/* Deepest node nesting accepted (real trees stay below 10). */
+#define OFL_DT_MAX_DEPTH 64
+/* Longest node path kept in messages and device info. */
+#define OFL_DT_PATH_LEN 256
+
 /* A loaded, validated blob. */
 struct ofl_dt {
 	const void *fdt;   /* NULL when there is no device tree */
@@ -39,17 +52,45 @@ struct ofl_dt {
 int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errlen);
 int ofl_dt_load_blob(struct ofl_dt *dt, const void *blob, size_t size, char *err, size_t errlen);
 int ofl_dt_load_live(struct ofl_dt *dt, char *err, size_t errlen);
+/*
+ * The virtual board compiled into the library (src/sim provides
+ * ofl_sim_board_dtb[] when OFFLOAD_HAVE_SIM is defined); -ENOTSUP otherwise.
+ */
 int ofl_dt_load_builtin(struct ofl_dt *dt, char *err, size_t errlen);
 void ofl_dt_free(struct ofl_dt *dt);
 
-/* Full structural validation (fdt_check_full or equivalent). */
+/*
+ * Full structural validation: header fields and block bounds, the memory
+ * reservation map, every structure-block tag (node names, property lengths,
+ * string offsets, nesting), then fdt_check_full(). The message names the blob
+ * offset and, inside the structure block, the node path. `fdt` must be 8-byte
+ * aligned. Returns 0 or -EINVAL.
+ */
 int ofl_dt_validate(const void *fdt, size_t size, char *err, size_t errlen);
 
 /* Path of a node into buf ("/" for the root). */
 int ofl_dt_path(const void *fdt, int node, char *buf, size_t len);
 
-/* status absent, "okay" or "ok" => enabled. *status gets the raw string or "okay". */
+/*
+ * Linux of_device_is_available(): `status` absent, "okay" or "ok" => enabled;
+ * an empty or other value => disabled. *status gets the raw string, "okay"
+ * when absent, "" when empty or not NUL-terminated.
+ */
 bool ofl_dt_enabled(const void *fdt, int node, const char **status);
+
+/*
+ * The nodes from the root down to `node`: off[0] is the root, off[n-1] the
+ * node. Found in one pass over the blob (libfdt has no parent links).
+ */
+struct ofl_dt_chain {
+	int n;
+	int off[OFL_DT_MAX_DEPTH];
+};
+/* Returns 0, or -EINVAL if node is not a node offset of this blob. */
+int ofl_dt_chain(const void *fdt, int node, struct ofl_dt_chain *c);
+/* Path of c->off[level] built from the chain (no blob scan). */
+void ofl_dt_chain_path(const void *fdt, const struct ofl_dt_chain *c, int level, char *buf,
+		       size_t len);
 
 /* A discovered engine node. */
 struct ofl_dt_match {
@@ -61,40 +102,72 @@ struct ofl_dt_match {
 
 /*
  * Find every engine node by every compatible in the capability table, in
- * blob order, each node once. Returns the number found (may exceed max;
- * only max are written), or -errno.
+ * blob order, each node once: the earliest string of a node's `compatible`
+ * list that the table knows decides (Linux's most-specific match). Disabled
+ * nodes are found too (the policy marks them). Returns the number found (may
+ * exceed max; only max are written), or -EINVAL on a malformed blob.
  */
 int ofl_dt_discover(const void *fdt, struct ofl_dt_match *out, int max);
 
 /*
  * reg entry `index` of `node`, translated to a CPU physical address through
- * every parent's `ranges`. -ENOENT if there is no such entry; -EINVAL with a
- * message if a parent lacks `ranges` (not translatable) or cells are absurd.
+ * every parent's `ranges` (Linux of_address_to_resource()). -ENOENT if there
+ * is no such entry (or no `reg`); -EINVAL with a message if a parent lacks
+ * `ranges` (not translatable), the address lies outside every `ranges` entry,
+ * or a cell count is absurd (#address-cells outside 1..4, #size-cells outside
+ * 1..4); -EOVERFLOW if a value does not fit 64 bits or its address space;
+ * -ENOTSUP for I/O-space or PCI-config addresses.
  */
 int ofl_dt_reg(const void *fdt, int node, int index, uint64_t *addr, uint64_t *size, char *err,
 	       size_t errlen);
-/* As ofl_dt_reg, by `reg-names` entry. */
+/* As ofl_dt_reg() for a node whose chain is already known (no blob scan). */
+int ofl_dt_reg_chain(const void *fdt, const struct ofl_dt_chain *c, int index, uint64_t *addr,
+		     uint64_t *size, char *err, size_t errlen);
+/*
+ * As ofl_dt_reg_chain(); on success `why` says how the address was found
+ * ("reg[0] 0x90000 -> 0xd0090000 by the ranges of /soc/..."), on failure why not.
+ */
+int ofl_dt_reg_explain(const void *fdt, const struct ofl_dt_chain *c, int index, uint64_t *addr,
+		       uint64_t *size, char *why, size_t whylen);
+/* As ofl_dt_reg, by `reg-names` entry (-ENOENT if the name is not listed). */
 int ofl_dt_reg_by_name(const void *fdt, int node, const char *name, uint64_t *addr,
 		       uint64_t *size, char *err, size_t errlen);
 
 /*
- * Linux of_dma_is_coherent(): the nearest of node and its ancestors that has
- * `dma-coherent` or `dma-noncoherent` decides. Returns 1 coherent / 0 not;
- * *decider gets that node's offset, or -1 if none decided (default: not).
+ * Linux of_dma_is_coherent(): walking from node up through its DMA parents,
+ * the nearest node that has `dma-coherent` (=> 1) or `dma-noncoherent`
+ * (=> 0) decides. *decider gets that node's offset, or -1 if none decided
+ * (then 0: dma_default_coherent is false on arm and arm64). Returns 1, 0, or
+ * -EINVAL (malformed tree, interconnect loop).
  */
 int ofl_dt_dma_coherent(const void *fdt, int node, int *decider);
+/* As ofl_dt_dma_coherent() for a known chain. */
+int ofl_dt_dma_coherent_chain(const void *fdt, const struct ofl_dt_chain *c, int *decider);
 
-/* CPU physical address -> bus address as `node` sees it, through dma-ranges. */
+/*
+ * CPU physical address -> bus address as `node` sees it, through the
+ * `dma-ranges` of its DMA parents (Linux of_dma_get_range() +
+ * translate_phys_to_dma()). No `dma-ranges` in effect => identity. -ERANGE if
+ * cpu_addr is outside every dma-ranges window; -EINVAL if the windows cannot
+ * be translated.
+ */
 int ofl_dt_dma_translate(const void *fdt, int node, uint64_t cpu_addr, uint64_t *bus_addr,
 			 char *err, size_t errlen);
 
-/* A /reserved-memory child. */
+/* A /reserved-memory region (one per `reg` entry; `size`-only nodes once). */
 struct ofl_dt_rmem {
 	int node;
 	uint64_t addr, size;
 	bool no_map, reusable;
-	const char *compatible; /* may be NULL */
+	bool dynamic;           /* only `size` given: the OS placed it at boot, addr = 0 */
+	const char *compatible; /* first compatible string, may be NULL */
 };
+/*
+ * The enabled /reserved-memory children (Linux fdt_scan_reserved_mem()).
+ * Returns the count (may exceed max), 0 without /reserved-memory, or -EINVAL
+ * if /reserved-memory's cells differ from the root's or it has no `ranges`
+ * (Linux ignores the whole node then).
+ */
 int ofl_dt_reserved_memory(const void *fdt, struct ofl_dt_rmem *out, int max);
 
 /* An SPI peripheral child node of a controller. */
@@ -108,6 +181,7 @@ struct ofl_dt_spi_child {
 	const char *compatible;      /* first compatible, may be NULL */
 	bool enabled;
 };
+/* Implemented in src/dt/spi.c (the SPI module). */
 int ofl_dt_spi_children(const void *fdt, int controller, struct ofl_dt_spi_child *out, int max);
 
 #endif /* OFL_DT_H */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Loading a flattened device tree from a file, the live system or memory. */
 #include <fcntl.h>
-#include <stdarg.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,58 +10,22 @@
 
 #include "core/internal.h"
 #include "dt/dt.h"
+#include "dt/dt_int.h"
 
 /* Largest blob accepted: real trees are < 1 MiB; this bounds a hostile file. */
 #define OFL_DT_MAX_SIZE (16u << 20)
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...) OFL_PRINTF(3, 4);
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-int ofl_dt_validate(const void *fdt, size_t size, char *err, size_t errlen)
-{
-	if (size < sizeof(struct fdt_header)) {
-		seterr(err, errlen, "blob of %zu bytes is shorter than an FDT header (%zu)", size,
-		       sizeof(struct fdt_header));
-		return -EINVAL;
-	}
-	int r = fdt_check_header(fdt);
-	if (r < 0) {
-		seterr(err, errlen, "bad FDT header at offset 0: %s", fdt_strerror(r));
-		return -EINVAL;
-	}
-	if (fdt_totalsize(fdt) > size) {
-		seterr(err, errlen, "truncated blob: header says %u bytes, only %zu present",
-		       fdt_totalsize(fdt), size);
-		return -EINVAL;
-	}
-	r = fdt_check_full(fdt, size);
-	if (r < 0) {
-		seterr(err, errlen, "malformed device tree: %s", fdt_strerror(r));
-		return -EINVAL;
-	}
-	return 0;
-}
 
 int ofl_dt_load_blob(struct ofl_dt *dt, const void *blob, size_t size, char *err, size_t errlen)
 {
 	memset(dt, 0, sizeof(*dt));
 	if (!blob || size == 0 || size > OFL_DT_MAX_SIZE) {
-		seterr(err, errlen, "blob %s", !blob ? "is NULL" : size == 0 ? "is empty" : "exceeds 16 MiB");
+		ofl_dt_seterr(err, errlen, "blob %s", !blob ? "is NULL" : size == 0 ? "is empty" : "exceeds 16 MiB");
 		return -EINVAL;
 	}
 	/* Copy so the caller may free theirs, and so the blob is 8-byte aligned. */
 	void *copy = malloc(size);
 	if (!copy) {
-		seterr(err, errlen, "out of memory for a %zu-byte blob", size);
+		ofl_dt_seterr(err, errlen, "out of memory for a %zu-byte blob", size);
 		return -ENOMEM;
 	}
 	memcpy(copy, blob, size);
@@ -87,7 +50,7 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
-		seterr(err, errlen, "cannot open device tree %s: %s", path, strerror(-r));
+		ofl_dt_seterr(err, errlen, "cannot open device tree %s: %s", path, strerror(-r));
 		return r;
 	}
 	/* sysfs files report size 0 or 4096; read until EOF instead of trusting st_size. */
@@ -99,7 +62,7 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 	char *buf = malloc(cap);
 	if (!buf) {
 		close(fd);
-		seterr(err, errlen, "out of memory reading %s", path);
+		ofl_dt_seterr(err, errlen, "out of memory reading %s", path);
 		return -ENOMEM;
 	}
 	for (;;) {
@@ -107,7 +70,7 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 			if (cap > OFL_DT_MAX_SIZE) {
 				free(buf);
 				close(fd);
-				seterr(err, errlen, "%s is larger than 16 MiB: not a device tree", path);
+				ofl_dt_seterr(err, errlen, "%s is larger than 16 MiB: not a device tree", path);
 				return -EINVAL;
 			}
 			size_t ncap = OFL_MIN(cap * 2, (size_t)OFL_DT_MAX_SIZE + 1);
@@ -115,7 +78,7 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 			if (!nb) {
 				free(buf);
 				close(fd);
-				seterr(err, errlen, "out of memory reading %s", path);
+				ofl_dt_seterr(err, errlen, "out of memory reading %s", path);
 				return -ENOMEM;
 			}
 			buf = nb;
@@ -128,7 +91,7 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 			r = -errno;
 			free(buf);
 			close(fd);
-			seterr(err, errlen, "cannot read %s: %s", path, strerror(-r));
+			ofl_dt_seterr(err, errlen, "cannot read %s: %s", path, strerror(-r));
 			return r;
 		}
 		if (n == 0)
@@ -140,7 +103,7 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 	r = ofl_dt_validate(buf, len, verr, sizeof(verr));
 	if (r < 0) {
 		free(buf);
-		seterr(err, errlen, "%s: %s", path, verr);
+		ofl_dt_seterr(err, errlen, "%s: %s", path, verr);
 		return r;
 	}
 	dt->fdt = buf;
@@ -163,31 +126,4 @@ void ofl_dt_free(struct ofl_dt *dt)
 {
 	free(dt->owned);
 	memset(dt, 0, sizeof(*dt));
-}
-
-int ofl_dt_path(const void *fdt, int node, char *buf, size_t len)
-{
-	int r = fdt_get_path(fdt, node, buf, (int)len);
-
-	if (r < 0) {
-		if (len)
-			snprintf(buf, len, "<node at offset %d>", node);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-bool ofl_dt_enabled(const void *fdt, int node, const char **status)
-{
-	int len;
-	const char *s = fdt_getprop(fdt, node, "status", &len);
-
-	if (!s || len <= 0 || s[len - 1] != '\0') {
-		if (status)
-			*status = "okay";
-		return true;
-	}
-	if (status)
-		*status = s;
-	return strcmp(s, "okay") == 0 || strcmp(s, "ok") == 0;
 }

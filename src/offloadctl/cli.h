@@ -66,6 +66,7 @@ void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err
 
 /* Commands. argv[0] is the command name; getopt state is reset by the caller. */
 int cmd_list(struct cli *cli, int argc, char **argv);
+int cmd_doctor(struct cli *cli, int argc, char **argv);
 int cmd_bench(struct cli *cli, int argc, char **argv);
 /* bench sub-commands (bench.c's table). */
 int bench_spi(struct cli *cli, int argc, char **argv);

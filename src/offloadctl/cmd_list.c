@@ -15,6 +15,16 @@ static const char *cache_mode_name(enum offload_cache_mode m)
 	return "?";
 }
 
+static const char *class_name(int c)
+{
+	switch (c) {
+	case 0: return "normal channels";
+	case 1: return "H channels";
+	case 2: return "UH channels";
+	default: return "no channel (no memcpy)";
+	}
+}
+
 static void caps_str(uint32_t caps, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -83,7 +93,10 @@ static void print_text(const struct offload_dev_info *d)
 	if (d->dt_path[0])
 		printf("    node:       %s\n    compatible: %s\n", d->dt_path, d->compatible);
 	if (d->phys_size)
-		printf("    address:    0x%" PRIx64 " (0x%" PRIx64 " bytes)\n", d->phys_addr, d->phys_size);
+		printf("    address:    0x%" PRIx64 " (0x%" PRIx64 " bytes): %s\n", d->phys_addr,
+		       d->phys_size, d->phys_reason ? d->phys_reason : "");
+	else if (d->dt_path[0])
+		printf("    address:    none: %s\n", d->phys_reason ? d->phys_reason : "");
 	printf("    status:     %s\n", d->status);
 	printf("    backend:    %s (candidates: %s)\n", d->backend[0] ? d->backend : "none",
 	       d->candidates[0] ? d->candidates : "-");
@@ -91,8 +104,15 @@ static void print_text(const struct offload_dev_info *d)
 	       d->usable_reason);
 	printf("    caps:       %s\n", caps);
 	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", d->coherent_reason);
+	if (d->soc_io_coherent && !d->coherent)
+		printf("    soc:        I/O-coherent interconnect: %s\n", d->soc_io_coherent_reason);
 	printf("    cache:      %s: %s\n", cache_mode_name(d->cache_mode), d->cache_reason);
 	printf("    burst:      %" PRIu32 " B: %s\n", d->burst_bytes, d->burst_reason);
+	if (d->burst_by_class[0] || d->burst_by_class[1] || d->burst_by_class[2])
+		printf("    classes:    normal %" PRIu32 " B, H %" PRIu32 " B, UH %" PRIu32
+		       " B (0 = no such channel class); memcpy on %s\n",
+		       d->burst_by_class[0], d->burst_by_class[1], d->burst_by_class[2],
+		       class_name(d->memcpy_class));
 	printf("    align:      %" PRIu32 " B: %s\n", d->align_bytes, d->align_reason);
 	printf("    threshold:  %" PRIu64 " B: %s\n", d->threshold_bytes, d->threshold_reason);
 	printf("    mode:       %s: %s\n", d->transfer_mode, d->transfer_reason);
@@ -126,8 +146,15 @@ static void print_json(const struct offload_dev_info *d, bool last, const struct
 	       (d->flags & OFFLOAD_DEVF_SIM) ? "true" : "false");
 	json_field("usable_reason", d->usable_reason, true);
 	json_field("caps", caps, true);
+	json_field("phys_reason", d->phys_reason, true);
 	printf("      \"coherent\": %s,\n", d->coherent ? "true" : "false");
 	json_field("coherent_reason", d->coherent_reason, true);
+	json_field("coherent_node", d->coherent_node, true);
+	printf("      \"soc_io_coherent\": %s,\n", d->soc_io_coherent ? "true" : "false");
+	json_field("soc_io_coherent_reason", d->soc_io_coherent_reason, true);
+	printf("      \"burst_by_class\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "],\n",
+	       d->burst_by_class[0], d->burst_by_class[1], d->burst_by_class[2]);
+	printf("      \"memcpy_class\": %d,\n", d->memcpy_class);
 	json_field("cache_mode", cache_mode_name(d->cache_mode), true);
 	json_field("cache_reason", d->cache_reason, true);
 	printf("      \"burst_bytes\": %" PRIu32 ",\n", d->burst_bytes);

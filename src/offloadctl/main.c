@@ -16,6 +16,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "list", "devices found in the device tree and every policy decision with its reason", cmd_list },
+	{ "doctor", "findings on the board's device tree with evidence; exit 1 on a warning", cmd_doctor },
 	{ "bench", "benchmark: bench memcpy | cipher | spi", cmd_bench },
 	{ "selftest", "crypto known-answer tests on every backend, like the kernel's testmgr", cmd_selftest },
 	{ "enc", "encrypt a file or stdin; output as openssl enc -nopad", cmd_enc },

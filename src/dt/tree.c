@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* Walking the tree: paths, status, the chain of ancestors, small property readers. */
+#include <libfdt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dt/dt.h"
+#include "dt/dt_int.h"
+
+int ofl_dt_path(const void *fdt, int node, char *buf, size_t len)
+{
+	int r = fdt_get_path(fdt, node, buf, (int)len);
+
+	if (r < 0) {
+		if (len)
+			snprintf(buf, len, "<node at offset %d>", node);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+bool ofl_dt_enabled(const void *fdt, int node, const char **status)
+{
+	int len;
+	const char *s = fdt_getprop(fdt, node, "status", &len);
+
+	if (!s) {
+		if (status)
+			*status = "okay";
+		return true;
+	}
+	/* Linux __of_device_is_status(): an empty value matches nothing. */
+	if (len <= 0 || !memchr(s, '\0', (size_t)len)) {
+		if (status)
+			*status = "";
+		return false;
+	}
+	if (status)
+		*status = s;
+	return strcmp(s, "okay") == 0 || strcmp(s, "ok") == 0;
+}
+
+int ofl_dt_struct_block(const void *fdt, uint32_t *base, uint32_t *size)
+{
+	uint32_t total = fdt_totalsize(fdt), off = fdt_off_dt_struct(fdt);
+	uint32_t len = fdt_version(fdt) >= 17 ? fdt_size_dt_struct(fdt) : total - OFL_MIN(off, total);
+
+	if (off > total || len > total - off)
+		return -EINVAL;
+	*base = off;
+	*size = len;
+	return 0;
+}
+
+/*
+ * One tag of the structure block at struct offset *off: returns the tag and
+ * moves *off past it, or returns -1 when the block is malformed. The blob
+ * was validated; the bounds checks keep a misused call from reading outside.
+ */
+int ofl_dt_next_tag(const uint8_t *s, uint32_t size, uint32_t *off)
+{
+	uint32_t o = *off;
+
+	if (o > size || size - o < 4)
+		return -1;
+	uint32_t tag = ofl_dt_be32(s + o);
+	switch (tag) {
+	case FDT_BEGIN_NODE: {
+		const char *nm = (const char *)s + o + 4;
+		const char *nul = memchr(nm, '\0', size - o - 4);
+		if (!nul)
+			return -1;
+		o += 4 + (uint32_t)(nul - nm) + 1;
+		break;
+	}
+	case FDT_PROP: {
+		if (size - o < 12)
+			return -1;
+		uint32_t len = ofl_dt_be32(s + o + 4);
+		if (len > size - o - 12)
+			return -1;
+		o += 12 + len;
+		break;
+	}
+	case FDT_END_NODE:
+	case FDT_NOP:
+	case FDT_END:
+		o += 4;
+		break;
+	default:
+		return -1;
+	}
+	*off = (o + 3) & ~3u;
+	return (int)tag;
+}
+
+int ofl_dt_chain(const void *fdt, int node, struct ofl_dt_chain *c)
+{
+	uint32_t base, size, off = 0;
+	int depth = 0;
+
+	c->n = 0;
+	if (node < 0 || ofl_dt_struct_block(fdt, &base, &size) < 0)
+		return -EINVAL;
+	const uint8_t *s = (const uint8_t *)fdt + base;
+	for (;;) {
+		uint32_t at = off;
+		int tag = ofl_dt_next_tag(s, size, &off);
+		if (tag == FDT_BEGIN_NODE) {
+			if (at > (uint32_t)node || depth >= OFL_DT_MAX_DEPTH)
+				return -EINVAL;
+			c->off[depth++] = (int)at;
+			if (at == (uint32_t)node) {
+				c->n = depth;
+				return 0;
+			}
+		} else if (tag == FDT_END_NODE) {
+			if (--depth < 0)
+				return -EINVAL;
+		} else if (tag != FDT_PROP && tag != FDT_NOP) {
+			return -EINVAL;
+		}
+	}
+}
+
+void ofl_dt_chain_path(const void *fdt, const struct ofl_dt_chain *c, int level, char *buf,
+		       size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (level <= 0 || level >= c->n) {
+		snprintf(buf, len, "/");
+		return;
+	}
+	for (int i = 1; i <= level && o < len; i++) {
+		const char *nm = fdt_get_name(fdt, c->off[i], NULL);
+		o += (size_t)snprintf(buf + o, len - o, "/%s", nm ? nm : "?");
+	}
+}
+
+bool ofl_dt_prop_u32(const void *fdt, int node, const char *name, uint32_t *val)
+{
+	int len;
+	const void *p = fdt_getprop(fdt, node, name, &len);
+
+	if (!p || len < 4)
+		return false;
+	*val = ofl_dt_be32(p);
+	return true;
+}
+
+bool ofl_dt_has_prop(const void *fdt, int node, const char *name)
+{
+	return fdt_getprop(fdt, node, name, NULL) != NULL;
+}
+
+int ofl_dt_dma_mem_target(const void *fdt, int node)
+{
+	int idx = fdt_stringlist_search(fdt, node, "interconnect-names", "dma-mem");
+	int len;
+
+	if (idx < 0)
+		return -1;
+	const uint8_t *ic = fdt_getprop(fdt, node, "interconnects", &len);
+	if (!ic || len < 4)
+		return -1;
+	/* Entries are <phandle arg...> with #interconnect-cells args each (Linux of_parse_phandle_with_args). */
+	int ncells = len / 4;
+	for (int pos = 0, entry = 0; pos < ncells; entry++) {
+		uint32_t ph = ofl_dt_be32(ic + 4 * pos);
+		uint32_t nargs = 0;
+		int target = -1;
+		if (ph) {
+			target = fdt_node_offset_by_phandle(fdt, ph);
+			if (target < 0 || !ofl_dt_prop_u32(fdt, target, "#interconnect-cells", &nargs) ||
+			    nargs > (uint32_t)(ncells - pos - 1))
+				return -1;
+		}
+		if (entry == idx)
+			return target;
+		pos += 1 + (int)nargs;
+	}
+	return -1;
+}

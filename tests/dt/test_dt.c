@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/dt on the project's fixtures (tests/dt/fixtures, one DTS per rule).
+ * Expected values are worked out by hand in each fixture's header comment
+ * from the Devicetree Specification and Linux drivers/of semantics.
+ */
+#include <errno.h>
+#include <libfdt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "dt/dt.h"
+#include "testutil.h"
+
+/* libfdt's accessors take the blob as const void * (it is 8-byte aligned: malloc). */
+#define FDT(b) ((const void *)(b))
+
+static const char *fixture_path(const char *name)
+{
+	static char path[512];
+	const char *dir = getenv("OFFLOAD_TEST_FIXTURES");
+
+	ck_assert_msg(dir && *dir, "OFFLOAD_TEST_FIXTURES is not set (run through ctest)");
+	snprintf(path, sizeof(path), "%s/%s.dtb", dir, name);
+	return path;
+}
+
+static struct ofl_dt load(const char *name)
+{
+	struct ofl_dt dt;
+	char err[512] = "";
+
+	int r = ofl_dt_load_file(&dt, fixture_path(name), err, sizeof(err));
+	ck_assert_msg(r == 0, "%s: %d %s", name, r, err);
+	return dt;
+}
+
+static int node(const struct ofl_dt *dt, const char *path)
+{
+	int n = fdt_path_offset(dt->fdt, path);
+
+	ck_assert_msg(n >= 0, "no node %s", path);
+	return n;
+}
+
+/* Read a whole file into malloc'd memory. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char *b = malloc((size_t)n);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* Validate a modified copy; return the message, assert -EINVAL. */
+static const char *reject(const unsigned char *b, size_t len)
+{
+	static char err[512];
+	struct ofl_dt dt;
+
+	err[0] = '\0';
+	int r = ofl_dt_load_blob(&dt, b, len, err, sizeof(err));
+	ck_assert_msg(r == -EINVAL, "expected -EINVAL, got %d (%s)", r, err);
+	ck_assert_ptr_null(dt.fdt);
+	return err;
+}
+
+static void assert_has(const char *msg, const char *want)
+{
+	ck_assert_msg(strstr(msg, want), "message \"%s\" lacks \"%s\"", msg, want);
+}
+
+/* ------------------------------------------------------------------ loading */
+
+START_TEST(every_fixture_loads)
+{
+	static const char *const names[] = {
+		"inherit", "noncoherent", "ranges-mixed", "ranges-empty", "ranges-missing",
+		"disabled", "noreg", "duplicates", "eip76", "cells-absurd", "dma", "rmem",
+		"rmem-bad", "ranges-flags", "udma-classes", "asel", "dspi-target",
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(names); i++) {
+		struct ofl_dt dt = load(names[i]);
+		ck_assert_ptr_nonnull(strstr(dt.source, names[i]));
+		ofl_dt_free(&dt);
+		ck_assert_ptr_null(dt.fdt);
+	}
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	struct ofl_dt dt;
+	char err[256];
+
+	ck_assert_int_eq(ofl_dt_load_file(&dt, "/nonexistent/board.dtb", err, sizeof(err)), -ENOENT);
+	assert_has(err, "/nonexistent/board.dtb");
+}
+END_TEST
+
+START_TEST(truncated_header)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+
+	assert_has(reject(b, 20), "shorter than an FDT header");
+	free(b);
+}
+END_TEST
+
+START_TEST(truncated_body)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	char want[128];
+
+	/* The header's totalsize (offset 4) is the file length for dtc output. */
+	ck_assert_uint_eq(fdt_totalsize(FDT(b)), len);
+	snprintf(want, sizeof(want), "the header (offset 0x4) says %zu bytes, only %zu are present", len,
+		 len - 1);
+	assert_has(reject(b, len - 1), want);
+	snprintf(want, sizeof(want), "only %zu are present", len / 2);
+	assert_has(reject(b, len / 2), want);
+	free(b);
+}
+END_TEST
+
+START_TEST(bad_magic_and_version)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+
+	put_be32(b, 0xd00dfeee);
+	assert_has(reject(b, len), "magic at offset 0x0 is 0xd00dfeee");
+	put_be32(b, FDT_MAGIC);
+	put_be32(b + 0x14, 15);
+	assert_has(reject(b, len), "version 15");
+	free(b);
+}
+END_TEST
+
+START_TEST(block_outside_blob)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+
+	put_be32(b + 0x08, (uint32_t)len + 16); /* off_dt_struct */
+	assert_has(reject(b, len), "structure block");
+	assert_has(reject(b, len), "outside the blob");
+	free(b);
+}
+END_TEST
+
+START_TEST(reservation_map_unterminated)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	uint32_t total = fdt_totalsize(FDT(b));
+	uint32_t off = (total - 8) & ~7u; /* fewer than 16 bytes before the end */
+
+	put_be32(b + 0x10, off);
+	char want[96];
+	snprintf(want, sizeof(want), "memory reservation map at 0x%x has no terminating entry", off);
+	assert_has(reject(b, len), want);
+	free(b);
+}
+END_TEST
+
+/* Blob offset of the first property of `path` (computed with libfdt, independently). */
+static uint32_t first_prop_blob_offset(const unsigned char *b, const char *path)
+{
+	int n = fdt_path_offset(FDT(b), path);
+	ck_assert_int_ge(n, 0);
+	int p = fdt_first_property_offset(FDT(b), n);
+	ck_assert_int_ge(p, 0);
+	return fdt_off_dt_struct(FDT(b)) + (uint32_t)p;
+}
+
+START_TEST(property_length_past_end)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	uint32_t off = first_prop_blob_offset(b, "/bus@30000000");
+	char want[128];
+
+	put_be32(b + off + 4, 0x7fffffff);
+	snprintf(want, sizeof(want), "at offset 0x%x (in node /bus@30000000): property length 2147483647",
+		 off);
+	assert_has(reject(b, len), want);
+	free(b);
+}
+END_TEST
+
+START_TEST(property_name_outside_strings)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	uint32_t off = first_prop_blob_offset(b, "/plain-bus/crypto@90000");
+	char want[160];
+
+	put_be32(b + off + 8, fdt_size_dt_strings(FDT(b)) + 10);
+	snprintf(want, sizeof(want), "at offset 0x%x (in node /plain-bus/crypto@90000): property name "
+		 "offset %u is outside the strings block", off, fdt_size_dt_strings(FDT(b)) + 10);
+	assert_has(reject(b, len), want);
+	free(b);
+}
+END_TEST
+
+START_TEST(unknown_tag_names_node)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	uint32_t off = first_prop_blob_offset(b, "/bus@30000000/inner-bus");
+	char want[160];
+
+	put_be32(b + off, 0x0000000a);
+	snprintf(want, sizeof(want), "at offset 0x%x (in node /bus@30000000/inner-bus): unknown "
+		 "structure tag 0x0000000a", off);
+	assert_has(reject(b, len), want);
+	free(b);
+}
+END_TEST
+
+START_TEST(unbalanced_nodes)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	/* The structure block ends with the root's FDT_END_NODE and FDT_END. */
+	uint32_t end = fdt_off_dt_struct(FDT(b)) + fdt_size_dt_struct(FDT(b));
+	char want[128];
+
+	put_be32(b + end - 8, FDT_NOP);
+	snprintf(want, sizeof(want), "at offset 0x%x (in node /): FDT_END while 1 node(s) are still open",
+		 end - 4);
+	assert_has(reject(b, len), want);
+	free(b);
+}
+END_TEST
+
+START_TEST(blob_through_context)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	uint32_t off = first_prop_blob_offset(b, "/bus@30000000");
+	struct offload_ctx_opts o;
+	char want[64];
+
+	put_be32(b + off + 4, 0x7fffffff);
+	offload_ctx *ctx = offload_ctx_new();
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_BLOB;
+	o.dtb_blob = b;
+	o.dtb_size = len;
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	ck_assert_int_eq(offload_ctx_open(ctx, &o), -EINVAL);
+	snprintf(want, sizeof(want), "offset 0x%x (in node /bus@30000000)", off);
+	assert_has(offload_last_error(ctx), want);
+	offload_ctx_free(ctx);
+
+	/* The same through a file names the file. */
+	char path[] = "/tmp/offload-test-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, b, len), (ssize_t)len);
+	close(fd);
+	struct ofl_dt dt;
+	char err[512];
+	ck_assert_int_eq(ofl_dt_load_file(&dt, path, err, sizeof(err)), -EINVAL);
+	assert_has(err, path);
+	assert_has(err, want);
+	unlink(path);
+	free(b);
+}
+END_TEST
+
+/* Deterministic corruption of every struct word: loads cleanly or fails with a message. */
+START_TEST(corruption_never_crashes)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("ranges-mixed"), &len);
+	unsigned char *c = malloc(len);
+	uint32_t s = fdt_off_dt_struct(FDT(b)), e = s + fdt_size_dt_struct(FDT(b));
+	uint32_t seed = 12345;
+
+	for (uint32_t off = s; off + 4 <= e; off += 4) {
+		memcpy(c, b, len);
+		seed = seed * 1103515245u + 12345u;
+		put_be32(c + off, seed);
+		struct ofl_dt dt;
+		char err[512] = "";
+		int r = ofl_dt_load_blob(&dt, c, len, err, sizeof(err));
+		if (r < 0) {
+			ck_assert_int_eq(r, -EINVAL);
+			ck_assert_msg(err[0], "rejected without a message at 0x%x", off);
+			continue;
+		}
+		struct ofl_dt_match m[16];
+		int n = ofl_dt_discover(dt.fdt, m, 16);
+		for (int i = 0; i < n && i < 16; i++) {
+			uint64_t a, sz;
+			ofl_dt_reg(dt.fdt, m[i].node, 0, &a, &sz, err, sizeof(err));
+		}
+		ofl_dt_free(&dt);
+	}
+	free(c);
+	free(b);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ discovery */
+
+struct found {
+	const char *path, *compat;
+	enum ofl_engine e;
+};
+
+/* Discovery of fixture `name` finds exactly `want`, in blob order. */
+static void expect_found(const char *name, const struct found *want, int nwant)
+{
+	struct ofl_dt dt = load(name);
+	struct ofl_dt_match m[16];
+
+	int n = ofl_dt_discover(dt.fdt, m, 16);
+	ck_assert_int_eq(n, nwant);
+	for (int i = 0; i < n; i++) {
+		char p[256];
+		ofl_dt_path(dt.fdt, m[i].node, p, sizeof(p));
+		ck_assert_str_eq(p, want[i].path);
+		ck_assert_str_eq(m[i].compatible, want[i].compat);
+		ck_assert_int_eq(m[i].engine, want[i].e);
+		ck_assert_ptr_nonnull(m[i].soc);
+		ck_assert_str_eq(m[i].soc->compatible, want[i].compat);
+	}
+	/* A short output array still counts every device. */
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, m, 2), n);
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), n);
+	ofl_dt_free(&dt);
+}
+
+START_TEST(discover_most_specific_once)
+{
+	static const struct found want[] = {
+		{ "/soc/spi@2100000", "fsl,ls1028a-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/spi@2110000", "fsl,ls1021a-v1.0-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/spi@2120000", "fsl,lx2160a-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/spi@2130000", "nxp,s32g2-dspi", OFL_ENGINE_DSPI },
+		{ "/soc/dma-controller@31150000", "ti,j721e-navss-main-udmap", OFL_ENGINE_UDMA },
+		{ "/soc/crypto@90000", "inside-secure,safexcel-eip97ies", OFL_ENGINE_EIP97 },
+	};
+
+	expect_found("duplicates", want, (int)OFL_ARRAY_SIZE(want));
+}
+END_TEST
+
+START_TEST(discover_safexcel_not_eip76)
+{
+	static const struct found want[] = {
+		{ "/soc/crypto@4e00000", "inside-secure,safexcel-eip197d", OFL_ENGINE_EIP197 },
+		{ "/soc/crypto@5000000", "inside-secure,safexcel-eip97ies", OFL_ENGINE_EIP97 },
+		{ "/soc/crypto@5100000", "inside-secure,safexcel-eip197b", OFL_ENGINE_EIP197 },
+		{ "/soc/crypto@5200000", "inside-secure,safexcel-eip197c-mxl", OFL_ENGINE_EIP197 },
+		{ "/soc/crypto@5300000", "inside-secure,safexcel-eip97", OFL_ENGINE_EIP97 },
+		{ "/soc/crypto@5400000", "inside-secure,safexcel-eip197", OFL_ENGINE_EIP197 },
+	};
+
+	expect_found("eip76", want, (int)OFL_ARRAY_SIZE(want));
+}
+END_TEST
+
+START_TEST(status_rules)
+{
+	struct ofl_dt dt = load("disabled");
+	static const struct { const char *path; bool on; const char *status; } want[] = {
+		{ "/soc/spi@1000", true, "okay" },     /* absent */
+		{ "/soc/spi@2000", true, "okay" },
+		{ "/soc/spi@3000", true, "ok" },
+		{ "/soc/spi@4000", false, "disabled" },
+		{ "/soc/spi@5000", false, "fail" },
+		{ "/soc/spi@6000", false, "" },        /* empty value: Linux matches nothing */
+		{ "/soc/off-bus/spi@7000", true, "okay" }, /* its own status; the bus is the policy's */
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(want); i++) {
+		const char *st = NULL;
+		ck_assert_msg(ofl_dt_enabled(dt.fdt, node(&dt, want[i].path), &st) == want[i].on, "%s",
+			      want[i].path);
+		ck_assert_str_eq(st, want[i].status);
+	}
+	/* Disabled devices are discovered (listed, never used). */
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 7);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ reg / ranges */
+
+static void expect_reg(const struct ofl_dt *dt, const char *path, int idx, uint64_t addr, uint64_t size)
+{
+	uint64_t a = 0, s = 0;
+	char err[512] = "";
+	int r = ofl_dt_reg(dt->fdt, node(dt, path), idx, &a, &s, err, sizeof(err));
+
+	ck_assert_msg(r == 0, "%s reg[%d]: %d %s", path, idx, r, err);
+	ck_assert_msg(a == addr, "%s reg[%d] = 0x%llx, want 0x%llx", path, idx, (unsigned long long)a,
+		      (unsigned long long)addr);
+	ck_assert_msg(s == size, "%s reg[%d] size 0x%llx, want 0x%llx", path, idx,
+		      (unsigned long long)s, (unsigned long long)size);
+}
+
+static const char *expect_reg_fail(const struct ofl_dt *dt, const char *path, int idx, int want)
+{
+	static char err[512];
+	uint64_t a, s;
+
+	err[0] = '\0';
+	int r = ofl_dt_reg(dt->fdt, node(dt, path), idx, &a, &s, err, sizeof(err));
+	ck_assert_msg(r == want, "%s reg[%d]: %d, want %d (%s)", path, idx, r, want, err);
+	ck_assert_msg(err[0], "%s: no message", path);
+	return err;
+}
+
+START_TEST(ranges_mixed_cells)
+{
+	struct ofl_dt dt = load("ranges-mixed");
+
+	expect_reg(&dt, "/soc/regs@d0000000/crypto@90000", 0, 0xd0090000, 0x20000);
+	expect_reg(&dt, "/soc/regs@d0000000/cs-bus@1000000/spi@1,4000", 0, 0xd1004000, 0x1000);
+	expect_reg(&dt, "/soc/regs@d0000000/cs-bus@1000000/spi@2,180", 0, 0xd1100080, 0x10);
+	expect_reg(&dt, "/soc/high@100000000/dma-controller@1000", 0, 0x100001000, 0x100);
+	expect_reg(&dt, "/soc/high@100000000/dma-controller@1000", 1, 0x100002000, 0x200);
+	assert_has(expect_reg_fail(&dt, "/soc/regs@d0000000/cs-bus@1000000/spi@3,0", 0, -EINVAL),
+		   "outside every 'ranges' entry of /soc/regs@d0000000/cs-bus@1000000");
+	assert_has(expect_reg_fail(&dt, "/soc/high@100000000/dma-controller@1000", 2, -ENOENT),
+		   "has 2 reg entries of 2+2 cells, no entry 2");
+
+	/* By name. */
+	uint64_t a, s;
+	char err[256];
+	int n = node(&dt, "/soc/high@100000000/dma-controller@1000");
+	ck_assert_int_eq(ofl_dt_reg_by_name(dt.fdt, n, "bchanrt", &a, &s, err, sizeof(err)), 0);
+	ck_assert_uint_eq(a, 0x100002000);
+	ck_assert_uint_eq(s, 0x200);
+	ck_assert_int_eq(ofl_dt_reg_by_name(dt.fdt, n, "ringrt", &a, &s, err, sizeof(err)), -ENOENT);
+	assert_has(err, "no reg-names entry \"ringrt\"");
+
+	/* The explanation names the level that moved the address. */
+	struct ofl_dt_chain c;
+	ck_assert_int_eq(ofl_dt_chain(dt.fdt, node(&dt, "/soc/regs@d0000000/crypto@90000"), &c), 0);
+	ck_assert_int_eq(c.n, 4);
+	ck_assert_int_eq(ofl_dt_reg_explain(dt.fdt, &c, 0, &a, &s, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "reg[0] 0x90000 -> 0xd0090000 by the ranges of /soc/regs@d0000000");
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(ranges_empty_identity)
+{
+	struct ofl_dt dt = load("ranges-empty");
+
+	expect_reg(&dt, "/soc/level1/level2/spi@2100000", 0, 0x2100000, 0x10000);
+	expect_reg(&dt, "/soc/spi@2200000", 0, 0x2200000, 0x10000);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(ranges_missing_not_translatable)
+{
+	struct ofl_dt dt = load("ranges-missing");
+
+	assert_has(expect_reg_fail(&dt, "/soc/local-bus/spi@100", 0, -EINVAL),
+		   "/soc/local-bus has no 'ranges'");
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 1);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(missing_reg)
+{
+	struct ofl_dt dt = load("noreg");
+
+	assert_has(expect_reg_fail(&dt, "/soc/crypto", 0, -ENOENT), "/soc/crypto has no reg");
+	assert_has(expect_reg_fail(&dt, "/soc/nosize-bus/spi@1", 0, -EINVAL), "#size-cells = 0");
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 2);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(absurd_cells)
+{
+	struct ofl_dt dt = load("cells-absurd");
+
+	assert_has(expect_reg_fail(&dt, "/soc/wide-bus/spi@0", 0, -EINVAL),
+		   "#address-cells = 5 in effect for the children of /soc/wide-bus");
+	assert_has(expect_reg_fail(&dt, "/soc/huge-size-bus/spi@2000", 0, -EINVAL),
+		   "#size-cells = 4294967295 in effect for the children of /soc/huge-size-bus");
+	assert_has(expect_reg_fail(&dt, "/soc/zero-bus/spi", 0, -EINVAL), "#address-cells = 0");
+	expect_reg(&dt, "/soc/spi@3000", 0, 0x3000, 0x100);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(flags_bus)
+{
+	struct ofl_dt dt = load("ranges-flags");
+
+	expect_reg(&dt, "/flag-bus/crypto@200,1000", 0, 0x40001000, 0x20000);
+	assert_has(expect_reg_fail(&dt, "/flag-bus/crypto@100,0", 0, -ENOTSUP), "I/O space");
+	assert_has(expect_reg_fail(&dt, "/flag-bus/crypto@0,0", 0, -EINVAL), "neither memory nor I/O");
+	assert_has(expect_reg_fail(&dt, "/flag-bus/crypto@201,2000", 0, -EINVAL), "outside every");
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(root_and_bad_offsets)
+{
+	struct ofl_dt dt = load("inherit");
+	struct ofl_dt_chain c;
+	uint64_t a, s;
+	char err[256];
+
+	ck_assert_int_eq(ofl_dt_reg(dt.fdt, 0, 0, &a, &s, err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(ofl_dt_reg(dt.fdt, 3, 0, &a, &s, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ofl_dt_chain(dt.fdt, -1, &c), -EINVAL);
+	ck_assert_int_eq(ofl_dt_chain(dt.fdt, 0, &c), 0);
+	ck_assert_int_eq(c.n, 1);
+	int d;
+	ck_assert_int_eq(ofl_dt_dma_coherent(dt.fdt, 5, &d), -EINVAL);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ coherency */
+
+static void expect_coherent(const struct ofl_dt *dt, const char *path, int want, const char *decider)
+{
+	int d = -2;
+	int r = ofl_dt_dma_coherent(dt->fdt, node(dt, path), &d);
+
+	ck_assert_msg(r == want, "%s: coherent %d, want %d", path, r, want);
+	if (!decider) {
+		ck_assert_msg(d == -1, "%s: a node decided, want none", path);
+		return;
+	}
+	char p[256];
+	ck_assert_int_ge(d, 0);
+	ofl_dt_path(dt->fdt, d, p, sizeof(p));
+	ck_assert_str_eq(p, decider);
+}
+
+START_TEST(coherent_inherited)
+{
+	struct ofl_dt dt = load("inherit");
+
+	expect_coherent(&dt, "/bus@30000000/inner-bus/dma-controller@31150000", 1, "/bus@30000000");
+	expect_coherent(&dt, "/plain-bus/crypto@90000", 0, NULL);
+	expect_coherent(&dt, "/plain-bus/crypto@c0000", 1, "/plain-bus/crypto@c0000");
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(coherent_noncoherent_override)
+{
+	struct ofl_dt dt = load("noncoherent");
+
+	expect_coherent(&dt, "/soc/slow-bus/spi@2100000", 0, "/soc/slow-bus");
+	expect_coherent(&dt, "/soc/slow-bus/crypto@4000000", 1, "/soc/slow-bus/crypto@4000000");
+	expect_coherent(&dt, "/soc/slow-bus/crypto@5000000", 1, "/soc/slow-bus/crypto@5000000");
+	expect_coherent(&dt, "/soc/spi@2110000", 1, "/soc");
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(coherent_dma_parent)
+{
+	struct ofl_dt dt = load("dma");
+	int d;
+
+	expect_coherent(&dt, "/noncoh-bus/crypto@2000", 1, "/coherent-bus");
+	ck_assert_int_eq(ofl_dt_dma_coherent(dt.fdt, node(&dt, "/noncoh-bus/crypto@3000"), &d), -EINVAL);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ dma-ranges */
+
+static void expect_bus(const struct ofl_dt *dt, const char *path, uint64_t cpu, uint64_t bus)
+{
+	uint64_t b = 0;
+	char err[512] = "";
+	int r = ofl_dt_dma_translate(dt->fdt, node(dt, path), cpu, &b, err, sizeof(err));
+
+	ck_assert_msg(r == 0, "%s: %d %s", path, r, err);
+	ck_assert_msg(b == bus, "%s: 0x%llx -> 0x%llx, want 0x%llx", path, (unsigned long long)cpu,
+		      (unsigned long long)b, (unsigned long long)bus);
+}
+
+START_TEST(dma_ranges)
+{
+	struct ofl_dt dt = load("dma");
+	uint64_t b;
+	char err[512];
+
+	expect_bus(&dt, "/soc/ahb/crypto@1000", 0x1000, 0x80001000);
+	expect_bus(&dt, "/soc/apb/spi@2000", 0x10000000, 0x90000000);
+	expect_bus(&dt, "/soc/deep/inner/spi@3000", 0x1000, 0x1000);
+	ck_assert_int_eq(ofl_dt_dma_translate(dt.fdt, node(&dt, "/soc/ahb/crypto@1000"), 0x50000000, &b,
+					      err, sizeof(err)), -ERANGE);
+	assert_has(err, "outside every dma-ranges window of /soc");
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ reserved-memory */
+
+START_TEST(reserved_memory)
+{
+	struct ofl_dt dt = load("rmem");
+	struct ofl_dt_rmem r[8];
+	char p[256];
+
+	int n = ofl_dt_reserved_memory(dt.fdt, r, 8);
+	ck_assert_int_eq(n, 4);
+	ofl_dt_path(dt.fdt, r[0].node, p, sizeof(p));
+	ck_assert_str_eq(p, "/reserved-memory/pool@a0000000");
+	ck_assert_uint_eq(r[0].addr, 0xa0000000);
+	ck_assert_uint_eq(r[0].size, 0x100000);
+	ck_assert(r[0].no_map && !r[0].reusable && !r[0].dynamic);
+	ck_assert_str_eq(r[0].compatible, "shared-dma-pool");
+	ck_assert_uint_eq(r[1].addr, 0xb0000000);
+	ck_assert_uint_eq(r[1].size, 0x1000);
+	ck_assert_uint_eq(r[2].addr, 0xb0010000);
+	ck_assert_uint_eq(r[2].size, 0x2000);
+	ck_assert_int_eq(r[1].node, r[2].node);
+	ck_assert_ptr_null(r[1].compatible);
+	ofl_dt_path(dt.fdt, r[3].node, p, sizeof(p));
+	ck_assert_str_eq(p, "/reserved-memory/cma");
+	ck_assert(r[3].dynamic && r[3].reusable && !r[3].no_map);
+	ck_assert_uint_eq(r[3].addr, 0);
+	ck_assert_uint_eq(r[3].size, 0x4000000);
+	ck_assert_int_eq(ofl_dt_reserved_memory(dt.fdt, r, 1), 4);
+	ofl_dt_free(&dt);
+
+	dt = load("rmem-bad");
+	ck_assert_int_eq(ofl_dt_reserved_memory(dt.fdt, r, 8), -EINVAL);
+	ofl_dt_free(&dt);
+	dt = load("inherit");
+	ck_assert_int_eq(ofl_dt_reserved_memory(dt.fdt, r, 8), 0);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+START_TEST(builtin_without_sim)
+{
+	struct ofl_dt dt;
+	char err[256] = "";
+	int r = ofl_dt_load_builtin(&dt, err, sizeof(err));
+
+#ifdef OFFLOAD_HAVE_SIM
+	ck_assert_int_eq(r, 0);
+	ck_assert_str_eq(dt.source, "builtin:virtual-board");
+	ofl_dt_free(&dt);
+#else
+	ck_assert_int_eq(r, -ENOTSUP);
+	assert_has(err, "built without the virtual board");
+	ck_assert_ptr_null(dt.fdt);
+#endif
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("dt");
+	TCase *t = tcase_create("load");
+	tcase_add_test(t, every_fixture_loads);
+	tcase_add_test(t, missing_file);
+	tcase_add_test(t, truncated_header);
+	tcase_add_test(t, truncated_body);
+	tcase_add_test(t, bad_magic_and_version);
+	tcase_add_test(t, block_outside_blob);
+	tcase_add_test(t, reservation_map_unterminated);
+	tcase_add_test(t, property_length_past_end);
+	tcase_add_test(t, property_name_outside_strings);
+	tcase_add_test(t, unknown_tag_names_node);
+	tcase_add_test(t, unbalanced_nodes);
+	tcase_add_test(t, blob_through_context);
+	tcase_add_test(t, corruption_never_crashes);
+	tcase_add_test(t, builtin_without_sim);
+	suite_add_tcase(s, t);
+	t = tcase_create("discover");
+	tcase_add_test(t, discover_most_specific_once);
+	tcase_add_test(t, discover_safexcel_not_eip76);
+	tcase_add_test(t, status_rules);
+	suite_add_tcase(s, t);
+	t = tcase_create("address");
+	tcase_add_test(t, ranges_mixed_cells);
+	tcase_add_test(t, ranges_empty_identity);
+	tcase_add_test(t, ranges_missing_not_translatable);
+	tcase_add_test(t, missing_reg);
+	tcase_add_test(t, absurd_cells);
+	tcase_add_test(t, flags_bus);
+	tcase_add_test(t, root_and_bad_offsets);
+	tcase_add_test(t, dma_ranges);
+	tcase_add_test(t, reserved_memory);
+	suite_add_tcase(s, t);
+	t = tcase_create("coherent");
+	tcase_add_test(t, coherent_inherited);
+	tcase_add_test(t, coherent_noncoherent_override);
+	tcase_add_test(t, coherent_dma_parent);
+	suite_add_tcase(s, t);
+	return test_run(s);
+}
