@@ -92,5 +92,18 @@ struct cli_alg_probe {
  * a bad dev. Loads kernel modules as a first use by an application would.
  */
 int cli_crypto_probe(offload_ctx *ctx, int dev, struct cli_alg_probe *out, int max);
+/*
+ * Whether a kernel release string ("7.2.0-arm64", "6.12.117+deb12-amd64") is
+ * Linux 7.2 or later, where AF_ALG is deprecated and no longer reaches
+ * off-CPU accelerators. False when it cannot be parsed.
+ */
+bool cli_af_alg_deprecated(const char *release);
+/*
+ * Write "AES-128-CBC: cbc-aes-aesni (software); DES-ECB: unavailable; ..."
+ * for n probes into buf (truncated to len), count the hardware-served and
+ * the unavailable ones, and return how many were available.
+ */
+int cli_probe_evidence(const struct cli_alg_probe *p, int n, char *buf, size_t len, int *hw,
+		       int *unavailable);
 
 #endif /* OFFLOADCTL_CLI_H */

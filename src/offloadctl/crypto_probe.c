@@ -7,6 +7,7 @@
  * kernel interface, where the answer depends on the modules loaded.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -107,4 +108,45 @@ int cli_crypto_probe(offload_ctx *ctx, int dev, struct cli_alg_probe *out, int m
 		probe_hash(ctx, dev, probe_hashes[i], &out[n++]);
 	}
 	return n;
+}
+
+bool cli_af_alg_deprecated(const char *release)
+{
+	char *end;
+	long major = strtol(release ? release : "", &end, 10);
+
+	if (end == release || *end != '.')
+		return false;
+	const char *m = end + 1;
+	long minor = strtol(m, &end, 10);
+	if (end == m)
+		return false;
+	return major > 7 || (major == 7 && minor >= 2);
+}
+
+int cli_probe_evidence(const struct cli_alg_probe *p, int n, char *buf, size_t len, int *hw,
+		       int *unavailable)
+{
+	size_t used = 0;
+
+	*hw = 0;
+	*unavailable = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (p[i].err)
+			(*unavailable)++;
+		else if (p[i].flags & OFFLOAD_RES_HARDWARE)
+			(*hw)++;
+		if (used >= len)
+			continue;
+		int k = snprintf(buf + used, len - used, "%s%s: %s", i ? "; " : "", p[i].alg,
+				 p[i].err ? "unavailable" : p[i].driver);
+		used += k > 0 ? (size_t)k : 0;
+		if (!p[i].err && used < len)
+			used += (size_t)snprintf(buf + used, len - used, " (%s)",
+						 (p[i].flags & OFFLOAD_RES_HARDWARE) ? "hardware"
+										     : "software");
+	}
+	return n - *unavailable;
 }

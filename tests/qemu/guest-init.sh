@@ -62,7 +62,7 @@ kcapi_suite() {
     OFFLOAD_BACKENDS=kcapi step "test_kat (kcapi)" test_kat
     OFFLOAD_BACKENDS=kcapi OFFLOAD_TEST_PROC_STANDIN=/data/proc_crypto_hw_standin.txt \
         step "test_crosscheck (kcapi)" test_crosscheck
-    step "guest_kcapi" guest_kcapi
+    OFFLOAD_TEST_PROC_STANDIN=/data/proc_crypto_hw_standin.txt step "guest_kcapi" guest_kcapi
 }
 
 echo "guest: kernel $(uname -r), suite ${suite:-none}, cpu flags:$(grep -m1 -o -w -e aes -e avx2 -e pclmulqdq -e sha_ni /proc/cpuinfo | tr '\n' ' ')"

@@ -26,6 +26,9 @@
  *     kernel algorithm, and the CPU backend must still serve it (known answer).
  *  5. `offloadctl list` (OFFLOAD_TEST_OFFLOADCTL, default "offloadctl")
  *     reports the af_alg device usable and, per algorithm, the driver found in 1.
+ *  6. `offloadctl doctor`'s AF_ALG finding: the drivers of 1, all software,
+ *     and with OFFLOAD_TEST_PROC_STANDIN (a stand-in /proc/crypto naming
+ *     safexcel drivers) cbc(aes) and sha256 as hardware.
  *  With --late-load MODULE...: 1 for a few algorithms before and after
  *  loading the accelerated drivers under one open context (see late_load()).
  */
@@ -631,6 +634,67 @@ static int late_load(offload_ctx *ctx, int dev, int argc, char **argv, const cha
 	return 0;
 }
 
+/* ------------------------------------------------------------ 6. offloadctl doctor */
+
+/* Run `offloadctl doctor --dtb none` (with OFFLOAD_PROC_CRYPTO=standin if
+ * given) into out; returns its exit status. */
+static int run_doctor(const char *standin, char *out, size_t len)
+{
+	const char *prog = getenv("OFFLOAD_TEST_OFFLOADCTL");
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "%s%s %s doctor --dtb none 2>&1",
+		 standin ? "OFFLOAD_PROC_CRYPTO=" : "", standin ? standin : "",
+		 prog && *prog ? prog : "offloadctl");
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	printf("--- %s\n%s", cmd, out);
+	return pclose(f);
+}
+
+/*
+ * doctor's AF_ALG finding: the same drivers as step 1 (all software in this
+ * guest), the missing algorithms as unavailable, and with the stand-in
+ * /proc/crypto (safexcel drivers for cbc(aes) and sha256) those two as
+ * hardware, as a board with an EIP97 would show.
+ */
+static void check_doctor(const char *missing, const char *standin)
+{
+	static char out[16384];
+	char want[256];
+	int avail = 0;
+
+	for (size_t i = 0; i < NALGS; i++)
+		avail += !test_word_in_list(missing, algs[i].cra);
+	int st = run_doctor(NULL, out, sizeof(out));
+	CHECK(st == 0, "doctor exited with status %d", st);
+	CHECK(strstr(out, "[af-alg-drivers]") != NULL, "doctor has no AF_ALG finding");
+	snprintf(want, sizeof(want), "AF_ALG reaches a hardware driver for 0 of %d available algorithms",
+		 avail);
+	CHECK(strstr(out, want) != NULL, "doctor lacks \"%s\"", want);
+	for (size_t i = 0; i < NALGS; i++) {
+		if (test_word_in_list(missing, algs[i].cra))
+			snprintf(want, sizeof(want), "%s: unavailable", alg_name(&algs[i]));
+		else
+			snprintf(want, sizeof(want), "%s: %s (software)", alg_name(&algs[i]),
+				 algs[i].served);
+		CHECK(strstr(out, want) != NULL, "doctor's evidence lacks \"%s\"", want);
+	}
+	if (!standin || !*standin)
+		return;
+	st = run_doctor(standin, out, sizeof(out));
+	CHECK(st == 0, "doctor (stand-in) exited with status %d", st);
+	snprintf(want, sizeof(want), "AF_ALG reaches a hardware driver for 2 of %d available algorithms",
+		 avail);
+	CHECK(strstr(out, want) != NULL, "doctor (stand-in) lacks \"%s\"", want);
+	CHECK(strstr(out, "AES-128-CBC: safexcel-cbc-aes (hardware)") &&
+	      strstr(out, "SHA256: safexcel-sha256 (hardware)"),
+	      "doctor (stand-in) does not report the stand-in's hardware drivers");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = getenv("OFFLOAD_TEST_DRIVERS");
@@ -672,6 +736,8 @@ int main(int argc, char **argv)
 		check_missing(ctx, dev, missing);
 		printf("--- 5. offloadctl list\n");
 		check_list(missing);
+		printf("--- 6. offloadctl doctor\n");
+		check_doctor(missing, getenv("OFFLOAD_TEST_PROC_STANDIN"));
 	}
 	offload_ctx_free(ctx);
 	printf("%d failure(s)\n", failures);
