@@ -83,7 +83,16 @@ fetch_kernel() {
     mkdir -p "$cache"
     exec 8>"$cache/.lock"
     flock 8
-    kpkg=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
+    resolve() { apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}'; }
+    kpkg=$(resolve)
+    if [ -z "$kpkg" ] && [ ! -f "$cache/kver" ] && [ "$(id -u)" = 0 ]; then
+        # A fresh machine (a CI image) may have no package lists yet. A
+        # foreign-architecture index can fail while the native ones are fine
+        # (pitfall 1): try the resolution again whatever update says.
+        echo "note: $meta unknown to apt-cache; running apt-get update"
+        apt-get -q update >/dev/null 2>&1 || true
+        kpkg=$(resolve)
+    fi
     if [ -z "$kpkg" ]; then
         if [ -f "$cache/kver" ]; then
             echo "note: cannot resolve $meta with apt-cache; using the cached $(cat "$cache/package")"
@@ -106,16 +115,27 @@ fetch_kernel() {
         unavailable "apt-get download $kpkg failed (no network or mirror?)"
     fi
     # Only what the guest needs: the image, its config and the crypto modules.
-    dpkg-deb --fsys-tarfile "$cache"/dl/*.deb | tar -x -C "$cache/kroot.new" --wildcards \
-        './boot/vmlinuz-*' './boot/config-*' './lib/modules/*/modules.builtin*' \
-        './lib/modules/*/modules.order' './lib/modules/*/kernel/crypto/*' \
-        './lib/modules/*/kernel/arch/x86/crypto/*' './lib/modules/*/kernel/lib/crypto/*'
-    kv=$(ls "$cache/kroot.new/lib/modules")
-    [ -f "$cache/kroot.new/boot/vmlinuz-$kv" ] || {
+    # Only what the guest needs: the image, its config and the crypto
+    # modules, under lib/modules (bookworm) or usr/lib/modules (merged /usr
+    # packages); tar complains about the layout that is absent, so its
+    # status is not the verdict: the files below are.
+    for m in lib/modules usr/lib/modules; do
+        set -- "$@" "./$m/*/modules.builtin*" "./$m/*/modules.order" "./$m/*/kernel/crypto/*" \
+            "./$m/*/kernel/arch/x86/crypto/*" "./$m/*/kernel/lib/crypto/*"
+    done
+    dpkg-deb --fsys-tarfile "$cache"/dl/*.deb |
+        tar -x -C "$cache/kroot.new" --wildcards './boot/vmlinuz-*' './boot/config-*' "$@" \
+            2>/dev/null || true
+    if [ -d "$cache/kroot.new/usr/lib/modules" ] && [ ! -d "$cache/kroot.new/lib/modules" ]; then
+        mv "$cache/kroot.new/usr/lib/modules" "$cache/kroot.new/lib/modules"
+    fi
+    kv=$(ls "$cache/kroot.new/lib/modules" 2>/dev/null | head -1)
+    if [ -z "$kv" ] || [ ! -f "$cache/kroot.new/boot/vmlinuz-$kv" ] ||
+        [ ! -f "$cache/kroot.new/lib/modules/$kv/modules.order" ]; then
         rm -rf "$cache/dl" "$cache/kroot.new"
-        echo "FAIL: $kpkg has no boot/vmlinuz-$kv"
+        echo "FAIL: $kpkg has no boot/vmlinuz-<version> with its lib/modules/<version>"
         exit 1
-    }
+    fi
     # The package ships no modules.dep (pitfall 3): build it for the subset.
     depmod -b "$cache/kroot.new" "$kv"
     rm -rf "$cache/kroot" "$cache/dl"
