@@ -153,12 +153,17 @@ MODULES="af_alg algif_skcipher algif_aead algif_hash algif_rng crypto_user gcm g
     sha512_generic aesni-intel sha1-ssse3 sha256-ssse3 sha512-ssse3 ghash-clmulni-intel
     des3_ede-x86_64 crypto_simd cryptd"
 
-# Copy path (and, for a program or library, every library ldd names) into $S.
+# The shared libraries (and loader) ldd names for a program or library.
+libs_of() {
+    ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^[ \t]*\//{print $1}'
+}
+
+# Copy path (and, for a program or library, every library it loads) into $S.
 add_with_libs() {
     dst=$S$1
     mkdir -p "$(dirname "$dst")"
     [ -e "$dst" ] || cp -L "$1" "$dst"
-    ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^[ \t]*\//{print $1}' | while read -r lib; do
+    libs_of "$1" | while read -r lib; do
         [ -e "$S$lib" ] && continue
         mkdir -p "$S$(dirname "$lib")"
         cp -L "$lib" "$S$lib"
@@ -172,11 +177,13 @@ build_initramfs() {
     mkdir -p "$out"
     exec 9>"$out/.lock"
     flock 9
-    # The image is rebuilt when any input changed: programs, data, kernel, this script.
+    # The image is rebuilt when any input changed: programs and the shared
+    # libraries they load, data, kernel, this script.
     modulesdir=$(pkg-config --variable=modulesdir libcrypto 2>/dev/null ||
         openssl version -m 2>/dev/null | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
     key=$( { echo "$kv"; sha256sum "$0" "$here/guest-init.sh" "$(command -v busybox)";
              for b in $bins $datas; do sha256sum "$b"; done
+             for b in $bins; do libs_of "$b"; done | sort -u | xargs -r sha256sum
              [ -n "$modulesdir" ] && [ -f "$modulesdir/legacy.so" ] && sha256sum "$modulesdir/legacy.so"
              true; } | sha256sum | cut -c1-16)
     img=$out/initramfs-$key.cpio.gz
