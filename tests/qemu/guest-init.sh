@@ -15,6 +15,7 @@ mount -t devtmpfs devtmpfs /dev
 
 suite=""
 nonce=""
+# shellcheck disable=SC2013 # the command line is one line of words
 for w in $(cat /proc/cmdline); do
     case "$w" in
         offload.suite=*) suite=${w#*=} ;;
@@ -112,5 +113,6 @@ echo "GUEST-TESTS-RC=$rc $nonce"
 # Let the UART drain before qemu is told to exit.
 sync
 usleep 200000
+# shellcheck disable=SC2059 # the byte value rc, written as an octal escape
 printf "\\$(printf %03o "$rc")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
 poweroff -f

@@ -57,10 +57,10 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-[ $# -eq 1 ] && [ -n "$build" ] || {
+if [ $# -ne 1 ] || [ -z "$build" ]; then
     echo "usage: kernel-test.sh --build DIR [--cache DIR] [--bin FILE]... [--data FILE]... SUITE" >&2
     exit 2
-}
+fi
 suite=$1
 build=$(cd "$build" && pwd)
 cache=${cache:-$build/qemu-cache}
@@ -129,7 +129,7 @@ fetch_kernel() {
     if [ -d "$cache/kroot.new/usr/lib/modules" ] && [ ! -d "$cache/kroot.new/lib/modules" ]; then
         mv "$cache/kroot.new/usr/lib/modules" "$cache/kroot.new/lib/modules"
     fi
-    kv=$(ls "$cache/kroot.new/lib/modules" 2>/dev/null | head -1)
+    kv=$(find "$cache/kroot.new/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | head -1)
     if [ -z "$kv" ] || [ ! -f "$cache/kroot.new/boot/vmlinuz-$kv" ] ||
         [ ! -f "$cache/kroot.new/lib/modules/$kv/modules.order" ]; then
         rm -rf "$cache/dl" "$cache/kroot.new"
