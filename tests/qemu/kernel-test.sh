@@ -11,8 +11,8 @@
 #     --bin FILE     a program to put in the guest's /bin (repeatable)
 #     --data FILE    a file to put in the guest's /data (repeatable)
 #     --unavailable REASON   only report that the tests cannot run (77 or 1)
-#   SUITE is one of the suites of guest-init.sh (kcapi-generic, kcapi-accel,
-#   dmabuf; selftest-* check this script's verdict) or "shell" (an
+#   SUITE is one of the suites of guest-init.sh (kcapi-generic, kcapi-accel;
+#   selftest-* check this script's verdict) or "shell" (an
 #   interactive guest shell for debugging: poweroff -f leaves it).
 #
 # Exit status: 0 the guest ran the suite and every step passed; 1 a step
@@ -264,7 +264,7 @@ case "$suite" in
     kcapi-generic)
         extra="module_blacklist=aesni_intel,ghash_clmulni_intel,sha1_ssse3,sha256_ssse3,sha512_ssse3,des3_ede_x86_64"
         ;;
-    dmabuf | shell | selftest-*) ;;
+    shell | selftest-*) ;;
     # TCG emulates AES-NI, PCLMULQDQ and AVX2 with -cpu max. des_generic is
     # refused so that ecb(des) is missing from this kernel (the backend must
     # then say so) while des3_ede-x86_64 still serves cbc(des3_ede).
