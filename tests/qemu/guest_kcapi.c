@@ -81,8 +81,8 @@ static void snap_free(struct pc_snap *s)
 	s->n = 0;
 }
 
-/* Read every entry's name, driver, module, priority and refcnt. */
-static int snap_take(struct pc_snap *s)
+/* Read every entry's name, driver, module, priority and refcnt, once. */
+static int snap_read(struct pc_snap *s)
 {
 	FILE *f = fopen(PROC_CRYPTO, "r");
 	char line[512], key[32], val[128];
@@ -120,6 +120,38 @@ static int snap_take(struct pc_snap *s)
 	}
 	fclose(f);
 	return 0;
+}
+
+static bool snap_same_list(const struct pc_snap *a, const struct pc_snap *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->e[i].driver, b->e[i].driver) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * A consistent snapshot: /proc/crypto comes a page per read() and resumes by
+ * position, so an algorithm registered (or a larval removed) meanwhile makes
+ * one pass skip or repeat an entry. Read until two passes list the same
+ * drivers (at most 5), keep the last.
+ */
+static int snap_take(struct pc_snap *s)
+{
+	struct pc_snap prev = { NULL, 0 };
+	int r = snap_read(s);
+
+	for (int pass = 0; r == 0 && pass < 4; pass++) {
+		snap_free(&prev);
+		prev = *s;
+		r = snap_read(s);
+		if (r == 0 && snap_same_list(&prev, s))
+			break;
+	}
+	snap_free(&prev);
+	return r;
 }
 
 static const struct pc_entry *snap_find(const struct pc_snap *s, const char *driver)

@@ -272,6 +272,11 @@ case "$suite" in
     *) echo "kernel-test.sh: unknown suite $suite" >&2; exit 2 ;;
 esac
 
+# Debugging (shell): OFFLOAD_QEMU_CPU=max gives the accelerated drivers' CPU.
+if [ "$suite" = shell ]; then
+    cpu=${OFFLOAD_QEMU_CPU:-$cpu}
+fi
+
 nonce=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 logdir=$build/qemu-logs
 mkdir -p "$logdir"
