@@ -77,9 +77,10 @@ const char *ofl_kc_resolve(struct kc_state *st, const struct kc_alg *a, bool *hw
 	struct ofl_proc_crypto_entry e;
 	char buf[160];
 
-	/* One read of /proc/crypto per bind, so that a driver registered after
-	 * the context opened (a module loaded late) is reported as the one
-	 * that serves; templates (cbc(), hmac(), ...) appear once instantiated. */
+	/* /proc/crypto is read at every bind (at least twice, see
+	 * ofl_proc_crypto_pick), so that a driver registered after the context
+	 * opened (a module loaded late) is reported as the one that serves;
+	 * templates (cbc(), hmac(), ...) appear once instantiated. */
 	*hw = false;
 	if (ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0) {
 		ofl_strlcpy(buf, e.driver, sizeof(buf));
