@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kcapi.h>
@@ -72,17 +73,43 @@ static const char *kc_intern(struct kc_state *st, const char *name)
 	return n->s;
 }
 
-const char *ofl_kc_resolve(struct kc_state *st, const struct kc_alg *a, bool *hw)
+/*
+ * How many modules the kernel has: /sys/module holds one directory per
+ * module (and per built-in one with parameters), and sysfs counts a
+ * directory's subdirectories in its link count (kernfs). One stat(); 0 when
+ * unknown.
+ */
+static unsigned long kc_module_count(void)
+{
+	struct stat sb;
+
+	return stat("/sys/module", &sb) == 0 ? (unsigned long)sb.st_nlink : 0;
+}
+
+const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw)
 {
 	struct ofl_proc_crypto_entry e;
 	char buf[160];
+	unsigned long mods = kc_module_count();
 
-	/* /proc/crypto is read at every bind (at least twice, see
-	 * ofl_proc_crypto_pick), so that a driver registered after the context
-	 * opened (a module loaded late) is reported as the one that serves;
-	 * templates (cbc(), hmac(), ...) appear once instantiated. */
+	/*
+	 * Reading /proc/crypto costs about 0.1 ms (two passes, see
+	 * ofl_proc_crypto_pick), more than the AF_ALG operation a one-shot call
+	 * makes, so the last answer is kept while no module came or went: a
+	 * better implementation is registered by a module load (aesni-intel,
+	 * crypto_safexcel). Not seen: one registered without a module load
+	 * (a deferred probe of a loaded driver) until the next load or context.
+	 */
+	pthread_mutex_lock(&st->lock);
+	if (mods && a->seen && a->seen_modules == mods) {
+		*hw = a->seen_hw;
+		pthread_mutex_unlock(&st->lock);
+		return a->seen;
+	}
+	pthread_mutex_unlock(&st->lock);
 	*hw = false;
-	if (ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0) {
+	bool found = ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0;
+	if (found) {
 		ofl_strlcpy(buf, e.driver, sizeof(buf));
 		*hw = ofl_kcapi_driver_is_hw(e.driver);
 	} else {
@@ -91,6 +118,11 @@ const char *ofl_kc_resolve(struct kc_state *st, const struct kc_alg *a, bool *hw
 	}
 	pthread_mutex_lock(&st->lock);
 	const char *name = kc_intern(st, buf);
+	if (name && found) {
+		a->seen = name;
+		a->seen_hw = *hw;
+		a->seen_modules = mods;
+	}
 	pthread_mutex_unlock(&st->lock);
 	return name ? name : a->cra_name;
 }

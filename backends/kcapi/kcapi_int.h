@@ -19,6 +19,11 @@ struct kc_alg {
 	int priority;
 	bool hw;                 /* driver is an off-CPU engine */
 	bool in_proc;            /* present in /proc/crypto at context open */
+	/* The last ofl_kc_resolve() answer (under kc_state.lock), valid while
+	 * the kernel's module count is still seen_modules (0: none kept). */
+	const char *seen;
+	bool seen_hw;
+	unsigned long seen_modules;
 };
 
 enum { KC_NCIPHER = 6, KC_NHASH = 12 };
@@ -44,12 +49,13 @@ extern const struct ofl_hash_ops ofl_kcapi_hash_ops;
 /* The entry of a hash algorithm, NULL if unknown. */
 struct kc_alg *ofl_kc_hash_alg(struct kc_state *st, enum offload_hash_alg alg);
 /*
- * After a handle was bound: the driver the kernel bound for it, read from
- * /proc/crypto now (the choice changes when a module registers a better
- * implementation after the context opened), and whether it is hardware.
- * The string stays valid until the context closes.
+ * After a handle was bound: the driver the kernel bound for it, from
+ * /proc/crypto (the choice changes when a module registers a better
+ * implementation after the context opened), and whether it is hardware;
+ * read again only when the kernel's module count changed since the last
+ * answer for a. The string stays valid until the context closes.
  */
-const char *ofl_kc_resolve(struct kc_state *st, const struct kc_alg *a, bool *hw);
+const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw);
 /* Answer a query for an entry (hw preference and why). */
 int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len);
 /* A libkcapi error as a library error with a message. */
