@@ -34,7 +34,11 @@ enum offload_dma_dir {
 	OFFLOAD_DMA_BIDIRECTIONAL = 3,
 };
 
-/** Allocation flag: ask for uncached memory instead of the policy's cache mode. */
+/**
+ * Allocation flag: ask for uncached memory instead of the policy's cache mode
+ * (the CPU then pays for every access, but no maintenance is needed). Ignored
+ * for a coherent device, whose cached memory needs no maintenance either.
+ */
 #define OFFLOAD_BUF_UNCACHED (1u << 0)
 
 /** A DMA-able buffer. */
@@ -47,14 +51,18 @@ typedef struct offload_buf offload_buf;
  * (/dev/udmabufN), a dma-heap (/dev/dma_heap/...), a device-tree
  * reserved-memory region; simulated devices use an aligned heap block.
  *
+ * Devices the library does not drive directly (the CPU, AF_ALG, spidev)
+ * get plain cache-line-aligned memory: the kernel or the CPU does their DMA.
+ *
  * @param ctx   An open context.
  * @param dev   Device index, or ::OFFLOAD_DEV_AUTO for the CPU (plain memory).
  * @param len   Size in bytes (> 0); rounded up to the cache line.
  * @param flags OFFLOAD_BUF_* flags.
  * @param out   Receives the buffer.
- * @return 0, or -EINVAL (NULL argument, len 0), -EBADF, -ENODEV (no such
- *   usable device), -ENOMEM (no provider has that much DMA memory; the
- *   message lists what was tried).
+ * @return 0, or -EINVAL (NULL argument, len 0 or above SIZE_MAX / 2, unknown
+ *   flags), -EBADF (context closed), -ENODEV (no such device, or it is not
+ *   usable), -ENOMEM (no provider has that much DMA memory, or none gives
+ *   uncached memory; the message says what was tried).
  *
  * Thread-safety: safe to call concurrently on one context.
  */
@@ -90,7 +98,8 @@ size_t offload_buf_size(const offload_buf *buf);
 /**
  * @brief Address of the buffer as the device sees it (after dma-ranges).
  * @param buf The buffer.
- * @return The bus address, or 0 if buf is NULL.
+ * @return The bus address; 0 if buf is NULL or the buffer is plain memory
+ *   (a device the library does not drive directly).
  *
  * Thread-safety: safe from any thread.
  */

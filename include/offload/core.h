@@ -101,7 +101,10 @@ enum offload_dt_source {
 	/**
 	 * Default: the file named by the OFFLOAD_DTB environment variable if
 	 * set, else the running system's tree at /sys/firmware/fdt if readable,
-	 * else the built-in virtual board.
+	 * else the built-in virtual board. Simulated engines that come only from
+	 * that fallback are listed and usable by index but never chosen
+	 * automatically (large copies stay on the CPU) unless ::OFFLOAD_CTX_SIM
+	 * or OFFLOAD_SIM=1 asks for them.
 	 */
 	OFFLOAD_DT_AUTO = 0,
 	/** No device tree: only the CPU and kernel-interface backends. */
@@ -405,6 +408,58 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  * Thread-safety: safe from any thread while the context is open.
  */
 int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why);
+
+/**
+ * Work counters of one device: what its DMA policy costs the CPU. Cache
+ * maintenance is what the library did for the device's streaming buffers
+ * (arm64: DC CVAC / DC CIVAC by cache line, one barrier per call; x86:
+ * CLFLUSHOPT; on simulated devices the emulated copies between the CPU and
+ * RAM views). Counted since the context opened or the last
+ * offload_dev_stats_reset().
+ */
+struct offload_dev_stats {
+	/** Clean operations (one per range handed to the device). */
+	uint64_t cache_clean_calls;
+	/** Invalidate operations (clean+invalidate where user space cannot invalidate only). */
+	uint64_t cache_inval_calls;
+	/** Bytes cleaned or invalidated, after widening each range to whole cache lines. */
+	uint64_t cache_bytes;
+	/** Wall-clock time spent in cache maintenance, in nanoseconds. */
+	uint64_t cache_ns;
+	/** Operations the engine ran (a copy split into several descriptors counts once). */
+	uint64_t jobs;
+	/** Bytes the engine moved. */
+	uint64_t bytes;
+	/** Bytes copied through bounce buffers because a side was not a DMA buffer of the device. */
+	uint64_t bounced_bytes;
+	/** Bytes the CPU moved on behalf of the device (unaligned heads and tails). */
+	uint64_t cpu_bytes;
+};
+
+/**
+ * @brief Read the work counters of device @p dev.
+ *
+ * @param ctx  An open context.
+ * @param dev  Device index.
+ * @param out  Receives the counters.
+ * @param size sizeof(*out) as compiled by the caller; at most that many bytes are written,
+ *             so a program built against an older, shorter struct keeps working.
+ * @return 0, or -EINVAL (NULL out, size 0), -EBADF (closed), -ENODEV (no such device).
+ *
+ * Thread-safety: safe from any thread; counters of operations still running may be partial.
+ */
+int offload_dev_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out, size_t size);
+
+/**
+ * @brief Zero the work counters of device @p dev.
+ *
+ * @param ctx An open context.
+ * @param dev Device index.
+ * @return 0, or -EINVAL, -EBADF, -ENODEV as offload_dev_stats().
+ *
+ * Thread-safety: safe from any thread; operations running meanwhile may count on either side.
+ */
+int offload_dev_stats_reset(offload_ctx *ctx, int dev);
 
 /* ------------------------------------------------------------------ results */
 

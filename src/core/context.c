@@ -338,8 +338,11 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 	if (src == OFFLOAD_DT_AUTO) {
 		if (access(OFL_LIVE_FDT, R_OK) == 0)
 			src = OFFLOAD_DT_LIVE;
-		else
+		else {
 			src = OFFLOAD_DT_BUILTIN;
+			/* models attached only because nothing else was there: see choose_defaults() */
+			ctx->sim_auto = !(ctx->flags & OFFLOAD_CTX_SIM);
+		}
 	}
 	switch (src) {
 	case OFFLOAD_DT_NONE:
@@ -395,7 +398,24 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->nbackends = 0;
 	ofl_dt_free(&ctx->dt);
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
+	ctx->sim_auto = false;
 	ctx->open = false;
+}
+
+/*
+ * Models the caller did not ask for (AUTO fell back to the built-in virtual
+ * board) stay listed and usable by index, but never become the automatic
+ * choice: a program on a machine without the engines must measure its CPU.
+ */
+static bool auto_choice_ok(struct offload_ctx *ctx, struct ofl_device *d)
+{
+	if (!d->sim || !ctx->sim_auto)
+		return true;
+	size_t n = strlen(d->usable_reason);
+	snprintf(d->usable_reason + n, sizeof(d->usable_reason) - n,
+		 "; not chosen automatically: its model was attached only because no device tree was "
+		 "given or live (pass --sim or OFFLOAD_SIM=1 to use it)");
+	return false;
 }
 
 static void choose_defaults(struct offload_ctx *ctx)
@@ -404,7 +424,7 @@ static void choose_defaults(struct offload_ctx *ctx)
 	for (int i = 0; i < ctx->ndev; i++) {
 		struct ofl_device *d = ctx->devs[i];
 		if (i != ctx->cpu_dev && d->backend && d->backend->memcpy &&
-		    (d->policy.caps & OFFLOAD_CAP_MEMCPY)) {
+		    (d->policy.caps & OFFLOAD_CAP_MEMCPY) && auto_choice_ok(ctx, d)) {
 			ctx->memcpy_dev = i;
 			break;
 		}

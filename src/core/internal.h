@@ -39,6 +39,18 @@
 #define OFL_UNLIKELY(x) (x)
 #endif
 
+/*
+ * Per-device work counters behind offload_dev_stats(): cache maintenance
+ * (src/platform) and what the backend moved. Relaxed atomics: any thread.
+ */
+struct ofl_dev_counters {
+	atomic_uint_fast64_t cache_clean_calls, cache_inval_calls, cache_bytes, cache_ns;
+	atomic_uint_fast64_t jobs, bytes, bounced_bytes, cpu_bytes;
+};
+
+struct ofl_dma_pool;
+struct ofl_sim;
+
 /* A device of a context: a DT-discovered engine or a pseudo-device (CPU, AF_ALG). */
 struct ofl_device {
 	struct offload_dev_info info;   /* public view; strings point into the fields below */
@@ -51,6 +63,8 @@ struct ofl_device {
 	void *bstate;                   /* that backend's context state (from init) */
 	void *priv;                     /* that backend's per-device state (from probe) */
 	bool sim;                       /* served by a model */
+	struct ofl_dma_pool *dma;       /* DMA memory (src/platform), set by a direct backend's probe */
+	struct ofl_dev_counters stats;
 	char name[80];
 	char kind[16];
 	char dt_path[256];
@@ -87,6 +101,8 @@ struct offload_ctx {
 	uint64_t id;                    /* unique per context, for per-thread error slots */
 	uint32_t flags;                 /* OFFLOAD_CTX_* in effect (after env) */
 	bool sim;                       /* models attached */
+	bool sim_auto;                  /* ... only because AUTO fell back to the built-in board */
+	struct ofl_sim *sim_world;      /* src/sim world, shared by the models (refcounted there) */
 	struct ofl_dt dt;
 	char allow[256];                /* backend allow-list in effect, "" = all */
 

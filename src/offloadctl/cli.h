@@ -68,6 +68,7 @@ void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err
 int cmd_list(struct cli *cli, int argc, char **argv);
 int cmd_doctor(struct cli *cli, int argc, char **argv);
 int cmd_bench(struct cli *cli, int argc, char **argv);
+int cmd_dmatest(struct cli *cli, int argc, char **argv);
 /* bench sub-commands (bench.c's table). */
 int bench_spi(struct cli *cli, int argc, char **argv);
 int cmd_selftest(struct cli *cli, int argc, char **argv);

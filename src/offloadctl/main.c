@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "list", "devices found in the device tree and every policy decision with its reason", cmd_list },
 	{ "doctor", "findings on the board's device tree with evidence; exit 1 on a warning", cmd_doctor },
 	{ "bench", "benchmark: bench memcpy | cipher | spi", cmd_bench },
+	{ "dmatest", "run the kernel's dmatest (dmaengine memcpy) and summarise it", cmd_dmatest },
 	{ "selftest", "crypto known-answer tests on every backend, like the kernel's testmgr", cmd_selftest },
 	{ "enc", "encrypt a file or stdin; output as openssl enc -nopad", cmd_enc },
 	{ "dec", "decrypt a file or stdin; output as openssl enc -d -nopad", cmd_dec },

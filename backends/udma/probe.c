@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The udma backend: binding a K3 UDMA or BCDMA device-tree node (udma.md
+ * §1, §5.1). The register regions are mapped by name (UIO, VFIO-platform,
+ * /dev/mem on a DT-declared region, or the sim world's models), GCFG gives
+ * the channel counts, the policy gives the burst per channel class, the
+ * cache mode and the alignment, the DT gives ATYPE/ASEL and the ring
+ * accelerator.
+ */
+#include <libfdt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "udma.h"
+#ifdef OFFLOAD_HAVE_SIM
+#include "sim/k3_models.h"
+#include "sim/sim.h"
+#endif
+
+static int dt_u32(const void *fdt, int node, const char *prop, uint32_t *v)
+{
+	int len = 0;
+	const fdt32_t *p = fdt_getprop(fdt, node, prop, &len);
+
+	if (!p || len < 4)
+		return -ENOENT;
+	*v = fdt32_to_cpu(*p);
+	return 0;
+}
+
+static int xlate(void *arg, uint64_t phys, uint64_t *bus)
+{
+	const struct ofl_device *d = arg;
+
+	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, NULL, 0);
+}
+
+/* The node's memory-region (a /reserved-memory child), if any. */
+static void memory_region(const void *fdt, int node, struct ofl_dma_pool_opts *o)
+{
+	uint32_t ph;
+
+	if (dt_u32(fdt, node, "memory-region", &ph) < 0)
+		return;
+	int rm = fdt_node_offset_by_phandle(fdt, ph);
+	if (rm < 0 || ofl_dt_reg(fdt, rm, 0, &o->rmem_addr, &o->rmem_size, NULL, 0) < 0) {
+		o->rmem_addr = o->rmem_size = 0;
+		return;
+	}
+	ofl_dt_path(fdt, rm, o->rmem_name, sizeof(o->rmem_name));
+}
+
+static void engine_free(struct udma_engine *e)
+{
+	struct ofl_mmio *maps[] = { &e->gcfg, &e->tchanrt, &e->rchanrt, &e->bchanrt, &e->ringrt,
+				    &e->ringcfg, &e->tchancfg, &e->rchancfg, &e->bchancfg, &e->ra_rt,
+				    &e->ra_fifos, &e->ra_cfg };
+
+	udma_engine_fini(e);
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(maps); i++)
+		ofl_mmio_unmap(maps[i]);
+	if (e->pool)
+		ofl_dma_pool_destroy(e->pool);
+#ifdef OFFLOAD_HAVE_SIM
+	if (e->sim)
+		ofl_sim_put(e->dev->ctx);
+#endif
+	free(e);
+}
+
+/* Map region `name` of `node`; optional regions may be absent. */
+static int map(struct ofl_device *d, int node, const char *name, bool required, struct ofl_mmio *m,
+	       char *why, size_t wl)
+{
+	char w[OFL_REASON_LEN];
+	int r = ofl_mmio_map_reg(d, node, name, -1, m, w, sizeof(w));
+
+	if (r == 0 || (r == -ENOENT && !required)) {
+		if (r)
+			m->kind = OFL_MMIO_NONE;
+		return 0;
+	}
+	snprintf(why, wl, "\"%s\": %s", name, w);
+	return r;
+}
+
+static int map_regions(struct udma_engine *e, char *why, size_t wl)
+{
+	struct ofl_device *d = e->dev;
+	const void *fdt = d->ctx->dt.fdt;
+	int r;
+
+	if ((r = map(d, d->node, "gcfg", true, &e->gcfg, why, wl)) < 0)
+		return r;
+	if (e->bcdma)
+		return (r = map(d, d->node, "bchanrt", true, &e->bchanrt, why, wl)) < 0 ? r
+		       : (r = map(d, d->node, "ringrt", true, &e->ringrt, why, wl)) < 0 ? r
+		       : (r = map(d, d->node, "ring", false, &e->ringcfg, why, wl)) < 0 ? r
+		       : map(d, d->node, "bchan", false, &e->bchancfg, why, wl);
+	if ((r = map(d, d->node, "tchanrt", true, &e->tchanrt, why, wl)) < 0 ||
+	    (r = map(d, d->node, "rchanrt", true, &e->rchanrt, why, wl)) < 0 ||
+	    (r = map(d, d->node, "tchan", false, &e->tchancfg, why, wl)) < 0 ||
+	    (r = map(d, d->node, "rchan", false, &e->rchancfg, why, wl)) < 0)
+		return r;
+	uint32_t ph;
+	int ra = dt_u32(fdt, d->node, "ti,ringacc", &ph) == 0 ? fdt_node_offset_by_phandle(fdt, ph) : -1;
+	if (ra < 0) {
+		snprintf(why, wl, "no ring accelerator: ti,ringacc is missing or dangling");
+		return -ENODEV;
+	}
+	if (dt_u32(fdt, ra, "ti,num-rings", &e->ra_rings) < 0 || e->ra_rings == 0) {
+		snprintf(why, wl, "the ring accelerator has no ti,num-rings");
+		return -ENODEV;
+	}
+	if ((r = map(d, ra, "rt", true, &e->ra_rt, why, wl)) < 0 ||
+	    (r = map(d, ra, "fifos", true, &e->ra_fifos, why, wl)) < 0 ||
+	    (r = map(d, ra, "cfg", false, &e->ra_cfg, why, wl)) < 0)
+		return r;
+	return 0;
+}
+
+static const char *cfg_owner(const struct ofl_device *d, bool *direct)
+{
+	const char *env = getenv("OFFLOAD_UDMA_CFG");
+
+	*direct = d->ctx->sim || (env && strcmp(env, "direct") == 0);
+	return d->ctx->sim ? "register writes (the model has no DM firmware, as for U-Boot)"
+	       : *direct ? "register writes (OFFLOAD_UDMA_CFG=direct: no DM firmware assumed, as U-Boot)"
+			 : NULL;
+}
+
+static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
+{
+	const struct ofl_soc_entry *soc = d->policy.soc;
+	struct ofl_policy *p = &d->policy;
+	bool direct;
+
+	OFL_UNUSED(state);
+	if (!soc || (d->engine != OFL_ENGINE_UDMA && d->engine != OFL_ENGINE_BCDMA)) {
+		snprintf(why, wl, "not a UDMA or BCDMA engine");
+		return -ENOTSUP;
+	}
+	if (!soc->u.udma.memcpy) {
+		snprintf(why, wl, "Linux does not enable memcpy on %s (%s); neither does the library",
+			 soc->compatible, soc->source);
+		return -ENOTSUP;
+	}
+	const char *owner = cfg_owner(d, &direct);
+	if (!direct) {
+		snprintf(why, wl, "on K3 under Linux the TI-SCI resource manager (DM firmware) owns channel "
+			 "and ring configuration, including the burst, and user space has no TI-SCI path "
+			 "(udma.md §6); use the kernel's path (offloadctl dmatest), or set "
+			 "OFFLOAD_UDMA_CFG=direct on a system without DM firmware");
+		return -ENOTSUP;
+	}
+	struct udma_engine *e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->dev = d;
+	e->bcdma = soc->u.udma.bcdma;
+	e->psil_base = soc->u.udma.psil_base;
+	e->tpl_quirk = soc->u.udma.am654_tpl_quirk;
+	snprintf(e->name, sizeof(e->name), "%s", d->name);
+	uint32_t v;
+	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0)
+		e->atype = (uint8_t)(v & 3);
+	if (dt_u32(ctx->dt.fdt, d->node, "ti,asel", &v) == 0)
+		e->asel = (uint8_t)(v & 15);
+#ifdef OFFLOAD_HAVE_SIM
+	if (ctx->sim) {
+		e->sim = ofl_sim_get(ctx) != NULL;
+		if (!e->sim) {
+			free(e);
+			return -ENOMEM;
+		}
+		/* a simulated non-coherent memory system overrides the tree's dma-coherent */
+		if (ofl_sim_noncoherent(ofl_sim_of(ctx)) && p->cache_mode == OFFLOAD_CACHE_COHERENT) {
+			p->cache_mode = OFFLOAD_CACHE_STREAMING;
+			snprintf(p->cache_reason, sizeof(p->cache_reason),
+				 "streaming: OFFLOAD_CTX_SIM_NONCOHERENT emulates a non-coherent memory system "
+				 "(sim), overriding the device tree's dma-coherent");
+		}
+	}
+#else
+	if (ctx->sim) {
+		free(e);
+		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
+		return -ENOTSUP;
+	}
+#endif
+	e->cache = p->cache_mode;
+	for (int i = 0; i < 3; i++)
+		e->burst_by_tpl[i] = p->burst_by_tpl[i];
+	size_t line = e->sim ? ofl_sim_cache_line(ofl_sim_of(ctx)) : ofl_cache_line();
+	/* a power of two: the body's start is found by masking */
+	for (e->align = 1; e->align < p->align_bytes && e->align < 4096; e->align <<= 1)
+		;
+	if (e->cache == OFFLOAD_CACHE_STREAMING && e->align < line)
+		e->align = (uint32_t)line;
+
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d };
+	memory_region(ctx->dt.fdt, d->node, &po);
+	int r = map_regions(e, why, wl);
+	e->fw = &udma_fw_registers;
+#ifdef OFFLOAD_HAVE_SIM
+	struct ofl_sim_model *m = e->sim ? ofl_sim_model_by_node(ofl_sim_of(ctx), d->node) : NULL;
+	if (r == 0 && m && ofl_sim_udma_firewalled((struct ofl_sim_udma *)m)) {
+		e->fw = &udma_fw_sim_tisci;
+		e->fw_arg = m;
+		owner = "TI-SCI messages to simulated DM firmware (the tree names ti,sci; on a real K3 "
+			"user space has no TI-SCI path)";
+	}
+#endif
+	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
+		snprintf(why, wl, "%s", offload_last_error(ctx));
+	if (r == 0)
+		r = udma_engine_init(e, why, wl);
+	if (r < 0) {
+		engine_free(e);
+		return r;
+	}
+	d->priv = e;
+	d->dma = e->pool;
+	d->sim = e->sim;
+	d->info.flags |= OFFLOAD_DEVF_DIRECT;
+	p->caps |= OFFLOAD_CAP_MEMCPY;
+	uint32_t h = e->bcdma ? 0 : e->hchan_cnt - e->uchan_cnt, u = e->bcdma ? 0 : e->uchan_cnt;
+	size_t n = strlen(p->burst_reason);
+	while (n && (p->burst_reason[n - 1] == ' ' || p->burst_reason[n - 1] == ';'))
+		p->burst_reason[--n] = '\0';
+	if (e->fw == &udma_fw_registers)
+		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
+			 "%shere written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
+			 n ? "; " : "", e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
+	else
+		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
+			 "%shere handed to %s (sim)", n ? "; " : "", e->fw->name);
+	snprintf(why, wl, "udma: %u memcpy channels (%u UH, %u H); registers: %s; DMA memory: %s; "
+		 "configuration: %s", e->nchan, u, h, ofl_mmio_map_kind_name(e->gcfg.kind),
+		 ofl_dma_pool_describe(e->pool), owner);
+	return 0;
+}
+
+static void udma_remove(struct ofl_device *d)
+{
+	struct udma_engine *e = d->priv;
+
+	if (!e)
+		return;
+	d->priv = NULL;
+	d->dma = NULL;
+	engine_free(e);
+}
+
+const struct ofl_backend ofl_backend_udma = {
+	.name = "udma",
+	.caps = OFFLOAD_CAP_MEMCPY,
+	.engines = OFL_ENGINE_BIT(OFL_ENGINE_UDMA) | OFL_ENGINE_BIT(OFL_ENGINE_BCDMA),
+	.probe = udma_probe,
+	.remove = udma_remove,
+	.memcpy = &udma_memcpy_ops,
+};

@@ -1,0 +1,836 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DMA memory for direct backends: where it comes from, its bus address, and
+ * its cache maintenance.
+ *
+ * Providers (see platform.h): simulated memory for simulated devices; on
+ * hardware u-dma-buf (physically contiguous, physical address in sysfs,
+ * kernel-side sync in sysfs), a CMA dma-heap (physical address from
+ * /proc/self/pagemap, which needs CAP_SYS_ADMIN), or the device's DT
+ * reserved-memory region mapped through /dev/mem (uncached). u-dma-buf and
+ * reserved-memory regions are shared by many allocations (first-fit arena);
+ * simulated and dma-heap memory is one region per allocation.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/dma-buf.h>
+#include <linux/dma-heap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "platform/platform.h"
+#include "platform/sysfs.h"
+
+struct arena_blk {
+	size_t off, len;
+	struct arena_blk *next;
+};
+
+struct ofl_dma_region {
+	enum ofl_dma_provider kind;
+	enum offload_cache_mode map_cache; /* how the CPU mapping behaves */
+	uint8_t *cpu;
+	uint64_t phys, bus;
+	size_t size;
+	int fd;
+	void *map;
+	size_t map_len;
+	struct ofl_sim_mem *sim;
+	char name[64];
+	char sysdir[PATH_MAX_OFL]; /* u-dma-buf sysfs directory (kernel-side sync) */
+	bool whole;                /* one allocation is the whole region */
+	struct arena_blk *free;    /* free ranges, sorted by offset */
+	size_t used;
+	struct ofl_dma_region *next;
+};
+
+struct ofl_dma_pool {
+	struct ofl_device *dev;
+	struct ofl_dma_pool_opts o;
+	enum ofl_dma_provider provider;
+	struct ofl_sim *sim;
+	size_t line;
+	pthread_mutex_t mu; /* regions */
+	pthread_rwlock_t users_lk;
+	struct ofl_dma *users;
+	atomic_uint_fast64_t gen; /* bumped whenever a user allocation comes or goes */
+	struct ofl_dma_region *regions;
+	char heap[PATH_MAX_OFL];
+	char desc[200];
+};
+
+const char *ofl_dma_provider_name(enum ofl_dma_provider p)
+{
+	switch (p) {
+	case OFL_DMA_PLAIN: return "plain";
+	case OFL_DMA_SIM: return "sim";
+	case OFL_DMA_UDMABUF: return "u-dma-buf";
+	case OFL_DMA_HEAP: return "dma-heap";
+	case OFL_DMA_RMEM: return "reserved-memory";
+	}
+	return "?";
+}
+
+static bool devmem_allowed(void)
+{
+	const char *e = getenv("OFFLOAD_DEVMEM");
+
+	return e && strcmp(e, "1") == 0;
+}
+
+/* ------------------------------------------------------------- arena */
+
+static int arena_init(struct ofl_dma_region *r)
+{
+	r->free = calloc(1, sizeof(*r->free));
+	if (!r->free)
+		return -ENOMEM;
+	r->free->len = r->size;
+	return 0;
+}
+
+static int arena_alloc(struct ofl_dma_region *r, size_t len, size_t align, size_t *off)
+{
+	for (struct arena_blk **pp = &r->free; *pp; pp = &(*pp)->next) {
+		struct arena_blk *b = *pp;
+		/* align the bus address, which the device sees */
+		uint64_t a = (r->bus + b->off + align - 1) & ~(uint64_t)(align - 1);
+		size_t pad = (size_t)(a - (r->bus + b->off));
+		if (pad > b->len || b->len - pad < len)
+			continue;
+		*off = b->off + pad;
+		size_t tail_off = *off + len, tail_len = b->off + b->len - tail_off;
+		if (pad && tail_len) {
+			struct arena_blk *t = calloc(1, sizeof(*t));
+			if (!t)
+				return -ENOMEM;
+			t->off = tail_off;
+			t->len = tail_len;
+			t->next = b->next;
+			b->next = t;
+			b->len = pad;
+		} else if (pad) {
+			b->len = pad;
+		} else if (tail_len) {
+			b->off = tail_off;
+			b->len = tail_len;
+		} else {
+			*pp = b->next;
+			free(b);
+		}
+		r->used += len;
+		return 0;
+	}
+	return -ENOMEM;
+}
+
+static void arena_free(struct ofl_dma_region *r, size_t off, size_t len)
+{
+	struct arena_blk **pp = &r->free, *prev = NULL;
+
+	while (*pp && (*pp)->off < off) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	struct arena_blk *next = *pp;
+	r->used -= len;
+	if (prev && prev->off + prev->len == off) {
+		prev->len += len;
+		if (next && prev->off + prev->len == next->off) {
+			prev->len += next->len;
+			prev->next = next->next;
+			free(next);
+		}
+		return;
+	}
+	if (next && off + len == next->off) {
+		next->off = off;
+		next->len += len;
+		return;
+	}
+	struct arena_blk *b = calloc(1, sizeof(*b));
+	if (!b)
+		return; /* the range leaks until the region is closed; nothing else goes wrong */
+	b->off = off;
+	b->len = len;
+	b->next = next;
+	*pp = b;
+}
+
+/* A region over a mapping; on failure the mapping and fd are released. */
+static struct ofl_dma_region *region_of_map(enum ofl_dma_provider kind, enum offload_cache_mode mode,
+					    void *map, size_t map_len, void *cpu, size_t size, int fd,
+					    uint64_t phys, const char *name, bool whole)
+{
+	struct ofl_dma_region *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		munmap(map, map_len);
+		close(fd);
+		return NULL;
+	}
+	r->kind = kind;
+	r->map_cache = mode;
+	r->map = map;
+	r->map_len = map_len;
+	r->cpu = cpu;
+	r->size = size;
+	r->fd = fd;
+	r->phys = phys;
+	r->whole = whole;
+	ofl_strlcpy(r->name, name, sizeof(r->name));
+	return r;
+}
+
+/* ------------------------------------------------------------- u-dma-buf */
+
+static const char *const udmabuf_classes[] = { "u-dma-buf", "udmabuf" };
+
+int ofl_udmabuf_scan(struct ofl_udmabuf_info *out, int max)
+{
+	const struct ofl_platform_roots *rt = ofl_platform_roots();
+	int n = 0;
+
+	for (size_t c = 0; c < OFL_ARRAY_SIZE(udmabuf_classes); c++) {
+		char dir[PATH_MAX_OFL];
+		if (ofl_path(dir, sizeof(dir), "%s/class/%s", rt->sysfs, udmabuf_classes[c]) < 0)
+			continue;
+		DIR *d = opendir(dir);
+		if (!d)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			char p[PATH_MAX_OFL];
+			uint64_t phys, size, coh = 0;
+			if (e->d_name[0] == '.' ||
+			    ofl_path(p, sizeof(p), "%s/%s/phys_addr", dir, e->d_name) < 0 ||
+			    ofl_read_u64(p, &phys) < 0 ||
+			    ofl_path(p, sizeof(p), "%s/%s/size", dir, e->d_name) < 0 ||
+			    ofl_read_u64(p, &size) < 0 || size == 0)
+				continue;
+			if (ofl_path(p, sizeof(p), "%s/%s/dma_coherent", dir, e->d_name) == 0)
+				ofl_read_u64(p, &coh);
+			if (n < max) {
+				ofl_strlcpy(out[n].name, e->d_name, sizeof(out[n].name));
+				out[n].phys = phys;
+				out[n].size = size;
+				out[n].dma_coherent = coh != 0;
+			}
+			n++;
+		}
+		closedir(d);
+		if (n)
+			break; /* one class directory is enough */
+	}
+	return n;
+}
+
+static int udmabuf_sysdir(const char *name, char *out, size_t len)
+{
+	const struct ofl_platform_roots *rt = ofl_platform_roots();
+
+	for (size_t c = 0; c < OFL_ARRAY_SIZE(udmabuf_classes); c++) {
+		if (ofl_path(out, len, "%s/class/%s/%s", rt->sysfs, udmabuf_classes[c], name) == 0 &&
+		    access(out, F_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* Open and map u-dma-buf `info` (O_SYNC for an uncached mapping), locked against other users. */
+static int udmabuf_open(struct ofl_dma_pool *pool, const struct ofl_udmabuf_info *info,
+			enum offload_cache_mode mode, struct ofl_dma_region **out, char *why, size_t wl)
+{
+	char path[PATH_MAX_OFL];
+	int flags = O_RDWR | O_CLOEXEC | (mode == OFFLOAD_CACHE_UNCACHED ? O_SYNC : 0);
+
+	if (ofl_path(path, sizeof(path), "%s/%s", ofl_platform_roots()->dev, info->name) < 0)
+		return -ENAMETOOLONG;
+	int fd = open(path, flags);
+	if (fd < 0) {
+		snprintf(why, wl, "u-dma-buf: cannot open %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		snprintf(why, wl, "u-dma-buf: %s is in use by another user", path);
+		close(fd);
+		return -EBUSY;
+	}
+	void *m = mmap(NULL, info->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		snprintf(why, wl, "u-dma-buf: cannot map %s (%" PRIu64 " bytes): %s", path, info->size,
+			 strerror(errno));
+		close(fd);
+		return -ENOMEM;
+	}
+	struct ofl_dma_region *r = region_of_map(OFL_DMA_UDMABUF, mode, m, info->size, m, info->size, fd,
+						 info->phys, info->name, false);
+	if (!r)
+		return -ENOMEM;
+	udmabuf_sysdir(info->name, r->sysdir, sizeof(r->sysdir));
+	*out = r;
+	return 0;
+}
+
+/* Kernel-side sync through the u-dma-buf sysfs attributes (no user-space cache ops here). */
+static void udmabuf_kernel_sync(struct ofl_dma_region *r, size_t off, size_t len, bool for_cpu)
+{
+	char p[PATH_MAX_OFL], v[32];
+
+	snprintf(v, sizeof(v), "%zu", off);
+	if (ofl_path(p, sizeof(p), "%s/sync_offset", r->sysdir) == 0)
+		ofl_write_text(p, v);
+	snprintf(v, sizeof(v), "%zu", len);
+	if (ofl_path(p, sizeof(p), "%s/sync_size", r->sysdir) == 0)
+		ofl_write_text(p, v);
+	/* kernel enum dma_data_direction: 0 bidirectional */
+	if (ofl_path(p, sizeof(p), "%s/sync_direction", r->sysdir) == 0)
+		ofl_write_text(p, "0");
+	if (ofl_path(p, sizeof(p), "%s/%s", r->sysdir, for_cpu ? "sync_for_cpu" : "sync_for_device") == 0)
+		ofl_write_text(p, "1");
+}
+
+/* ------------------------------------------------------------- dma-heap */
+
+int ofl_pagemap_phys(const void *p, uint64_t *phys, char *why, size_t wl)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t entry = 0;
+	int fd = open(ofl_platform_roots()->pagemap, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(why, wl, "cannot open %s: %s", ofl_platform_roots()->pagemap, strerror(errno));
+		return -errno;
+	}
+	off_t at = (off_t)((uintptr_t)p / (uintptr_t)page * 8u);
+	ssize_t n = pread(fd, &entry, sizeof(entry), at);
+	close(fd);
+	if (n != (ssize_t)sizeof(entry)) {
+		snprintf(why, wl, "short read of %s", ofl_platform_roots()->pagemap);
+		return -EIO;
+	}
+	if (!(entry >> 63)) {
+		snprintf(why, wl, "page at %p is not present", p);
+		return -EFAULT;
+	}
+	uint64_t pfn = entry & ((1ull << 55) - 1);
+	if (pfn == 0) {
+		snprintf(why, wl, "%s hides physical addresses (needs CAP_SYS_ADMIN)",
+			 ofl_platform_roots()->pagemap);
+		return -EPERM;
+	}
+	*phys = pfn * (uint64_t)page + ((uintptr_t)p % (uintptr_t)page);
+	return 0;
+}
+
+static const char *const heap_names[] = { "linux,cma", "reserved", "default_cma_region", "system" };
+
+static int heap_find(char *out, size_t len)
+{
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(heap_names); i++)
+		if (ofl_path(out, len, "%s/dma_heap/%s", ofl_platform_roots()->dev, heap_names[i]) == 0 &&
+		    access(out, R_OK | W_OK) == 0)
+			return 0;
+	return -ENOENT;
+}
+
+static int heap_alloc(struct ofl_dma_pool *pool, size_t len, struct ofl_dma_region **out, char *why,
+		      size_t wl)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t sz = (len + (size_t)page - 1) & ~((size_t)page - 1);
+	int hfd = open(pool->heap, O_RDWR | O_CLOEXEC);
+
+	if (hfd < 0) {
+		snprintf(why, wl, "dma-heap: cannot open %s: %s", pool->heap, strerror(errno));
+		return -errno;
+	}
+	struct dma_heap_allocation_data a = { .len = sz, .fd_flags = O_RDWR | O_CLOEXEC };
+	int r = ioctl(hfd, DMA_HEAP_IOCTL_ALLOC, &a);
+	int e = errno;
+	close(hfd);
+	if (r < 0) {
+		snprintf(why, wl, "dma-heap: %s could not allocate %zu bytes: %s", pool->heap, sz, strerror(e));
+		return -ENOMEM;
+	}
+	void *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, (int)a.fd, 0);
+	if (m == MAP_FAILED) {
+		snprintf(why, wl, "dma-heap: cannot map %zu bytes: %s", sz, strerror(errno));
+		close((int)a.fd);
+		return -ENOMEM;
+	}
+	memset(m, 0, sz); /* fault every page in before asking for its frame */
+	uint64_t phys = 0, expect = 0;
+	for (size_t o = 0; o < sz; o += (size_t)page) {
+		uint64_t pa;
+		r = ofl_pagemap_phys((char *)m + o, &pa, why, wl);
+		if (r == 0 && o && pa != expect) {
+			snprintf(why, wl, "dma-heap: %s gave physically scattered pages (page %zu at 0x%" PRIx64
+				 ", expected 0x%" PRIx64 "); use a CMA heap", pool->heap, o / (size_t)page, pa, expect);
+			r = -ENOMEM;
+		}
+		if (r < 0) {
+			munmap(m, sz);
+			close((int)a.fd);
+			return r;
+		}
+		if (!o)
+			phys = pa;
+		expect = pa + (uint64_t)page;
+	}
+	struct ofl_dma_region *g = region_of_map(OFL_DMA_HEAP, pool->o.cache, m, sz, m, sz, (int)a.fd, phys,
+						 pool->heap, true);
+	if (!g)
+		return -ENOMEM;
+	*out = g;
+	return 0;
+}
+
+/* ------------------------------------------------------------- reserved-memory via /dev/mem */
+
+static int rmem_open(struct ofl_dma_pool *pool, struct ofl_dma_region **out, char *why, size_t wl)
+{
+	void *cpu, *map;
+	size_t map_len;
+	int fd;
+
+	int r = ofl_devmem_map(pool->o.rmem_addr, pool->o.rmem_size, true, &cpu, &map, &map_len, &fd,
+			       why, wl);
+	if (r < 0)
+		return r;
+	/* /dev/mem O_SYNC: never cached */
+	struct ofl_dma_region *g = region_of_map(OFL_DMA_RMEM, OFFLOAD_CACHE_UNCACHED, map, map_len, cpu,
+						 (size_t)pool->o.rmem_size, fd, pool->o.rmem_addr,
+						 pool->o.rmem_name, false);
+	if (!g)
+		return -ENOMEM;
+	*out = g;
+	return 0;
+}
+
+/* ------------------------------------------------------------- pool */
+
+static void region_close(struct ofl_dma_region *r)
+{
+	if (r->sim) {
+#ifdef OFFLOAD_HAVE_SIM
+		ofl_sim_mem_free(r->sim);
+#endif
+	} else if (r->map) {
+		munmap(r->map, r->map_len);
+	}
+	if (r->map && r->fd >= 0)
+		close(r->fd);
+	for (struct arena_blk *b = r->free, *n; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+	free(r);
+}
+
+static int region_bus(struct ofl_dma_pool *pool, struct ofl_dma_region *r, char *why, size_t wl)
+{
+	if (!pool->o.xlate) {
+		r->bus = r->phys;
+		return 0;
+	}
+	int e = pool->o.xlate(pool->o.xlate_arg, r->phys, &r->bus);
+	if (e < 0)
+		snprintf(why, wl, "%s memory at 0x%" PRIx64 " is outside the device's dma-ranges",
+			 ofl_dma_provider_name(r->kind), r->phys);
+	return e;
+}
+
+static int pick_provider(struct ofl_dma_pool *pool, char *why, size_t wl)
+{
+	const char *want = getenv("OFFLOAD_DMA_PROVIDER");
+	struct ofl_udmabuf_info info[1];
+	size_t off = 0;
+
+	why[0] = '\0';
+#define NOTE(...) (off += (size_t)snprintf(why + off, off < wl ? wl - off : 0, __VA_ARGS__))
+	if (!want || strcmp(want, "u-dma-buf") == 0) {
+		if (ofl_udmabuf_scan(info, 1) > 0) {
+			pool->provider = OFL_DMA_UDMABUF;
+			return 0;
+		}
+		NOTE("u-dma-buf: no buffers under %s/class/u-dma-buf (load the module: modprobe u-dma-buf "
+		     "udmabuf0=SIZE); ", ofl_platform_roots()->sysfs);
+	}
+	if (!want || strcmp(want, "reserved-memory") == 0) {
+		if (pool->o.rmem_size && devmem_allowed()) {
+			pool->provider = OFL_DMA_RMEM;
+			return 0;
+		}
+		NOTE("reserved-memory: %s; ", !pool->o.rmem_size ? "the device has no memory-region"
+								 : "/dev/mem not enabled (OFFLOAD_DEVMEM=1)");
+	}
+	if (!want || strcmp(want, "dma-heap") == 0) {
+		if (heap_find(pool->heap, sizeof(pool->heap)) == 0) {
+			pool->provider = OFL_DMA_HEAP;
+			return 0;
+		}
+		NOTE("dma-heap: no usable heap under %s/dma_heap; ", ofl_platform_roots()->dev);
+	}
+#undef NOTE
+	if (off >= 2 && off < wl)
+		why[off - 2] = '\0';
+	return -ENODEV;
+}
+
+int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *o,
+			struct ofl_dma_pool **out)
+{
+	char why[OFL_ERRMSG_LEN - 100];
+	struct ofl_dma_pool *pool = calloc(1, sizeof(*pool));
+
+	if (!pool)
+		return -ENOMEM;
+	pool->dev = dev;
+	pool->o = *o;
+	pool->line = ofl_cache_line();
+	pthread_mutex_init(&pool->mu, NULL);
+	pthread_rwlock_init(&pool->users_lk, NULL);
+	if (o->sim) {
+#ifdef OFFLOAD_HAVE_SIM
+		pool->provider = OFL_DMA_SIM;
+		pool->sim = ofl_sim_get(dev->ctx);
+		if (pool->sim)
+			pool->line = ofl_sim_cache_line(pool->sim);
+#endif
+		if (!pool->sim) {
+			ofl_dma_pool_destroy(pool);
+			return -ENOMEM;
+		}
+	} else {
+		int r = pick_provider(pool, why, sizeof(why));
+		if (r < 0) {
+			ofl_err(dev->ctx, r, "no DMA memory for %s: %s", dev->name, why);
+			ofl_dma_pool_destroy(pool);
+			return r;
+		}
+		if (o->cache == OFFLOAD_CACHE_STREAMING && !ofl_cache_ops_available() &&
+		    pool->provider != OFL_DMA_UDMABUF && pool->provider != OFL_DMA_RMEM) {
+			ofl_err(dev->ctx, -ENOTSUP,
+				"%s needs cache maintenance, which user space cannot do on this CPU and %s "
+				"cannot do for it", dev->name, ofl_dma_provider_name(pool->provider));
+			ofl_dma_pool_destroy(pool);
+			return -ENOTSUP;
+		}
+	}
+	snprintf(pool->desc, sizeof(pool->desc), "%s, %s", ofl_dma_provider_name(pool->provider),
+		 o->cache == OFFLOAD_CACHE_COHERENT ? "coherent"
+		 : o->cache == OFFLOAD_CACHE_STREAMING ? "streaming" : "uncached");
+	*out = pool;
+	return 0;
+}
+
+void ofl_dma_pool_destroy(struct ofl_dma_pool *pool)
+{
+	if (!pool)
+		return;
+	while (pool->users)
+		ofl_dma_free(pool->users);
+	for (struct ofl_dma_region *r = pool->regions, *n; r; r = n) {
+		n = r->next;
+		region_close(r);
+	}
+#ifdef OFFLOAD_HAVE_SIM
+	if (pool->sim)
+		ofl_sim_put(pool->dev->ctx);
+#endif
+	pthread_mutex_destroy(&pool->mu);
+	pthread_rwlock_destroy(&pool->users_lk);
+	free(pool);
+}
+
+enum ofl_dma_provider ofl_dma_pool_provider(const struct ofl_dma_pool *pool)
+{
+	return pool->provider;
+}
+
+enum offload_cache_mode ofl_dma_pool_cache(const struct ofl_dma_pool *pool)
+{
+	return pool->o.cache;
+}
+
+const char *ofl_dma_pool_describe(const struct ofl_dma_pool *pool)
+{
+	return pool->desc;
+}
+
+/* A new region for `len` bytes of mode `mode`. pool->mu held. */
+static int region_new(struct ofl_dma_pool *pool, size_t len, enum offload_cache_mode mode,
+		      struct ofl_dma_region **out, char *why, size_t wl)
+{
+	struct ofl_dma_region *r = NULL;
+	int e = -ENOMEM;
+
+	switch (pool->provider) {
+	case OFL_DMA_SIM: {
+#ifdef OFFLOAD_HAVE_SIM
+		enum ofl_sim_mem_mode sm = mode == OFFLOAD_CACHE_STREAMING ? OFL_SIM_MEM_NONCOHERENT
+					   : mode == OFFLOAD_CACHE_UNCACHED ? OFL_SIM_MEM_UNCACHED
+									    : OFL_SIM_MEM_COHERENT;
+		void *cpu;
+		uint64_t phys;
+		struct ofl_sim_mem *m = ofl_sim_mem_alloc(pool->sim, len, sm, &cpu, &phys);
+		if (!m) {
+			snprintf(why, wl, "sim: no simulated memory for %zu bytes", len);
+			return -ENOMEM;
+		}
+		r = calloc(1, sizeof(*r));
+		if (!r) {
+			ofl_sim_mem_free(m);
+			return -ENOMEM;
+		}
+		r->kind = OFL_DMA_SIM;
+		r->sim = m;
+		r->cpu = cpu;
+		r->phys = phys;
+		r->size = (len + pool->line - 1) & ~(pool->line - 1);
+		r->map_cache = mode;
+		r->fd = -1;
+		r->whole = true;
+#endif
+		break;
+	}
+	case OFL_DMA_UDMABUF: {
+		struct ofl_udmabuf_info info[16];
+		int n = ofl_udmabuf_scan(info, (int)OFL_ARRAY_SIZE(info));
+		snprintf(why, wl, "u-dma-buf: no free buffer of %zu bytes", len);
+		for (int i = 0; i < OFL_MIN(n, (int)OFL_ARRAY_SIZE(info)); i++) {
+			bool taken = false;
+			for (struct ofl_dma_region *g = pool->regions; g; g = g->next)
+				taken |= strcmp(g->name, info[i].name) == 0;
+			if (taken || info[i].size < len)
+				continue;
+			e = udmabuf_open(pool, &info[i], mode, &r, why, wl);
+			if (e == 0)
+				break;
+		}
+		if (!r)
+			return e;
+		break;
+	}
+	case OFL_DMA_HEAP:
+		if (mode == OFFLOAD_CACHE_UNCACHED) {
+			snprintf(why, wl, "dma-heap: no uncached mappings");
+			return -ENOTSUP;
+		}
+		e = heap_alloc(pool, len, &r, why, wl);
+		if (e < 0)
+			return e;
+		break;
+	case OFL_DMA_RMEM:
+		for (struct ofl_dma_region *g = pool->regions; g; g = g->next)
+			if (g->kind == OFL_DMA_RMEM) {
+				snprintf(why, wl, "reserved-memory %s: %zu of %zu bytes in use", g->name, g->used,
+					 g->size);
+				return -ENOMEM;
+			}
+		e = rmem_open(pool, &r, why, wl);
+		if (e < 0)
+			return e;
+		break;
+	case OFL_DMA_PLAIN:
+		snprintf(why, wl, "plain memory has no bus address");
+		return -ENOTSUP;
+	}
+	if (!r)
+		return -ENOMEM;
+	e = region_bus(pool, r, why, wl);
+	if (e == 0 && !r->whole)
+		e = arena_init(r);
+	if (e < 0) {
+		region_close(r);
+		return e;
+	}
+	r->next = pool->regions;
+	pool->regions = r;
+	*out = r;
+	return 0;
+}
+
+int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offload_cache_mode cache,
+		  bool user, struct ofl_dma **out, char *why, size_t wl)
+{
+	struct ofl_dma_region *r = NULL;
+	size_t off = 0;
+	int e = 0;
+
+	why[0] = '\0';
+	if (len == 0 || (align & (align - 1)) || align > 4096)
+		return -EINVAL;
+	align = OFL_MAX(align, pool->line);
+	len = (len + pool->line - 1) & ~(pool->line - 1);
+	/* A coherent device needs no uncached memory: its caches are snooped. */
+	if (pool->o.cache == OFFLOAD_CACHE_COHERENT)
+		cache = OFFLOAD_CACHE_COHERENT;
+	struct ofl_dma *d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	pthread_mutex_lock(&pool->mu);
+	for (r = pool->regions; r; r = r->next)
+		if (!r->whole && (r->map_cache == cache || r->kind == OFL_DMA_RMEM) &&
+		    arena_alloc(r, len, align, &off) == 0)
+			break;
+	if (!r) {
+		e = region_new(pool, len, cache, &r, why, wl);
+		if (e == 0 && !r->whole)
+			e = arena_alloc(r, len, align, &off);
+		if (e < 0 && !why[0])
+			snprintf(why, wl, "%s: %zu bytes do not fit", ofl_dma_provider_name(pool->provider), len);
+	}
+	pthread_mutex_unlock(&pool->mu);
+	if (e < 0) {
+		free(d);
+		return e;
+	}
+	d->region = r;
+	d->pool = pool;
+	d->off = off;
+	d->len = len;
+	d->cpu = r->cpu + off;
+	d->bus = r->bus + off;
+	d->cache = r->map_cache;
+	if (pool->o.cache == OFFLOAD_CACHE_COHERENT)
+		d->cache = OFFLOAD_CACHE_COHERENT;
+	if (!r->whole)
+		memset(d->cpu, 0, len);
+	if (user) {
+		pthread_rwlock_wrlock(&pool->users_lk);
+		d->next = pool->users;
+		if (d->next)
+			d->next->prev = d;
+		pool->users = d;
+		atomic_fetch_add_explicit(&pool->gen, 1, memory_order_release);
+		pthread_rwlock_unlock(&pool->users_lk);
+	}
+	*out = d;
+	return 0;
+}
+
+void ofl_dma_free(struct ofl_dma *d)
+{
+	if (!d)
+		return;
+	struct ofl_dma_pool *pool = d->pool;
+	pthread_rwlock_wrlock(&pool->users_lk);
+	if (d->prev || pool->users == d) {
+		if (d->prev)
+			d->prev->next = d->next;
+		else
+			pool->users = d->next;
+		if (d->next)
+			d->next->prev = d->prev;
+		atomic_fetch_add_explicit(&pool->gen, 1, memory_order_release);
+	}
+	pthread_rwlock_unlock(&pool->users_lk);
+	pthread_mutex_lock(&pool->mu);
+	struct ofl_dma_region *r = d->region;
+	if (r->whole) {
+		for (struct ofl_dma_region **pp = &pool->regions; *pp; pp = &(*pp)->next)
+			if (*pp == r) {
+				*pp = r->next;
+				break;
+			}
+		region_close(r);
+	} else {
+		arena_free(r, d->off, d->len);
+	}
+	pthread_mutex_unlock(&pool->mu);
+	free(d);
+}
+
+static bool holds(const struct ofl_dma *d, const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p, s = (uintptr_t)d->cpu;
+
+	return a >= s && len <= d->len && a - s <= d->len - len;
+}
+
+struct ofl_dma *ofl_dma_lookup(struct ofl_dma_pool *pool, const void *p, size_t len)
+{
+	struct ofl_dma *found = NULL;
+
+	pthread_rwlock_rdlock(&pool->users_lk);
+	for (struct ofl_dma *d = pool->users; d; d = d->next) {
+		if (holds(d, p, len)) {
+			found = d;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&pool->users_lk);
+	return found;
+}
+
+struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, size_t len,
+				    struct ofl_dma_hint *h)
+{
+	uint64_t gen = atomic_load_explicit(&pool->gen, memory_order_acquire);
+
+	if (h->d && h->gen == gen && holds(h->d, p, len))
+		return h->d;
+	struct ofl_dma *d = ofl_dma_lookup(pool, p, len);
+	if (d) {
+		h->d = d;
+		h->gen = gen;
+	}
+	return d;
+}
+
+/* ------------------------------------------------------------- sync */
+
+static void count(struct ofl_dma *d, bool inval, size_t off, size_t len, uint64_t t0)
+{
+	struct ofl_dev_counters *c = &d->pool->dev->stats;
+	size_t line = d->pool->line;
+	size_t s = off & ~(line - 1), e = (off + len + line - 1) & ~(line - 1);
+
+	atomic_fetch_add_explicit(inval ? &c->cache_inval_calls : &c->cache_clean_calls, 1,
+				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&c->cache_bytes, e - s, memory_order_relaxed);
+	atomic_fetch_add_explicit(&c->cache_ns, ofl_now_ns() - t0, memory_order_relaxed);
+}
+
+void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
+{
+	struct ofl_dma_region *r = d->region;
+	uint64_t t0 = ofl_now_ns();
+	size_t roff = d->off + off;
+
+	switch (r->kind) {
+	case OFL_DMA_SIM:
+#ifdef OFFLOAD_HAVE_SIM
+		if (for_cpu)
+			ofl_sim_mem_inval(r->sim, roff, len);
+		else
+			ofl_sim_mem_clean(r->sim, roff, len);
+#endif
+		break;
+	case OFL_DMA_UDMABUF:
+		if (!ofl_cache_ops_available()) {
+			udmabuf_kernel_sync(r, roff, len, for_cpu);
+			break;
+		}
+		/* fall through */
+	case OFL_DMA_HEAP:
+	case OFL_DMA_RMEM:
+	case OFL_DMA_PLAIN:
+		if (for_cpu)
+			ofl_cache_clean_inval(r->cpu + roff, len);
+		else
+			ofl_cache_clean(r->cpu + roff, len);
+		break;
+	}
+	count(d, for_cpu, roff, len, t0);
+}

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/platform: what a direct backend needs from the machine.
+ *
+ *  - Register regions (struct ofl_mmio): mapped from UIO, VFIO-platform or
+ *    /dev/mem (only a region the device tree declares, never an arbitrary
+ *    address), or served by a model of the sim world. The accessors are a
+ *    plain volatile access on hardware and one predictable branch to the
+ *    model when simulated.
+ *  - Barriers between normal-memory writes (descriptors) and MMIO (doorbells).
+ *  - DMA memory (struct ofl_dma_pool / struct ofl_dma): u-dma-buf, a
+ *    dma-heap, a device-tree reserved-memory region through /dev/mem, or
+ *    simulated memory; bus addresses through the device's dma-ranges.
+ *  - Cache maintenance per architecture, applied as the device's policy says
+ *    (coherent: nothing; streaming: clean / clean+invalidate on cache-line
+ *    rounded ranges; uncached: nothing), counted per device.
+ *
+ * The sysfs, /dev and /proc roots can be redirected (ofl_platform_set_roots())
+ * so that tests run the UIO / u-dma-buf / dmatest paths against stand-in trees.
+ */
+#ifndef OFL_PLATFORM_H
+#define OFL_PLATFORM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <offload/offload.h>
+
+#ifdef OFFLOAD_HAVE_SIM
+#include "sim/sim.h"
+#endif
+
+struct offload_ctx;
+struct ofl_device;
+struct ofl_sim_block;
+struct ofl_sim_mem;
+
+/* ------------------------------------------------------------------ roots */
+
+struct ofl_platform_roots {
+	char sysfs[256];   /* "/sys" */
+	char dev[256];     /* "/dev" */
+	char devmem[256];  /* "/dev/mem" */
+	char pagemap[256]; /* "/proc/self/pagemap" */
+};
+/* The roots in effect (process-wide): /sys, /dev, /dev/mem, /proc/self/pagemap, or
+ * $OFFLOAD_SYSFS_ROOT and $OFFLOAD_DEV_ROOT (then <dev>/mem) when set. */
+const struct ofl_platform_roots *ofl_platform_roots(void);
+/* Redirect them (tests); NULL fields keep their value; NULL restores all defaults. */
+void ofl_platform_set_roots(const char *sysfs, const char *dev, const char *devmem,
+			    const char *pagemap);
+
+/* ------------------------------------------------------------------ MMIO */
+
+enum ofl_mmio_kind { OFL_MMIO_NONE, OFL_MMIO_SIM, OFL_MMIO_UIO, OFL_MMIO_VFIO, OFL_MMIO_DEVMEM };
+
+struct ofl_mmio {
+	volatile uint8_t *base;     /* hardware mapping; NULL when simulated */
+	struct ofl_sim_block *sim;  /* the model's block; NULL on hardware */
+	uint64_t phys, size;        /* the region as the device tree declares it */
+	enum ofl_mmio_kind kind;
+	void *map;                  /* mmap() result and length, for unmapping */
+	size_t map_len;
+	int fd;                     /* UIO / /dev/mem file, closed at unmap (-1 if none) */
+	void *vfio;                 /* VFIO session shared by a device's regions */
+};
+
+#ifdef OFFLOAD_HAVE_SIM
+#define OFL_MMIO_SIMULATED(m) ((m)->sim != NULL)
+#else
+#define OFL_MMIO_SIMULATED(m) false
+#define ofl_sim_mmio_read32(b, o) 0u
+#define ofl_sim_mmio_write32(b, o, v) ((void)0)
+#define ofl_sim_mmio_read64(b, o) 0ull
+#define ofl_sim_mmio_write64(b, o, v) ((void)0)
+#endif
+
+/* 32-bit register read at byte offset `off`. */
+static inline uint32_t ofl_mmio_read32(const struct ofl_mmio *m, uint64_t off)
+{
+	if (OFL_MMIO_SIMULATED(m))
+		return ofl_sim_mmio_read32(m->sim, off);
+	return *(const volatile uint32_t *)(const volatile void *)(m->base + off);
+}
+
+/* 32-bit register write (relaxed: order it after descriptor writes with ofl_dma_wmb()). */
+static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint32_t v)
+{
+	if (OFL_MMIO_SIMULATED(m))
+		ofl_sim_mmio_write32(m->sim, off, v);
+	else
+		*(volatile uint32_t *)(volatile void *)(m->base + off) = v;
+}
+
+/*
+ * 64-bit access, for windows that move a whole 8-byte ring element at once
+ * (Linux's memcpy_toio/fromio use 64-bit accesses on arm64). On 32-bit hosts
+ * it is two 32-bit accesses, low word first.
+ */
+static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
+{
+	if (OFL_MMIO_SIMULATED(m))
+		return ofl_sim_mmio_read64(m->sim, off);
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	return *(const volatile uint64_t *)(const volatile void *)(m->base + off);
+#else
+	uint64_t lo = *(const volatile uint32_t *)(const volatile void *)(m->base + off);
+	return lo | (uint64_t)*(const volatile uint32_t *)(const volatile void *)(m->base + off + 4) << 32;
+#endif
+}
+
+static inline void ofl_mmio_write64(const struct ofl_mmio *m, uint64_t off, uint64_t v)
+{
+	if (OFL_MMIO_SIMULATED(m)) {
+		ofl_sim_mmio_write64(m->sim, off, v);
+		return;
+	}
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	*(volatile uint64_t *)(volatile void *)(m->base + off) = v;
+#else
+	*(volatile uint32_t *)(volatile void *)(m->base + off) = (uint32_t)v;
+	*(volatile uint32_t *)(volatile void *)(m->base + off + 4) = (uint32_t)(v >> 32);
+#endif
+}
+
+/* Normal-memory writes become visible to a device before a later MMIO write (Linux dma_wmb()). */
+static inline void ofl_dma_wmb(void)
+{
+#if defined(__aarch64__)
+	__asm__ volatile("dmb oshst" ::: "memory");
+#elif defined(__arm__)
+	__asm__ volatile("dmb st" ::: "memory");
+#elif defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("" ::: "memory"); /* x86 keeps stores in order */
+#else
+	atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
+/* Reads of DMA memory happen after an earlier MMIO read (Linux dma_rmb()). */
+static inline void ofl_dma_rmb(void)
+{
+#if defined(__aarch64__)
+	__asm__ volatile("dmb oshld" ::: "memory");
+#elif defined(__arm__)
+	__asm__ volatile("dmb" ::: "memory");
+#elif defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("" ::: "memory");
+#else
+	atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
+/*
+ * Map register region `name` (or reg entry `index` when name is NULL) of DT
+ * node `node` for device `dev`: from the sim world if the context simulates,
+ * else UIO (a /sys/class/uio device whose of_node is this node), else
+ * VFIO-platform (the node's platform device bound to vfio-platform), else
+ * /dev/mem if OFFLOAD_DEVMEM=1 allows it. The address always comes from the
+ * device tree. On failure `why` says what was tried.
+ */
+int ofl_mmio_map_reg(struct ofl_device *dev, int node, const char *name, int index,
+		     struct ofl_mmio *out, char *why, size_t why_len);
+void ofl_mmio_unmap(struct ofl_mmio *m);
+/* How a region is reached, in a word or two ("UIO", "register-level model (sim)", ...). */
+const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k);
+
+/* Lower-level pieces, exposed for tests with stand-in trees. */
+/* Index N of /sys/class/uio/uioN whose device/of_node resolves to DT path `dt_path`; -ENOENT. */
+int ofl_uio_find(const char *dt_path, char *why, size_t why_len);
+/* Map the UIO map of uioN that covers [phys, phys + size). */
+int ofl_uio_map(int uio, uint64_t phys, uint64_t size, struct ofl_mmio *out, char *why,
+		size_t why_len);
+/* Map [phys, phys + size) through /dev/mem (the caller guarantees the DT declares it). */
+int ofl_devmem_map(uint64_t phys, uint64_t size, bool uncached, void **cpu, void **map,
+		   size_t *map_len, int *fd, char *why, size_t why_len);
+/* VFIO-platform: region `index` of the platform device `devname` bound to vfio-platform. */
+int ofl_vfio_map(const char *devname, int index, uint64_t phys, uint64_t size,
+		 struct ofl_mmio *out, char *why, size_t why_len);
+/* Platform device name (e.g. "31150000.dma-controller") whose of_node is `dt_path`; -ENOENT. */
+int ofl_platform_dev_by_of_node(const char *dt_path, char *name, size_t len);
+#ifdef OFFLOAD_HAVE_SIM
+/* A region served by a model at [phys, phys + size). -ENODEV if no model serves it. */
+int ofl_mmio_map_sim(struct ofl_sim *sim, uint64_t phys, uint64_t size, struct ofl_mmio *out);
+#endif
+
+/* ------------------------------------------------------------------ cache maintenance */
+
+/* Data cache line size in bytes (arm64: CTR_EL0.DminLine; else sysconf/CPUID; 64 fallback). */
+size_t ofl_cache_line(void);
+/* Whether this build can clean/invalidate from user space on this CPU. */
+bool ofl_cache_ops_available(void);
+/* Clean [p, p + len) to the point of coherency (arm64 DC CVAC; x86 CLFLUSHOPT/CLFLUSH). One barrier. */
+void ofl_cache_clean(const void *p, size_t len);
+/* Clean and invalidate (arm64 DC CIVAC; x86 CLFLUSHOPT/CLFLUSH). One barrier. */
+void ofl_cache_clean_inval(const void *p, size_t len);
+
+/* ------------------------------------------------------------------ DMA memory */
+
+enum ofl_dma_provider {
+	OFL_DMA_PLAIN,   /* plain process memory (CPU device, kernel-served devices) */
+	OFL_DMA_SIM,     /* simulated memory of the sim world */
+	OFL_DMA_UDMABUF, /* u-dma-buf: /dev/<name>, /sys/class/u-dma-buf/<name>/phys_addr */
+	OFL_DMA_HEAP,    /* /dev/dma_heap/<heap>, physical address from /proc/self/pagemap */
+	OFL_DMA_RMEM,    /* a /reserved-memory region through /dev/mem */
+};
+const char *ofl_dma_provider_name(enum ofl_dma_provider p);
+
+struct ofl_dma_region;
+struct ofl_dma_pool;
+
+/* One allocation: a range of a region. */
+struct ofl_dma {
+	struct ofl_dma_region *region;
+	struct ofl_dma_pool *pool;
+	void *cpu;                    /* CPU address */
+	uint64_t bus;                 /* address the device uses (after dma-ranges) */
+	size_t len;                   /* bytes, a multiple of the cache line */
+	size_t off;                   /* offset inside the region */
+	enum offload_cache_mode cache;
+	struct ofl_dma *next, *prev;  /* the pool's list (for lookups by address) */
+};
+
+/*
+ * Translate a CPU physical address to the device's bus address (dma-ranges).
+ * Returns 0 or -ERANGE.
+ */
+typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus);
+
+struct ofl_dma_pool_opts {
+	enum offload_cache_mode cache;  /* the device's policy */
+	bool sim;                       /* the device is simulated: sim memory */
+	ofl_dma_xlate_fn xlate;         /* NULL = identity */
+	void *xlate_arg;
+	uint64_t rmem_addr, rmem_size;  /* the device's DT memory-region, 0 if none */
+	char rmem_name[64];
+};
+
+/* A device's DMA memory. Created by the backend that serves the device. */
+int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *o,
+			struct ofl_dma_pool **out);
+void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
+
+/*
+ * Allocate `len` bytes aligned to `align` (a power of two; at least the
+ * cache line) with cache mode `cache` (the pool's mode, or
+ * OFFLOAD_CACHE_UNCACHED for descriptors and rings on non-coherent devices).
+ * `user` links the allocation into the pool's lookup list (DMA buffers the
+ * caller may hand back as plain pointers); ofl_dma_pool_destroy() frees
+ * those, other allocations must be freed by their owner first.
+ * -ENOMEM with the reasons in `why`.
+ */
+int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offload_cache_mode cache,
+		  bool user, struct ofl_dma **out, char *why, size_t why_len);
+void ofl_dma_free(struct ofl_dma *d);
+
+/* The user allocation of `pool` that holds all of [p, p + len), or NULL. */
+struct ofl_dma *ofl_dma_lookup(struct ofl_dma_pool *pool, const void *p, size_t len);
+
+/*
+ * A caller's memory of its last lookup: ofl_dma_lookup_hint() answers from
+ * it without the pool's lock while no user allocation has come or gone
+ * since (the pool's generation). One per thread of use (a queue has two).
+ */
+struct ofl_dma_hint {
+	struct ofl_dma *d;
+	uint64_t gen;
+};
+struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, size_t len,
+				    struct ofl_dma_hint *h);
+
+/*
+ * Hand [off, off + len) of d to the device / back to the CPU, as the cache
+ * mode says (streaming: clean / clean+invalidate on cache-line-rounded
+ * ranges; otherwise nothing). Counted in the device's stats.
+ */
+void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu);
+static inline void ofl_dma_sync_for_device(struct ofl_dma *d, size_t off, size_t len)
+{
+	if (d->cache == OFFLOAD_CACHE_STREAMING && len)
+		ofl_dma_sync_range(d, off, len, false);
+}
+static inline void ofl_dma_sync_for_cpu(struct ofl_dma *d, size_t off, size_t len)
+{
+	if (d->cache == OFFLOAD_CACHE_STREAMING && len)
+		ofl_dma_sync_range(d, off, len, true);
+}
+
+enum ofl_dma_provider ofl_dma_pool_provider(const struct ofl_dma_pool *pool);
+enum offload_cache_mode ofl_dma_pool_cache(const struct ofl_dma_pool *pool);
+/* One line: provider, where, how much is in use. */
+const char *ofl_dma_pool_describe(const struct ofl_dma_pool *pool);
+
+/* Provider internals, exposed for tests with stand-in trees. */
+struct ofl_udmabuf_info {
+	char name[64];
+	uint64_t phys, size;
+	bool dma_coherent;
+};
+/* List /sys/class/u-dma-buf/<name> buffers. Returns the count (may exceed max) or -errno. */
+int ofl_udmabuf_scan(struct ofl_udmabuf_info *out, int max);
+/* Read the physical address of a page-aligned mapping from the pagemap; -EPERM without CAP_SYS_ADMIN. */
+int ofl_pagemap_phys(const void *p, uint64_t *phys, char *why, size_t why_len);
+
+#endif /* OFL_PLATFORM_H */

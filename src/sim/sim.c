@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sim world: MMIO map, memory map with non-coherent emulation, fault
+ * injection, model threads. See sim.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "sim/sim.h"
+
+#define SIM_MAX_BLOCKS 64
+#define SIM_GAP (64u << 10) /* unmapped gap after every memory region */
+#define SIM_DEFAULT_DRAM_BASE 0x880000000ull
+#define SIM_DEFAULT_DRAM_SIZE (32ull << 30)
+
+struct ofl_sim_mem {
+	struct ofl_sim *sim;
+	uint64_t phys;
+	size_t size;
+	enum ofl_sim_mem_mode mode;
+	uint8_t *cpu;
+	uint8_t *ram; /* == cpu unless non-coherent */
+};
+
+struct fault_slot {
+	struct ofl_sim_fault spec;
+	bool armed;
+	uint32_t skip_left, count_left;
+	uint32_t fired;
+};
+
+struct ofl_sim {
+	struct ofl_sim_opts opts;
+	size_t line;
+	int refs;
+
+	pthread_mutex_t blocks_mu;
+	struct ofl_sim_block *blocks[SIM_MAX_BLOCKS];
+	int nblocks;
+
+	pthread_rwlock_t mem_lock;
+	struct ofl_sim_mem **mems; /* sorted by phys */
+	size_t nmems, cap_mems;
+	uint64_t next_phys;
+
+	pthread_mutex_t fault_mu;
+	struct fault_slot faults[OFL_SIM_FAULT_KINDS];
+	atomic_bool any_fault;
+
+	atomic_uint_fast64_t bus_errors;
+	char last_bus_error[160];
+
+	pthread_mutex_t models_mu;
+	struct ofl_sim_model *models;
+};
+
+/* ------------------------------------------------------------------ world */
+
+static size_t host_cache_line(void)
+{
+	long l = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+
+	return (l >= 16 && l <= 1024 && (l & (l - 1)) == 0) ? (size_t)l : 64;
+}
+
+struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts)
+{
+	struct ofl_sim *sim = calloc(1, sizeof(*sim));
+
+	if (!sim)
+		return NULL;
+	if (opts)
+		sim->opts = *opts;
+	if (!sim->opts.dram_base)
+		sim->opts.dram_base = SIM_DEFAULT_DRAM_BASE;
+	if (!sim->opts.dram_size)
+		sim->opts.dram_size = SIM_DEFAULT_DRAM_SIZE;
+	sim->next_phys = sim->opts.dram_base;
+	sim->line = host_cache_line();
+	pthread_mutex_init(&sim->blocks_mu, NULL);
+	pthread_rwlock_init(&sim->mem_lock, NULL);
+	pthread_mutex_init(&sim->fault_mu, NULL);
+	pthread_mutex_init(&sim->models_mu, NULL);
+	return sim;
+}
+
+void ofl_sim_destroy(struct ofl_sim *sim)
+{
+	if (!sim)
+		return;
+	/* Models first: their threads may still touch memory. */
+	for (;;) {
+		pthread_mutex_lock(&sim->models_mu);
+		struct ofl_sim_model *m = sim->models;
+		if (m)
+			sim->models = m->next;
+		pthread_mutex_unlock(&sim->models_mu);
+		if (!m)
+			break;
+		m->destroy(m);
+	}
+	for (int i = 0; i < sim->nblocks; i++)
+		free(sim->blocks[i]);
+	for (size_t i = 0; i < sim->nmems; i++) {
+		struct ofl_sim_mem *m = sim->mems[i];
+		if (m->ram != m->cpu)
+			free(m->ram);
+		free(m->cpu);
+		free(m);
+	}
+	free(sim->mems);
+	pthread_mutex_destroy(&sim->blocks_mu);
+	pthread_rwlock_destroy(&sim->mem_lock);
+	pthread_mutex_destroy(&sim->fault_mu);
+	pthread_mutex_destroy(&sim->models_mu);
+	free(sim);
+}
+
+bool ofl_sim_noncoherent(const struct ofl_sim *sim)
+{
+	return sim->opts.noncoherent;
+}
+
+size_t ofl_sim_cache_line(const struct ofl_sim *sim)
+{
+	return sim->line;
+}
+
+struct ofl_sim *ofl_sim_get(struct offload_ctx *ctx)
+{
+	pthread_mutex_lock(&ctx->lock);
+	if (!ctx->sim_world) {
+		struct ofl_sim_opts o = { .noncoherent = (ctx->flags & OFFLOAD_CTX_SIM_NONCOHERENT) != 0 };
+		ctx->sim_world = ofl_sim_create(&o);
+	}
+	struct ofl_sim *sim = ctx->sim_world;
+	if (sim)
+		sim->refs++;
+	pthread_mutex_unlock(&ctx->lock);
+	return sim;
+}
+
+void ofl_sim_put(struct offload_ctx *ctx)
+{
+	struct ofl_sim *dead = NULL;
+
+	pthread_mutex_lock(&ctx->lock);
+	struct ofl_sim *sim = ctx->sim_world;
+	if (sim && --sim->refs == 0) {
+		dead = sim;
+		ctx->sim_world = NULL;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	ofl_sim_destroy(dead);
+}
+
+struct ofl_sim *ofl_sim_of(const struct offload_ctx *ctx)
+{
+	return ctx->sim_world;
+}
+
+/* ------------------------------------------------------------------ bus errors */
+
+void ofl_sim_bus_error(struct ofl_sim *sim, const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_fetch_add(&sim->bus_errors, 1);
+	pthread_mutex_lock(&sim->fault_mu);
+	va_start(ap, fmt);
+	vsnprintf(sim->last_bus_error, sizeof(sim->last_bus_error), fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&sim->fault_mu);
+}
+
+uint64_t ofl_sim_bus_errors(struct ofl_sim *sim, char *last, size_t len)
+{
+	if (last && len) {
+		pthread_mutex_lock(&sim->fault_mu);
+		ofl_strlcpy(last, sim->last_bus_error, len);
+		pthread_mutex_unlock(&sim->fault_mu);
+	}
+	return atomic_load(&sim->bus_errors);
+}
+
+/* ------------------------------------------------------------------ MMIO */
+
+int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
+		      const struct ofl_sim_block_ops *ops, void *model, unsigned region,
+		      const char *name)
+{
+	int r = 0;
+
+	if (size == 0 || phys + size < phys)
+		return -EINVAL;
+	pthread_mutex_lock(&sim->blocks_mu);
+	for (int i = 0; i < sim->nblocks; i++) {
+		const struct ofl_sim_block *b = sim->blocks[i];
+		if (phys < b->phys + b->size && b->phys < phys + size) {
+			r = -EEXIST;
+			goto out;
+		}
+	}
+	if (sim->nblocks >= SIM_MAX_BLOCKS) {
+		r = -ENOMEM;
+		goto out;
+	}
+	struct ofl_sim_block *b = calloc(1, sizeof(*b));
+	if (!b) {
+		r = -ENOMEM;
+		goto out;
+	}
+	b->sim = sim;
+	b->ops = ops;
+	b->model = model;
+	b->region = region;
+	b->phys = phys;
+	b->size = size;
+	ofl_strlcpy(b->name, name, sizeof(b->name));
+	sim->blocks[sim->nblocks++] = b;
+out:
+	pthread_mutex_unlock(&sim->blocks_mu);
+	return r;
+}
+
+void ofl_sim_remove_blocks(struct ofl_sim *sim, const void *model)
+{
+	pthread_mutex_lock(&sim->blocks_mu);
+	for (int i = 0; i < sim->nblocks;) {
+		if (sim->blocks[i]->model == model) {
+			free(sim->blocks[i]);
+			sim->blocks[i] = sim->blocks[--sim->nblocks];
+		} else {
+			i++;
+		}
+	}
+	pthread_mutex_unlock(&sim->blocks_mu);
+}
+
+struct ofl_sim_block *ofl_sim_find_block(struct ofl_sim *sim, uint64_t phys, uint64_t size)
+{
+	struct ofl_sim_block *found = NULL;
+
+	pthread_mutex_lock(&sim->blocks_mu);
+	for (int i = 0; i < sim->nblocks; i++) {
+		struct ofl_sim_block *b = sim->blocks[i];
+		if (phys >= b->phys && phys + size <= b->phys + b->size && phys + size >= phys) {
+			found = b;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sim->blocks_mu);
+	return found;
+}
+
+static bool mmio_ok(struct ofl_sim_block *b, uint64_t off, unsigned width, bool write)
+{
+	if (OFL_LIKELY(off + width <= b->size && (off & (width - 1)) == 0))
+		return true;
+	ofl_sim_bus_error(b->sim, "%s of %u bytes at %s+0x%llx (block is 0x%llx bytes)",
+			  write ? "write" : "read", width, b->name, (unsigned long long)off,
+			  (unsigned long long)b->size);
+	return false;
+}
+
+uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off)
+{
+	if (!mmio_ok(b, off, 4, false))
+		return 0xFFFFFFFFu;
+	return b->ops->read32(b->model, b->region, off);
+}
+
+void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val)
+{
+	if (mmio_ok(b, off, 4, true))
+		b->ops->write32(b->model, b->region, off, val);
+}
+
+uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off)
+{
+	if (!mmio_ok(b, off, 8, false))
+		return ~0ull;
+	if (b->ops->read64)
+		return b->ops->read64(b->model, b->region, off);
+	uint64_t lo = b->ops->read32(b->model, b->region, off);
+	return lo | (uint64_t)b->ops->read32(b->model, b->region, off + 4) << 32;
+}
+
+void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val)
+{
+	if (!mmio_ok(b, off, 8, true))
+		return;
+	if (b->ops->write64) {
+		b->ops->write64(b->model, b->region, off, val);
+		return;
+	}
+	b->ops->write32(b->model, b->region, off, (uint32_t)val);
+	b->ops->write32(b->model, b->region, off + 4, (uint32_t)(val >> 32));
+}
+
+/* ------------------------------------------------------------------ memory */
+
+static size_t mem_index(const struct ofl_sim *sim, uint64_t phys)
+{
+	size_t lo = 0, hi = sim->nmems;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sim->mems[mid]->phys <= phys)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo; /* first region with phys > the address */
+}
+
+static int grow_mems(struct ofl_sim *sim)
+{
+	if (sim->nmems < sim->cap_mems)
+		return 0;
+	size_t cap = sim->cap_mems ? sim->cap_mems * 2 : 16;
+	struct ofl_sim_mem **n = realloc(sim->mems, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	sim->mems = n;
+	sim->cap_mems = cap;
+	return 0;
+}
+
+struct ofl_sim_mem *ofl_sim_mem_alloc(struct ofl_sim *sim, size_t size, enum ofl_sim_mem_mode mode,
+				      void **cpu, uint64_t *phys)
+{
+	size_t line = sim->line;
+
+	if (size == 0 || size > (sim->opts.dram_size >> 1))
+		return NULL;
+	size = (size + line - 1) & ~(line - 1);
+	size_t span = (size + SIM_GAP - 1) / SIM_GAP * SIM_GAP + SIM_GAP;
+	struct ofl_sim_mem *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	size_t alloc = (size + 4095) & ~(size_t)4095;
+	m->cpu = aligned_alloc(4096, alloc);
+	m->ram = m->cpu;
+	if (m->cpu && mode == OFL_SIM_MEM_NONCOHERENT)
+		m->ram = aligned_alloc(4096, alloc);
+	if (!m->cpu || !m->ram) {
+		if (m->ram != m->cpu)
+			free(m->ram);
+		free(m->cpu);
+		free(m);
+		return NULL;
+	}
+	memset(m->cpu, 0, alloc);
+	if (m->ram != m->cpu)
+		memset(m->ram, 0, alloc);
+	m->sim = sim;
+	m->size = size;
+	m->mode = mode;
+
+	pthread_rwlock_wrlock(&sim->mem_lock);
+	if (sim->next_phys + span > sim->opts.dram_base + sim->opts.dram_size || grow_mems(sim) < 0) {
+		pthread_rwlock_unlock(&sim->mem_lock);
+		if (m->ram != m->cpu)
+			free(m->ram);
+		free(m->cpu);
+		free(m);
+		return NULL;
+	}
+	m->phys = sim->next_phys;
+	sim->next_phys += span;
+	/* Addresses only grow, so the new region goes last. */
+	sim->mems[sim->nmems++] = m;
+	pthread_rwlock_unlock(&sim->mem_lock);
+	*cpu = m->cpu;
+	*phys = m->phys;
+	return m;
+}
+
+void ofl_sim_mem_free(struct ofl_sim_mem *m)
+{
+	if (!m)
+		return;
+	struct ofl_sim *sim = m->sim;
+	pthread_rwlock_wrlock(&sim->mem_lock);
+	size_t i = mem_index(sim, m->phys);
+	if (i > 0 && sim->mems[i - 1] == m) {
+		memmove(&sim->mems[i - 1], &sim->mems[i], (sim->nmems - i) * sizeof(sim->mems[0]));
+		sim->nmems--;
+	}
+	pthread_rwlock_unlock(&sim->mem_lock);
+	if (m->ram != m->cpu)
+		free(m->ram);
+	free(m->cpu);
+	free(m);
+}
+
+/* Line-rounded [*s, *e) of [off, off + len) inside the region. */
+static bool line_range(const struct ofl_sim_mem *m, size_t off, size_t len, size_t *s, size_t *e)
+{
+	size_t line = m->sim->line;
+
+	if (len == 0 || off >= m->size)
+		return false;
+	*s = off & ~(line - 1);
+	size_t end = off + OFL_MIN(len, m->size - off);
+	*e = OFL_MIN((end + line - 1) & ~(line - 1), m->size);
+	return true;
+}
+
+void ofl_sim_mem_clean(struct ofl_sim_mem *m, size_t off, size_t len)
+{
+	size_t s, e;
+
+	if (m->mode != OFL_SIM_MEM_NONCOHERENT || !line_range(m, off, len, &s, &e))
+		return;
+	if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_DROP_CLEAN, m->cpu + off, len, NULL))
+		return;
+	memcpy(m->ram + s, m->cpu + s, e - s);
+}
+
+void ofl_sim_mem_inval(struct ofl_sim_mem *m, size_t off, size_t len)
+{
+	size_t s, e;
+
+	if (m->mode != OFL_SIM_MEM_NONCOHERENT || !line_range(m, off, len, &s, &e))
+		return;
+	if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_DROP_INVAL, m->cpu + off, len, NULL))
+		return;
+	memcpy(m->cpu + s, m->ram + s, e - s);
+}
+
+/* RAM view of [phys, phys + len), or NULL. Caller holds mem_lock for reading. */
+static uint8_t *ram_at(struct ofl_sim *sim, uint64_t phys, size_t len)
+{
+	size_t i = mem_index(sim, phys);
+
+	if (i == 0 || len == 0)
+		return NULL;
+	const struct ofl_sim_mem *m = sim->mems[i - 1];
+	uint64_t off = phys - m->phys;
+	if (off >= m->size || len > m->size - off)
+		return NULL;
+	return m->ram + off;
+}
+
+static int dma_fault(struct ofl_sim *sim, const char *what, uint64_t phys, size_t len)
+{
+	ofl_sim_bus_error(sim, "DMA %s of %zu bytes at 0x%llx: not inside one memory region", what,
+			  len, (unsigned long long)phys);
+	return -EFAULT;
+}
+
+int ofl_sim_dma_read(struct ofl_sim *sim, uint64_t phys, void *dst, size_t len)
+{
+	int r = 0;
+
+	pthread_rwlock_rdlock(&sim->mem_lock);
+	const uint8_t *p = ram_at(sim, phys, len);
+	if (p)
+		memcpy(dst, p, len);
+	else
+		r = dma_fault(sim, "read", phys, len);
+	pthread_rwlock_unlock(&sim->mem_lock);
+	return r;
+}
+
+int ofl_sim_dma_write(struct ofl_sim *sim, uint64_t phys, const void *src, size_t len)
+{
+	int r = 0;
+
+	pthread_rwlock_rdlock(&sim->mem_lock);
+	uint8_t *p = ram_at(sim, phys, len);
+	if (p)
+		memcpy(p, src, len);
+	else
+		r = dma_fault(sim, "write", phys, len);
+	pthread_rwlock_unlock(&sim->mem_lock);
+	return r;
+}
+
+int ofl_sim_dma_copy(struct ofl_sim *sim, uint64_t dst_phys, uint64_t src_phys, size_t len)
+{
+	int r = 0;
+
+	pthread_rwlock_rdlock(&sim->mem_lock);
+	const uint8_t *s = ram_at(sim, src_phys, len);
+	uint8_t *d = ram_at(sim, dst_phys, len);
+	if (!s)
+		r = dma_fault(sim, "read", src_phys, len);
+	else if (!d)
+		r = dma_fault(sim, "write", dst_phys, len);
+	else
+		memmove(d, s, len);
+	pthread_rwlock_unlock(&sim->mem_lock);
+	return r;
+}
+
+/* ------------------------------------------------------------------ faults */
+
+int ofl_sim_fault_set(struct ofl_sim *sim, const struct ofl_sim_fault *f)
+{
+	if (!f || f->kind <= 0 || f->kind >= OFL_SIM_FAULT_KINDS)
+		return -EINVAL;
+	pthread_mutex_lock(&sim->fault_mu);
+	struct fault_slot *s = &sim->faults[f->kind];
+	s->spec = *f;
+	s->armed = true;
+	s->skip_left = f->skip;
+	s->count_left = f->count;
+	atomic_store(&sim->any_fault, true);
+	pthread_mutex_unlock(&sim->fault_mu);
+	return 0;
+}
+
+void ofl_sim_fault_clear(struct ofl_sim *sim)
+{
+	pthread_mutex_lock(&sim->fault_mu);
+	for (int k = 0; k < OFL_SIM_FAULT_KINDS; k++)
+		sim->faults[k].armed = false;
+	atomic_store(&sim->any_fault, false);
+	pthread_mutex_unlock(&sim->fault_mu);
+}
+
+bool ofl_sim_fault_take(struct ofl_sim *sim, enum ofl_sim_fault_kind kind, const void *cpu,
+			size_t len, uint32_t *arg)
+{
+	bool fire = false;
+
+	if (OFL_LIKELY(!atomic_load_explicit(&sim->any_fault, memory_order_relaxed)))
+		return false;
+	pthread_mutex_lock(&sim->fault_mu);
+	struct fault_slot *s = &sim->faults[kind];
+	if (s->armed && s->spec.cpu && cpu &&
+	    !ofl_ranges_overlap(s->spec.cpu, s->spec.len, cpu, len ? len : 1)) {
+		pthread_mutex_unlock(&sim->fault_mu);
+		return false;
+	}
+	if (s->armed) {
+		if (s->skip_left) {
+			s->skip_left--;
+		} else {
+			fire = true;
+			s->fired++;
+			if (arg)
+				*arg = s->spec.arg;
+			if (s->spec.count && --s->count_left == 0)
+				s->armed = false;
+		}
+	}
+	pthread_mutex_unlock(&sim->fault_mu);
+	return fire;
+}
+
+uint32_t ofl_sim_fault_fired(struct ofl_sim *sim, enum ofl_sim_fault_kind kind)
+{
+	uint32_t n = 0;
+
+	if (kind <= 0 || kind >= OFL_SIM_FAULT_KINDS)
+		return 0;
+	pthread_mutex_lock(&sim->fault_mu);
+	n = sim->faults[kind].fired;
+	pthread_mutex_unlock(&sim->fault_mu);
+	return n;
+}
+
+/* ------------------------------------------------------------------ models */
+
+void ofl_sim_model_add(struct ofl_sim *sim, struct ofl_sim_model *m)
+{
+	pthread_mutex_lock(&sim->models_mu);
+	m->next = sim->models;
+	sim->models = m;
+	pthread_mutex_unlock(&sim->models_mu);
+}
+
+struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node)
+{
+	struct ofl_sim_model *m;
+
+	pthread_mutex_lock(&sim->models_mu);
+	for (m = sim->models; m; m = m->next)
+		if (m->node == node && node >= 0)
+			break;
+	pthread_mutex_unlock(&sim->models_mu);
+	return m;
+}
+
+int ofl_sim_wait_idle(struct ofl_sim *sim, int64_t timeout_us)
+{
+	uint64_t deadline = ofl_now_ns() + (uint64_t)(timeout_us < 0 ? 0 : timeout_us) * 1000u;
+
+	for (;;) {
+		bool idle = true;
+		pthread_mutex_lock(&sim->models_mu);
+		for (struct ofl_sim_model *m = sim->models; m && idle; m = m->next)
+			if (m->idle && !m->idle(m))
+				idle = false;
+		pthread_mutex_unlock(&sim->models_mu);
+		if (idle)
+			return 0;
+		if (timeout_us >= 0 && ofl_now_ns() >= deadline)
+			return -ETIMEDOUT;
+		struct timespec ts = { 0, 20000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void *sim_thread_main(void *arg)
+{
+	struct ofl_sim_thread *t = arg;
+
+	t->run(t->arg);
+	return NULL;
+}
+
+int ofl_sim_thread_start(struct ofl_sim_thread *t, void (*run)(void *), void *arg)
+{
+	pthread_condattr_t ca;
+
+	memset(t, 0, sizeof(*t));
+	t->run = run;
+	t->arg = arg;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&t->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	int r = pthread_create(&t->th, NULL, sim_thread_main, t);
+	if (r) {
+		pthread_cond_destroy(&t->cv);
+		pthread_mutex_destroy(&t->mu);
+		return -r;
+	}
+	t->started = true;
+	return 0;
+}
+
+void ofl_sim_thread_kick(struct ofl_sim_thread *t)
+{
+	pthread_mutex_lock(&t->mu);
+	t->kicked = true;
+	pthread_cond_signal(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}
+
+void ofl_sim_thread_stop(struct ofl_sim_thread *t)
+{
+	if (!t->started)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->stop = true;
+	pthread_cond_signal(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	pthread_join(t->th, NULL);
+	pthread_cond_destroy(&t->cv);
+	pthread_mutex_destroy(&t->mu);
+	t->started = false;
+}
+
+bool ofl_sim_thread_sleep(struct ofl_sim_thread *t, int64_t timeout_us)
+{
+	struct timespec ts;
+
+	pthread_mutex_lock(&t->mu);
+	if (timeout_us >= 0) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)timeout_us * 1000u;
+		ts.tv_sec += (time_t)(ns / 1000000000u);
+		ts.tv_nsec = (long)(ns % 1000000000u);
+	}
+	while (!t->kicked && !t->stop) {
+		if (timeout_us < 0)
+			pthread_cond_wait(&t->cv, &t->mu);
+		else if (pthread_cond_timedwait(&t->cv, &t->mu, &ts) == ETIMEDOUT)
+			break;
+	}
+	t->kicked = false;
+	bool stop = t->stop;
+	pthread_mutex_unlock(&t->mu);
+	return stop;
+}

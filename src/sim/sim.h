@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/sim: the simulated SoC ("sim world") that register-level models live in.
+ *
+ * A world has
+ *  - an MMIO map: register blocks at physical addresses, each owned by a
+ *    model; the platform's mmio accessor calls ofl_sim_mmio_*() when a region
+ *    is simulated, so the backends drive models with the same code that
+ *    drives silicon;
+ *  - a memory map: DMA memory the library allocated for simulated devices.
+ *    Each region has a CPU view (what the program reads and writes) and, in
+ *    non-coherent mode, a separate RAM view (what the memory holds). Models
+ *    read and write only the RAM view. A clean copies the CPU view of the
+ *    range's cache lines to RAM, an invalidate copies RAM to the CPU view:
+ *    a missing or misplaced cache operation corrupts data, as on silicon;
+ *  - fault injection for tests: an error status in a completion, a stuck
+ *    engine, a lost or delayed completion, a dropped cache operation;
+ *  - model threads: descriptor processing runs on a thread per model, woken
+ *    by doorbell writes.
+ *
+ * One world per context, shared by every model the context attaches
+ * (reference counted: ofl_sim_get()/ofl_sim_put()).
+ */
+#ifndef OFL_SIM_H
+#define OFL_SIM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct offload_ctx;
+struct ofl_sim;
+
+/* ------------------------------------------------------------------ MMIO */
+
+/* How a model serves one of its register blocks. read64/write64 may be NULL (two 32-bit accesses). */
+struct ofl_sim_block_ops {
+	uint32_t (*read32)(void *model, unsigned region, uint64_t off);
+	void (*write32)(void *model, unsigned region, uint64_t off, uint32_t val);
+	uint64_t (*read64)(void *model, unsigned region, uint64_t off);
+	void (*write64)(void *model, unsigned region, uint64_t off, uint64_t val);
+};
+
+struct ofl_sim_block {
+	struct ofl_sim *sim;
+	const struct ofl_sim_block_ops *ops;
+	void *model;
+	unsigned region;     /* the model's own region number */
+	uint64_t phys, size; /* where the block sits in the physical address map */
+	char name[48];
+};
+
+/* Register a block of a model at [phys, phys + size). -EEXIST on overlap, -ENOMEM. */
+int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
+		      const struct ofl_sim_block_ops *ops, void *model, unsigned region,
+		      const char *name);
+/* Remove every block of `model` (a model that failed half-way through its creation). */
+void ofl_sim_remove_blocks(struct ofl_sim *sim, const void *model);
+/* The block containing all of [phys, phys + size), or NULL. */
+struct ofl_sim_block *ofl_sim_find_block(struct ofl_sim *sim, uint64_t phys, uint64_t size);
+
+/*
+ * The accessors the platform's mmio layer calls for a simulated region.
+ * An access outside the block or misaligned is a bus error: it is counted
+ * (ofl_sim_bus_errors()), reads return all ones, writes are dropped.
+ */
+uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off);
+void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val);
+uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off);
+void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val);
+
+/* ------------------------------------------------------------------ memory */
+
+/* Cache behaviour of a simulated DMA memory region. */
+enum ofl_sim_mem_mode {
+	OFL_SIM_MEM_COHERENT,    /* one view: device and CPU see the same bytes */
+	OFL_SIM_MEM_NONCOHERENT, /* CPU view and RAM view, joined by clean/invalidate */
+	OFL_SIM_MEM_UNCACHED,    /* one view; the CPU's accesses go straight to RAM */
+};
+
+struct ofl_sim_mem;
+
+/*
+ * Allocate simulated DMA memory of `size` bytes (rounded up to the cache
+ * line). The world assigns it a physical address in its simulated DRAM
+ * window (never reused while the world lives; separated by unmapped gaps so
+ * that overruns are bus errors). *cpu receives the CPU view (zeroed).
+ */
+struct ofl_sim_mem *ofl_sim_mem_alloc(struct ofl_sim *sim, size_t size, enum ofl_sim_mem_mode mode,
+				      void **cpu, uint64_t *phys);
+void ofl_sim_mem_free(struct ofl_sim_mem *m);
+
+/* Clean (CPU -> RAM) / invalidate (RAM -> CPU) the cache lines covering [off, off + len). */
+void ofl_sim_mem_clean(struct ofl_sim_mem *m, size_t off, size_t len);
+void ofl_sim_mem_inval(struct ofl_sim_mem *m, size_t off, size_t len);
+
+/* The cache line size the world emulates (the host's, normally 64). */
+size_t ofl_sim_cache_line(const struct ofl_sim *sim);
+
+/*
+ * Device-side memory access for models: physical address in, RAM view only.
+ * -EFAULT when any byte of the range is not inside one region (the models
+ * report that as the hardware's transfer error).
+ */
+int ofl_sim_dma_read(struct ofl_sim *sim, uint64_t phys, void *dst, size_t len);
+int ofl_sim_dma_write(struct ofl_sim *sim, uint64_t phys, const void *src, size_t len);
+int ofl_sim_dma_copy(struct ofl_sim *sim, uint64_t dst_phys, uint64_t src_phys, size_t len);
+
+/* ------------------------------------------------------------------ faults */
+
+enum ofl_sim_fault_kind {
+	OFL_SIM_FAULT_ERROR = 1,  /* the completion carries an error status (arg: model-specific code, 0 = transfer error) */
+	OFL_SIM_FAULT_STUCK,      /* the engine stops before finishing; only teardown releases it */
+	OFL_SIM_FAULT_LOST,       /* the work is done but the completion is never posted */
+	OFL_SIM_FAULT_DELAY,      /* the completion is posted `arg` microseconds late */
+	OFL_SIM_FAULT_DROP_CLEAN, /* a cache clean of simulated memory does nothing */
+	OFL_SIM_FAULT_DROP_INVAL, /* a cache invalidate of simulated memory does nothing */
+	OFL_SIM_FAULT_KINDS
+};
+
+struct ofl_sim_fault {
+	enum ofl_sim_fault_kind kind;
+	uint32_t skip;   /* let this many matching events pass first */
+	uint32_t count;  /* then affect this many (0 = every one from then on) */
+	uint32_t arg;    /* DELAY: microseconds; ERROR: model-specific status */
+	const void *cpu; /* DROP_*: only operations overlapping [cpu, cpu + len); NULL = any */
+	size_t len;
+};
+
+/* Arm a fault (replaces an armed fault of the same kind). -EINVAL on a bad kind. */
+int ofl_sim_fault_set(struct ofl_sim *sim, const struct ofl_sim_fault *f);
+/* Disarm every fault. */
+void ofl_sim_fault_clear(struct ofl_sim *sim);
+/* Models call this once per event of that kind; true if the fault fires (and *arg gets its arg). */
+bool ofl_sim_fault_take(struct ofl_sim *sim, enum ofl_sim_fault_kind kind, const void *cpu,
+			size_t len, uint32_t *arg);
+/* How many times a kind fired since the world was created. */
+uint32_t ofl_sim_fault_fired(struct ofl_sim *sim, enum ofl_sim_fault_kind kind);
+
+/* Bus errors seen so far (bad MMIO, DMA outside memory), and the last one in words. */
+uint64_t ofl_sim_bus_errors(struct ofl_sim *sim, char *last, size_t len);
+void ofl_sim_bus_error(struct ofl_sim *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ------------------------------------------------------------------ models */
+
+/* A model instance in a world: a DT node (or a test's name) and its lifecycle. */
+struct ofl_sim_model {
+	const char *kind;                  /* "k3-udma", "k3-ringacc", ... */
+	int node;                          /* DT node offset, -1 if built by a test */
+	void (*destroy)(struct ofl_sim_model *m);
+	bool (*idle)(struct ofl_sim_model *m); /* nothing pending (for benchmarks) */
+	struct ofl_sim_model *next;
+};
+
+void ofl_sim_model_add(struct ofl_sim *sim, struct ofl_sim_model *m);
+struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node);
+/*
+ * Digital twin: create the model(s) that serve DT node `node` of `fdt`
+ * (by its compatible; attach.c), at the addresses the tree declares. A node
+ * already modelled is left alone. -ENOTSUP when no model exists for it.
+ */
+int ofl_sim_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);
+/* Wait (up to timeout_us) until every model reports idle. 0 or -ETIMEDOUT. */
+int ofl_sim_wait_idle(struct ofl_sim *sim, int64_t timeout_us);
+
+/* A model's worker thread: run() is called whenever kicked, until stopped. */
+struct ofl_sim_thread {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool kicked, stop, started;
+	void (*run)(void *arg);
+	void *arg;
+};
+int ofl_sim_thread_start(struct ofl_sim_thread *t, void (*run)(void *), void *arg);
+void ofl_sim_thread_kick(struct ofl_sim_thread *t);
+void ofl_sim_thread_stop(struct ofl_sim_thread *t);
+/*
+ * For run(): sleep up to timeout_us (< 0: no limit) or until kicked or
+ * stopped. Returns true when the thread should stop.
+ */
+bool ofl_sim_thread_sleep(struct ofl_sim_thread *t, int64_t timeout_us);
+
+/* ------------------------------------------------------------------ world */
+
+struct ofl_sim_opts {
+	bool noncoherent;   /* emulate non-coherent memory for every simulated device */
+	uint64_t dram_base; /* simulated DRAM window; 0 = default 0x880000000 (J721E DDR high) */
+	uint64_t dram_size; /* 0 = default 32 GiB */
+};
+
+struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts);
+void ofl_sim_destroy(struct ofl_sim *sim);
+bool ofl_sim_noncoherent(const struct ofl_sim *sim);
+
+/*
+ * The world of a context, created on first use (with the context's
+ * OFFLOAD_CTX_SIM_NONCOHERENT flag) and destroyed when the last user puts it.
+ * ofl_sim_get() returns NULL when out of memory.
+ */
+struct ofl_sim *ofl_sim_get(struct offload_ctx *ctx);
+void ofl_sim_put(struct offload_ctx *ctx);
+/* The context's world without taking a reference (NULL if none). */
+struct ofl_sim *ofl_sim_of(const struct offload_ctx *ctx);
+
+#endif /* OFL_SIM_H */

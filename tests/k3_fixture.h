@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test fixture: a sim world with a TI K3 UDMA (J721E main NAVSS) or BCDMA
+ * (AM64x DMSS) model at the addresses of the real device trees, and a
+ * backends/udma engine mapped onto it, built without any device tree.
+ *
+ * Counts: J721E main UDMAP per TI-SCI "J721E DMA Device Descriptions"
+ * (TX_UHCHAN 0-3, TX_HCHAN 4-15, TX_CHAN 16-139, TX_ECHAN 140-299; RX the
+ * same up to 139; 300 rx flows); BCDMA per TI-SCI "AM62X DMA Device
+ * Descriptions" (32 block-copy, 22 TX, 28 RX channels).
+ */
+#ifndef OFFLOAD_TEST_K3_FIXTURE_H
+#define OFFLOAD_TEST_K3_FIXTURE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "platform/platform.h"
+#include "sim/k3_models.h"
+#include "sim/sim.h"
+#include "testutil.h"
+#include "udma/udma.h"
+
+#define J7_TCHAN 140u
+#define J7_ECHAN 160u
+#define J7_RCHAN 140u
+#define J7_HCHAN 16u /* includes the 4 UH channels */
+#define J7_UCHAN 4u
+#define J7_RINGS 1024u
+#define J7_PSIL 0x1000u
+
+struct k3fx {
+	offload_ctx *ctx;
+	struct ofl_device *dev;
+	struct ofl_sim *sim;
+	struct ofl_sim_ringacc *ra;
+	struct ofl_sim_udma *model;
+	struct udma_engine e;
+	bool bcdma;
+};
+
+static inline void k3fx_map(struct k3fx *f, struct ofl_mmio *m, uint64_t phys, uint64_t size)
+{
+	ck_assert_int_eq(ofl_mmio_map_sim(f->sim, phys, size, m), 0);
+}
+
+static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled)
+{
+	if (!bcdma) {
+		struct ofl_sim_ringacc_params rp = {
+			.num_rings = J7_RINGS,
+			.rt = 0x3c000000, .rt_size = 0x400000,
+			.fifos = 0x38000000, .fifos_size = 0x400000,
+			.proxy_gcfg = 0x31120000, .proxy_gcfg_size = 0x100,
+			.proxy_target = 0x33000000, .proxy_target_size = 0x40000,
+			.cfg = 0x31080000, .cfg_size = 0x40000,
+			.cfg_firewalled = firewalled, .node = -1,
+		};
+		f->ra = ofl_sim_ringacc_create(f->sim, &rp);
+		ck_assert_ptr_nonnull(f->ra);
+		struct ofl_sim_udma_params up = {
+			.gcfg = 0x31150000, .gcfg_size = 0x100,
+			.rchanrt = 0x34000000, .rchanrt_size = 0x100000,
+			.tchanrt = 0x35000000, .tchanrt_size = 0x100000,
+			.tchan = 0x30b00000, .tchan_size = 0x20000,
+			.rchan = 0x30c00000, .rchan_size = 0x10000,
+			.rflow = 0x30d00000, .rflow_size = 0x8000,
+			.tchan_cnt = J7_TCHAN, .echan_cnt = J7_ECHAN, .rchan_cnt = J7_RCHAN, .rflow_cnt = 300,
+			.hchan_cnt = J7_HCHAN, .uchan_cnt = J7_UCHAN, .psil_base = J7_PSIL, .ra = f->ra,
+			.cfg_firewalled = firewalled, .node = -1,
+		};
+		f->model = ofl_sim_udma_create(f->sim, &up);
+	} else {
+		struct ofl_sim_udma_params up = {
+			.bcdma = true,
+			.gcfg = 0x485c0100, .gcfg_size = 0x100,
+			.bchanrt = 0x4c000000, .bchanrt_size = 0x20000,
+			.rchanrt = 0x4a820000, .rchanrt_size = 0x20000,
+			.tchanrt = 0x4aa40000, .tchanrt_size = 0x20000,
+			.ringrt = 0x4bc00000, .ringrt_size = 0x100000,
+			.ring = 0x48600000, .ring_size = 0x8000,
+			.tchan = 0x484a4000, .tchan_size = 0x2000,
+			.rchan = 0x484c2000, .rchan_size = 0x2000,
+			.bchan = 0x48420000, .bchan_size = 0x2000,
+			.bchan_cnt = 32, .tchan_cnt = 22, .rchan_cnt = 28, .psil_base = 0x2000,
+			.cfg_firewalled = firewalled, .node = -1,
+		};
+		f->model = ofl_sim_udma_create(f->sim, &up);
+	}
+	ck_assert_ptr_nonnull(f->model);
+}
+
+/* A context (no device tree) whose sim world the models live in. */
+static inline void k3fx_world(struct k3fx *f, bool noncoherent)
+{
+	memset(f, 0, sizeof(*f));
+	f->ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL,
+			       OFFLOAD_CTX_SIM | (noncoherent ? OFFLOAD_CTX_SIM_NONCOHERENT : 0), NULL);
+	f->dev = calloc(1, sizeof(*f->dev));
+	ck_assert_ptr_nonnull(f->dev);
+	f->dev->ctx = f->ctx;
+	f->dev->index = 0;
+	ofl_strlcpy(f->dev->name, "test-k3", sizeof(f->dev->name));
+	f->sim = ofl_sim_get(f->ctx);
+	ck_assert_ptr_nonnull(f->sim);
+}
+
+/*
+ * Everything: world, models, engine over them. With `firmware` the models
+ * firewall their configuration registers (DM firmware owns them) and the
+ * engine configures through the TI-SCI hook.
+ */
+static inline void k3fx_setup_fw(struct k3fx *f, bool bcdma, bool noncoherent, bool firmware)
+{
+	char why[256];
+
+	k3fx_world(f, noncoherent);
+	f->bcdma = bcdma;
+	k3fx_models(f, bcdma, firmware);
+	struct udma_engine *e = &f->e;
+	e->dev = f->dev;
+	e->bcdma = bcdma;
+	e->sim = true;
+	ofl_strlcpy(e->name, bcdma ? "test-bcdma" : "test-udma", sizeof(e->name));
+	if (!bcdma) {
+		k3fx_map(f, &e->gcfg, 0x31150000, 0x100);
+		k3fx_map(f, &e->rchanrt, 0x34000000, 0x100000);
+		k3fx_map(f, &e->tchanrt, 0x35000000, 0x100000);
+		k3fx_map(f, &e->tchancfg, 0x30b00000, 0x20000);
+		k3fx_map(f, &e->rchancfg, 0x30c00000, 0x10000);
+		k3fx_map(f, &e->ra_rt, 0x3c000000, 0x400000);
+		k3fx_map(f, &e->ra_fifos, 0x38000000, 0x400000);
+		k3fx_map(f, &e->ra_cfg, 0x31080000, 0x40000);
+		e->psil_base = J7_PSIL;
+		e->ra_rings = J7_RINGS;
+		/* j721e_main_data: burst 64 / 256 / 256 B for normal / H / UH (udma.md §2) */
+		e->burst_by_tpl[0] = 64;
+		e->burst_by_tpl[1] = 256;
+		e->burst_by_tpl[2] = 256;
+		e->align = 256;
+	} else {
+		k3fx_map(f, &e->gcfg, 0x485c0100, 0x100);
+		k3fx_map(f, &e->bchanrt, 0x4c000000, 0x20000);
+		k3fx_map(f, &e->ringrt, 0x4bc00000, 0x100000);
+		k3fx_map(f, &e->ringcfg, 0x48600000, 0x8000);
+		k3fx_map(f, &e->bchancfg, 0x48420000, 0x2000);
+		e->psil_base = 0x2000;
+		e->burst_by_tpl[0] = 64; /* am64_bcdma_data: 64 B normal only */
+		e->align = 64;
+	}
+	e->cache = noncoherent ? OFFLOAD_CACHE_STREAMING : OFFLOAD_CACHE_COHERENT;
+	if (noncoherent && e->align < ofl_sim_cache_line(f->sim))
+		e->align = (uint32_t)ofl_sim_cache_line(f->sim);
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = true };
+	ck_assert_int_eq(ofl_dma_pool_create(f->dev, &po, &e->pool), 0);
+	f->dev->dma = e->pool;
+	f->dev->priv = e;
+	if (firmware) {
+		e->fw = &udma_fw_sim_tisci;
+		e->fw_arg = f->model;
+	}
+	int r = udma_engine_init(e, why, sizeof(why));
+	ck_assert_msg(r == 0, "udma_engine_init: %d %s", r, why);
+}
+
+static inline void k3fx_setup(struct k3fx *f, bool bcdma, bool noncoherent)
+{
+	k3fx_setup_fw(f, bcdma, noncoherent, false);
+}
+
+static inline void k3fx_teardown(struct k3fx *f)
+{
+	if (f->e.chan_busy)
+		udma_engine_fini(&f->e);
+	if (f->e.pool)
+		ofl_dma_pool_destroy(f->e.pool);
+	ofl_sim_put(f->ctx);
+	free(f->dev);
+	offload_ctx_free(f->ctx);
+}
+
+/* A user DMA buffer of the fixture's device (zero-copy for the engine). */
+static inline void *k3fx_buf(struct k3fx *f, size_t len, struct ofl_dma **out)
+{
+	char why[256];
+	struct ofl_dma *d;
+	int r = ofl_dma_alloc(f->e.pool, len, 4096, f->e.cache, true, &d, why, sizeof(why));
+
+	ck_assert_msg(r == 0, "ofl_dma_alloc: %d %s", r, why);
+	if (out)
+		*out = d;
+	return d->cpu;
+}
+
+#endif

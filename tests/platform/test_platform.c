@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/platform against stand-in sysfs, /dev and /proc trees built in a
+ * temporary directory: UIO discovery and mapping (uio-howto: maps/mapN/
+ * {addr,size,offset}, mmap offset N * page size), /dev/mem windows,
+ * u-dma-buf (class attributes phys_addr/size, /dev/<name>), the pagemap
+ * entry format (Documentation/admin-guide/mm/pagemap.rst: bit 63 present,
+ * bits 0-54 PFN), VFIO-platform discovery, and the errors when nothing is
+ * there. The real kernel paths run under qemu (issue #10).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "platform/platform.h"
+#include "testutil.h"
+
+static char root[256];
+static long page;
+
+static void mkdirs(const char *rel)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (char *c = p + strlen(root) + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			mkdir(p, 0755);
+			*c = '/';
+		}
+	mkdir(p, 0755);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void link_to(const char *rel, const char *target)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	ck_assert_int_eq(symlink(target, p), 0);
+}
+
+/* A regular file of `size` bytes (sparse) with a 32-bit marker at `at`. */
+static void blob(const char *rel, off_t size, off_t at, uint32_t marker)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, size), 0);
+	ck_assert_int_eq(pwrite(fd, &marker, 4, at), 4);
+	close(fd);
+}
+
+static void setup(void)
+{
+	char sys[300], dev[300], mem[300], pm[300];
+
+	page = sysconf(_SC_PAGESIZE);
+	snprintf(root, sizeof(root), "/tmp/offload-platform-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	mkdirs("sys/class");
+	mkdirs("dev");
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	snprintf(dev, sizeof(dev), "%s/dev", root);
+	snprintf(mem, sizeof(mem), "%s/dev/mem", root);
+	snprintf(pm, sizeof(pm), "%s/pagemap", root);
+	ofl_platform_set_roots(sys, dev, mem, pm);
+}
+
+static void teardown(void)
+{
+	char cmd[400];
+	ofl_platform_set_roots(NULL, NULL, NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+#define UDMA_NODE "/bus@100000/bus@30000000/dma-controller@31150000"
+
+static void uio_tree(void)
+{
+	mkdirs("sys/devices/platform/31150000.dma-controller");
+	link_to("sys/devices/platform/31150000.dma-controller/of_node",
+		"../../../firmware/devicetree/base" UDMA_NODE);
+	mkdirs("sys/class/uio/uio3/maps/map0");
+	mkdirs("sys/class/uio/uio3/maps/map1");
+	link_to("sys/class/uio/uio3/device", "../../../devices/platform/31150000.dma-controller");
+	/* map0: gcfg, not page aligned (offset 0x100 inside its page); map1: tchanrt */
+	put("sys/class/uio/uio3/maps/map0/addr", "0x31150000\n");
+	put("sys/class/uio/uio3/maps/map0/offset", "0x100\n");
+	put("sys/class/uio/uio3/maps/map0/size", "0x100\n");
+	put("sys/class/uio/uio3/maps/map1/addr", "0x35000000\n");
+	put("sys/class/uio/uio3/maps/map1/offset", "0x0\n");
+	put("sys/class/uio/uio3/maps/map1/size", "0x100000\n");
+	/* an unrelated UIO device without an of_node */
+	mkdirs("sys/class/uio/uio0");
+}
+
+START_TEST(uio_find_and_map)
+{
+	char why[256];
+	struct ofl_mmio m;
+
+	uio_tree();
+	/* /dev/uio3: map N at file offset N * page; marker in tchan 1's CTL (0x1000) */
+	blob("dev/uio3", page + 0x100000, page + 0x1000, 0xC0FFEE01u);
+	ck_assert_int_eq(ofl_uio_find(UDMA_NODE, why, sizeof(why)), 3);
+	ck_assert_int_eq(ofl_uio_find("/bus@100000/nothing@0", why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "no /sys/class/uio device is bound to /bus@100000/nothing@0"));
+	/* a window inside map1 */
+	ck_assert_int_eq(ofl_uio_map(3, 0x35001000, 0x1000, &m, why, sizeof(why)), 0);
+	ck_assert_int_eq(m.kind, OFL_MMIO_UIO);
+	ck_assert_uint_eq(ofl_mmio_read32(&m, 0), 0xC0FFEE01u);
+	ofl_mmio_write32(&m, 4, 0x1234);
+	ck_assert_uint_eq(ofl_mmio_read32(&m, 4), 0x1234);
+	ofl_mmio_unmap(&m);
+	/* map0 starts 0x100 into its page: gcfg's first register is at file offset 0x100 */
+	blob("dev/uio3", page + 0x100000, 0x100 + 0x28, 0x0231408Cu);
+	ck_assert_int_eq(ofl_uio_map(3, 0x31150000, 0x100, &m, why, sizeof(why)), -ENOENT);
+	ck_assert_int_eq(ofl_uio_map(3, 0x31150100, 0x100, &m, why, sizeof(why)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&m, 0x28), 0x0231408Cu);
+	ofl_mmio_unmap(&m);
+	/* a range no map covers */
+	ck_assert_int_eq(ofl_uio_map(3, 0x36000000, 0x100, &m, why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "no map covering"));
+}
+END_TEST
+
+START_TEST(no_uio_at_all)
+{
+	char why[256];
+
+	ck_assert_int_eq(ofl_uio_find(UDMA_NODE, why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "no UIO devices"));
+}
+END_TEST
+
+START_TEST(devmem_window)
+{
+	char why[256];
+	void *cpu, *map;
+	size_t len;
+	int fd;
+
+	blob("dev/mem", 0x48600000, 0x485c0100 + 0x28, 0xABCD0123u);
+	ck_assert_int_eq(ofl_devmem_map(0x485c0100, 0x100, true, &cpu, &map, &len, &fd, why, sizeof(why)), 0);
+	ck_assert_uint_eq(((volatile uint32_t *)cpu)[0x28 / 4], 0xABCD0123u);
+	ck_assert_uint_eq((uintptr_t)map % (uintptr_t)page, 0);
+	ck_assert_uint_eq((uintptr_t)cpu - (uintptr_t)map, 0x100);
+	munmap(map, len);
+	close(fd);
+	ck_assert_int_eq(ofl_devmem_map(0x1000, 0, true, &cpu, &map, &len, &fd, why, sizeof(why)), -EINVAL);
+	unlink(ofl_platform_roots()->devmem);
+	ck_assert_int_eq(ofl_devmem_map(0x1000, 4, true, &cpu, &map, &len, &fd, why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "cannot open"));
+}
+END_TEST
+
+START_TEST(pagemap_entries)
+{
+	char why[256];
+	uint64_t phys = 0;
+	static char buf[3 * 65536];
+	char *p = (char *)(((uintptr_t)buf + 65535) & ~(uintptr_t)65535) + 100;
+	uint64_t idx = (uintptr_t)p / (uintptr_t)page;
+	uint64_t e[3] = { (1ull << 63) | 0x12345, (1ull << 63), 0x777 };
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/pagemap", root);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, e, sizeof(e), (off_t)(idx * 8)), (ssize_t)sizeof(e));
+	close(fd);
+	ck_assert_int_eq(ofl_pagemap_phys(p, &phys, why, sizeof(why)), 0);
+	ck_assert_uint_eq(phys, 0x12345ull * (uint64_t)page + ((uintptr_t)p % (uintptr_t)page));
+	/* present but PFN hidden: not root */
+	ck_assert_int_eq(ofl_pagemap_phys(p + page, &phys, why, sizeof(why)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(why, "CAP_SYS_ADMIN"));
+	/* not present */
+	ck_assert_int_eq(ofl_pagemap_phys(p + 2 * page, &phys, why, sizeof(why)), -EFAULT);
+}
+END_TEST
+
+/* ------------------------------------------------------------- DMA memory */
+
+static offload_ctx *ctx;
+static struct ofl_device *dev;
+
+static void fake_dev(void)
+{
+	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	dev = calloc(1, sizeof(*dev));
+	ck_assert_ptr_nonnull(dev);
+	dev->ctx = ctx;
+	ofl_strlcpy(dev->name, "standin", sizeof(dev->name));
+}
+
+static void fake_dev_free(void)
+{
+	free(dev);
+	offload_ctx_free(ctx);
+}
+
+static void udmabuf_tree(const char *name, const char *phys, long size)
+{
+	char rel[128], v[32];
+
+	snprintf(rel, sizeof(rel), "sys/class/u-dma-buf/%s", name);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "sys/class/u-dma-buf/%s/phys_addr", name);
+	put(rel, phys);
+	snprintf(rel, sizeof(rel), "sys/class/u-dma-buf/%s/size", name);
+	snprintf(v, sizeof(v), "%ld\n", size);
+	put(rel, v);
+	snprintf(rel, sizeof(rel), "sys/class/u-dma-buf/%s/dma_coherent", name);
+	put(rel, "0\n");
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	blob(rel, size, 0, 0);
+}
+
+static int minus_2g(void *arg, uint64_t phys, uint64_t *bus)
+{
+	(void)arg;
+	if (phys < 0x80000000ull)
+		return -ERANGE;
+	*bus = phys - 0x80000000ull;
+	return 0;
+}
+
+START_TEST(udmabuf_provider)
+{
+	struct ofl_udmabuf_info info[4];
+	struct ofl_dma_pool *pool, *other;
+	struct ofl_dma *a, *b, *c;
+	char why[256];
+
+	udmabuf_tree("udmabuf0", "0x9f000000\n", 1 << 20);
+	ck_assert_int_eq(ofl_udmabuf_scan(info, 4), 1);
+	ck_assert_str_eq(info[0].name, "udmabuf0");
+	ck_assert_uint_eq(info[0].phys, 0x9f000000u);
+	ck_assert_uint_eq(info[0].size, 1 << 20);
+	fake_dev();
+	/* a non-coherent device behind dma-ranges that subtract 2 GiB */
+	struct ofl_dma_pool_opts o = { .cache = OFFLOAD_CACHE_STREAMING, .xlate = minus_2g };
+	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &pool), 0);
+	ck_assert_int_eq(ofl_dma_pool_provider(pool), OFL_DMA_UDMABUF);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 100, 64, OFFLOAD_CACHE_STREAMING, true, &a, why, sizeof(why)), 0);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 5000, 4096, OFFLOAD_CACHE_STREAMING, true, &b, why, sizeof(why)), 0);
+	ck_assert_uint_eq(a->bus, 0x1f000000u);
+	ck_assert_uint_eq(a->len, 128);       /* rounded to the cache line */
+	ck_assert_uint_eq(b->bus, 0x1f001000u); /* next 4 KiB boundary */
+	ck_assert_ptr_eq(ofl_dma_lookup(pool, (char *)b->cpu + 10, 100), b);
+	ck_assert_ptr_null(ofl_dma_lookup(pool, (char *)b->cpu + 5000, 200));
+	/* the mapping is the device file: what the CPU writes lands there */
+	memset(b->cpu, 0x77, 16);
+	char p[300];
+	uint8_t got = 0;
+	snprintf(p, sizeof(p), "%s/dev/udmabuf0", root);
+	int fd = open(p, O_RDONLY);
+	ck_assert_int_eq(pread(fd, &got, 1, 0x1000), 1);
+	close(fd);
+	ck_assert_uint_eq(got, 0x77);
+	/* streaming: a sync is a cache operation, counted in the device's stats */
+	ofl_dma_sync_for_device(b, 1, 10);
+	ofl_dma_sync_for_cpu(b, 0, 4096);
+	ck_assert_uint_eq(atomic_load(&dev->stats.cache_clean_calls), 1);
+	ck_assert_uint_eq(atomic_load(&dev->stats.cache_inval_calls), 1);
+	ck_assert_uint_eq(atomic_load(&dev->stats.cache_bytes), 64 + 4096);
+	/* freed space is reused */
+	ofl_dma_free(a);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 64, 64, OFFLOAD_CACHE_STREAMING, false, &c, why, sizeof(why)), 0);
+	ck_assert_uint_eq(c->bus, 0x1f000000u);
+	ofl_dma_free(c); /* not a user allocation: the pool does not track it */
+	/* uncached memory would need a second u-dma-buf (opened with O_SYNC): there is none */
+	ck_assert_int_eq(ofl_dma_alloc(pool, 64, 64, OFFLOAD_CACHE_UNCACHED, false, &a, why, sizeof(why)), -ENOMEM);
+	ck_assert_ptr_nonnull(strstr(why, "u-dma-buf"));
+	/* another user of the same buffer is locked out */
+	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &other), 0);
+	ck_assert_int_eq(ofl_dma_alloc(other, 64, 64, OFFLOAD_CACHE_STREAMING, false, &a, why, sizeof(why)), -EBUSY);
+	ck_assert_ptr_nonnull(strstr(why, "in use"));
+	ofl_dma_pool_destroy(other);
+	ofl_dma_pool_destroy(pool);
+	fake_dev_free();
+}
+END_TEST
+
+START_TEST(udmabuf_outside_dma_ranges)
+{
+	struct ofl_dma_pool *pool;
+	struct ofl_dma *a;
+	char why[256];
+
+	udmabuf_tree("udmabuf1", "0x40000000\n", 1 << 16);
+	fake_dev();
+	struct ofl_dma_pool_opts o = { .cache = OFFLOAD_CACHE_COHERENT, .xlate = minus_2g };
+	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &pool), 0);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 64, 64, OFFLOAD_CACHE_COHERENT, false, &a, why, sizeof(why)), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(why, "outside the device's dma-ranges"));
+	ofl_dma_pool_destroy(pool);
+	fake_dev_free();
+}
+END_TEST
+
+START_TEST(no_dma_memory_says_what_was_tried)
+{
+	struct ofl_dma_pool *pool = NULL;
+
+	fake_dev();
+	struct ofl_dma_pool_opts o = { .cache = OFFLOAD_CACHE_COHERENT, .rmem_addr = 0xa0000000,
+				       .rmem_size = 1 << 20 };
+	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &pool), -ENODEV);
+	const char *msg = offload_last_error(ctx);
+	ck_assert_ptr_nonnull(strstr(msg, "u-dma-buf: no buffers"));
+	ck_assert_ptr_nonnull(strstr(msg, "OFFLOAD_DEVMEM=1"));
+	ck_assert_ptr_nonnull(strstr(msg, "dma-heap: no usable heap"));
+	fake_dev_free();
+}
+END_TEST
+
+START_TEST(reserved_memory_through_devmem)
+{
+	struct ofl_dma_pool *pool;
+	struct ofl_dma *a, *b;
+	char why[256];
+
+	/* the device's memory-region: 1 MiB at 0xa0000000, reached through (a stand-in of) /dev/mem */
+	blob("dev/mem", 0xa0100000, 0xa0000000 + 0x40, 0x5EED5EEDu);
+	fake_dev();
+	struct ofl_dma_pool_opts o = { .cache = OFFLOAD_CACHE_STREAMING, .rmem_addr = 0xa0000000,
+				       .rmem_size = 1 << 20, .rmem_name = "/reserved-memory/dma@a0000000" };
+	setenv("OFFLOAD_DEVMEM", "1", 1);
+	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &pool), 0);
+	unsetenv("OFFLOAD_DEVMEM");
+	ck_assert_int_eq(ofl_dma_pool_provider(pool), OFL_DMA_RMEM);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 256, 64, OFFLOAD_CACHE_STREAMING, true, &a, why, sizeof(why)), 0);
+	ck_assert_int_eq(ofl_dma_alloc(pool, 256, 64, OFFLOAD_CACHE_UNCACHED, false, &b, why, sizeof(why)), 0);
+	ck_assert_uint_eq(a->bus, 0xa0000000u);
+	ck_assert_uint_eq(b->bus, 0xa0000100u);
+	/* /dev/mem with O_SYNC is an uncached mapping: nothing to maintain */
+	ck_assert_int_eq(a->cache, OFFLOAD_CACHE_UNCACHED);
+	/* allocations are zeroed */
+	ck_assert_uint_eq(((volatile uint32_t *)a->cpu)[0x40 / 4], 0);
+	ofl_dma_sync_for_device(a, 0, 256);
+	ck_assert_uint_eq(atomic_load(&dev->stats.cache_clean_calls), 0);
+	ofl_dma_free(b);
+	ofl_dma_pool_destroy(pool);
+	fake_dev_free();
+}
+END_TEST
+
+START_TEST(vfio_discovery)
+{
+	char name[64], why[256];
+	struct ofl_mmio m;
+
+	mkdirs("sys/bus/platform/devices/31150000.dma-controller");
+	link_to("sys/bus/platform/devices/31150000.dma-controller/of_node",
+		"../../../../firmware/devicetree/base" UDMA_NODE);
+	link_to("sys/bus/platform/devices/31150000.dma-controller/driver",
+		"../../../../bus/platform/drivers/ti-udma");
+	ck_assert_int_eq(ofl_platform_dev_by_of_node(UDMA_NODE, name, sizeof(name)), 0);
+	ck_assert_str_eq(name, "31150000.dma-controller");
+	ck_assert_int_eq(ofl_platform_dev_by_of_node("/x@0", name, sizeof(name)), -ENOENT);
+	/* bound to its kernel driver, not vfio-platform: refused before any ioctl */
+	ck_assert_int_eq(ofl_vfio_map(name, 0, 0x31150000, 0x100, &m, why, sizeof(why)), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(why, "not bound to vfio-platform"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("platform");
+	TCase *t = tcase_create("standin");
+
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_add_test(t, uio_find_and_map);
+	tcase_add_test(t, no_uio_at_all);
+	tcase_add_test(t, devmem_window);
+	tcase_add_test(t, pagemap_entries);
+	tcase_add_test(t, udmabuf_provider);
+	tcase_add_test(t, udmabuf_outside_dma_ranges);
+	tcase_add_test(t, no_dma_memory_says_what_was_tried);
+	tcase_add_test(t, reserved_memory_through_devmem);
+	tcase_add_test(t, vfio_discovery);
+	suite_add_tcase(s, t);
+	return test_run(s);
+}

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The K3 ring accelerator and UDMA/BCDMA models driven by raw register
+ * accesses and hand-built descriptors. Every expected value is a number
+ * from ../shared/hw/udma.md (register offsets, CAP layouts, descriptor and
+ * response words) or a hand computation, not the backend's code.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "k3_fixture.h"
+
+struct world {
+	struct k3fx f;
+	struct ofl_mmio gcfg, tchanrt, rchanrt, tchan, rchan, rt, fifos, cfg;
+	struct ofl_mmio bchanrt, ringrt, ring, bchan;
+};
+
+static void setup(struct world *w, bool bcdma, bool firewalled)
+{
+	memset(w, 0, sizeof(*w));
+	k3fx_world(&w->f, false);
+	k3fx_models(&w->f, bcdma, firewalled);
+	if (!bcdma) {
+		k3fx_map(&w->f, &w->gcfg, 0x31150000, 0x100);
+		k3fx_map(&w->f, &w->rchanrt, 0x34000000, 0x100000);
+		k3fx_map(&w->f, &w->tchanrt, 0x35000000, 0x100000);
+		k3fx_map(&w->f, &w->tchan, 0x30b00000, 0x20000);
+		k3fx_map(&w->f, &w->rchan, 0x30c00000, 0x10000);
+		k3fx_map(&w->f, &w->rt, 0x3c000000, 0x400000);
+		k3fx_map(&w->f, &w->fifos, 0x38000000, 0x400000);
+		k3fx_map(&w->f, &w->cfg, 0x31080000, 0x40000);
+	} else {
+		k3fx_map(&w->f, &w->gcfg, 0x485c0100, 0x100);
+		k3fx_map(&w->f, &w->bchanrt, 0x4c000000, 0x20000);
+		k3fx_map(&w->f, &w->ringrt, 0x4bc00000, 0x100000);
+		k3fx_map(&w->f, &w->ring, 0x48600000, 0x8000);
+		k3fx_map(&w->f, &w->bchan, 0x48420000, 0x2000);
+	}
+}
+
+static void teardown(struct world *w)
+{
+	ck_assert_uint_eq(ofl_sim_bus_errors(w->f.sim, NULL, 0), 0);
+	k3fx_teardown(&w->f);
+}
+
+static void *mem(struct world *w, size_t len, uint64_t *phys)
+{
+	void *cpu;
+	ck_assert_ptr_nonnull(ofl_sim_mem_alloc(w->f.sim, len, OFL_SIM_MEM_COHERENT, &cpu, phys));
+	return cpu;
+}
+
+static uint32_t occ_wait(const struct ofl_mmio *rt, uint64_t off, uint32_t want)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < 200000; i++) {
+		v = ofl_mmio_read32(rt, off);
+		if ((v & 0x1FFFFF) >= want)
+			return v;
+		struct timespec ts = { 0, 10000 };
+		nanosleep(&ts, NULL);
+	}
+	return v;
+}
+
+/* RA ring n in MESSAGE (1) or RING (0) mode, `count` 8-byte elements. */
+static void ra_ring(struct world *w, uint32_t n, uint64_t base, uint32_t count, uint32_t mode)
+{
+	uint64_t o = (uint64_t)n * 0x100;
+	ofl_mmio_write32(&w->cfg, o + 0x40, (uint32_t)base);
+	ofl_mmio_write32(&w->cfg, o + 0x44, (uint32_t)(base >> 32));
+	ofl_mmio_write32(&w->cfg, o + 0x48, (mode << 30) | (1u << 24) | count);
+}
+
+#define PUSH(n) ((uint64_t)(n) * 0x1000 + 0x3F8)
+#define POP(n) ((uint64_t)(n) * 0x1000 + 0x1F8)
+#define OCC(n) ((uint64_t)(n) * 0x1000 + 0x18)
+#define DB(n) ((uint64_t)(n) * 0x1000 + 0x10)
+
+START_TEST(gcfg_caps_udma)
+{
+	struct world w;
+
+	setup(&w, false, false);
+	uint32_t cap2 = ofl_mmio_read32(&w.gcfg, 0x28), cap3 = ofl_mmio_read32(&w.gcfg, 0x2C);
+	/* CAP2: TCHAN 8:0, ECHAN 17:9, RCHAN 26:18; CAP3: RFLOW 13:0, HCHAN 22:14, UCHAN 31:23 */
+	ck_assert_uint_eq(cap2, 140u | 160u << 9 | 140u << 18);
+	ck_assert_uint_eq(cap3, 300u | 16u << 14 | 4u << 23);
+	ofl_mmio_write32(&w.gcfg, 0x28, 0); /* read-only */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.gcfg, 0x28), cap2);
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(gcfg_caps_bcdma)
+{
+	struct world w;
+
+	setup(&w, true, false);
+	/* BCDMA CAP2: BCHAN 8:0, TCHAN 17:9, RCHAN 26:18 */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.gcfg, 0x28), 32u | 22u << 9 | 28u << 18);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.gcfg, 0x2C), 0);
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(ra_ring_mode)
+{
+	struct world w;
+	uint64_t phys;
+
+	setup(&w, false, false);
+	uint64_t *m = mem(&w, 4 * 8, &phys);
+	ra_ring(&w, 500, phys, 4, 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 500 * 0x100 + 0x48), (1u << 24) | 4u);
+	/* software fills three elements and rings the doorbell */
+	m[0] = 0x1111;
+	m[1] = 0x2222;
+	m[2] = 0x3333;
+	ofl_mmio_write32(&w.rt, DB(500), 3);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 3);
+	uint64_t e;
+	ck_assert_int_eq(ofl_sim_ringacc_hw_pop(w.f.ra, 500, &e), 0);
+	ck_assert_uint_eq(e, 0x1111);
+	ck_assert_int_eq(ofl_sim_ringacc_hw_pop(w.f.ra, 500, &e), 0);
+	ck_assert_uint_eq(e, 0x2222);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 1);
+	/* the doorbell takes -1 as 0xFFFFFFFF */
+	ofl_mmio_write32(&w.rt, DB(500), 0xFFFFFFFFu);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 0);
+	ck_assert_int_eq(ofl_sim_ringacc_hw_pop(w.f.ra, 500, &e), -ENOENT);
+	/* the hardware side fills at its own index and wraps */
+	for (uint64_t v = 1; v <= 4; v++)
+		ck_assert_int_eq(ofl_sim_ringacc_hw_push(w.f.ra, 500, v), 0);
+	ck_assert_int_eq(ofl_sim_ringacc_hw_push(w.f.ra, 500, 5), -ENOSPC);
+	ck_assert_uint_eq(m[0], 1);
+	ck_assert_uint_eq(m[3], 4);
+	/* reprogramming the size resets the ring */
+	ra_ring(&w, 500, phys, 4, 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 0);
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(ra_message_mode)
+{
+	struct world w;
+	uint64_t phys;
+
+	setup(&w, false, false);
+	mem(&w, 16 * 8, &phys);
+	ra_ring(&w, 600, phys, 16, 1);
+	for (uint64_t v = 0; v < 16; v++)
+		ofl_mmio_write64(&w.fifos, PUSH(600), 0xABC00000000ull + v);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 16);
+	/* a 17th push does not fit */
+	ofl_mmio_write64(&w.fifos, PUSH(600), 0xDEAD);
+	ck_assert_uint_eq(ofl_sim_ringacc_overflows(w.f.ra, 600), 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 16);
+	/* peek head (window 0x400) does not pop */
+	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, 600 * 0x1000 + 0x400 + 0x1F8), 0xABC00000000ull);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 16);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(600)), 0xABC00000000ull);
+	/* a split 32-bit pop: low word at +0x1F8 takes the element, +0x1FC gives its high word */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.fifos, POP(600)), 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.fifos, POP(600) + 4), 0xABC);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 14);
+	/* a split 32-bit push */
+	for (int i = 0; i < 14; i++)
+		ofl_mmio_read64(&w.fifos, POP(600));
+	ofl_mmio_write32(&w.fifos, PUSH(600), 0x89ABCDEF);
+	ofl_mmio_write32(&w.fifos, PUSH(600) + 4, 0x01234567);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(600)), 0x0123456789ABCDEFull);
+	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 0);
+	/* anything but the element at the end of the window is a bus error */
+	ofl_mmio_write64(&w.fifos, 600 * 0x1000 + 0x200, 1);
+	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 1);
+	k3fx_teardown(&w.f);
+}
+END_TEST
+
+START_TEST(ra_cfg_firewalled)
+{
+	struct world w;
+	uint64_t phys;
+
+	setup(&w, false, true);
+	mem(&w, 64, &phys);
+	ra_ring(&w, 700, phys, 8, 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x48), 0);
+	/* TI-SCI RING_CFG valid 0x1F: ADDR_LO, ADDR_HI, COUNT, MODE, SIZE */
+	ck_assert_int_eq(ofl_sim_ringacc_fw_ring_cfg(w.f.ra, 700, 0x1F, phys, 8, 1, 1), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x48), (1u << 30) | (1u << 24) | 8u);
+	teardown(&w);
+}
+END_TEST
+
+/* Program UDMA channel 0 as backends/udma would, by registers, returning to ring `cq`. */
+static void udma_chan0(struct world *w, uint32_t cq, uint64_t *ring_phys)
+{
+	mem(w, 32 * 8, ring_phys);
+	ra_ring(w, 0, *ring_phys, 16, 1);
+	ra_ring(w, cq, *ring_phys + 128, 16, 1);
+	uint32_t cfg = (12u << 16) | (3u << 10) | 4u; /* CHAN_TYPE 12, BURST 256 B, FETCH 4 words */
+	ofl_mmio_write32(&w->tchan, 0x00, cfg);
+	ofl_mmio_write32(&w->tchan, 0x14, cq);
+	ofl_mmio_write32(&w->tchan, 0x68, 0x1000 | 0x8000);
+	ofl_mmio_write32(&w->rchan, 0x00, cfg);
+	ofl_mmio_write32(&w->rchan, 0x14, cq);
+	ofl_mmio_write32(&w->rchan, 0x68, 0x1000);
+}
+
+static void enable0(struct world *w)
+{
+	ofl_mmio_write32(&w->rchanrt, 0, 0x80000000u);
+	ofl_mmio_write32(&w->tchanrt, 0, 0x80000000u);
+}
+
+/* A one-TR memcpy descriptor, words per udma.md §4.2-§4.4. */
+static void desc1(uint32_t *d, uint32_t retq, uint32_t flags, uint64_t src, uint64_t dst, uint16_t len)
+{
+	memset(d, 0, 132);
+	d[0] = 0xC0000000u;
+	d[1] = 0x02000000u | 0x3FFFu;
+	d[2] = retq;
+	struct cppi5_tr_type15 *tr = &((union cppi5_rec64 *)(void *)d)[1].tr;
+	tr->flags = flags;
+	tr->icnt0 = tr->dicnt0 = len;
+	tr->icnt1 = tr->icnt2 = tr->icnt3 = 1;
+	tr->dicnt1 = tr->dicnt2 = tr->dicnt3 = 1;
+	tr->dim1 = tr->ddim1 = len;
+	tr->addr = src;
+	tr->daddr = dst;
+	d[32] = 0xFFFFFFFFu; /* response 0 at 64 * 2 */
+}
+
+/* A UDMA world with channel 0 ready, a descriptor area of dlen bytes and source/destination of len bytes. */
+static uint32_t *prep(struct world *w, size_t dlen, uint64_t *dp, size_t len, uint64_t *sp, uint8_t **s,
+		      uint64_t *xp, uint8_t **x)
+{
+	uint64_t rp;
+
+	setup(w, false, false);
+	udma_chan0(w, 440, &rp);
+	uint32_t *d = mem(w, dlen, dp);
+	uint8_t *a = mem(w, len, sp), *b = mem(w, len, xp);
+	if (s)
+		*s = a;
+	if (x)
+		*x = b;
+	return d;
+}
+
+static uint32_t run1(struct world *w, uint32_t *d, uint64_t dphys, uint32_t cq)
+{
+	ofl_mmio_write64(&w->fifos, PUSH(0), dphys);
+	enable0(w);
+	ck_assert_uint_ge(occ_wait(&w->rt, OCC(cq), 1) & 0x1FFFFF, 1);
+	ck_assert_uint_eq(ofl_mmio_read64(&w->fifos, POP(cq)), dphys);
+	return d[32];
+}
+
+START_TEST(udma_memcpy_by_registers)
+{
+	struct world w;
+	uint64_t dp, sp, xp;
+
+	uint8_t *s, *x;
+	uint32_t *d = prep(&w, 256, &dp, 4096, &sp, &s, &xp, &x);
+	for (int i = 0; i < 4096; i++)
+		s[i] = (uint8_t)(i * 7 + 1);
+	desc1(d, 440, 0x9400002Fu | (0x5Au << 16), sp, xp, 4096);
+	ck_assert_uint_eq(run1(&w, d, dp, 440), 0x005A0000u); /* status NONE, CMD_ID echoed */
+	ck_assert_int_eq(memcmp(s, x, 4096), 0);
+	/* counters: 4096 bytes, one packet; write-to-subtract */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x408), 4096);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x410), 4096);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x400), 1);
+	ofl_mmio_write32(&w.tchanrt, 0x408, 4000);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x408), 96);
+	/* PEER_BCNT reads and takes writes on UDMA channels */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rchanrt, 0x210), 0);
+	ofl_mmio_write32(&w.rchanrt, 0x210, 0);
+	/* the burst field is what the channel moves with: 4096 / 256 */
+	struct ofl_sim_udma_chan_stats st;
+	ck_assert_int_eq(ofl_sim_udma_chan_stats(w.f.model, 't', 0, &st), 0);
+	ck_assert_uint_eq(st.burst_bytes, 256);
+	ck_assert_uint_eq(st.bursts, 16);
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(udma_error_responses)
+{
+	struct world w;
+	uint64_t dp, sp, xp;
+
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, NULL, &xp, NULL);
+	/* a type-1 TR on a block-copy channel: UNSUPPORTED (4), info 0 = TR type */
+	desc1(d, 440, 0x94000021u, sp, xp, 64);
+	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0x04);
+	/* icnt0 = 0: SUBMISSION_ERR (3), info 0 */
+	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
+	((union cppi5_rec64 *)(void *)d)[1].tr.icnt0 = 0;
+	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0x03);
+	/* a destination past the end of memory: TRANSFER_ERR (1) */
+	desc1(d, 440, 0x9400002Fu, sp, xp + 32, 64);
+	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0x01);
+	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 1);
+	/* indirect addressing (CSF SA_INDIRECT): UNSUPPORTED, info 3 = CSF */
+	desc1(d, 440, 0x9500002Fu, sp, xp, 64);
+	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0x34);
+	/* not a TR descriptor (type 2, monolithic): the packet error field is set */
+	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
+	d[0] = 0x80000000u;
+	run1(&w, d, dp, 440);
+	ck_assert_uint_eq(d[1] >> 28, 4);
+	k3fx_teardown(&w.f);
+}
+END_TEST
+
+START_TEST(udma_repacking_4d)
+{
+	struct world w;
+	uint64_t dp, sp, xp;
+
+	uint8_t *s, *x;
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, &s, &xp, &x);
+	for (int i = 0; i < 64; i++)
+		s[i] = (uint8_t)i;
+	memset(x, 0xEE, 64);
+	desc1(d, 440, 0x9400002Fu, sp, xp, 4);
+	struct cppi5_tr_type15 *tr = &((union cppi5_rec64 *)(void *)d)[1].tr;
+	/* source: 3 rows of 4 bytes, pitch 8; destination: 2 rows of 6 bytes, pitch 10 */
+	tr->icnt0 = 4, tr->icnt1 = 3, tr->dim1 = 8;
+	tr->dicnt0 = 6, tr->dicnt1 = 2, tr->ddim1 = 10;
+	ck_assert_uint_eq(run1(&w, d, dp, 440) & 0xFF, 0);
+	/* the stream 0 1 2 3 8 9 10 11 16 17 18 19 lands at 0..5 and 10..15 */
+	static const uint8_t want[16] = { 0, 1, 2, 3, 8, 9, 0xEE, 0xEE, 0xEE, 0xEE, 10, 11, 16, 17, 18, 19 };
+	ck_assert_int_eq(memcmp(x, want, 16), 0);
+	ck_assert_uint_eq(x[16], 0xEE);
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(udma_teardown_flushes_and_marks)
+{
+	struct world w;
+	uint64_t dp, sp, xp;
+
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, NULL, &xp, NULL);
+	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_STUCK, .count = 1 };
+	ofl_sim_fault_set(w.f.sim, &f);
+	ofl_mmio_write64(&w.fifos, PUSH(0), dp);
+	enable0(&w);
+	ck_assert_int_eq(ofl_sim_wait_idle(w.f.sim, 2000000), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(440)), 0);
+	/* teardown: CTL = EN | TDOWN */
+	ofl_mmio_write32(&w.tchanrt, 0, 0xC0000000u);
+	ck_assert_uint_eq(occ_wait(&w.rt, OCC(440), 2) & 0x1FFFFF, 2);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(440)), dp);
+	ck_assert_uint_eq(d[32] & 0xFF, 0x06); /* TEARDOWN_FLUSH */
+	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(440)), 1); /* the teardown completion marker */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0) & 0x80000000u, 0);
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(udma_needs_pairing_and_type)
+{
+	struct world w;
+	uint64_t dp, sp, xp;
+
+	uint32_t *d = prep(&w, 256, &dp, 64, &sp, NULL, &xp, NULL);
+	ofl_mmio_write32(&w.rchan, 0x68, 0); /* unpair */
+	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
+	ofl_mmio_write64(&w.fifos, PUSH(0), dp);
+	enable0(&w);
+	struct timespec ts = { 0, 20000000 };
+	nanosleep(&ts, NULL);
+	/* nothing moves without the PSI-L pair */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(0)), 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(440)), 0);
+	/* a channel type that is not a TR type halts the channel with ERROR */
+	ofl_mmio_write32(&w.rchan, 0x68, 0x1000);
+	ofl_mmio_write32(&w.tchan, 0x00, 2u << 16);
+	enable0(&w);
+	for (int i = 0; i < 1000 && !(ofl_mmio_read32(&w.tchanrt, 0) & 1); i++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0) & 1, 1);
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(udma_tx_ring_overflow_answers_fifo_full)
+{
+	struct world w;
+	uint64_t dp, sp, xp;
+
+	uint32_t *d = prep(&w, 17 * 256, &dp, 64, &sp, NULL, &xp, NULL);
+	for (int i = 0; i < 17; i++) {
+		desc1(d + 64 * i, 440, 0x9400002Fu, sp, xp, 64);
+		ofl_mmio_write64(&w.fifos, PUSH(0), dp + 256u * (unsigned)i);
+	}
+	/* the channel is not enabled: the 17th push overflowed and came straight back */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(440)), 1);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(440)), dp + 16 * 256);
+	ck_assert_uint_eq(d[64 * 16 + 32] & 0xFF, 0x13); /* SUBMISSION_ERR, info 1 = FIFO full */
+	teardown(&w);
+}
+END_TEST
+
+START_TEST(bcdma_dual_ring)
+{
+	struct world w;
+	uint64_t rp, dp, sp, xp;
+
+	setup(&w, true, false);
+	uint64_t *ring = mem(&w, 8 * 8, &rp);
+	uint32_t *d = mem(&w, 256, &dp);
+	uint8_t *s = mem(&w, 512, &sp), *x = mem(&w, 512, &xp);
+	for (int i = 0; i < 512; i++)
+		s[i] = (uint8_t)(255 - i);
+	/* DMA ring 3 (bchan 3): base, ASEL 0, 8 elements; bchan CFG: block copy, 64 B burst */
+	ofl_mmio_write32(&w.ring, 3 * 0x100 + 0x40, (uint32_t)rp);
+	ofl_mmio_write32(&w.ring, 3 * 0x100 + 0x44, (uint32_t)(rp >> 32));
+	ofl_mmio_write32(&w.ring, 3 * 0x100 + 0x48, 8);
+	ofl_mmio_write32(&w.bchan, 3 * 0x100, (12u << 16) | (1u << 10));
+	desc1(d, 3, 0x8400002Fu, sp | (5ull << 48), xp | (5ull << 48), 512); /* ASEL 5 in 51:48 */
+	ring[0] = dp | (5ull << 48);
+	ofl_mmio_write32(&w.ringrt, 3 * 0x2000 + 0x10, 1); /* FDB += 1 */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x18), 1);
+	ofl_mmio_write32(&w.bchanrt, 3 * 0x1000, 0x80000000u);
+	ck_assert_uint_eq(occ_wait(&w.ringrt, 3 * 0x2000 + 0x1018, 1) & 0x1FFFFF, 1);
+	ck_assert_uint_eq(ring[0] & 0x0000FFFFFFFFFFFFull, dp);
+	ck_assert_uint_eq(d[32], 0);
+	ck_assert_int_eq(memcmp(s, x, 512), 0);
+	ofl_mmio_write32(&w.ringrt, 3 * 0x2000 + 0x1010, 0xFF); /* RDB -1 */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x1018), 0);
+	/* teardown: ROCC.COMP, acknowledged through RDB bit 31 */
+	ofl_mmio_write32(&w.bchanrt, 3 * 0x1000, 0xC0000000u);
+	uint32_t v = occ_wait(&w.ringrt, 3 * 0x2000 + 0x1018, 0);
+	for (int i = 0; i < 1000 && !(v & 0x80000000u); i++) {
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		v = ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x1018);
+	}
+	ck_assert_uint_eq(v, 0x80000000u);
+	ofl_mmio_write32(&w.ringrt, 3 * 0x2000 + 0x1010, 0x80000000u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x1018), 0);
+	/* bchans have no PEER registers */
+	ofl_mmio_read32(&w.bchanrt, 3 * 0x1000 + 0x210);
+	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 1);
+	k3fx_teardown(&w.f);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("k3-models");
+	TCase *t = tcase_create("registers");
+
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, gcfg_caps_udma);
+	tcase_add_test(t, gcfg_caps_bcdma);
+	tcase_add_test(t, ra_ring_mode);
+	tcase_add_test(t, ra_message_mode);
+	tcase_add_test(t, ra_cfg_firewalled);
+	tcase_add_test(t, udma_memcpy_by_registers);
+	tcase_add_test(t, udma_error_responses);
+	tcase_add_test(t, udma_repacking_4d);
+	tcase_add_test(t, udma_teardown_flushes_and_marks);
+	tcase_add_test(t, udma_needs_pairing_and_type);
+	tcase_add_test(t, udma_tx_ring_overflow_answers_fifo_full);
+	tcase_add_test(t, bcdma_dual_ring);
+	suite_add_tcase(s, t);
+	return test_run(s);
+}
