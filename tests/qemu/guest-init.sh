@@ -3,8 +3,8 @@
 # suite with offload.suite= on the kernel command line and checks the final
 # marker line "GUEST-TESTS-RC=<rc> <nonce>" together with qemu's exit code,
 # which this script sets through isa-debug-exit (qemu exits with rc*2+1).
-# rc: 0 every step passed, 1 a step failed (kernel-test.sh also takes 77:
-# the kernel lacks what a suite needs).
+# rc: 0 every step passed, 1 a step failed, 77 the kernel lacks what the
+# suite needs.
 PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export PATH
 mount -t proc proc /proc
@@ -24,6 +24,7 @@ for w in $(cat /proc/cmdline); do
 done
 
 rc=0
+skipped=0
 STEP_TIMEOUT=300
 
 # step NAME CMD...: CMD must exit 0; 77 (skip) counts as a failure because
@@ -35,6 +36,23 @@ step() {
     timeout "$STEP_TIMEOUT" "$@"
     r=$?
     if [ "$r" -ne 0 ]; then
+        echo "=== $name FAILED (exit code $r)"
+        rc=1
+    fi
+}
+
+# step_may_skip NAME CMD...: as step, but 77 means this kernel lacks the
+# feature; the suite then reports 77 unless something failed.
+step_may_skip() {
+    name=$1
+    shift
+    echo "=== $name"
+    timeout "$STEP_TIMEOUT" "$@"
+    r=$?
+    if [ "$r" -eq 77 ]; then
+        echo "=== $name SKIPPED"
+        skipped=1
+    elif [ "$r" -ne 0 ]; then
         echo "=== $name FAILED (exit code $r)"
         rc=1
     fi
@@ -67,6 +85,10 @@ case "$suite" in
             OFFLOAD_TEST_ALLOW_NA="DES-ECB"
         kcapi_suite
         ;;
+    dmabuf)
+        # The 6.12 kernel has the system dma-heap; one without it skips.
+        step_may_skip "guest_dmabuf" guest_dmabuf
+        ;;
     # The harness's own checks (tests/qemu/CMakeLists.txt): each of these
     # must make kernel-test.sh fail.
     selftest-fail) step "a failing step" false ;;
@@ -86,6 +108,8 @@ case "$suite" in
         rc=1
         ;;
 esac
+
+[ "$rc" -eq 0 ] && [ "$skipped" -eq 1 ] && rc=77
 
 echo "GUEST-TESTS-RC=$rc $nonce"
 # Let the UART drain before qemu is told to exit.

@@ -11,8 +11,8 @@
 #     --bin FILE     a program to put in the guest's /bin (repeatable)
 #     --data FILE    a file to put in the guest's /data (repeatable)
 #     --unavailable REASON   only report that the tests cannot run (77 or 1)
-#   SUITE is one of the suites of guest-init.sh (kcapi-generic, kcapi-accel;
-#   selftest-* check this script's verdict) or "shell" (an
+#   SUITE is one of the suites of guest-init.sh (kcapi-generic, kcapi-accel,
+#   dmabuf; selftest-* check this script's verdict) or "shell" (an
 #   interactive guest shell for debugging: poweroff -f leaves it).
 #
 # Exit status: 0 the guest ran the suite and every step passed; 1 a step
@@ -264,6 +264,10 @@ case "$suite" in
     kcapi-generic)
         extra="module_blacklist=aesni_intel,ghash_clmulni_intel,sha1_ssse3,sha256_ssse3,sha512_ssse3,des3_ede_x86_64"
         ;;
+    # 16 MiB of RAM at 768 MiB turned into a region no driver claims
+    # (e820 type 12), which /dev/mem maps: the reserved-memory provider's
+    # stand-in for a device-tree reserved-memory node.
+    dmabuf) extra="memmap=16M!0x30000000" ;;
     shell | selftest-*) ;;
     # TCG emulates AES-NI, PCLMULQDQ and AVX2 with -cpu max. des_generic is
     # refused so that ecb(des) is missing from this kernel (the backend must
@@ -272,9 +276,11 @@ case "$suite" in
     *) echo "kernel-test.sh: unknown suite $suite" >&2; exit 2 ;;
 esac
 
-# Debugging (shell): OFFLOAD_QEMU_CPU=max gives the accelerated drivers' CPU.
+# Debugging (shell): OFFLOAD_QEMU_CPU=max gives the accelerated drivers' CPU,
+# OFFLOAD_QEMU_APPEND adds kernel parameters.
 if [ "$suite" = shell ]; then
     cpu=${OFFLOAD_QEMU_CPU:-$cpu}
+    extra="$extra ${OFFLOAD_QEMU_APPEND:-}"
 fi
 
 nonce=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
