@@ -32,7 +32,7 @@ STEP_TIMEOUT=300
 step() {
     name=$1
     shift
-    echo "=== $name"
+    echo "=== $name (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
     timeout "$STEP_TIMEOUT" "$@"
     r=$?
     if [ "$r" -ne 0 ]; then
@@ -46,7 +46,7 @@ step() {
 step_may_skip() {
     name=$1
     shift
-    echo "=== $name"
+    echo "=== $name (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
     timeout "$STEP_TIMEOUT" "$@"
     r=$?
     if [ "$r" -eq 77 ]; then
@@ -110,6 +110,7 @@ case "$suite" in
 esac
 
 [ "$rc" -eq 0 ] && [ "$skipped" -eq 1 ] && rc=77
+echo "=== done (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
 
 echo "GUEST-TESTS-RC=$rc $nonce"
 # Let the UART drain before qemu is told to exit.
