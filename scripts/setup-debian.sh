@@ -23,6 +23,9 @@ python3-pytest
 python3-numpy
 python3-cryptography
 python3-setuptools
+python3-wheel
+python3-venv
+python3-mypy
 valgrind
 qemu-system-x86
 busybox-static

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Set everything up, build with -Wall -Wextra -Werror, and run every test.
-#   scripts/test.sh            the normal build (build/)
-#   scripts/test.sh --asan     AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/)
+#   scripts/test.sh            gcc build (build/) with the docs (Doxygen, warnings
+#                              are errors) and every test; then a clang -Werror
+#                              build (build-clang/) to keep both compilers clean
+#   scripts/test.sh --asan     AddressSanitizer + UndefinedBehaviorSanitizer build
+#                              (build-asan/) and every test
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -16,8 +19,9 @@ if [ "${1:-}" = "--asan" ]; then
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# gcc is the compiler of record (CC picks it when a build directory is new).
 # shellcheck disable=SC2086
-cmake -S . -B "$dir" -DOFFLOAD_WERROR=ON $extra
+CC=${CC:-gcc} cmake -S . -B "$dir" -DOFFLOAD_WERROR=ON $extra
 cmake --build "$dir" -j "$jobs"
 if [ "$dir" = build ]; then
     cmake --build "$dir" --target docs
@@ -26,3 +30,8 @@ fi
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+if [ "$dir" = build ]; then
+    # The same sources must also build warning-free under clang.
+    CC=clang cmake -S . -B build-clang -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_DOCS=OFF
+    cmake --build build-clang -j "$jobs"
+fi

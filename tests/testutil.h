@@ -4,6 +4,7 @@
 #define OFFLOAD_TESTUTIL_H
 
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,6 +29,21 @@ static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char 
 	int r = offload_ctx_open(ctx, &o);
 	ck_assert_msg(r == 0, "offload_ctx_open: %d %s", r, offload_last_error(ctx));
 	return ctx;
+}
+
+/*
+ * Run fn on n threads at once, thread i getting (char *)args + i * stride,
+ * and wait for all of them (n <= 16).
+ */
+static inline void test_run_threads(void *(*fn)(void *), void *args, size_t stride, unsigned n)
+{
+	pthread_t tid[16];
+
+	ck_assert_uint_le(n, 16);
+	for (unsigned i = 0; i < n; i++)
+		ck_assert_int_eq(pthread_create(&tid[i], NULL, fn, (char *)args + i * stride), 0);
+	for (unsigned i = 0; i < n; i++)
+		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
 }
 
 /* Run a suite; exit 0 on success, 1 on failure. */

@@ -14,12 +14,7 @@ void ofl_cpu_fini(struct offload_ctx *ctx, void *state);
 /* One line describing how copies run (threads, split size). */
 const char *ofl_cpu_memcpy_describe(const void *state);
 
-/*
- * Crypto capabilities of the CPU backend (0 without OpenSSL). cpu.c uses
- * OFL_CPU_CRYPTO_CAPS(); ofl_cpu_crypto_caps() is memcpy.c's old always-0
- * placeholder, left there because that file belongs to another change.
- */
-uint32_t ofl_cpu_crypto_caps(void);
+/* Crypto capabilities of the CPU backend: OFL_CPU_CRYPTO_CAPS(), 0 without OpenSSL. */
 #ifdef OFFLOAD_HAVE_OPENSSL
 struct ofl_cipher_ops;
 struct ofl_hash_ops;
@@ -30,7 +25,7 @@ uint32_t ofl_cpu_crypto_caps_openssl(void);
 #define OFL_CPU_CIPHER_OPS (&ofl_cpu_cipher_ops)
 #define OFL_CPU_HASH_OPS (&ofl_cpu_hash_ops)
 #else
-#define OFL_CPU_CRYPTO_CAPS() ofl_cpu_crypto_caps()
+#define OFL_CPU_CRYPTO_CAPS() 0u
 #define OFL_CPU_CIPHER_OPS NULL
 #define OFL_CPU_HASH_OPS NULL
 #endif

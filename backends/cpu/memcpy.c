@@ -1,28 +1,111 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CPU memcpy. Copies run inline on the calling thread; the asynchronous
- * queue executes its jobs at submit, in order, so completions are ready as
- * soon as submit returns.
+ * CPU memcpy: small copies inline on the calling thread, large ones split
+ * across the copy pool (pool.c); the asynchronous queue runs small batches
+ * inline at submit and hands big ones to a pool worker, in enqueue order.
  */
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpu.h"
+#include "pool.h"
+
+/*
+ * Copies of at least this many bytes are split across the pool. Measured
+ * with `offloadctl bench memcpy --sweep` on a 2-core x86-64 (bench/README.md):
+ * below it the worker's wake-up and the cache traffic between the cores cost
+ * more than the second core gains.
+ */
+#define OFL_CPU_SPLIT_MIN ((size_t)4 << 20)
 
 struct cpu_state {
+	size_t split_min;          /* copies from this size go to the pool */
+	struct ofl_pool pool;
 	char describe[OFL_REASON_LEN];
 };
+
+/* CPUs this process may run on (its affinity mask), at least 1. */
+static unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1u;
+}
+
+/*
+ * From which total size a split copy uses non-temporal stores: where glibc's
+ * x86 memcpy switches to them by itself (3/4 of a thread's share of the
+ * last-level cache), so that splitting changes who copies, not what stays
+ * in the caches. Never on other architectures.
+ */
+static size_t nt_threshold(unsigned ncpu)
+{
+#if defined(__x86_64__)
+	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+
+	if (l3 > 0)
+		return (size_t)l3 / ncpu * 3 / 4;
+#endif
+	OFL_UNUSED(ncpu);
+	return SIZE_MAX;
+}
+
+static void human(char *buf, size_t len, size_t bytes)
+{
+	if (bytes == SIZE_MAX)
+		snprintf(buf, len, "never");
+	else if (bytes >= (1u << 20))
+		snprintf(buf, len, "%zu MiB", bytes >> 20);
+	else
+		snprintf(buf, len, "%zu KiB", bytes >> 10);
+}
 
 int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_len)
 {
 	struct cpu_state *s = calloc(1, sizeof(*s));
+	unsigned threads = usable_cpus();
 
 	if (!s) {
 		ofl_strlcpy(why, "out of memory", why_len);
 		return -ENOMEM;
 	}
-	ofl_strlcpy(s->describe, "single-threaded memcpy on the calling thread",
-		    sizeof(s->describe));
+	/* A process-wide tuning knob, like GLIBC_TUNABLES: OFFLOAD_CTX_NO_ENV does not hide it. */
+	const char *env = getenv("OFFLOAD_CPU_THREADS");
+	bool from_env = false;
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+		if (*end == '\0' && v >= 1 && v <= OFL_POOL_MAX_THREADS) {
+			threads = (unsigned)v;
+			from_env = true;
+		}
+	}
+	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN, nt_threshold(threads));
+	if (r < 0) {
+		free(s);
+		snprintf(why, why_len, "cannot set up the copy pool: %s", offload_strerror(r));
+		return r;
+	}
+	s->split_min = s->pool.split_min;
+	if (s->pool.nthreads) {
+		char split[24], nt[24];
+		human(split, sizeof(split), s->split_min);
+		human(nt, sizeof(nt), s->pool.nt_min);
+		snprintf(s->describe, sizeof(s->describe),
+			 "calling thread below %.11s; from %.11s split over %u threads%s, non-temporal "
+			 "from %.11s as glibc (split size measured: bench/README.md)",
+			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt);
+	} else {
+		snprintf(s->describe, sizeof(s->describe), "memcpy on the calling thread: %s",
+			 from_env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"
+				     : "only 1 CPU usable, so no copy pool");
+	}
 	*state = s;
 	OFL_UNUSED(ctx);
 	return 0;
@@ -30,7 +113,10 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 
 void ofl_cpu_fini(struct offload_ctx *ctx, void *state)
 {
-	free(state);
+	struct cpu_state *s = state;
+
+	ofl_pool_fini(&s->pool);
+	free(s);
 	OFL_UNUSED(ctx);
 }
 
@@ -39,48 +125,56 @@ const char *ofl_cpu_memcpy_describe(const void *state)
 	return ((const struct cpu_state *)state)->describe;
 }
 
-uint32_t ofl_cpu_crypto_caps(void)
-{
-	return 0;
-}
-
+/* The fast path of every small offload_memcpy(): one compare, then memcpy. */
 static int cpu_copy(struct ofl_device *dev, void *dst, const void *src, size_t len,
 		    struct offload_result *res)
 {
-	memcpy(dst, src, len);
+	struct cpu_state *s = dev->bstate;
+
+	if (OFL_LIKELY(len < s->split_min))
+		memcpy(dst, src, len);
+	else
+		ofl_pool_copy(&s->pool, dst, src, len);
 	ofl_result_set(res, dev, "cpu-memcpy", OFFLOAD_RES_CPU);
 	return 0;
 }
 
 static int cpu_queue_open(struct ofl_device *dev, struct offload_queue *q)
 {
-	OFL_UNUSED(dev);
-	OFL_UNUSED(q);
+	struct cpu_state *s = dev->bstate;
+	struct ofl_cpu_queue *cq = calloc(1, sizeof(*cq));
+
+	if (!cq)
+		return -ENOMEM;
+	int r = ofl_pool_queue_open(&s->pool, q, cq);
+	if (r < 0) {
+		free(cq);
+		return r;
+	}
+	q->bq = cq;
 	return 0;
 }
 
 static void cpu_queue_close(struct offload_queue *q)
 {
-	OFL_UNUSED(q);
+	ofl_pool_queue_close(q->bq);
+	free(q->bq);
+	q->bq = NULL;
 }
 
 static int cpu_queue_submit(struct offload_queue *q)
 {
-	for (uint32_t i = q->submitted; i != q->tail; i++) {
-		struct ofl_job *j = &q->jobs[i & q->mask];
-		memcpy(j->dst, j->src, j->len);
-		j->status = 0;
-		j->flags = OFFLOAD_RES_CPU;
-	}
-	q->done = q->tail;
+	struct ofl_cpu_queue *cq = q->bq;
+	struct cpu_state *s = q->dev->bstate;
+
+	/* A batch worth splitting is worth handing to a worker: the owner goes on. */
+	ofl_pool_queue_submit(cq, s->split_min);
 	return 0;
 }
 
 static int cpu_queue_progress(struct offload_queue *q, int64_t timeout_us)
 {
-	OFL_UNUSED(q);
-	OFL_UNUSED(timeout_us);
-	return 0;
+	return ofl_pool_queue_progress(q->bq, timeout_us);
 }
 
 const struct ofl_memcpy_ops ofl_cpu_memcpy_ops = {

@@ -251,13 +251,48 @@ static int kc_add_devices(struct offload_ctx *ctx, void *state)
 	return 0;
 }
 
+/*
+ * A SafeXcel (EIP97/EIP197) device-tree node is also reachable through the
+ * kernel: when /proc/crypto shows the safexcel driver serving algorithms,
+ * AF_ALG reaches that engine (the direct eip97 backend, earlier in the
+ * registry, is preferred when it can map the registers).
+ */
+static int kc_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why,
+		    size_t why_len)
+{
+	struct kc_state *st = state;
+	const char *example = NULL;
+	int n = 0;
+
+	OFL_UNUSED(ctx);
+	for (int i = 0; i < KC_NCIPHER + KC_NHASH; i++) {
+		const struct kc_alg *a = i < KC_NCIPHER ? &st->cipher[i] : &st->hash[i - KC_NCIPHER];
+		if (a->in_proc && strncmp(a->driver, "safexcel-", 9) == 0 && n++ == 0)
+			example = a->driver;
+	}
+	if (!n) {
+		snprintf(why, why_len, "the kernel's safexcel driver serves none of the library's "
+			 "algorithms (no safexcel-* driver chosen in %.100s)", st->proc_path);
+		return -ENOTSUP;
+	}
+	d->info.flags |= OFFLOAD_DEVF_KERNEL;
+	ofl_strlcpy(d->policy.transfer_mode, "af_alg", sizeof(d->policy.transfer_mode));
+	snprintf(d->policy.transfer_reason, sizeof(d->policy.transfer_reason),
+		 "through the kernel's safexcel driver via AF_ALG (libkcapi); the kernel maps the "
+		 "buffers and maintains the caches");
+	snprintf(why, why_len, "kcapi: through the kernel's safexcel driver via AF_ALG: %d of %d "
+		 "algorithms (e.g. %.60s)", n, KC_NCIPHER + KC_NHASH, example);
+	return 0;
+}
+
 const struct ofl_backend ofl_backend_kcapi = {
 	.name = "kcapi",
 	.caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH,
-	.engines = 0,
+	.engines = OFL_ENGINE_BIT(OFL_ENGINE_EIP97) | OFL_ENGINE_BIT(OFL_ENGINE_EIP197),
 	.init = kc_init,
 	.fini = kc_fini,
 	.add_devices = kc_add_devices,
+	.probe = kc_probe,
 	.cipher = &ofl_kcapi_cipher_ops,
 	.hash = &ofl_kcapi_hash_ops,
 };

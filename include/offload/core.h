@@ -183,6 +183,14 @@ offload_ctx *offload_ctx_new(void);
  * A backend that cannot run here (for example AF_ALG on a kernel without it)
  * is left out and offload_dev_info() says why; that is not an error.
  *
+ * Environment, read at open: OFFLOAD_DTB (a .dtb path, or "none", "live",
+ * "builtin") replaces opts->dt_source; OFFLOAD_BACKENDS replaces
+ * opts->backends; OFFLOAD_SIM=1 sets ::OFFLOAD_CTX_SIM. All three are
+ * ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
+ * the threads the CPU backend copies with (1: never split a copy; default:
+ * the CPUs the process may run on); it is a process-wide tuning knob that
+ * ::OFFLOAD_CTX_NO_ENV does not hide.
+ *
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.
  * @return 0 on success, or
@@ -359,10 +367,13 @@ struct offload_dev_info {
 };
 
 /**
- * @brief Number of devices in an open context (at least 1: the CPU).
+ * @brief Number of devices in an open context.
+ *
+ * The CPU device is always among them unless the backend allow-list leaves
+ * out the "cpu" backend; then the count may be 0.
  *
  * @param ctx An open context.
- * @return The count (> 0), or -EINVAL if ctx is NULL, -EBADF if not open.
+ * @return The count (>= 0), or -EINVAL if ctx is NULL, -EBADF if not open.
  *
  * Thread-safety: safe from any thread while the context is open.
  */

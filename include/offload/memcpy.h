@@ -107,7 +107,7 @@ void offload_queue_opts_init(struct offload_queue_opts *opts);
  *
  * @param ctx  An open context.
  * @param opts Options, or NULL for defaults.
- * @param out  Receives the queue.
+ * @param out  Receives the queue; set to NULL on failure.
  * @return 0, or -EINVAL (NULL argument, depth not a power of two in range),
  *   -EBADF (context closed), -ENODEV (device missing or unusable), -ENOTSUP
  *   (device cannot copy), -ENOMEM, -EBUSY (no free engine channel).
@@ -149,6 +149,11 @@ int offload_queue_copy(offload_queue *q, void *dst, const void *src, size_t len,
 
 /**
  * @brief Start every job enqueued since the last submit (ring the doorbell).
+ *
+ * On the CPU device a batch smaller than the device's split size (see its
+ * transfer_reason) is copied during this call, so its completions are ready
+ * when it returns; a larger batch is copied by a worker thread while the
+ * caller goes on. Either way completions come back in enqueue order.
  *
  * @param q The queue.
  * @return The number of jobs submitted (>= 0), or -EINVAL.

@@ -15,6 +15,10 @@
  *    a DMA buffer's sync calls — belongs to one thread at a time. Different
  *    handles are independent and may be used in parallel.
  *  - Opening and closing a context must not race with other calls on it.
+ *  - The CPU backend copies large buffers with worker threads of the
+ *    context (started at the first such copy, stopped at close). A child
+ *    process created by fork() must open its own context: it has none of
+ *    its parent's workers (the library then copies on the calling thread).
  *
  * Errors: every fallible call returns a negative errno (see
  * offload_strerror()) and records a sentence for offload_last_error().

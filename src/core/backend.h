@@ -46,7 +46,9 @@ struct ofl_job {
  *   [head, done)       finished, not yet reaped (status valid)
  *   [done, submitted)  handed to the backend by submit
  *   [submitted, tail)  enqueued, waiting for the doorbell
- * The backend advances `done` (and only `done`) in progress().
+ * The backend advances `done` (and only `done`), in submit() or progress(),
+ * always on the owner's thread: a backend that finishes jobs elsewhere keeps
+ * its own atomic count and copies it into `done` in progress().
  */
 struct offload_queue {
 	struct offload_ctx *ctx;
@@ -58,7 +60,10 @@ struct offload_queue {
 };
 
 struct ofl_memcpy_ops {
-	/* Synchronous copy; arguments are validated, len > 0, no overlap. Any thread. */
+	/*
+	 * Synchronous copy; arguments are validated, len > 0, no overlap. Any
+	 * thread, concurrently. On failure record the reason with ofl_err().
+	 */
 	int (*copy)(struct ofl_device *dev, void *dst, const void *src, size_t len,
 		    struct offload_result *res);
 	/* Async queue. open() may allocate q->bq; nothing after it may allocate. */

@@ -24,6 +24,9 @@
 #define OFL_MAX_DEVICES 64
 #define OFL_ERRMSG_LEN 512
 
+/* struct offload_ctx::magic of a live context ("oflc"). */
+#define OFL_CTX_MAGIC 0x6f666c63u
+
 #define OFL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define OFL_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define OFL_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -111,8 +114,17 @@ struct offload_ctx {
 
 	struct ofl_device *devs[OFL_MAX_DEVICES];
 	int ndev;
-	int cpu_dev;                    /* index of the CPU device */
-	int memcpy_dev;                 /* policy's memcpy choice (may be cpu_dev) */
+	int cpu_dev;                    /* index of the CPU device, -1 if not allowed */
+	int memcpy_dev;                 /* policy's memcpy choice (may be cpu_dev), -1 if none */
+	/*
+	 * offload_memcpy() dispatch, set at open: copies shorter than
+	 * memcpy_threshold go to memcpy_small (the CPU, or memcpy_big when the
+	 * CPU backend is not allowed), the rest to memcpy_big. Both NULL when no
+	 * allowed device can copy; threshold UINT64_MAX when both are one.
+	 */
+	struct ofl_device *memcpy_small;
+	struct ofl_device *memcpy_big;
+	uint64_t memcpy_threshold;
 
 	struct ofl_handle handles;      /* list head of open handles */
 	int nhandles;
@@ -130,6 +142,12 @@ void ofl_err_clear(const struct offload_ctx *ctx);
 
 /* -EINVAL / -EBADF with a message if ctx is NULL or not open; else 0. */
 int ofl_ctx_check(const struct offload_ctx *ctx, const char *func);
+/*
+ * May `d` be an automatic choice (memcpy default, crypto engine)? Models are
+ * not when they were attached only because AUTO fell back to the built-in
+ * board (no --sim / OFFLOAD_SIM / OFFLOAD_DT_BUILTIN asked for them).
+ */
+bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d);
 /* Is backend `name` allowed by the allow-list? */
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
 /* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */
@@ -147,10 +165,36 @@ void ofl_ctx_handle_del(struct offload_ctx *ctx, struct ofl_handle *h);
 
 /* ---- argument checks shared by every module (src/core/util.c) ---- */
 
-/* [p, p+len) wraps the address space? */
-bool ofl_range_wraps(const void *p, size_t len);
-/* Do [a, a+alen) and [b, b+blen) overlap? */
-bool ofl_ranges_overlap(const void *a, size_t alen, const void *b, size_t blen);
+/* [p, p+len) wraps the address space? (Inline: on every copy's fast path.) */
+static inline bool ofl_range_wraps(const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return len != 0 && a + (len - 1) < a;
+}
+
+/* Do [a, a+alen) and [b, b+blen) overlap? Neither range may wrap. */
+static inline bool ofl_ranges_overlap(const void *a, size_t alen, const void *b, size_t blen)
+{
+	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+	/* Distances in modular arithmetic: no overflow even at the top of memory. */
+	return alen != 0 && blen != 0 && (x - y < blen || y - x < alen);
+}
+
+/*
+ * The checks every copy makes, in one expression for the fast path: ctx is a
+ * live open context, dst and src are non-NULL, and neither range wraps nor
+ * do they overlap. False means "look closer" (ofl_ctx_check and friends say
+ * what is wrong), never that the copy is valid.
+ */
+static inline bool ofl_copy_args_ok(const struct offload_ctx *ctx, const void *dst,
+				    const void *src, size_t len)
+{
+	return ctx && ctx->magic == OFL_CTX_MAGIC && ctx->open && dst && src &&
+	       !ofl_range_wraps(dst, len) && !ofl_range_wraps(src, len) &&
+	       !ofl_ranges_overlap(dst, len, src, len);
+}
 /* Monotonic clock in nanoseconds. */
 uint64_t ofl_now_ns(void);
 /* Copy a string into a fixed buffer, always NUL-terminated; returns dst. */

@@ -1,21 +1,32 @@
 /* SPDX-License-Identifier: MIT */
-/* Synchronous memcpy: argument checks and device selection. */
+/*
+ * Synchronous memcpy: argument checks and device selection.
+ *
+ * offload_memcpy() is on the path of every small copy, so its valid case is
+ * one inline test (ofl_copy_args_ok), a compare against the size threshold
+ * and an indirect call; everything that explains a failure lives in the
+ * out-of-line slow path below.
+ */
 #include <string.h>
 
 #include "core/internal.h"
 
-static int check_copy(const struct offload_ctx *ctx, const char *func, const void *dst,
-		      const void *src, size_t len)
+/* Say exactly what is wrong with a copy's arguments (slow path). */
+static int __attribute__((noinline, cold)) copy_args_err(const struct offload_ctx *ctx,
+							  const char *func, const void *dst,
+							  const void *src, size_t len)
 {
 	int r = ofl_ctx_check(ctx, func);
 
-	if (OFL_UNLIKELY(r < 0))
+	if (r < 0)
 		return r;
-	if (OFL_UNLIKELY(!dst || !src))
+	if (!dst || !src)
 		return ofl_err(ctx, -EINVAL, "%s: %s is NULL", func, !dst ? "dst" : "src");
-	if (OFL_UNLIKELY(ofl_range_wraps(dst, len) || ofl_range_wraps(src, len)))
-		return ofl_err(ctx, -EINVAL, "%s: length %zu wraps the address space", func, len);
-	if (OFL_UNLIKELY(ofl_ranges_overlap(dst, len, src, len)))
+	if (ofl_range_wraps(dst, len) || ofl_range_wraps(src, len))
+		return ofl_err(ctx, -EINVAL, "%s: %s range [%p,+%zu) wraps the address space", func,
+			       ofl_range_wraps(dst, len) ? "destination" : "source",
+			       ofl_range_wraps(dst, len) ? dst : src, len);
+	if (ofl_ranges_overlap(dst, len, src, len))
 		return ofl_err(ctx, -EINVAL,
 			       "%s: source [%p,+%zu) overlaps destination [%p,+%zu); overlapping "
 			       "copies are not supported (no engine can promise memmove order)",
@@ -23,12 +34,26 @@ static int check_copy(const struct offload_ctx *ctx, const char *func, const voi
 	return 0;
 }
 
-static int run_copy(struct ofl_device *d, void *dst, const void *src, size_t len,
-		    struct offload_result *res)
+static int __attribute__((noinline, cold)) no_copy_device(const struct offload_ctx *ctx,
+							   const char *func)
 {
+	return ofl_err(ctx, -ENOTSUP,
+		       "%s: no device of this context can copy memory (backend allow-list \"%s\")",
+		       func, ctx->allow);
+}
+
+/*
+ * Run a copy on a device that is not the CPU fast path's: clear this
+ * thread's message first so that a backend failing without a message of its
+ * own gets a generic one rather than a stale one.
+ */
+static int __attribute__((noinline)) run_copy(struct ofl_device *d, void *dst, const void *src,
+					      size_t len, struct offload_result *res)
+{
+	ofl_err_clear(d->ctx);
 	int r = d->backend->memcpy->copy(d, dst, src, len, res);
 
-	if (OFL_UNLIKELY(r < 0) && !offload_last_error(d->ctx)[0])
+	if (r < 0 && !offload_last_error(d->ctx)[0])
 		ofl_err(d->ctx, r, "offload_memcpy: %s failed on %s: %s", d->backend->name, d->name,
 			offload_strerror(r));
 	return r;
@@ -36,38 +61,40 @@ static int run_copy(struct ofl_device *d, void *dst, const void *src, size_t len
 
 int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len)
 {
-	int r = check_copy(ctx, "offload_memcpy", dst, src, len);
-
-	if (OFL_UNLIKELY(r < 0) || len == 0)
-		return r;
-	struct ofl_device *d = ctx->devs[ctx->memcpy_dev];
-	if (len < d->policy.threshold_bytes || ctx->memcpy_dev == ctx->cpu_dev) {
-		struct ofl_device *cpu = ctx->devs[ctx->cpu_dev];
-		return run_copy(cpu, dst, src, len, NULL);
-	}
+	if (OFL_UNLIKELY(!ofl_copy_args_ok(ctx, dst, src, len)))
+		return copy_args_err(ctx, "offload_memcpy", dst, src, len);
+	if (OFL_UNLIKELY(len == 0))
+		return 0;
+	struct ofl_device *d = len < ctx->memcpy_threshold ? ctx->memcpy_small : ctx->memcpy_big;
+	if (OFL_UNLIKELY(!d))
+		return no_copy_device(ctx, "offload_memcpy");
+	/* The CPU backend never fails: straight to it. An engine may fail. */
+	if (OFL_LIKELY(d->index == ctx->cpu_dev))
+		return d->backend->memcpy->copy(d, dst, src, len, NULL);
 	return run_copy(d, dst, src, len, NULL);
 }
 
 int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
 		       struct offload_result *res)
 {
-	int r = check_copy(ctx, "offload_memcpy_dev", dst, src, len);
+	if (!ofl_copy_args_ok(ctx, dst, src, len))
+		return copy_args_err(ctx, "offload_memcpy_dev", dst, src, len);
 
-	if (r < 0)
-		return r;
 	struct ofl_device *d;
 	if (dev == OFFLOAD_DEV_AUTO) {
-		d = ctx->devs[ctx->memcpy_dev];
-		if (len < d->policy.threshold_bytes)
-			d = ctx->devs[ctx->cpu_dev];
+		d = len < ctx->memcpy_threshold ? ctx->memcpy_small : ctx->memcpy_big;
+		if (!d)
+			return no_copy_device(ctx, "offload_memcpy_dev");
 	} else {
 		d = ofl_ctx_device(ctx, dev);
 		if (!d)
-			return ofl_err(ctx, -ENODEV, "offload_memcpy_dev: no device %d", dev);
+			return ofl_err(ctx, -ENODEV, "offload_memcpy_dev: no device %d (the context has %d)",
+				       dev, ctx->ndev);
 		if (!d->backend)
 			return ofl_err(ctx, -ENODEV, "offload_memcpy_dev: device %s is not usable: %s",
 				       d->name, d->usable_reason);
-		if (!d->backend->memcpy || !(d->policy.caps & OFFLOAD_CAP_MEMCPY))
+		if (!d->backend->memcpy || !d->backend->memcpy->copy ||
+		    !(d->policy.caps & OFFLOAD_CAP_MEMCPY))
 			return ofl_err(ctx, -ENOTSUP, "offload_memcpy_dev: device %s cannot copy memory",
 				       d->name);
 	}

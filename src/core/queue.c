@@ -34,13 +34,14 @@ static void queue_destroy(struct ofl_handle *h)
 int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, offload_queue **out)
 {
 	struct offload_queue_opts o;
-	int r = ofl_ctx_check(ctx, "offload_queue_open");
 
+	if (out)
+		*out = NULL;
+	int r = ofl_ctx_check(ctx, "offload_queue_open");
 	if (r < 0)
 		return r;
 	if (!out)
 		return ofl_err(ctx, -EINVAL, "offload_queue_open: out is NULL");
-	*out = NULL;
 	offload_queue_opts_init(&o);
 	if (opts) {
 		if (opts->size < sizeof(o))
@@ -54,7 +55,11 @@ int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, 
 
 	struct ofl_device *d;
 	if (o.dev == OFFLOAD_DEV_AUTO) {
-		d = ctx->devs[ctx->memcpy_dev];
+		d = ctx->memcpy_big;
+		if (!d)
+			return ofl_err(ctx, -ENOTSUP,
+				       "offload_queue_open: no device of this context can copy memory "
+				       "(backend allow-list \"%s\")", ctx->allow);
 	} else {
 		d = ofl_ctx_device(ctx, o.dev);
 		if (!d)
@@ -151,7 +156,8 @@ int offload_queue_submit(offload_queue *q)
 		return 0;
 	int r = q->dev->backend->memcpy->queue_submit(q);
 	if (r < 0)
-		return r;
+		return ofl_err(q->ctx, r, "offload_queue_submit: %s could not start %u job(s) on %s: %s",
+			       q->dev->backend->name, n, q->dev->name, offload_strerror(r));
 	q->submitted = q->tail;
 	return (int)n;
 }
@@ -178,10 +184,11 @@ int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigne
 	if (OFL_UNLIKELY(!q || (!cpl && max)))
 		return ofl_err(q ? q->ctx : NULL, -EINVAL, "offload_queue_poll: %s is NULL",
 			       q ? "cpl" : "queue");
-	if (q->done == q->head && q->done != q->submitted) {
+	if (q->done != q->submitted) {
 		int r = q->dev->backend->memcpy->queue_progress(q, 0);
 		if (r < 0 && r != -ETIMEDOUT)
-			return r;
+			return ofl_err(q->ctx, r, "offload_queue_poll: %s on %s: %s",
+				       q->dev->backend->name, q->dev->name, offload_strerror(r));
 	}
 	return (int)reap(q, cpl, max);
 }
@@ -191,22 +198,29 @@ int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigne
 	if (OFL_UNLIKELY(!q || !cpl || max == 0))
 		return ofl_err(q ? q->ctx : NULL, -EINVAL, "offload_queue_wait: %s",
 			       !q ? "queue is NULL" : !cpl ? "cpl is NULL" : "max is 0");
+	if (q->head == q->done && q->done == q->submitted)
+		return ofl_err(q->ctx, -EINVAL,
+			       "offload_queue_wait: no submitted job is outstanding (%u enqueued but "
+			       "not submitted): waiting could never succeed", q->tail - q->submitted);
+	/* Collect what finished meanwhile, then wait only if nothing is ready. */
+	int r = q->dev->backend->memcpy->queue_progress(q, 0);
 	if (q->head == q->done) {
-		if (q->done == q->submitted)
-			return ofl_err(q->ctx, -EINVAL,
-				       "offload_queue_wait: no submitted job is outstanding (%u enqueued "
-				       "but not submitted)", q->tail - q->submitted);
-		int r = q->dev->backend->memcpy->queue_progress(q, timeout_us);
-		if (r < 0) {
-			if (r == -ETIMEDOUT)
-				return ofl_err(q->ctx, r, "offload_queue_wait: no job finished within %lld us",
-					       (long long)timeout_us);
-			return r;
+		uint64_t deadline = timeout_us > 0 ? ofl_now_ns() + (uint64_t)timeout_us * 1000u : 0;
+		int64_t left = timeout_us;
+		while (q->head == q->done && (r == 0 || r == -ETIMEDOUT) && left != 0) {
+			r = q->dev->backend->memcpy->queue_progress(q, left);
+			if (timeout_us > 0) {
+				uint64_t now = ofl_now_ns();
+				left = now >= deadline ? 0 : (int64_t)((deadline - now + 999u) / 1000u);
+			}
 		}
-		if (q->head == q->done)
-			return ofl_err(q->ctx, -ETIMEDOUT,
-				       "offload_queue_wait: no job finished within %lld us",
-				       (long long)timeout_us);
+	}
+	if (q->head == q->done) {
+		if (r < 0 && r != -ETIMEDOUT)
+			return ofl_err(q->ctx, r, "offload_queue_wait: %s on %s: %s",
+				       q->dev->backend->name, q->dev->name, offload_strerror(r));
+		return ofl_err(q->ctx, -ETIMEDOUT, "offload_queue_wait: no job finished within %lld us",
+			       (long long)timeout_us);
 	}
 	return (int)reap(q, cpl, max);
 }

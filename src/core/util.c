@@ -5,22 +5,6 @@
 
 #include "core/internal.h"
 
-bool ofl_range_wraps(const void *p, size_t len)
-{
-	uintptr_t a = (uintptr_t)p;
-
-	return len != 0 && a + (len - 1) < a;
-}
-
-bool ofl_ranges_overlap(const void *a, size_t alen, const void *b, size_t blen)
-{
-	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-	if (alen == 0 || blen == 0)
-		return false;
-	return x < y + blen && y < x + alen;
-}
-
 uint64_t ofl_now_ns(void)
 {
 	struct timespec ts;

@@ -11,6 +11,7 @@ struct bench {
 };
 
 static const struct bench benches[] = {
+	{ "memcpy", "offload_memcpy vs plain memcpy, dmatest-style runs (--size, --threads, ...)", bench_memcpy },
 	{ "spi", "spidev_test-style SPI transfers; rate over the real elapsed time, data verified", bench_spi },
 	{ "cipher", "ciphers and hashes per size, tcrypt-style; --ab for A/B", cmd_bench_cipher },
 	{ NULL, NULL, NULL },

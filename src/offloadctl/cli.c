@@ -28,6 +28,21 @@ bool cli_common_opt(struct cli *cli, int c, const char *arg)
 	}
 }
 
+/* A device-tree choice as --dtb and OFFLOAD_DTB spell it: none | live | builtin | FILE. */
+static void set_dt(struct offload_ctx_opts *o, const char *dtb)
+{
+	if (strcmp(dtb, "none") == 0) {
+		o->dt_source = OFFLOAD_DT_NONE;
+	} else if (strcmp(dtb, "live") == 0) {
+		o->dt_source = OFFLOAD_DT_LIVE;
+	} else if (strcmp(dtb, "builtin") == 0) {
+		o->dt_source = OFFLOAD_DT_BUILTIN;
+	} else {
+		o->dt_source = OFFLOAD_DT_FILE;
+		o->dtb_path = dtb;
+	}
+}
+
 offload_ctx *cli_open_ctx(struct cli *cli)
 {
 	struct offload_ctx_opts o;
@@ -37,36 +52,23 @@ offload_ctx *cli_open_ctx(struct cli *cli)
 		fprintf(stderr, "%s %s: out of memory\n", cli->prog, cli->cmd);
 		return NULL;
 	}
+	/*
+	 * Command-line options beat the environment, which beats the defaults;
+	 * the library lets the environment win, so read it here instead.
+	 */
+	const char *env_dtb = getenv("OFFLOAD_DTB");
+	const char *env_be = getenv("OFFLOAD_BACKENDS");
+	const char *env_sim = getenv("OFFLOAD_SIM");
+
 	offload_ctx_opts_init(&o);
-	if (cli->dtb) {
-		if (strcmp(cli->dtb, "none") == 0)
-			o.dt_source = OFFLOAD_DT_NONE;
-		else if (strcmp(cli->dtb, "live") == 0)
-			o.dt_source = OFFLOAD_DT_LIVE;
-		else if (strcmp(cli->dtb, "builtin") == 0)
-			o.dt_source = OFFLOAD_DT_BUILTIN;
-		else {
-			o.dt_source = OFFLOAD_DT_FILE;
-			o.dtb_path = cli->dtb;
-		}
-		/* An explicit --dtb wins over OFFLOAD_DTB. */
-		o.flags |= OFFLOAD_CTX_NO_ENV;
-	}
-	if (cli->sim)
+	o.flags |= OFFLOAD_CTX_NO_ENV;
+	if (cli->dtb)
+		set_dt(&o, cli->dtb);
+	else if (env_dtb && *env_dtb)
+		set_dt(&o, env_dtb);
+	if (cli->sim || (env_sim && *env_sim && strcmp(env_sim, "0") != 0))
 		o.flags |= OFFLOAD_CTX_SIM;
-	if (cli->backends) {
-		o.backends = cli->backends;
-		o.flags |= OFFLOAD_CTX_NO_ENV;
-	}
-	if ((o.flags & OFFLOAD_CTX_NO_ENV) && !cli->backends && getenv("OFFLOAD_BACKENDS"))
-		o.backends = getenv("OFFLOAD_BACKENDS");
-	if ((o.flags & OFFLOAD_CTX_NO_ENV) && !cli->sim && getenv("OFFLOAD_SIM") &&
-	    strcmp(getenv("OFFLOAD_SIM"), "0") != 0)
-		o.flags |= OFFLOAD_CTX_SIM;
-	if ((o.flags & OFFLOAD_CTX_NO_ENV) && !cli->dtb && getenv("OFFLOAD_DTB")) {
-		o.dt_source = OFFLOAD_DT_FILE;
-		o.dtb_path = getenv("OFFLOAD_DTB");
-	}
+	o.backends = cli->backends ? cli->backends : (env_be && *env_be) ? env_be : NULL;
 	int r = offload_ctx_open(ctx, &o);
 	if (r < 0) {
 		cli_fail(cli, ctx, "cannot open context", r);

@@ -106,5 +106,7 @@ bool cli_af_alg_deprecated(const char *release);
  */
 int cli_probe_evidence(const struct cli_alg_probe *p, int n, char *buf, size_t len, int *hw,
 		       int *unavailable);
+/* Benchmarks, dispatched by cmd_bench(); argv[0] is the benchmark's name. */
+int bench_memcpy(struct cli *cli, int argc, char **argv);
 
 #endif /* OFFLOADCTL_CLI_H */

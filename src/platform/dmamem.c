@@ -852,6 +852,17 @@ void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
 	switch (r->kind) {
 	case OFL_DMA_SIM:
 #ifdef OFFLOAD_HAVE_SIM
+		/*
+		 * This CPU's own maintenance of the same lines first, so that cache_ns
+		 * on a model includes what the instructions cost here (sim); then the
+		 * model's emulation of them.
+		 */
+		if (ofl_cache_ops_available()) {
+			if (for_cpu)
+				ofl_cache_clean_inval(r->cpu + roff, len);
+			else
+				ofl_cache_clean(r->cpu + roff, len);
+		}
 		if (for_cpu)
 			ofl_sim_mem_inval(r->sim, roff, len);
 		else

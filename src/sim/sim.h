@@ -161,6 +161,8 @@ struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node);
  * already modelled is left alone. -ENOTSUP when no model exists for it.
  */
 int ofl_sim_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);
+/* bus address - CPU physical address for DMA by `node` (its dma-ranges, at the sim DRAM). */
+uint64_t ofl_sim_dt_dma_offset(const void *fdt, int node);
 /* Wait (up to timeout_us) until every model reports idle. 0 or -ETIMEDOUT. */
 int ofl_sim_wait_idle(struct ofl_sim *sim, int64_t timeout_us);
 

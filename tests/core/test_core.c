@@ -1,111 +1,417 @@
 /* SPDX-License-Identifier: MIT */
-/* Core: versions, errors, context lifecycle and bad input. */
+/*
+ * Core: versions, errors, context lifecycle, devices, the environment, and
+ * bad input for every call of offload/core.h.
+ */
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 
+/* Options that open a context on no device tree, untouched by the environment. */
+static struct offload_ctx_opts none_opts(void)
+{
+	struct offload_ctx_opts o;
+
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	return o;
+}
+
+static int open_with(offload_ctx *ctx, const struct offload_ctx_opts *o)
+{
+	return offload_ctx_open(ctx, o);
+}
+
+/* ------------------------------------------------------------------ versions, errors */
+
 START_TEST(version_matches_headers)
 {
+	char want[32];
+
 	ck_assert_uint_eq(offload_version(), OFFLOAD_VERSION_NUMBER);
+	ck_assert_uint_eq(offload_version(), ((unsigned)OFFLOAD_VERSION_MAJOR << 16) |
+						     ((unsigned)OFFLOAD_VERSION_MINOR << 8) |
+						     (unsigned)OFFLOAD_VERSION_PATCH);
+	snprintf(want, sizeof(want), "%d.%d.%d", OFFLOAD_VERSION_MAJOR, OFFLOAD_VERSION_MINOR,
+		 OFFLOAD_VERSION_PATCH);
+	ck_assert_str_eq(offload_version_string(), want);
 	ck_assert_str_eq(offload_version_string(), OFFLOAD_VERSION_STRING);
 }
 END_TEST
 
 START_TEST(strerror_names_codes)
 {
+	static const int codes[] = { EINVAL, ENODEV, ENOTSUP, ETIMEDOUT, EIO, EBADMSG,
+				     EBADF, EBUSY, ENOSPC, ENOMEM };
+
 	ck_assert_str_eq(offload_strerror(-EBADMSG), "authentication tag mismatch");
 	ck_assert_str_eq(offload_strerror(EBADMSG), "authentication tag mismatch");
+	ck_assert_str_eq(offload_strerror(-ENOSPC), "queue full");
 	ck_assert_str_eq(offload_strerror(0), "success");
+	/* Codes the library does not describe fall back to the C library's text. */
+	ck_assert_str_eq(offload_strerror(-ENOENT), strerror(ENOENT));
 	ck_assert_ptr_nonnull(offload_strerror(-9999));
+	ck_assert_ptr_nonnull(offload_strerror(INT_MIN + 1));
+	/* Every documented code has its own text. */
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		for (size_t j = i + 1; j < sizeof(codes) / sizeof(codes[0]); j++)
+			ck_assert_str_ne(offload_strerror(-codes[i]), offload_strerror(-codes[j]));
+}
+END_TEST
+
+START_TEST(null_context_errors_name_the_call)
+{
+	struct offload_dev_info d;
+
+	ck_assert_int_eq(offload_ctx_open(NULL, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_ctx_open"));
+	ck_assert_int_eq(offload_ctx_close(NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_ctx_close"));
+	ck_assert_int_eq(offload_dev_count(NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_dev_count"));
+	ck_assert_int_eq(offload_dev_info(NULL, 0, &d), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "NULL"));
+	ck_assert_int_eq(offload_dev_find(NULL, "cpu"), -EINVAL);
+	ck_assert_ptr_null(offload_ctx_dt_source(NULL));
+	offload_ctx_free(NULL);
+	offload_ctx_opts_init(NULL);
+}
+END_TEST
+
+START_TEST(not_a_context_is_refused)
+{
+	/* Memory that never was a context (zeroed, so no magic): -EINVAL, no crash. */
+	void *junk = calloc(1, 4096);
+	struct offload_dev_info d;
+
+	ck_assert_ptr_nonnull(junk);
+	ck_assert_int_eq(offload_ctx_open(junk, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "not a liboffload context"));
+	ck_assert_int_eq(offload_ctx_close(junk), -EINVAL);
+	ck_assert_int_eq(offload_dev_count(junk), -EINVAL);
+	ck_assert_int_eq(offload_dev_info(junk, 0, &d), -EINVAL);
+	ck_assert_int_eq(offload_dev_find(junk, "cpu"), -EINVAL);
+	ck_assert_ptr_null(offload_ctx_dt_source(junk));
+	offload_ctx_free(junk); /* ignored: not ours */
+	free(junk);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ lifecycle */
+
+START_TEST(opts_init_defaults)
+{
+	struct offload_ctx_opts o;
+
+	memset(&o, 0xa5, sizeof(o));
+	offload_ctx_opts_init(&o);
+	ck_assert_uint_eq(o.size, sizeof(o));
+	ck_assert_uint_eq(o.flags, 0);
+	ck_assert_int_eq(o.dt_source, OFFLOAD_DT_AUTO);
+	ck_assert_ptr_null(o.dtb_path);
+	ck_assert_ptr_null(o.dtb_blob);
+	ck_assert_uint_eq(o.dtb_size, 0);
+	ck_assert_ptr_null(o.backends);
 }
 END_TEST
 
 START_TEST(ctx_lifecycle)
 {
 	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o = none_opts();
+
 	ck_assert_ptr_nonnull(ctx);
 	/* Use before open is a defined error. */
 	ck_assert_int_eq(offload_dev_count(ctx), -EBADF);
 	ck_assert_int_eq(offload_ctx_close(ctx), -EBADF);
+	ck_assert_ptr_null(offload_ctx_dt_source(ctx));
 
-	struct offload_ctx_opts o;
-	offload_ctx_opts_init(&o);
-	o.dt_source = OFFLOAD_DT_NONE;
-	o.flags = OFFLOAD_CTX_NO_ENV;
-	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
-	ck_assert_int_eq(offload_ctx_open(ctx, &o), -EBUSY);
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_str_eq(offload_last_error(ctx), "");
+	ck_assert_int_eq(open_with(ctx, &o), -EBUSY);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "already open"));
 	ck_assert_str_eq(offload_ctx_dt_source(ctx), "none");
 	ck_assert_int_ge(offload_dev_count(ctx), 1);
 
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	/* Double close and use after close: -EBADF with a message. */
 	ck_assert_int_eq(offload_ctx_close(ctx), -EBADF);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "not open"));
 	ck_assert_int_eq(offload_dev_count(ctx), -EBADF);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "not open"));
 	/* A closed context can be opened again. */
-	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
+	ck_assert_int_eq(open_with(ctx, &o), 0);
 	offload_ctx_free(ctx);
-	offload_ctx_free(NULL);
 }
 END_TEST
 
-START_TEST(ctx_null_and_bad_opts)
+START_TEST(use_after_close_every_call)
 {
-	ck_assert_int_eq(offload_ctx_open(NULL, NULL), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "NULL"));
-	ck_assert_int_eq(offload_ctx_close(NULL), -EINVAL);
-	ck_assert_int_eq(offload_dev_count(NULL), -EINVAL);
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o = none_opts();
+	struct offload_dev_info d;
+	struct offload_result res;
+	offload_queue *q = (offload_queue *)&d; /* must be overwritten with NULL */
+	char a[16] = "0123456789abcde", b[16];
 
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	ck_assert_int_eq(offload_dev_count(ctx), -EBADF);
+	ck_assert_int_eq(offload_dev_info(ctx, 0, &d), -EBADF);
+	ck_assert_int_eq(offload_dev_find(ctx, "cpu"), -EBADF);
+	ck_assert_ptr_null(offload_ctx_dt_source(ctx));
+	ck_assert_int_eq(offload_memcpy(ctx, b, a, sizeof(a)), -EBADF);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "offload_memcpy"));
+	ck_assert_int_eq(offload_memcpy_dev(ctx, 0, b, a, sizeof(a), &res), -EBADF);
+	ck_assert_int_eq(offload_queue_open(ctx, NULL, &q), -EBADF);
+	ck_assert_ptr_null(q);
+	ck_assert_int_eq(offload_ctx_close(ctx), -EBADF);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(open_rejects_bad_opts)
+{
 	offload_ctx *ctx = offload_ctx_new();
 	struct offload_ctx_opts o;
-	offload_ctx_opts_init(&o);
-	o.size = 4;
-	ck_assert_int_eq(offload_ctx_open(ctx, &o), -EINVAL);
+	char longlist[400];
 
-	offload_ctx_opts_init(&o);
-	o.flags = OFFLOAD_CTX_NO_ENV;
-	o.dt_source = OFFLOAD_DT_NONE;
+	/* Too small for this library's options (an older or broken caller). */
+	static const uint32_t sizes[] = { 0, 4, sizeof(struct offload_ctx_opts) - 1 };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		o = none_opts();
+		o.size = sizes[i];
+		ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "opts->size"));
+	}
+	/* Larger than ours (a newer caller): the fields we know are used. */
+	struct {
+		struct offload_ctx_opts o;
+		char future[64];
+	} big;
+	memset(&big, 0, sizeof(big));
+	big.o = none_opts();
+	big.o.size = sizeof(big);
+	ck_assert_int_eq(open_with(ctx, &big.o), 0);
+	ck_assert_str_eq(offload_ctx_dt_source(ctx), "none");
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+
+	o = none_opts();
+	o.dt_source = (enum offload_dt_source)99;
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "dt_source"));
+
+	o = none_opts();
 	o.backends = "cpu,warpdrive";
-	ck_assert_int_eq(offload_ctx_open(ctx, &o), -EINVAL);
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "warpdrive"));
 
-	offload_ctx_opts_init(&o);
-	o.flags = OFFLOAD_CTX_NO_ENV;
+	memset(longlist, 'c', sizeof(longlist) - 1);
+	longlist[sizeof(longlist) - 1] = '\0';
+	o.backends = longlist;
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "too long"));
+
+	o = none_opts();
 	o.dt_source = OFFLOAD_DT_FILE;
 	o.dtb_path = "/nonexistent/board.dtb";
-	ck_assert_int_eq(offload_ctx_open(ctx, &o), -ENOENT);
+	ck_assert_int_eq(open_with(ctx, &o), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "/nonexistent/board.dtb"));
 
-	o.dt_source = OFFLOAD_DT_FILE;
 	o.dtb_path = NULL;
-	ck_assert_int_eq(offload_ctx_open(ctx, &o), -EINVAL);
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "dtb_path"));
+
+	o = none_opts();
+	o.dt_source = OFFLOAD_DT_BLOB;
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "dtb_blob"));
+	static const char not_fdt[64] = "this is not a flattened device tree";
+	o.dtb_blob = not_fdt;
+	o.dtb_size = sizeof(not_fdt);
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+
+	/* After all those failures the context still opens and closes normally. */
+	o = none_opts();
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	offload_ctx_free(ctx);
 }
 END_TEST
+
+START_TEST(allow_list_spacing)
+{
+	static const char *const lists[] = { "cpu", " cpu ", "cpu,", ",cpu", "cpu, cpu", "" };
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, lists[i]);
+		ck_assert_int_ge(offload_dev_find(ctx, "cpu"), 0);
+		offload_ctx_free(ctx);
+	}
+}
+END_TEST
+
+START_TEST(close_refuses_with_open_handles)
+{
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	offload_queue *q;
+	struct offload_ctx_opts o = none_opts();
+
+	ck_assert_int_eq(offload_queue_open(ctx, NULL, &q), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), -EBUSY);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "queue"));
+	/* Refused close left the context usable. */
+	ck_assert_int_ge(offload_dev_count(ctx), 1);
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	/* free() reclaims forgotten handles (ASan reports a leak otherwise). */
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_queue_open(ctx, NULL, &q), 0);
+	ck_assert_int_eq(offload_queue_open(ctx, NULL, &q), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ environment */
+
+START_TEST(env_overrides_and_no_env)
+{
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+
+	/* Check runs each test in its own process: setenv stays here. */
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	setenv("OFFLOAD_DTB", "/nonexistent/env.dtb", 1);
+	ck_assert_int_eq(open_with(ctx, &o), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "/nonexistent/env.dtb"));
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+
+	/* Keywords: OFFLOAD_DTB=none beats a FILE source in the options. */
+	setenv("OFFLOAD_DTB", "none", 1);
+	o.flags = 0;
+	o.dt_source = OFFLOAD_DT_FILE;
+	o.dtb_path = "/nonexistent/opts.dtb";
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_str_eq(offload_ctx_dt_source(ctx), "none");
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+
+	setenv("OFFLOAD_BACKENDS", "warpdrive", 1);
+	o.dt_source = OFFLOAD_DT_NONE;
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "warpdrive"));
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* The CPU device's transfer reason as the backend words it for n threads. */
+static void cpu_reason(offload_ctx *ctx, char *buf, size_t len)
+{
+	struct offload_dev_info d;
+	int i = offload_dev_find(ctx, "cpu");
+
+	ck_assert_int_ge(i, 0);
+	ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+	snprintf(buf, len, "%s", d.transfer_reason);
+}
+
+START_TEST(env_cpu_threads)
+{
+	char why[256];
+
+	setenv("OFFLOAD_CPU_THREADS", "1", 1);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	cpu_reason(ctx, why, sizeof(why));
+	ck_assert_msg(strstr(why, "OFFLOAD_CPU_THREADS=1") != NULL, "%s", why);
+	offload_ctx_free(ctx);
+
+	setenv("OFFLOAD_CPU_THREADS", "3", 1);
+	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	cpu_reason(ctx, why, sizeof(why));
+	ck_assert_msg(strstr(why, "over 3 threads") != NULL, "%s", why);
+	offload_ctx_free(ctx);
+
+	/* Nonsense is ignored rather than fatal: the default applies. */
+	setenv("OFFLOAD_CPU_THREADS", "lots", 1);
+	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	cpu_reason(ctx, why, sizeof(why));
+	ck_assert_msg(strstr(why, "OFFLOAD_CPU_THREADS") == NULL, "%s", why);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ devices */
 
 START_TEST(cpu_device_is_always_there)
 {
 	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	struct offload_dev_info d;
+	int n = offload_dev_count(ctx);
 
 	int i = offload_dev_find(ctx, "cpu");
 	ck_assert_int_ge(i, 0);
+	ck_assert_int_lt(i, n);
 	ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+	ck_assert_int_eq(d.index, i);
+	ck_assert_str_eq(d.name, "cpu");
+	ck_assert_str_eq(d.kind, "cpu");
+	ck_assert_str_eq(d.dt_path, "");
+	ck_assert_str_eq(d.compatible, "");
+	ck_assert_str_eq(d.status, "okay");
 	ck_assert_str_eq(d.backend, "cpu");
 	ck_assert(d.caps & OFFLOAD_CAP_MEMCPY);
 	ck_assert(d.flags & OFFLOAD_DEVF_USABLE);
+	ck_assert(d.flags & OFFLOAD_DEVF_ENABLED);
 	ck_assert(d.flags & OFFLOAD_DEVF_CPU);
-	ck_assert_int_eq(offload_dev_info(ctx, 999, &d), -ENODEV);
+	ck_assert(!(d.flags & (OFFLOAD_DEVF_SIM | OFFLOAD_DEVF_DIRECT | OFFLOAD_DEVF_KERNEL)));
+	ck_assert_int_eq(d.coherent, 1);
+	ck_assert_int_eq(d.cache_mode, OFFLOAD_CACHE_COHERENT);
+	ck_assert_uint_eq(d.align_bytes, 1);
+	ck_assert_uint_eq(d.threshold_bytes, 0);
+	ck_assert_str_eq(d.transfer_mode, "memcpy");
+	ck_assert_uint_eq(d.phys_size, 0);
+	/* Every decision carries a reason. */
+	const char *reasons[] = { d.usable_reason, d.coherent_reason, d.cache_reason,
+				  d.burst_reason, d.align_reason, d.threshold_reason,
+				  d.transfer_reason };
+	for (size_t k = 0; k < sizeof(reasons) / sizeof(reasons[0]); k++)
+		ck_assert_msg(reasons[k] && strlen(reasons[k]) > 10, "reason %zu is empty", k);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(dev_info_bad_input)
+{
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	struct offload_dev_info d;
+	int n = offload_dev_count(ctx);
+
+	ck_assert_int_eq(offload_dev_info(ctx, n, &d), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no device"));
 	ck_assert_int_eq(offload_dev_info(ctx, -1, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_info(ctx, INT_MAX, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_info(ctx, INT_MIN, &d), -ENODEV);
 	ck_assert_int_eq(offload_dev_info(ctx, 0, NULL), -EINVAL);
 	ck_assert_int_eq(offload_dev_find(ctx, "no-such-device"), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no-such-device"));
+	ck_assert_int_eq(offload_dev_find(ctx, ""), -ENODEV);
 	ck_assert_int_eq(offload_dev_find(ctx, NULL), -EINVAL);
 	offload_ctx_free(ctx);
 }
 END_TEST
 
-START_TEST(errors_are_per_thread_and_per_context)
+START_TEST(errors_are_per_context)
 {
 	offload_ctx *a = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	offload_ctx *b = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
@@ -115,25 +421,37 @@ START_TEST(errors_are_per_thread_and_per_context)
 	ck_assert_ptr_nonnull(strstr(offload_last_error(a), "77"));
 	/* b did not fail: no message of a's leaks into it. */
 	ck_assert_str_eq(offload_last_error(b), "");
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "77"));
 	offload_ctx_free(a);
 	offload_ctx_free(b);
 }
 END_TEST
 
-START_TEST(close_refuses_with_open_handles)
-{
-	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
-	offload_queue *q;
+struct other_thread {
+	offload_ctx *ctx;
+	char seen[64];
+};
 
-	ck_assert_int_eq(offload_queue_open(ctx, NULL, &q), 0);
-	ck_assert_int_eq(offload_ctx_close(ctx), -EBUSY);
-	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "queue"));
-	ck_assert_int_eq(offload_queue_close(q), 0);
-	ck_assert_int_eq(offload_ctx_close(ctx), 0);
-	/* free() reclaims forgotten handles. */
-	ck_assert_int_eq(offload_ctx_open(ctx, NULL), 0);
-	ck_assert_int_eq(offload_queue_open(ctx, NULL, &q), 0);
-	offload_ctx_free(ctx);
+static void *read_error_elsewhere(void *arg)
+{
+	struct other_thread *t = arg;
+
+	snprintf(t->seen, sizeof(t->seen), "%s", offload_last_error(t->ctx));
+	return NULL;
+}
+
+START_TEST(errors_are_per_thread)
+{
+	struct other_thread t = { .ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL) };
+	struct offload_dev_info d;
+	pthread_t tid;
+
+	ck_assert_int_eq(offload_dev_info(t.ctx, 55, &d), -ENODEV);
+	ck_assert_int_eq(pthread_create(&tid, NULL, read_error_elsewhere, &t), 0);
+	ck_assert_int_eq(pthread_join(tid, NULL), 0);
+	ck_assert_str_eq(t.seen, "");
+	ck_assert_ptr_nonnull(strstr(offload_last_error(t.ctx), "55"));
+	offload_ctx_free(t.ctx);
 }
 END_TEST
 
@@ -144,11 +462,20 @@ static Suite *core_suite(void)
 
 	tcase_add_test(tc, version_matches_headers);
 	tcase_add_test(tc, strerror_names_codes);
+	tcase_add_test(tc, null_context_errors_name_the_call);
+	tcase_add_test(tc, not_a_context_is_refused);
+	tcase_add_test(tc, opts_init_defaults);
 	tcase_add_test(tc, ctx_lifecycle);
-	tcase_add_test(tc, ctx_null_and_bad_opts);
-	tcase_add_test(tc, cpu_device_is_always_there);
-	tcase_add_test(tc, errors_are_per_thread_and_per_context);
+	tcase_add_test(tc, use_after_close_every_call);
+	tcase_add_test(tc, open_rejects_bad_opts);
+	tcase_add_test(tc, allow_list_spacing);
 	tcase_add_test(tc, close_refuses_with_open_handles);
+	tcase_add_test(tc, env_overrides_and_no_env);
+	tcase_add_test(tc, env_cpu_threads);
+	tcase_add_test(tc, cpu_device_is_always_there);
+	tcase_add_test(tc, dev_info_bad_input);
+	tcase_add_test(tc, errors_are_per_context);
+	tcase_add_test(tc, errors_are_per_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU backend's copy pool (see pool.h for the model).
+ *
+ * Locking: ofl_pool::mu guards the split's join/leave bookkeeping, the run
+ * queue, the workers' sleeping flags and each queue's queued/running flags.
+ * Chunk claims, a queue's done/target counters and the "someone waits" flags
+ * are atomics so that the copying itself never takes the lock.
+ *
+ * Placement: each worker is pinned to one CPU and is woken on its own, so
+ * that a split wakes helpers on the *other* CPUs. (Woken through one shared
+ * condition variable, a helper was mostly put on the leader's CPU by the
+ * scheduler and took turns with it there while the other CPU idled.)
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "pool.h"
+
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#define OFL_POOL_NT 1
+#endif
+
+/* An idle worker watches for new work this long before it sleeps. */
+#define OFL_POOL_SPIN_NS 50000u
+/* Chunks per thread of a split: enough to even out a late or slow thread. */
+#define OFL_POOL_CHUNKS_PER_THREAD 4u
+/* Smallest chunk: below this the claim and memcpy start-up costs show. */
+#define OFL_POOL_CHUNK_MIN (256u << 10)
+/*
+ * Largest chunk: what the leader may end up waiting for when a helper is
+ * descheduled in the middle of one (on a busy machine it happens; measured
+ * at 256 MiB with 32 MiB chunks, such splits ran at half memcpy's speed).
+ */
+#define OFL_POOL_CHUNK_MAX (2u << 20)
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/*
+ * Copy with non-temporal stores, as glibc's memcpy does by itself for copies
+ * beyond its cache-size threshold; a chunk of such a copy is below that
+ * threshold and would otherwise go through the caches.
+ */
+static void copy_nt(char *d, const char *s, size_t n)
+{
+#ifdef OFL_POOL_NT
+	size_t head = (size_t)(-(uintptr_t)d) & 15u;
+
+	if (head > n)
+		head = n;
+	memcpy(d, s, head);
+	d += head;
+	s += head;
+	n -= head;
+	for (; n >= 64; d += 64, s += 64, n -= 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+		__m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+		_mm_stream_si128((__m128i *)(void *)d, a);
+		_mm_stream_si128((__m128i *)(void *)(d + 16), b);
+		_mm_stream_si128((__m128i *)(void *)(d + 32), c);
+		_mm_stream_si128((__m128i *)(void *)(d + 48), e);
+	}
+	memcpy(d, s, n);
+	/* Streaming stores are weakly ordered: make them visible before we say done. */
+	_mm_sfence();
+#else
+	memcpy(d, s, n);
+#endif
+}
+
+static void copy_range(char *d, const char *s, size_t n, bool nt)
+{
+	if (nt)
+		copy_nt(d, s, n);
+	else
+		memcpy(d, s, n);
+}
+
+/* ------------------------------------------------------------------ splits */
+
+/*
+ * Chunk i of a split is [start(i), start(i + 1)): every chunk but the first
+ * begins on a page boundary of the destination, so no two threads ever write
+ * the same cache line.
+ */
+static size_t chunk_start(const struct ofl_chunks *c, unsigned i)
+{
+	if (i == 0)
+		return 0;
+	if (i >= c->nchunks)
+		return c->len;
+	return (size_t)i * c->chunk - (size_t)((uintptr_t)c->dst & 4095u);
+}
+
+/* Claim and copy chunks of `c` until none is left. */
+static void split_work(struct ofl_pool *p, const struct ofl_chunks *c)
+{
+	for (;;) {
+		unsigned i = atomic_fetch_add_explicit(&p->sp.next, 1, memory_order_relaxed);
+		if (i >= c->nchunks)
+			return;
+		size_t a = chunk_start(c, i), b = chunk_start(c, i + 1);
+		copy_range(c->dst + a, c->src + a, b - a, c->nt);
+	}
+}
+
+/*
+ * Wait briefly for *v to become 0 without sleeping: a helper finishing its
+ * last chunk takes about a chunk's copy time. Gives up after OFL_POOL_SPIN_NS.
+ */
+static void spin_until_zero(atomic_uint *v)
+{
+	uint64_t until = 0;
+
+	for (unsigned n = 1; atomic_load_explicit(v, memory_order_acquire) != 0; n++) {
+		cpu_relax();
+		if ((n & 63u) == 0) {
+			uint64_t now = ofl_now_ns();
+			if (!until)
+				until = now + OFL_POOL_SPIN_NS;
+			else if (now >= until)
+				return;
+		}
+	}
+}
+
+/*
+ * Post work (under mu): tell spinning workers through work_seq, and pick up
+ * to `want` sleeping workers pinned elsewhere than `avoid_cpu` to wake (a
+ * worker woken on the poster's own CPU would only take turns with it). With
+ * `any`, a worker on that CPU is still picked when no other sleeps: a queue
+ * batch must run somewhere, while a split's leader can copy alone. Returns
+ * how many were picked into wake[]; wake_workers() signals them once mu is
+ * released, so that they do not wake only to block on it.
+ */
+static unsigned post_work(struct ofl_pool *p, unsigned want, int avoid_cpu, bool any,
+			  struct ofl_pool_worker **wake)
+{
+	unsigned n = 0;
+
+	atomic_fetch_add_explicit(&p->work_seq, 1, memory_order_release);
+	for (int pass = 0; pass < (any ? 2 : 1); pass++)
+		for (unsigned i = 0; i < p->started && n < want; i++) {
+			struct ofl_pool_worker *w = &p->w[i];
+			if (w->sleeping && (pass == 1 || w->cpu < 0 || w->cpu != avoid_cpu)) {
+				w->sleeping = false;
+				wake[n++] = w;
+			}
+		}
+	return n;
+}
+
+static void wake_workers(struct ofl_pool_worker **wake, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		pthread_cond_signal(&wake[i]->cv);
+}
+
+static bool split_joinable(const struct ofl_pool *p, const struct ofl_pool_worker *w)
+{
+	return p->sp.open && (w->cpu < 0 || w->cpu != p->sp.leader_cpu) &&
+	       atomic_load_explicit(&p->sp.helpers, memory_order_relaxed) + 1 < p->ncpu &&
+	       atomic_load_explicit(&p->sp.next, memory_order_relaxed) < p->sp.c.nchunks;
+}
+
+/* A worker helps the open split. Called and returns with mu held. */
+static void split_help(struct ofl_pool *p)
+{
+	struct ofl_chunks c = p->sp.c; /* stays put until we leave */
+
+	atomic_fetch_add_explicit(&p->sp.helpers, 1, memory_order_relaxed);
+	pthread_mutex_unlock(&p->mu);
+	split_work(p, &c);
+	pthread_mutex_lock(&p->mu);
+	if (atomic_fetch_sub_explicit(&p->sp.helpers, 1, memory_order_relaxed) == 1 &&
+	    p->sp.leader_waits)
+		pthread_cond_broadcast(&p->done_cv);
+}
+
+static bool pool_start(struct ofl_pool *p);
+
+static inline bool pool_ready(struct ofl_pool *p)
+{
+	int s = atomic_load_explicit(&p->state, memory_order_acquire);
+
+	if (OFL_LIKELY(s == 1))
+		return true;
+	return s == 0 && pool_start(p);
+}
+
+void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
+{
+	/* Not split: plain memcpy, which picks its own stores for the whole length. */
+	if (len < p->split_min || !pool_ready(p) ||
+	    atomic_exchange_explicit(&p->split_busy, true, memory_order_acquire)) {
+		memcpy(dst, src, len);
+		return;
+	}
+	bool nt = len >= p->nt_min;
+	struct ofl_split *sp = &p->sp;
+	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .nt = nt };
+	size_t per = len / (p->ncpu * OFL_POOL_CHUNKS_PER_THREAD);
+	c.chunk = OFL_MIN(OFL_MAX((per + 4095u) & ~(size_t)4095u, (size_t)OFL_POOL_CHUNK_MIN),
+			  (size_t)OFL_POOL_CHUNK_MAX);
+	c.nchunks = (unsigned)((len + ((uintptr_t)dst & 4095u) + c.chunk - 1) / c.chunk);
+
+	pthread_mutex_lock(&p->mu);
+	sp->c = c;
+	sp->leader_cpu = sched_getcpu();
+	atomic_store_explicit(&sp->next, 0, memory_order_relaxed);
+	sp->open = true;
+	struct ofl_pool_worker *wake[OFL_POOL_MAX_THREADS];
+	unsigned nwake = post_work(p, p->ncpu - 1, sp->leader_cpu, false, wake);
+	pthread_mutex_unlock(&p->mu);
+	wake_workers(wake, nwake);
+
+	split_work(p, &c);
+
+	/* Every chunk is claimed; wait for helpers still copying theirs. */
+	spin_until_zero(&sp->helpers);
+	pthread_mutex_lock(&p->mu);
+	sp->open = false;
+	while (atomic_load_explicit(&sp->helpers, memory_order_relaxed) != 0) {
+		sp->leader_waits = true;
+		pthread_cond_wait(&p->done_cv, &p->mu);
+	}
+	sp->leader_waits = false;
+	pthread_mutex_unlock(&p->mu);
+	atomic_store_explicit(&p->split_busy, false, memory_order_release);
+}
+
+/* ------------------------------------------------------------------ queues */
+
+static void queue_wake_owner(struct ofl_pool *p, struct ofl_cpu_queue *cq)
+{
+	if (atomic_load(&cq->waiting)) {
+		pthread_mutex_lock(&p->mu);
+		pthread_cond_broadcast(&cq->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* The runner: copy the queue's handed-over jobs in order (no lock held). */
+static void queue_run(struct ofl_pool *p, struct ofl_cpu_queue *cq)
+{
+	struct offload_queue *q = cq->q;
+	uint32_t d = atomic_load_explicit(&cq->done, memory_order_relaxed);
+
+	for (;;) {
+		uint32_t t = atomic_load_explicit(&cq->target, memory_order_acquire);
+		if (d == t)
+			return;
+		struct ofl_job *j = &q->jobs[d & q->mask];
+		ofl_pool_copy(p, j->dst, j->src, j->len);
+		j->status = 0;
+		j->flags = OFFLOAD_RES_CPU;
+		/* seq_cst store then load: pairs with the owner's in progress(). */
+		atomic_store(&cq->done, ++d);
+		queue_wake_owner(p, cq);
+	}
+}
+
+int ofl_pool_queue_open(struct ofl_pool *p, struct offload_queue *q, struct ofl_cpu_queue *cq)
+{
+	pthread_condattr_t ca;
+
+	memset(cq, 0, sizeof(*cq));
+	cq->pool = p;
+	cq->q = q;
+	atomic_init(&cq->done, q->done);
+	atomic_init(&cq->target, q->done);
+	atomic_init(&cq->waiting, false);
+	if (pthread_condattr_init(&ca) != 0)
+		return -ENOMEM;
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	int r = pthread_cond_init(&cq->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	return r ? -r : 0;
+}
+
+void ofl_pool_queue_close(struct ofl_cpu_queue *cq)
+{
+	struct ofl_pool *p = cq->pool;
+
+	pthread_mutex_lock(&p->mu);
+	while (cq->queued || cq->running)
+		pthread_cond_wait(&cq->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	pthread_cond_destroy(&cq->cv);
+}
+
+void ofl_pool_queue_submit(struct ofl_cpu_queue *cq, size_t inline_max)
+{
+	struct ofl_pool *p = cq->pool;
+	struct offload_queue *q = cq->q;
+	uint32_t from = q->submitted, to = q->tail;
+	size_t bytes = 0;
+
+	for (uint32_t i = from; i != to && bytes < inline_max; i++)
+		bytes += q->jobs[i & q->mask].len;
+	/*
+	 * Inline unless the batch is big; and never while the runner still has
+	 * jobs of this queue, or they would finish out of order. After a fork
+	 * the child has no workers: run inline there too.
+	 */
+	bool busy = atomic_load_explicit(&cq->done, memory_order_acquire) != from;
+	if (!busy && (bytes < inline_max || !pool_ready(p) || p->pid != getpid())) {
+		for (uint32_t i = from; i != to; i++) {
+			struct ofl_job *j = &q->jobs[i & q->mask];
+			ofl_pool_copy(p, j->dst, j->src, j->len);
+			j->status = 0;
+			j->flags = OFFLOAD_RES_CPU;
+		}
+		atomic_store_explicit(&cq->done, to, memory_order_relaxed);
+		q->done = to;
+		return;
+	}
+	struct ofl_pool_worker *wake[1];
+	unsigned nwake = 0;
+	pthread_mutex_lock(&p->mu);
+	atomic_store_explicit(&cq->target, to, memory_order_release);
+	if (!cq->queued && !cq->running) {
+		cq->queued = true;
+		cq->next = NULL;
+		if (p->runq_tail)
+			p->runq_tail->next = cq;
+		else
+			p->runq_head = cq;
+		p->runq_tail = cq;
+		nwake = post_work(p, 1, sched_getcpu(), true, wake);
+	}
+	pthread_mutex_unlock(&p->mu);
+	wake_workers(wake, nwake);
+}
+
+int ofl_pool_queue_progress(struct ofl_cpu_queue *cq, int64_t timeout_us)
+{
+	struct ofl_pool *p = cq->pool;
+	struct offload_queue *q = cq->q;
+	uint32_t d = atomic_load_explicit(&cq->done, memory_order_acquire);
+
+	if (d == q->done && timeout_us != 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if (timeout_us > 0) {
+			ts.tv_sec += (time_t)(timeout_us / 1000000);
+			ts.tv_nsec += (long)(timeout_us % 1000000) * 1000;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+		}
+		pthread_mutex_lock(&p->mu);
+		atomic_store(&cq->waiting, true);
+		while ((d = atomic_load(&cq->done)) == q->done) {
+			if (timeout_us < 0)
+				pthread_cond_wait(&cq->cv, &p->mu);
+			else if (pthread_cond_timedwait(&cq->cv, &p->mu, &ts) == ETIMEDOUT)
+				break;
+		}
+		atomic_store(&cq->waiting, false);
+		pthread_mutex_unlock(&p->mu);
+		d = atomic_load_explicit(&cq->done, memory_order_acquire);
+	}
+	if (d == q->done)
+		return -ETIMEDOUT;
+	q->done = d;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ workers */
+
+/* Watch for new work for a short while (no lock held); true if some came. */
+static bool spin_for_work(struct ofl_pool *p, unsigned seq)
+{
+	uint64_t until = ofl_now_ns() + OFL_POOL_SPIN_NS;
+
+	for (unsigned n = 1;; n++) {
+		if (atomic_load_explicit(&p->work_seq, memory_order_acquire) != seq)
+			return true;
+		cpu_relax();
+		if ((n & 63u) == 0 && ofl_now_ns() >= until)
+			return false;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct ofl_pool_worker *w = arg;
+	struct ofl_pool *p = w->pool;
+	bool hot = false; /* just did work: more may follow at once */
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop) {
+		if (split_joinable(p, w)) {
+			split_help(p);
+			hot = true;
+			continue;
+		}
+		struct ofl_cpu_queue *cq = p->runq_head;
+		if (cq) {
+			p->runq_head = cq->next;
+			if (!p->runq_head)
+				p->runq_tail = NULL;
+			cq->queued = false;
+			cq->running = true;
+			do {
+				pthread_mutex_unlock(&p->mu);
+				queue_run(p, cq);
+				pthread_mutex_lock(&p->mu);
+			} while (atomic_load(&cq->target) != atomic_load(&cq->done));
+			cq->running = false;
+			pthread_cond_broadcast(&cq->cv);
+			hot = true;
+			continue;
+		}
+		if (hot) {
+			/* Back-to-back large copies: watch a little before sleeping. */
+			unsigned seq = atomic_load_explicit(&p->work_seq, memory_order_acquire);
+			hot = false;
+			pthread_mutex_unlock(&p->mu);
+			spin_for_work(p, seq);
+			pthread_mutex_lock(&p->mu);
+			continue;
+		}
+		w->sleeping = true;
+		while (w->sleeping && !p->stop)
+			pthread_cond_wait(&w->cv, &p->mu);
+		w->sleeping = false;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Start the workers (first use), each pinned to one of the process's CPUs. */
+static bool pool_start(struct ofl_pool *p)
+{
+	sigset_t all, old;
+
+	pthread_mutex_lock(&p->mu);
+	if (atomic_load_explicit(&p->state, memory_order_relaxed) == 0) {
+		/* Workers take no signals: those belong to the application's threads. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		for (unsigned i = 0; i < p->nthreads; i++) {
+			struct ofl_pool_worker *w = &p->w[i];
+			pthread_attr_t attr;
+			cpu_set_t set;
+			w->pool = p;
+			w->cpu = p->ncpus_set ? p->cpus[i % p->ncpus_set] : -1;
+			if (pthread_cond_init(&w->cv, NULL) != 0)
+				break;
+			pthread_attr_init(&attr);
+			if (w->cpu >= 0) {
+				CPU_ZERO(&set);
+				CPU_SET((unsigned)w->cpu, &set);
+				if (pthread_attr_setaffinity_np(&attr, sizeof(set), &set) != 0)
+					w->cpu = -1;
+			}
+			int r = pthread_create(&w->tid, &attr, worker_main, w);
+			pthread_attr_destroy(&attr);
+			if (r != 0) {
+				pthread_cond_destroy(&w->cv);
+				break;
+			}
+			char name[16];
+			snprintf(name, sizeof(name), "offload-cpu%u", i % 1000u);
+			pthread_setname_np(w->tid, name);
+			p->started++;
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		p->pid = getpid();
+		atomic_store_explicit(&p->state, p->started ? 1 : 2, memory_order_release);
+	}
+	bool ok = atomic_load_explicit(&p->state, memory_order_relaxed) == 1;
+	pthread_mutex_unlock(&p->mu);
+	return ok;
+}
+
+int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min)
+{
+	cpu_set_t set;
+
+	memset(p, 0, sizeof(*p));
+	p->ncpu = nthreads;
+	p->nthreads = nthreads >= 2 ? OFL_MIN(nthreads, OFL_POOL_MAX_THREADS) : 0;
+	p->split_min = p->nthreads ? split_min : SIZE_MAX;
+	p->nt_min = nt_min;
+	atomic_init(&p->state, p->nthreads ? 0 : 2);
+	atomic_init(&p->split_busy, false);
+	atomic_init(&p->work_seq, 0);
+	atomic_init(&p->sp.next, 0);
+	atomic_init(&p->sp.helpers, 0);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (int c = 0; c < CPU_SETSIZE && p->ncpus_set < OFL_POOL_MAX_THREADS; c++)
+			if (CPU_ISSET((unsigned)c, &set))
+				p->cpus[p->ncpus_set++] = c;
+	int r = pthread_mutex_init(&p->mu, NULL);
+	if (r)
+		return -r;
+	r = pthread_cond_init(&p->done_cv, NULL);
+	if (r) {
+		pthread_mutex_destroy(&p->mu);
+		return -r;
+	}
+	return 0;
+}
+
+void ofl_pool_fini(struct ofl_pool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	atomic_fetch_add_explicit(&p->work_seq, 1, memory_order_release);
+	for (unsigned i = 0; i < p->started; i++) {
+		p->w[i].sleeping = false;
+		pthread_cond_signal(&p->w[i].cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < p->started; i++) {
+		pthread_join(p->w[i].tid, NULL);
+		pthread_cond_destroy(&p->w[i].cv);
+	}
+	pthread_cond_destroy(&p->done_cv);
+	pthread_mutex_destroy(&p->mu);
+}

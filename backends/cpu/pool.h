@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU backend's copy pool: worker threads that share out large copies
+ * and run the asynchronous queues' big batches.
+ *
+ * Two kinds of work, both without allocation:
+ *  - a split: one large copy cut into page-aligned chunks that the thread
+ *    which asked for it (the leader) and idle workers claim one at a time
+ *    from an atomic counter. The leader starts copying at once, so a worker
+ *    that wakes late costs nothing but its share; at most one split runs at
+ *    a time, and a leader that finds the pool busy copies alone.
+ *  - a queue batch: the jobs of one offload_queue that one worker (the
+ *    runner) copies in enqueue order, leading a split for each large job, and
+ *    publishes as finished one by one.
+ */
+#ifndef OFL_BACKEND_CPU_POOL_H
+#define OFL_BACKEND_CPU_POOL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define OFL_POOL_MAX_THREADS 64
+
+struct offload_queue;
+struct ofl_cpu_queue;
+
+/* What a split copies and how it is cut: fixed while the split is open. */
+struct ofl_chunks {
+	char *dst;
+	const char *src;
+	size_t len;
+	size_t chunk;          /* nominal chunk length, a multiple of 4096 */
+	unsigned nchunks;
+	bool nt;               /* copy with non-temporal stores */
+};
+
+/* The split in flight; open, leader_waits and c change under ofl_pool::mu. */
+struct ofl_split {
+	struct ofl_chunks c;
+	int leader_cpu;        /* where the leader runs: a helper there would only take turns */
+	bool open;             /* helpers may join */
+	bool leader_waits;     /* the leader sleeps on done_cv */
+	atomic_uint next;      /* next chunk index to claim */
+	atomic_uint helpers;   /* workers inside the split */
+};
+
+/* One worker thread, pinned to one CPU. */
+struct ofl_pool_worker {
+	struct ofl_pool *pool;
+	pthread_t tid;
+	pthread_cond_t cv;        /* sleeps here while `sleeping` (under mu) */
+	int cpu;                  /* the CPU it is pinned to, -1 if it could not be */
+	bool sleeping;            /* set by the worker, cleared by whoever wakes it */
+};
+
+struct ofl_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t done_cv;   /* a leader waits here for its helpers to leave */
+	unsigned ncpu;            /* CPUs this process may run on */
+	unsigned nthreads;        /* workers to start (0: never split, never hand off) */
+	unsigned started;         /* workers running */
+	atomic_int state;         /* 0 not started, 1 running, 2 could not start */
+	pid_t pid;                /* process that started the workers */
+	bool stop;
+	size_t split_min;         /* copies of at least this many bytes are split */
+	size_t nt_min;            /* ... and use non-temporal stores from this size */
+	atomic_bool split_busy;   /* a leader owns sp */
+	struct ofl_split sp;
+	atomic_uint work_seq;     /* bumped whenever work is posted; spinning workers watch it */
+	struct ofl_cpu_queue *runq_head, *runq_tail;
+	int cpus[OFL_POOL_MAX_THREADS];  /* the process's CPUs, for pinning */
+	unsigned ncpus_set;
+	struct ofl_pool_worker w[OFL_POOL_MAX_THREADS];
+};
+
+/* Backend state of one offload_queue on the CPU device (offload_queue::bq). */
+struct ofl_cpu_queue {
+	struct ofl_pool *pool;
+	struct offload_queue *q;
+	atomic_uint done;         /* jobs finished, inline or by the runner */
+	atomic_uint target;       /* jobs handed to the runner */
+	atomic_bool waiting;      /* the owner sleeps on cv */
+	bool queued;              /* on the pool's run queue (under mu) */
+	bool running;             /* a worker is running it (under mu) */
+	struct ofl_cpu_queue *next;
+	pthread_cond_t cv;        /* owner waits for jobs; close waits for the runner */
+};
+
+/*
+ * Set the pool up for `nthreads` workers (0 or 1: no pool) without starting
+ * them; they start at the first copy that needs them. Returns 0 or -errno.
+ */
+int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min);
+/* Stop and join the workers. No split or queue may be in flight. */
+void ofl_pool_fini(struct ofl_pool *p);
+
+/* Copy len >= 1 bytes, split across the pool when len >= split_min. Any thread. */
+void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len);
+
+int ofl_pool_queue_open(struct ofl_pool *p, struct offload_queue *q, struct ofl_cpu_queue *cq);
+/* The queue must be drained (done == submitted). Waits for its runner to let go. */
+void ofl_pool_queue_close(struct ofl_cpu_queue *cq);
+/* Run jobs [q->submitted, q->tail): inline when small, else on a runner. */
+void ofl_pool_queue_submit(struct ofl_cpu_queue *cq, size_t inline_max);
+/* Advance q->done; wait up to timeout_us (< 0: no limit) if nothing finished. 0 or -ETIMEDOUT. */
+int ofl_pool_queue_progress(struct ofl_cpu_queue *cq, int64_t timeout_us);
+
+#endif /* OFL_BACKEND_CPU_POOL_H */

@@ -1,0 +1,87 @@
+#!/bin/sh
+# offloadctl bench memcpy as scripts use it: the dmatest summary line, the
+# JSON and CSV shapes, dmatest-style runs, usage errors. Nothing here judges
+# speed; the runs are short and every copy is still verified by the tool.
+#   test_bench_memcpy.sh OFFLOADCTL
+set -u
+ctl=$1
+# No device tree: the CPU is then the only copy device, whatever else is built.
+dt="--dtb none"
+unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+passes=0
+
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect STATUS CMD...: run, keep stdout in $tmp/out, compare the exit status
+expect() {
+    want=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else
+        bad "'$*' exited $got, expected $want"; sed 's/^/  /' "$tmp/err" | head -5; fi
+}
+
+summary='^offloadctl: cpu-copy0: summary [0-9]+ tests, 0 failures [0-9]+\.[0-9][0-9] iops [0-9]+ KB/s \(0\)$'
+
+expect 0 "$ctl" $dt bench memcpy --max 4K --time 0.02
+if tail -n 1 "$tmp/out" | grep -Eq "$summary"; then ok; else bad "sweep summary line: $(tail -n 1 "$tmp/out")"; fi
+[ "$(grep -Ec '^ +(64 B|256 B|1 KiB|4 KiB) ' "$tmp/out")" -eq 4 ] && ok || bad "sweep rows"
+
+expect 0 "$ctl" $dt bench memcpy --max 1K --time 0.02 --json
+python3 - "$tmp/out" <<'EOP' && ok || bad "sweep JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["bench"] == "memcpy" and d["mode"] == "sweep"
+assert [r["size"] for r in d["rows"]] == [64, 256, 1024], d["rows"]
+for r in d["rows"]:
+    assert r["failures"] == 0 and r["tests"] > 0 and r["device"] == "cpu" and r["sim"] is False
+    assert r["lib_MBps"] > 0 and r["memcpy_MBps"] > 0
+assert d["summary"]["failures"] == 0 and d["summary"]["status"] == 0
+EOP
+
+expect 0 "$ctl" $dt bench memcpy --max 256 --time 0.02 --csv
+head -n 1 "$tmp/out" | grep -qx 'case,thread,device,backend,sim,mode,ring_size,kick_batch,buffer_size_B,number_of_buffers,memory_MB,ns_per_op,bandwidth_Gbps,MOps,tests,failures' && ok || bad "CSV header"
+[ "$(grep -c '^library,0,cpu,cpu,0,sync,' "$tmp/out")" -eq 2 ] && [ "$(grep -c '^memcpy,' "$tmp/out")" -eq 2 ] && ok || bad "CSV rows"
+
+# dmatest-style runs: one line per thread plus a total, exact test counts.
+for mode in "" --async; do
+    expect 0 "$ctl" $dt bench memcpy --size 5M --iterations 3 --threads 2 $mode
+    for t in 0 1; do
+        grep -Eq "^offloadctl: cpu-copy$t: summary 3 tests, 0 failures [0-9.]+ iops [0-9]+ KB/s \(0\)$" "$tmp/out" &&
+            ok || bad "run$mode: thread $t line"
+    done
+    grep -Eq '^offloadctl: cpu-total: summary 6 tests, 0 failures' "$tmp/out" && ok || bad "run$mode: total line"
+done
+expect 0 "$ctl" $dt bench memcpy --size 100 --iterations 1000 --align 17 --async --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["total"]["tests"] == 1000 and d["total"]["failures"] == 0 and d["async"] is True' "$tmp/out" && ok || bad "run JSON"
+expect 0 "$ctl" $dt bench memcpy --size 1K --iterations 10 --dev cpu
+expect 0 "$ctl" $dt bench memcpy --size 1K --iterations 10 --dev 0
+expect 0 "$ctl" $dt bench memcpy --size 1K --iterations 10 --backend cpu
+expect 0 "$ctl" $dt bench memcpy --sweep --size 1M --time 0.02 --async
+
+# Usage errors exit 2, failures to find a device exit 1.
+expect 2 "$ctl" $dt bench memcpy --size 0
+expect 2 "$ctl" $dt bench memcpy --size 12Q
+expect 2 "$ctl" $dt bench memcpy --align 4096
+expect 2 "$ctl" $dt bench memcpy --threads 0
+expect 2 "$ctl" $dt bench memcpy --sweep --threads 2
+expect 2 "$ctl" $dt bench memcpy --min 1M --max 1K
+expect 2 "$ctl" $dt bench memcpy --json --csv
+expect 2 "$ctl" $dt bench memcpy --dev cpu --backend cpu
+expect 2 "$ctl" $dt bench memcpy --no-such-option
+expect 2 "$ctl" $dt bench memcpy extra-argument
+expect 1 "$ctl" $dt bench memcpy --size 64 --iterations 1 --dev no-such-device
+expect 1 "$ctl" $dt bench memcpy --size 64 --iterations 1 --backend nosuchbackend
+expect 1 "$ctl" $dt --backends warpdrive bench memcpy --size 64 --iterations 1
+expect 0 "$ctl" $dt bench memcpy --help
+grep -q -- '--iterations' "$tmp/out" && ok || bad "bench memcpy --help"
+expect 2 "$ctl" $dt bench
+expect 0 "$ctl" $dt bench --help
+grep -q '^  memcpy ' "$tmp/out" && ok || bad "bench --help lists memcpy"
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

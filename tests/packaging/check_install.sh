@@ -1,0 +1,103 @@
+#!/bin/sh
+# `cmake --install` into a fresh prefix, then build a small program against
+# the installed library the three ways users do: pkg-config (shared),
+# pkg-config --static (liboffload.a plus Libs.private), and CMake's
+# find_package(offload). Each program runs and must print "ok".
+#   check_install.sh BUILD_DIR C_COMPILER CMAKE [CFLAGS]
+# CFLAGS: what a program needs to use this build's library (the sanitizer
+# flags of a sanitizer build, whose library needs their runtime first).
+set -eu
+build=$1
+cc=$2
+cmake=$3
+cflags=${4:-}
+
+command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: pkg-config not installed"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+prefix=$tmp/prefix
+
+"$cmake" --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || {
+    cat "$tmp/install.log"; echo "FAIL: cmake --install"; exit 1; }
+pc=$(find "$prefix" -name offload.pc)
+[ -n "$pc" ] || { echo "FAIL: no offload.pc installed"; exit 1; }
+for f in bin/offloadctl include/offload/offload.h include/offload/version.h; do
+    [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+[ -n "$(find "$prefix" -name offloadctl.1)" ] || { echo "FAIL: offloadctl.1 not installed"; exit 1; }
+libdir=$(dirname "$(dirname "$pc")")
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+
+cat >"$tmp/hello.c" <<'EOC'
+#include <offload/offload.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(void)
+{
+	struct offload_ctx_opts o;
+	offload_ctx *ctx = offload_ctx_new();
+	size_t n = (size_t)9 << 20; /* large enough for the CPU backend's worker threads */
+	unsigned char *a = malloc(n), *b = malloc(n);
+
+	if (!ctx || !a || !b || offload_version() != OFFLOAD_VERSION_NUMBER)
+		return 1;
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	if (offload_ctx_open(ctx, &o) < 0) {
+		fprintf(stderr, "%s\n", offload_last_error(ctx));
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = (unsigned char)(i * 7 + i / 4099);
+	if (offload_memcpy(ctx, b, a, n) < 0 || memcmp(a, b, n) != 0)
+		return 1;
+	offload_ctx_free(ctx);
+	free(a);
+	free(b);
+	printf("ok %s\n", offload_version_string());
+	return 0;
+}
+EOC
+
+run() { # name binary
+    out=$(LD_LIBRARY_PATH="$libdir" "$2") || { echo "FAIL: $1 program exited $?"; exit 1; }
+    case $out in ok*) ;; *) echo "FAIL: $1 program printed '$out'"; exit 1 ;; esac
+}
+
+# Shared, through pkg-config.
+# shellcheck disable=SC2046
+"$cc" -Wall -Werror $cflags -o "$tmp/hello-shared" "$tmp/hello.c" $(pkg-config --cflags --libs offload)
+readelf -d "$tmp/hello-shared" | grep -q 'NEEDED.*liboffload\.so\.0' ||
+    { echo "FAIL: pkg-config --libs did not link liboffload.so.0"; exit 1; }
+run shared "$tmp/hello-shared"
+
+# Static: liboffload.a, with what pkg-config --static says it needs.
+libs=$(pkg-config --static --libs offload | sed 's/-loffload/-Wl,-Bstatic -loffload -Wl,-Bdynamic/')
+# shellcheck disable=SC2046,SC2086
+"$cc" -Wall -Werror $cflags -o "$tmp/hello-static" "$tmp/hello.c" $(pkg-config --cflags offload) $libs
+if readelf -d "$tmp/hello-static" | grep -q 'NEEDED.*liboffload'; then
+    echo "FAIL: the static link still needs liboffload.so"; exit 1
+fi
+run static "$tmp/hello-static"
+
+# CMake's package config.
+mkdir -p "$tmp/cm"
+cp "$tmp/hello.c" "$tmp/cm/"
+cat >"$tmp/cm/CMakeLists.txt" <<'EOC'
+cmake_minimum_required(VERSION 3.20)
+project(hello C)
+find_package(offload 0.1 REQUIRED)
+add_executable(hello hello.c)
+target_link_libraries(hello PRIVATE offload::offload)
+EOC
+"$cmake" -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$cflags" \
+    >"$tmp/cm.log" 2>&1 &&
+    "$cmake" --build "$tmp/cm/build" >>"$tmp/cm.log" 2>&1 || {
+    cat "$tmp/cm.log"; echo "FAIL: find_package(offload) build"; exit 1; }
+run cmake "$tmp/cm/build/hello"
+
+echo "ok: installed to a fresh prefix; shared, static and CMake builds ran"
