@@ -441,6 +441,17 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
 		free(s);
 		return r;
 	}
+	/* Bound to one device: set the backend up now, so that an algorithm the
+	 * device lacks (e.g. one missing from the kernel behind AF_ALG) or a key
+	 * it refuses is an error here, as documented, not at the first run. */
+	if (s->pinned && s->eng.dev) {
+		r = slot_open_cipher(s, &s->eng);
+		if (r < 0) {
+			cipher_session_fini(s);
+			free(s);
+			return r;
+		}
+	}
 	s->registered = true;
 	ofl_ctx_handle_add(ctx, &s->h, "cipher session", cipher_destroy);
 	*out = s;
@@ -704,6 +715,10 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
 	r = hash_session_init(s, ctx, func, dev, alg, key, key_len);
 	if (r == 0)
 		r = hash_session_alloc(s, func, key);
+	/* Bound to one device: set the backend up now (see the cipher open). */
+	if (r == 0 && s->pinned && s->eng.dev)
+		r = s->eng.dev->backend->hash->open(s->eng.dev, s->alg, s->key, s->key_len,
+						    &s->eng.bs);
 	if (r < 0) {
 		if (s->magic == HASH_MAGIC)
 			hash_session_fini(s);
