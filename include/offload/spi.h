@@ -249,9 +249,11 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  *     no buffer, overlapping tx/rx, a length that is not a multiple of the
  *     word size (2 bytes for 9..16-bit words, 4 for 17..32), bits_per_word
  *     above 32 or refused by the backend, nbits other than 0/1/2/4 or not
- *     allowed by the mode's TX/RX_DUAL/QUAD bits, or a per-transfer speed_hz
+ *     allowed by the mode's TX/RX_DUAL/QUAD bits, a per-transfer speed_hz
  *     differing from the handle's default on a controller whose driver
- *     ignores it (spi-fsl-dspi programs the clock only in dspi_setup());
+ *     ignores it (spi-fsl-dspi programs the clock only in dspi_setup()), or
+ *     a clock below the slowest the controller's divider reaches (the
+ *     direct DSPI backend: protocol clock / 229376; nothing is sent then);
  *   - -EMSGSIZE: the sum of len exceeds INT_MAX, or the message cannot be
  *     split without changing the wire;
  *   - -ETIMEDOUT, -EIO: controller failure;

@@ -290,12 +290,17 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 		why[0] = '\0';
 		d->bstate = s->state;
 		if (s->be->probe(ctx, s->state, d, why, sizeof(why)) == 0) {
+			char tried[sizeof(d->usable_reason)];
 			d->backend = s->be;
-			if (why[0])
-				ofl_strlcpy(d->usable_reason, why, sizeof(d->usable_reason));
+			/* keep what the backends before it said: both paths show */
+			ofl_strlcpy(tried, d->usable_reason, sizeof(tried));
+			if (!why[0])
+				snprintf(why, sizeof(why), "served by the %s backend", s->be->name);
+			if (off)
+				snprintf(d->usable_reason, sizeof(d->usable_reason), "%.170s (not %.130s)",
+					 why, tried);
 			else
-				snprintf(d->usable_reason, sizeof(d->usable_reason), "served by the %s backend",
-					 s->be->name);
+				ofl_strlcpy(d->usable_reason, why, sizeof(d->usable_reason));
 			return;
 		}
 		d->bstate = NULL;
@@ -482,9 +487,14 @@ static bool can_copy(const struct ofl_device *d)
  * board) stay listed and usable by index, but never become the automatic
  * choice: a program on a machine without the engines must measure its CPU.
  */
+bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d)
+{
+	return !d->sim || !ctx->sim_auto;
+}
+
 static bool auto_choice_ok(struct offload_ctx *ctx, struct ofl_device *d)
 {
-	if (!d->sim || !ctx->sim_auto)
+	if (ofl_ctx_auto_ok(ctx, d))
 		return true;
 	size_t n = strlen(d->usable_reason);
 	snprintf(d->usable_reason + n, sizeof(d->usable_reason) - n,
@@ -501,10 +511,12 @@ static void choose_defaults(struct offload_ctx *ctx)
 		cpu = NULL;
 	ctx->memcpy_dev = cpu ? cpu->index : -1;
 	for (int i = 0; i < ctx->ndev; i++) {
-		if (i != ctx->cpu_dev && can_copy(ctx->devs[i]) && auto_choice_ok(ctx, ctx->devs[i])) {
+		struct ofl_device *d = ctx->devs[i];
+		/* every model AUTO attached says so, crypto ones too (crypto.c asks ofl_ctx_auto_ok) */
+		if (i == ctx->cpu_dev || !d->backend || !auto_choice_ok(ctx, d))
+			continue;
+		if (ctx->memcpy_dev == (cpu ? cpu->index : -1) && can_copy(d))
 			ctx->memcpy_dev = i;
-			break;
-		}
 	}
 	/* offload_memcpy(): small copies on the CPU, the rest on the chosen device. */
 	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->devs[ctx->memcpy_dev] : NULL;

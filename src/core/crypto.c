@@ -6,6 +6,8 @@
  * open, for an "engine": the first usable non-CPU device (DT devices before
  * pseudo-devices) whose backend implements the algorithm and either runs it
  * on an off-CPU engine or is named explicitly by the context's allow-list.
+ * Models follow the memcpy rule (ofl_ctx_auto_ok): they are chosen only
+ * when the context asked for simulation.
  * Each operation then goes to the engine when its size (len + aad_len for
  * ciphers, the whole message for hashes) is at least the engine's
  * threshold_bytes and within what the engine can take in one piece, else to
@@ -177,6 +179,15 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 				continue;
 			if (!(d->policy.caps & kind))
 				continue;
+			if (!ofl_ctx_auto_ok(ctx, d)) {
+				if (off < sizeof(all))
+					off += (size_t)snprintf(all + off, sizeof(all) - off,
+								"%s%s: a model attached only because no "
+								"device tree was given (not chosen "
+								"automatically; use --sim or OFFLOAD_SIM=1)",
+								off ? "; " : "", d->name);
+				continue;
+			}
 			why[0] = '\0';
 			r = query_dev(d, kind, alg, &hw, why, sizeof(why));
 			if (r == 0 && (hw || backend_named(ctx, d)))
@@ -433,6 +444,17 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
 		ofl_wipe(s, sizeof(*s));
 		free(s);
 		return r;
+	}
+	/* Bound to one device: set the backend up now, so that an algorithm the
+	 * device lacks (e.g. one missing from the kernel behind AF_ALG) or a key
+	 * it refuses is an error here, as documented, not at the first run. */
+	if (s->pinned && s->eng.dev) {
+		r = slot_open_cipher(s, &s->eng);
+		if (r < 0) {
+			cipher_session_fini(s);
+			free(s);
+			return r;
+		}
 	}
 	s->registered = true;
 	ofl_ctx_handle_add(ctx, &s->h, "cipher session", cipher_destroy);
@@ -697,6 +719,10 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
 	r = hash_session_init(s, ctx, func, dev, alg, key, key_len);
 	if (r == 0)
 		r = hash_session_alloc(s, func, key);
+	/* Bound to one device: set the backend up now (see the cipher open). */
+	if (r == 0 && s->pinned && s->eng.dev)
+		r = s->eng.dev->backend->hash->open(s->eng.dev, s->alg, s->key, s->key_len,
+						    &s->eng.bs);
 	if (r < 0) {
 		if (s->magic == HASH_MAGIC)
 			hash_session_fini(s);
@@ -798,10 +824,25 @@ int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, s
 		bool eng = s.eng.dev && (!s.cpu.dev || len >= s.threshold);
 		r = hash_use(&s, eng ? &s.eng : &s.cpu);
 	}
-	if (r == 0)
-		r = hash_feed(&s, data, len);
-	if (r == 0)
-		r = hash_final(&s, digest, res);
+	if (r == 0 && s.cur->dev->backend->hash->digest) {
+		/* the backend takes the whole message at once (Linux's digest/finup) */
+		const struct ofl_hash_ops *ops = s.cur->dev->backend->hash;
+		const char *driver = "";
+		uint32_t flags = 0;
+		r = ops->digest(s.cur->bs, data, len, digest, &driver, &flags);
+		if (r < 0) {
+			ops->reset(s.cur->bs);
+			ofl_wipe(digest, (size_t)s.digest_len);
+		} else {
+			ofl_result_set(res, s.cur->dev, driver, flags);
+			r = s.digest_len;
+		}
+	} else {
+		if (r == 0)
+			r = hash_feed(&s, data, len);
+		if (r == 0)
+			r = hash_final(&s, digest, res);
+	}
 	s.key = NULL;
 	hash_session_fini(&s);
 	return r;

@@ -171,6 +171,12 @@ int ofl_inherited_err(const struct offload_ctx *ctx, const char *func);
  * "on"; 0 for "", "0", "no", "false", "off"; -EINVAL for anything else.
  */
 int ofl_env_bool(const char *v);
+/*
+ * May `d` be an automatic choice (memcpy default, crypto engine)? Models are
+ * not when they were attached only because AUTO fell back to the built-in
+ * board (no --sim / OFFLOAD_SIM / OFFLOAD_DT_BUILTIN asked for them).
+ */
+bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d);
 /* Is backend `name` allowed by the allow-list? */
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
 /* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */

@@ -18,6 +18,13 @@
  * Every run verifies its data: a cipher's output is decrypted back (and
  * compared between the two configurations), a digest is compared with one
  * computed independently.
+ *
+ * What the device's cache policy costs is reported beside the speed: per
+ * request, the cache-maintenance calls, the bytes they covered and the time
+ * spent in them, from offload_dev_stats() around the timed runs. When an
+ * EIP97 ran, the Armada 3720 coherent-vs-non-coherent gains of the upstream
+ * patch (eip97.md 6.6) are printed as a hardware reference, labelled as
+ * such: they were not measured here.
  */
 #include <errno.h>
 #include <math.h>
@@ -81,6 +88,8 @@ struct config {
 	offload_hash_session *hs;
 	char driver[96];
 	char backend[16];
+	int run_dev;            /* the device that ran (from the result), -1 unknown */
+	bool run_sim;
 #ifdef OFFLOAD_HAVE_OPENSSL
 	EVP_CIPHER_CTX *ex[2]; /* [0] decrypt, [1] encrypt: AES keys differ per direction */
 	EVP_CIPHER *ec;
@@ -300,9 +309,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Run for about `secs`; returns ops/s, or < 0 on error. */
+/* Run for about `secs`; returns ops/s (and the count in *nops), or < 0 on error. */
 static double timed(struct config *c, const struct alg *a, bool enc, const uint8_t *in,
-		    uint8_t *out, size_t n, double secs)
+		    uint8_t *out, size_t n, double secs, uint64_t *nops)
 {
 	uint64_t ops = 0, batch = 16;
 	double t0 = now_s(), t;
@@ -316,6 +325,7 @@ static double timed(struct config *c, const struct alg *a, bool enc, const uint8
 		if (t < secs / 8)
 			batch *= 2;
 	} while (t < secs);
+	*nops = ops;
 	return (double)ops / t;
 }
 
@@ -331,8 +341,11 @@ static int verify(struct config *c, const struct alg *a, bool enc, const uint8_t
 	if (run_op(c, a, enc, in, out, n, res) < 0)
 		return -1;
 	if (!c->evp) {
+		struct offload_dev_info info;
 		snprintf(c->driver, sizeof(c->driver), "%s", res->driver ? res->driver : "?");
 		snprintf(c->backend, sizeof(c->backend), "%s", res->backend ? res->backend : "?");
+		c->run_dev = res->dev;
+		c->run_sim = offload_dev_info(c->ctx, res->dev, &info) == 0 && (info.flags & OFFLOAD_DEVF_SIM);
 	}
 	size_t cmp = a->hash ? (size_t)offload_hash_digest_size((enum offload_hash_alg)a->alg) : n;
 	if (ref && memcmp(out, ref, cmp) != 0)
@@ -342,6 +355,83 @@ static int verify(struct config *c, const struct alg *a, bool enc, const uint8_t
 	if (!a->hash && memcmp(back, in, n) != 0)
 		return -3;
 	return 0;
+}
+
+/* ------------------------------------------------------------ cache maintenance */
+
+/* Per-request cache maintenance of one configuration at one size, summed over the rounds. */
+struct cstat {
+	double clean, inval, bytes, ns, ops;
+};
+
+static void stats_read(struct config *c, struct offload_dev_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!c->evp && c->run_dev >= 0)
+		offload_dev_stats(c->ctx, c->run_dev, s, sizeof(*s));
+}
+
+static void stats_add(struct cstat *cs, const struct offload_dev_stats *a,
+		      const struct offload_dev_stats *b, uint64_t ops)
+{
+	cs->clean += (double)(b->cache_clean_calls - a->cache_clean_calls);
+	cs->inval += (double)(b->cache_inval_calls - a->cache_inval_calls);
+	cs->bytes += (double)(b->cache_bytes - a->cache_bytes);
+	cs->ns += (double)(b->cache_ns - a->cache_ns);
+	cs->ops += (double)ops;
+}
+
+static double per_op(double v, const struct cstat *cs)
+{
+	return cs->ops > 0 ? v / cs->ops : 0;
+}
+
+static const char *cache_time_label(const struct config *c)
+{
+	return c->run_sim ? "sim: this CPU's cache instructions on the same lines plus the model's "
+			    "copies between its CPU and RAM views"
+			  : "this machine";
+}
+
+/*
+ * docs/policy.md §7: "arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent"
+ * (A. J. Bajkowski, 2026-05-24): throughput with dma-coherent vs without on
+ * an Armada 3720. Ranges over 16..4096-byte requests; the GCM rows are the
+ * patch's "MB" column (most likely tcrypt num_mb, concurrent requests [U]).
+ */
+static const struct {
+	const char *alg, *gain;
+} a3720_ref[] = {
+	{ "des-ecb", "+3..21 %" },
+	{ "aes-128-ecb", "+6..22 %" },
+	{ "aes-128-cbc", "+5..23 %" },
+	{ "aes-256-cbc", "+6..23 %" },
+	{ "aes-128-gcm", "+27..44 % (1 MB), +41..326 % (8 MB; +319 % at 16 B, +326 % at 64 B), "
+			 "+28..128 % (4096 MB)" },
+	{ "md5", "+15..50 %" },
+	{ "sha1", "+18..27 %" },
+	{ "sha256", "+19..41 %" },
+	{ "sha512", "+3..24 %" },
+};
+
+static void print_a3720_reference(bool json)
+{
+	if (json) {
+		printf(",\n  \"hardware_reference\": {\"label\": \"hardware reference (Armada 3720, upstream "
+		       "patch, not measured by us)\", \"source\": \"docs/policy.md §7: arm64: dts: marvell: "
+		       "armada-37xx: mark EIP97 as dma-coherent (2026-05-24)\", \"gain_coherent_vs_"
+		       "noncoherent\": {");
+		for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
+			printf("%s\"%s\": \"%s\"", i ? ", " : "", a3720_ref[i].alg, a3720_ref[i].gain);
+		printf("}}");
+		return;
+	}
+	printf("\nhardware reference (Armada 3720, upstream patch, not measured by us):\n"
+	       "  throughput with dma-coherent vs without, 16..4096 B requests, from \"arm64: dts: "
+	       "marvell:\n  armada-37xx: mark EIP97 as dma-coherent\" (2026-05-24; docs/policy.md §7; tool "
+	       "not named, likely tcrypt)\n");
+	for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
+		printf("  %-14s %s\n", a3720_ref[i].alg, a3720_ref[i].gain);
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -525,16 +615,20 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	if (cli->json)
 		printf("{\n  \"results\": [");
 	else if (cli->csv)
-		printf("alg,dir,config,backend,driver,size,round,ops_per_s,mb_per_s\n");
+		printf("alg,dir,config,backend,driver,size,round,ops_per_s,mb_per_s,cache_clean_per_op,"
+		       "cache_inval_per_op,cache_bytes_per_op,cache_ns_per_op\n");
 	bool first_json = true;
 	char tmpa[256];
 	snprintf(tmpa, sizeof(tmpa), "%s", alist);
 	/* per alg x size x config x round */
 	static double ops[MAXSIZES][2][MAXROUNDS];
+	static struct cstat cst[MAXSIZES][2];
+	bool eip97_ran = false;
 	struct table_row {
 		const char *alg;
 		double change[MAXSIZES], noise[MAXSIZES];
 		bool valid[MAXSIZES];
+		struct cstat cache[MAXSIZES][2];
 	} rows[16];
 	int nrows = 0;
 	for (char *save = NULL, *an = strtok_r(tmpa, ",", &save); an; an = strtok_r(NULL, ",", &save)) {
@@ -571,6 +665,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			size_t n = sizes[si] / a->block * a->block;
 			if (row)
 				row->valid[si] = false;
+			memset(cst[si], 0, sizeof(cst[si]));
 			if (n == 0)
 				continue;
 			/* verify first: both configurations, same input, same output; a
@@ -595,7 +690,9 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 				ref0 = out[1];
 			}
 			for (int k = 0; k < ncfg; k++) {
+				cfg[k].run_dev = -1;
 				int v = verify(&cfg[k], a, enc, src, out[k], back, n, k ? out[0] : ref0, &res);
+				eip97_ran |= strcmp(cfg[k].backend, "eip97") == 0;
 				if (v < 0) {
 					fprintf(stderr, "%s bench cipher: %s %zu B on %s: %s\n", cli->prog,
 						a->name, n, cfg[k].label,
@@ -613,7 +710,14 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			for (int r = 0; r < rounds; r++)
 				for (int kk = 0; kk < ncfg; kk++) {
 					int k = (r & 1) ? ncfg - 1 - kk : kk;
-					double v = timed(&cfg[k], a, enc, src, back, n, ms / 1000.0);
+					struct offload_dev_stats s0, s1;
+					struct cstat one = { 0 };
+					uint64_t nops = 0;
+					stats_read(&cfg[k], &s0);
+					double v = timed(&cfg[k], a, enc, src, back, n, ms / 1000.0, &nops);
+					stats_read(&cfg[k], &s1);
+					stats_add(&cst[si][k], &s0, &s1, nops);
+					stats_add(&one, &s0, &s1, nops);
 					if (v < 0) {
 						fprintf(stderr, "%s bench cipher: %s failed during timing on %s\n",
 							cli->prog, a->name, cfg[k].label);
@@ -622,9 +726,11 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					}
 					ops[si][k][r] = v;
 					if (cli->csv)
-						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f\n", a->name,
-						       enc ? "enc" : "dec", cfg[k].label, cfg[k].backend,
-						       cfg[k].driver, n, r, v, v * (double)n / 1e6);
+						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f\n",
+						       a->name, enc ? "enc" : "dec", cfg[k].label, cfg[k].backend,
+						       cfg[k].driver, n, r, v, v * (double)n / 1e6,
+						       per_op(one.clean, &one), per_op(one.inval, &one),
+						       per_op(one.bytes, &one), per_op(one.ns, &one));
 				}
 			for (int k = 0; k < ncfg; k++) {
 				double m = median(ops[si][k], rounds);
@@ -636,9 +742,16 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					cli_json_str(stdout, cfg[k].backend);
 					printf(", \"driver\": ");
 					cli_json_str(stdout, cfg[k].driver);
+					const struct cstat *cs = &cst[si][k];
 					printf(", \"size\": %zu, \"rounds\": %d, \"ops_per_s\": %.0f, "
-					       "\"mb_per_s\": %.3f, \"rsd_percent\": %.2f, \"verified\": true}",
-					       n, rounds, m, m * (double)n / 1e6, rsd(ops[si][k], rounds));
+					       "\"mb_per_s\": %.3f, \"rsd_percent\": %.2f, \"verified\": true, "
+					       "\"cache_clean_per_op\": %.3f, \"cache_inval_per_op\": %.3f, "
+					       "\"cache_bytes_per_op\": %.1f, \"cache_ns_per_op\": %.1f, "
+					       "\"sim\": %s}",
+					       n, rounds, m, m * (double)n / 1e6, rsd(ops[si][k], rounds),
+					       per_op(cs->clean, cs), per_op(cs->inval, cs),
+					       per_op(cs->bytes, cs), per_op(cs->ns, cs),
+					       cfg[k].run_sim ? "true" : "false");
 					first_json = false;
 				} else if (!cli->csv) {
 					if (si == 0 || (si > 0 && sizes[si - 1] / a->block * a->block == 0))
@@ -649,6 +762,13 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					       "(%s, %s; median of %d, rsd %.1f%%)\n",
 					       si, a->key_len * 8, n, m, m * (double)n / 1e6, cfg[k].backend,
 					       cfg[k].driver, rounds, rsd(ops[si][k], rounds));
+					const struct cstat *cs = &cst[si][k];
+					if (!cfg[k].evp)
+						printf("    cache maintenance per request: %.2f clean + %.2f "
+						       "invalidate calls, %.0f B, %.0f ns (%s)\n",
+						       per_op(cs->clean, cs), per_op(cs->inval, cs),
+						       per_op(cs->bytes, cs), per_op(cs->ns, cs),
+						       cache_time_label(&cfg[k]));
 				}
 			}
 			if (ncfg == 2 && row) {
@@ -664,6 +784,8 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					sd += (ch[r] - m) * (ch[r] - m);
 				sd = rounds > 1 ? sqrt(sd / (rounds - 1)) : 0;
 				row->change[si] = median(ch, rounds);
+				row->cache[si][0] = cst[si][0];
+				row->cache[si][1] = cst[si][1];
 				row->noise[si] = rounds > 1 ? 2.0 * sd / sqrt((double)rounds) : 100.0;
 				row->valid[si] = true;
 			}
@@ -698,7 +820,6 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			}
 			printf("\n  ]}");
 		}
-		printf("\n}\n");
 	} else if (!cli->csv && ncfg == 2) {
 		/* The Armada 3720 table layout: algorithm rows, size columns, % change. */
 		printf("\nchange of %s vs %s (ops/s, median of %d paired rounds); '~' = within noise "
@@ -721,7 +842,28 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			}
 			printf("\n");
 		}
+		printf("\ncache maintenance per request (offload_dev_stats around the timed runs): calls "
+		       "clean+invalidate, bytes (whole lines), ns\n  A = %s: %s\n  B = %s: %s\n%-14s %8s "
+		       "%10s %8s %8s | %10s %8s %8s\n",
+		       cfg[0].label, cache_time_label(&cfg[0]), cfg[1].label, cache_time_label(&cfg[1]),
+		       "alg", "bytes", "A calls", "A bytes", "A ns", "B calls", "B bytes", "B ns");
+		for (int i = 0; i < nrows; i++)
+			for (int si = 0; si < nsizes; si++) {
+				if (!rows[i].valid[si])
+					continue;
+				char c0[24], c1[24];
+				const struct cstat *x = &rows[i].cache[si][0], *y = &rows[i].cache[si][1];
+				snprintf(c0, sizeof(c0), "%.1f+%.1f", per_op(x->clean, x), per_op(x->inval, x));
+				snprintf(c1, sizeof(c1), "%.1f+%.1f", per_op(y->clean, y), per_op(y->inval, y));
+				printf("%-14s %8zu %10s %8.0f %8.0f | %10s %8.0f %8.0f\n", rows[i].alg, sizes[si],
+				       c0, per_op(x->bytes, x), per_op(x->ns, x), c1, per_op(y->bytes, y),
+				       per_op(y->ns, y));
+			}
 	}
+	if (eip97_ran && !cli->csv)
+		print_a3720_reference(cli->json);
+	if (cli->json)
+		printf("\n}\n");
 done:
 	free(in);
 	free(out[0]);

@@ -5,13 +5,14 @@
  *
  * Uses only the public API (offload_dev_info): everything it reports is
  * something the library decided and can justify. Checks are a table; a
- * module that knows more about the live system adds a row (the crypto
- * module owns /proc/crypto and adds the AF_ALG-reaches-hardware check).
+ * module that knows more about the live system adds a row (the AF_ALG
+ * check asks the af_alg device which kernel driver serves each algorithm).
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli.h"
 
@@ -202,16 +203,84 @@ static void check_devices(struct report *r, offload_ctx *ctx)
 	}
 }
 
+/* An enabled crypto engine of the device tree (EIP97, ...), or NULL. */
+static bool find_crypto_engine(offload_ctx *ctx, struct offload_dev_info *out)
+{
+	for (int i = 0; i < offload_dev_count(ctx); i++)
+		if (offload_dev_info(ctx, i, out) == 0 && out->dt_path[0] &&
+		    (out->flags & OFFLOAD_DEVF_ENABLED) &&
+		    (out->caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
+			return true;
+	return false;
+}
+
 /*
- * The checks, in output order. Live-system checks go here too: the crypto
- * module (issue 4, owner of /proc/crypto parsing) adds the one that says
- * whether AF_ALG reaches a hardware driver for each algorithm.
+ * Does AF_ALG reach a hardware driver for each algorithm? Found as an
+ * application finds it: one operation per algorithm on the af_alg device,
+ * reading offload_result.driver and OFFLOAD_RES_HARDWARE (the backend takes
+ * the driver from /proc/crypto, or OFFLOAD_PROC_CRYPTO). Linux 7.2
+ * deprecated AF_ALG, which since then no longer reaches off-CPU
+ * accelerators (DESIGN.md; kernel commit a67afb18 and its follow-up).
+ * Silent when the kcapi backend is not built, excluded or unavailable:
+ * list and offload_backend_status() say why.
  */
+static void check_af_alg(struct report *r, offload_ctx *ctx)
+{
+	struct offload_dev_info d, eng;
+	struct cli_alg_probe p[CLI_PROBE_MAX];
+	struct utsname u;
+	char algs[1024];
+	int hw, unavailable;
+
+	int dev = offload_dev_find(ctx, "af_alg");
+	if (offload_backend_status(ctx, "kcapi", NULL) != 1 || dev < 0 ||
+	    offload_dev_info(ctx, dev, &d) < 0)
+		return;
+	int n = cli_crypto_probe(ctx, dev, p, CLI_PROBE_MAX);
+	if (n <= 0)
+		return;
+	int avail = cli_probe_evidence(p, n, algs, sizeof(algs), &hw, &unavailable);
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	bool deprecated = cli_af_alg_deprecated(u.release);
+	bool engine = find_crypto_engine(ctx, &eng);
+	/* An engine of the tree that neither AF_ALG nor a direct backend reaches
+	 * is worth a warning. */
+	bool stranded = engine && hw == 0 && !(eng.flags & OFFLOAD_DEVF_USABLE);
+	struct finding *f = add(r, stranded ? SEV_WARNING : SEV_INFO, "af-alg-drivers", &d);
+	if (!f)
+		return;
+	if (hw == avail && avail > 0)
+		put(f->summary, sizeof(f->summary),
+		    "AF_ALG reaches a hardware driver for every available algorithm (%d)", avail);
+	else
+		put(f->summary, sizeof(f->summary),
+		    "AF_ALG reaches a hardware driver for %d of %d available algorithms%s", hw, avail,
+		    engine && hw == 0 ? ", although the device tree has a crypto engine" : "");
+	const char *pc = getenv("OFFLOAD_PROC_CRYPTO");
+	put(f->evidence, sizeof(f->evidence), "Linux %s; driver names from %s; %d not in this "
+	    "kernel; %s", u.release, pc && *pc ? pc : "/proc/crypto", unavailable, algs);
+	if (deprecated)
+		put(f->action, sizeof(f->action), "Linux %s is 7.2 or later: AF_ALG no longer reaches "
+		    "off-CPU accelerators there; use a direct backend (eip97) for the engine", u.release);
+	else if (engine && hw < avail)
+		put(f->action, sizeof(f->action), "load the kernel driver of %s (%s; crypto_safexcel "
+		    "for the Inside Secure EIP97/EIP197) so that AF_ALG reaches it, or use the "
+		    "direct eip97 backend", eng.dt_path, eng.compatible);
+	else if (hw < avail)
+		put(f->action, sizeof(f->action), "none: software kernel drivers behind AF_ALG are "
+		    "slower than the CPU backend, so automatic selection leaves them alone");
+	else
+		put(f->action, sizeof(f->action), "none");
+}
+
+/* The checks, in output order. */
 static const struct {
 	const char *name;
 	void (*run)(struct report *r, offload_ctx *ctx);
 } checks[] = {
 	{ "device-tree", check_devices },
+	{ "af-alg", check_af_alg },
 };
 
 /* ------------------------------------------------------------------ output */

@@ -42,6 +42,47 @@ static void caps_str(uint32_t caps, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* Kernel crypto devices: the driver serving each algorithm depends on the
+ * modules loaded, so ask (crypto_probe.c). Returns the number probed. */
+static int probe_algorithms(offload_ctx *ctx, const struct offload_dev_info *d,
+			    struct cli_alg_probe *p)
+{
+	if (!(d->flags & OFFLOAD_DEVF_KERNEL) || !(d->flags & OFFLOAD_DEVF_USABLE) ||
+	    !(d->caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
+		return 0;
+	int n = cli_crypto_probe(ctx, d->index, p, CLI_PROBE_MAX);
+	return n < 0 ? 0 : n;
+}
+
+static void print_algorithms_text(const struct cli_alg_probe *p, int n)
+{
+	if (n)
+		printf("    algorithms: (the implementation that served one operation each)\n");
+	for (int i = 0; i < n; i++) {
+		if (p[i].err)
+			printf("      %-14s unavailable: %s\n", p[i].alg, p[i].error);
+		else
+			printf("      %-14s %s (%s)\n", p[i].alg, p[i].driver,
+			       (p[i].flags & OFFLOAD_RES_HARDWARE) ? "hardware" : "software");
+	}
+}
+
+static void print_algorithms_json(const struct cli_alg_probe *p, int n)
+{
+	printf("      \"algorithms\": [");
+	for (int i = 0; i < n; i++) {
+		printf("%s\n        { \"alg\": ", i ? "," : "");
+		cli_json_str(stdout, p[i].alg);
+		printf(", \"available\": %s, \"driver\": ", p[i].err ? "false" : "true");
+		cli_json_str(stdout, p[i].driver);
+		printf(", \"hardware\": %s, \"error\": ",
+		       (p[i].flags & OFFLOAD_RES_HARDWARE) ? "true" : "false");
+		cli_json_str(stdout, p[i].error);
+		printf(" }");
+	}
+	printf("%s]\n", n ? "\n      " : "");
+}
+
 /* Text output: every string may come from the device tree, so cli_text() escapes it. */
 static void print_text(const struct offload_dev_info *d)
 {
@@ -88,7 +129,8 @@ static void json_field(const char *key, const char *val, bool comma)
 	printf("%s\n", comma ? "," : "");
 }
 
-static void print_json(const struct offload_dev_info *d, bool last)
+static void print_json(const struct offload_dev_info *d, bool last, const struct cli_alg_probe *p,
+		       int n)
 {
 	char caps[64];
 
@@ -126,7 +168,8 @@ static void print_json(const struct offload_dev_info *d, bool last)
 	printf("      \"threshold_bytes\": %" PRIu64 ",\n", d->threshold_bytes);
 	json_field("threshold_reason", d->threshold_reason, true);
 	json_field("transfer_mode", d->transfer_mode, true);
-	json_field("transfer_reason", d->transfer_reason, false);
+	json_field("transfer_reason", d->transfer_reason, true);
+	print_algorithms_json(p, n);
 	printf("    }%s\n", last ? "" : ",");
 }
 
@@ -139,7 +182,9 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		if (c == 'h') {
 			printf("usage: %s list [OPTIONS]\n\nList every device of the device tree that "
 			       "liboffload knows, its status,\nthe backend serving it, and each policy "
-			       "decision with its reason.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+			       "decision with its reason.\nFor a kernel crypto device (AF_ALG) also the kernel driver "
+			       "that serves each\nalgorithm, found by running one operation each.\n\n"
+			       "options:\n" CLI_COMMON_HELP, cli->prog);
 			return CLI_EXIT_OK;
 		}
 		if (!cli_common_opt(cli, c, optarg))
@@ -166,10 +211,14 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		struct offload_dev_info d;
 		if (offload_dev_info(ctx, i, &d) < 0)
 			continue;
-		if (cli->json)
-			print_json(&d, i == n - 1);
-		else
+		struct cli_alg_probe p[CLI_PROBE_MAX];
+		int np = probe_algorithms(ctx, &d, p);
+		if (cli->json) {
+			print_json(&d, i == n - 1, p, np);
+		} else {
 			print_text(&d);
+			print_algorithms_text(p, np);
+		}
 	}
 	if (cli->json)
 		printf("  ]\n}\n");
