@@ -107,7 +107,7 @@ int offload_hash_digest_size(enum offload_hash_alg alg)
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
 		if (hash_table[i].alg == alg)
 			return hash_table[i].digest;
-	return -EINVAL;
+	return ofl_err(NULL, -EINVAL, "offload_hash_digest_size: unknown hash algorithm %d", (int)alg);
 }
 
 /* ------------------------------------------------------------ device choice */
@@ -318,6 +318,10 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 					    ci->name, op->iv_len);
 	if (OFL_UNLIKELY(ci->iv_len && !op->iv))
 		return ofl_err(ctx, -EINVAL, "%s: iv is NULL", func);
+	/* As for AAD and tag below: a mode without one takes neither pointer nor length. */
+	if (OFL_UNLIKELY(!ci->iv_len && op->iv))
+		return ofl_err(ctx, -EINVAL, "%s: %s takes no IV: pass iv NULL and iv_len 0", func,
+			       ci->name);
 	if (OFL_UNLIKELY(op->len && (!op->in || !op->out)))
 		return ofl_err(ctx, -EINVAL, "%s: %s is NULL with len %zu", func,
 			       !op->in ? "in" : "out", op->len);

@@ -58,6 +58,19 @@ bool cli_common_opt(struct cli *cli, int c, const char *arg);
 /* Open a context as the common options say; prints the error and returns NULL on failure. */
 offload_ctx *cli_open_ctx(struct cli *cli);
 
+/*
+ * s for a terminal: control characters, C1 controls and invalid UTF-8 shown
+ * as \xHH (device-tree strings are not trusted). The result is valid until
+ * eight more calls.
+ */
+const char *cli_text(const char *s);
+
+/*
+ * A sentence for the top of list/doctor when the device tree is the built-in
+ * virtual board or models are attached; "" otherwise.
+ */
+const char *cli_dt_note(offload_ctx *ctx);
+
 /* Print s as a JSON string literal (with quotes). */
 void cli_json_str(FILE *f, const char *s);
 

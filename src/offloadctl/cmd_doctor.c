@@ -18,10 +18,14 @@
 
 enum severity { SEV_INFO, SEV_WARNING };
 
+/* Before the action of a finding about a simulated device. */
+#define SIM_ACTION "(simulated device: this advice is for the SoC being modelled, not this machine) "
+
 struct finding {
 	enum severity sev;
 	char code[32];
-	char device[96];
+	const char *device;  /* DT path or name, owned by the context */
+	bool sim;            /* about a simulated device: advice for the modelled SoC */
 	char summary[320];
 	char evidence[1024];
 	char action[320];
@@ -51,7 +55,8 @@ static struct finding *add(struct report *r, enum severity sev, const char *code
 	memset(f, 0, sizeof(*f));
 	f->sev = sev;
 	snprintf(f->code, sizeof(f->code), "%s", code);
-	snprintf(f->device, sizeof(f->device), "%s", d ? (d->dt_path[0] ? d->dt_path : d->name) : "");
+	f->device = d ? (d->dt_path[0] ? d->dt_path : d->name) : "";
+	f->sim = d && (d->flags & OFFLOAD_DEVF_SIM);
 	if (sev == SEV_WARNING)
 		r->warnings++;
 	return f;
@@ -134,8 +139,10 @@ static void check_dspi_pio(struct report *r, const struct offload_dev_info *d)
 		return;
 	put(f->summary, sizeof(f->summary), "Linux drives this DSPI in %s mode (the CPU polls the "
 	    "FIFO): DMA-buffer coherency cannot change spidev throughput", d->transfer_mode);
-	put(f->evidence, sizeof(f->evidence), "%s; the 2025 non-coherent DMA buffer series measured "
-	    "1845.2 vs 1846.5 kbps in XSPI mode, i.e. no change (hw/dspi.md 6)", d->transfer_reason);
+	put(f->evidence, sizeof(f->evidence), "%s; when Linux moved this driver's DMA buffers from "
+	    "coherent to non-coherent memory (\"spi: spi-fsl-dspi: Use non-coherent memory for "
+	    "DMA\", 2025) spidev_test measured 1845.2 vs 1846.5 kbps in XSPI mode, i.e. no change "
+	    "(docs/policy.md §2, §8)", d->transfer_reason);
 	put(f->action, sizeof(f->action), "do not tune dma-coherent or DMA buffers for this "
 	    "controller; spi-max-frequency and transfer batching decide its throughput");
 }
@@ -161,8 +168,9 @@ static void check_k3_memcpy(struct report *r, const struct offload_dev_info *d)
 	    d->align_reason, d->coherent ? "need no cache maintenance" : "are cleaned/invalidated",
 	    d->coherent_reason);
 	put(f->action, sizeof(f->action), "align buffers and lengths to %" PRIu32 " B for full "
-	    "speed%s", d->align_bytes, d->burst_bytes >= 256 ? " (J721E UCHAN memcpy: ~1.8 GB/s "
-	    "with 256-byte bursts and aligned buffers, ~1.7 GB/s unaligned, hw/udma.md 2)" : "");
+	    "speed%s", d->align_bytes, d->burst_bytes >= 256 ? " (J721E UCHAN memcpy, published "
+	    "for \"dmaengine: ti: k3-udma: memcpy throughput improvement\": ~1.8 GB/s with 256-byte "
+	    "bursts and aligned buffers, ~1.7 GB/s unaligned; docs/policy.md §3)" : "");
 }
 
 /* Findings from the device tree, per device. */
@@ -277,16 +285,22 @@ static const struct {
 
 /* ------------------------------------------------------------------ output */
 
+/* Text output: device-tree strings are escaped (cli_text). */
 static void print_text(const struct report *r, offload_ctx *ctx)
 {
 	int notes = r->n - r->warnings;
+	const char *note = cli_dt_note(ctx);
 
-	printf("device tree: %s\n", offload_ctx_dt_source(ctx));
+	if (note[0])
+		printf("note: %s\n", note);
+	printf("device tree: %s\n", cli_text(offload_ctx_dt_source(ctx)));
 	for (int i = 0; i < r->n; i++) {
 		const struct finding *f = &r->f[i];
-		printf("%s: %s%s%s [%s]\n", f->sev == SEV_WARNING ? "warning" : "info", f->device,
-		       f->device[0] ? ": " : "", f->summary, f->code);
-		printf("    evidence: %s\n    action:   %s\n", f->evidence, f->action);
+		printf("%s%s: %s%s%s [%s]\n", f->sev == SEV_WARNING ? "warning" : "info",
+		       f->sim ? " (sim)" : "", cli_text(f->device), f->device[0] ? ": " : "",
+		       cli_text(f->summary), f->code);
+		printf("    evidence: %s\n", cli_text(f->evidence));
+		printf("    action:   %s%s\n", f->sim ? SIM_ACTION : "", cli_text(f->action));
 	}
 	printf("doctor: %d warning%s, %d note%s\n", r->warnings, r->warnings == 1 ? "" : "s", notes,
 	       notes == 1 ? "" : "s");
@@ -296,11 +310,15 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 {
 	printf("{\n  \"dt_source\": ");
 	cli_json_str(stdout, offload_ctx_dt_source(ctx));
+	printf(",\n  \"dt_fallback\": %s,\n  \"note\": ",
+	       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
+	cli_json_str(stdout, cli_dt_note(ctx));
 	printf(",\n  \"warnings\": %d,\n  \"notes\": %d,\n  \"findings\": [\n", r->warnings,
 	       r->n - r->warnings);
 	for (int i = 0; i < r->n; i++) {
 		const struct finding *f = &r->f[i];
-		printf("    {\"severity\": \"%s\", \"code\": ", f->sev == SEV_WARNING ? "warning" : "info");
+		printf("    {\"severity\": \"%s\", \"sim\": %s, \"code\": ",
+		       f->sev == SEV_WARNING ? "warning" : "info", f->sim ? "true" : "false");
 		cli_json_str(stdout, f->code);
 		printf(", \"device\": ");
 		cli_json_str(stdout, f->device);
@@ -309,7 +327,16 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 		printf(",\n     \"evidence\": ");
 		cli_json_str(stdout, f->evidence);
 		printf(",\n     \"action\": ");
-		cli_json_str(stdout, f->action);
+		if (f->sim) {
+			size_t n = strlen(SIM_ACTION) + strlen(f->action) + 1;
+			char *a = malloc(n);
+			if (a)
+				snprintf(a, n, "%s%s", SIM_ACTION, f->action);
+			cli_json_str(stdout, a ? a : f->action);
+			free(a);
+		} else {
+			cli_json_str(stdout, f->action);
+		}
 		printf("}%s\n", i == r->n - 1 ? "" : ",");
 	}
 	printf("  ]\n}\n");

@@ -83,39 +83,43 @@ static void print_algorithms_json(const struct cli_alg_probe *p, int n)
 	printf("%s]\n", n ? "\n      " : "");
 }
 
+/* Text output: every string may come from the device tree, so cli_text() escapes it. */
 static void print_text(const struct offload_dev_info *d)
 {
 	char caps[64];
 
 	caps_str(d->caps, caps, sizeof(caps));
-	printf("[%d] %s (%s)%s\n", d->index, d->name, d->kind,
+	printf("[%d] %s (%s)%s\n", d->index, cli_text(d->name), cli_text(d->kind),
 	       (d->flags & OFFLOAD_DEVF_SIM) ? " [sim]" : "");
 	if (d->dt_path[0])
-		printf("    node:       %s\n    compatible: %s\n", d->dt_path, d->compatible);
+		printf("    node:       %s\n    compatible: %s\n", cli_text(d->dt_path),
+		       cli_text(d->compatible));
 	if (d->phys_size)
 		printf("    address:    0x%" PRIx64 " (0x%" PRIx64 " bytes): %s\n", d->phys_addr,
-		       d->phys_size, d->phys_reason ? d->phys_reason : "");
+		       d->phys_size, cli_text(d->phys_reason));
 	else if (d->dt_path[0])
-		printf("    address:    none: %s\n", d->phys_reason ? d->phys_reason : "");
-	printf("    status:     %s\n", d->status);
-	printf("    backend:    %s (candidates: %s)\n", d->backend[0] ? d->backend : "none",
-	       d->candidates[0] ? d->candidates : "-");
+		printf("    address:    none: %s\n", cli_text(d->phys_reason));
+	printf("    status:     %s\n", cli_text(d->status));
+	printf("    backend:    %s (candidates: %s)\n", d->backend[0] ? cli_text(d->backend) : "none",
+	       d->candidates[0] ? cli_text(d->candidates) : "-");
 	printf("    usable:     %s: %s\n", (d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no",
-	       d->usable_reason);
+	       cli_text(d->usable_reason));
 	printf("    caps:       %s\n", caps);
-	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", d->coherent_reason);
+	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", cli_text(d->coherent_reason));
 	if (d->soc_io_coherent && !d->coherent)
-		printf("    soc:        I/O-coherent interconnect: %s\n", d->soc_io_coherent_reason);
-	printf("    cache:      %s: %s\n", cache_mode_name(d->cache_mode), d->cache_reason);
-	printf("    burst:      %" PRIu32 " B: %s\n", d->burst_bytes, d->burst_reason);
+		printf("    soc:        I/O-coherent interconnect: %s\n",
+		       cli_text(d->soc_io_coherent_reason));
+	printf("    cache:      %s: %s\n", cache_mode_name(d->cache_mode), cli_text(d->cache_reason));
+	printf("    burst:      %" PRIu32 " B: %s\n", d->burst_bytes, cli_text(d->burst_reason));
 	if (d->burst_by_class[0] || d->burst_by_class[1] || d->burst_by_class[2])
 		printf("    classes:    normal %" PRIu32 " B, H %" PRIu32 " B, UH %" PRIu32
 		       " B (0 = no such channel class); memcpy on %s\n",
 		       d->burst_by_class[0], d->burst_by_class[1], d->burst_by_class[2],
 		       class_name(d->memcpy_class));
-	printf("    align:      %" PRIu32 " B: %s\n", d->align_bytes, d->align_reason);
-	printf("    threshold:  %" PRIu64 " B: %s\n", d->threshold_bytes, d->threshold_reason);
-	printf("    mode:       %s: %s\n", d->transfer_mode, d->transfer_reason);
+	printf("    align:      %" PRIu32 " B: %s\n", d->align_bytes, cli_text(d->align_reason));
+	printf("    threshold:  %" PRIu64 " B: %s\n", d->threshold_bytes,
+	       cli_text(d->threshold_reason));
+	printf("    mode:       %s: %s\n", cli_text(d->transfer_mode), cli_text(d->transfer_reason));
 }
 
 static void json_field(const char *key, const char *val, bool comma)
@@ -190,12 +194,18 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 	if (!ctx)
 		return CLI_EXIT_FAIL;
 	int n = offload_dev_count(ctx);
+	const char *note = cli_dt_note(ctx);
 	if (cli->json) {
 		printf("{\n  \"dt_source\": ");
 		cli_json_str(stdout, offload_ctx_dt_source(ctx));
+		printf(",\n  \"dt_fallback\": %s,\n  \"note\": ",
+		       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
+		cli_json_str(stdout, note);
 		printf(",\n  \"devices\": [\n");
 	} else {
-		printf("device tree: %s\n", offload_ctx_dt_source(ctx));
+		if (note[0])
+			printf("note: %s\n", note);
+		printf("device tree: %s\n", cli_text(offload_ctx_dt_source(ctx)));
 	}
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
