@@ -30,7 +30,8 @@ dir=build
 extra=""
 if [ "${1:-}" = "--asan" ]; then
     dir=build-asan
-    extra="-DOFFLOAD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+    # The kernel tests share build/'s unpacked guest kernel (tests/qemu).
+    extra="-DOFFLOAD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DOFFLOAD_QEMU_CACHE=$(pwd)/build/qemu-cache"
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 

@@ -119,7 +119,7 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 	unsigned cs = (unsigned)cfg->chip_select;
 	if (cs >= DSPI_MAX_NATIVE_CS) {
 		snprintf(why, wl, "chip select %u cannot be named: the PUSHR PCS field has 6 bits "
-			 "(hw/dspi.md 5.6)", cs);
+			 "(Linux spi-fsl-dspi.c SPI_PUSHR_CMD_PCS)", cs);
 		return -EINVAL;
 	}
 	if (gpio_cs(ctx->dt.fdt, cfg->dev->node, cs)) {

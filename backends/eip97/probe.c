@@ -53,7 +53,8 @@ static int identify(struct eip97_engine *e, char *why, size_t wl)
 		if (sig(v197, EIP97_SIG_HIA) || (v197 >> 16) == EIP97_SIG_HIA_SWAPPED) {
 			snprintf(why, wl, "EIP197 register layout (EIP-202 signature at 0x9fffc): this backend "
 				 "drives the EIP97 layout only; the EIP197 needs its classifier firmware and "
-				 "record-cache invalidation (eip97.md §1.3, §6.5), not implemented");
+				 "record-cache invalidation (Linux safexcel.c eip197_trc_cache_init(); docs/policy.md "
+				 "§6), not implemented");
 			return -ENOTSUP;
 		}
 		snprintf(why, wl, "no SafeXcel EIP-202 signature: 0xfffc reads 0x%08x%s (want 0x....%04x)",

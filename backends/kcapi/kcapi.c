@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kcapi.h>
@@ -56,18 +57,74 @@ static void kc_lookup(struct kc_state *st, struct kc_alg *a)
 	}
 }
 
-const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a)
+/* The stored copy of name (caller holds st->lock); NULL when out of memory. */
+static const char *kc_intern(struct kc_state *st, const char *name)
 {
+	for (struct kc_name *n = st->names; n; n = n->next)
+		if (strcmp(n->s, name) == 0)
+			return n->s;
+	size_t len = strlen(name) + 1;
+	struct kc_name *n = malloc(sizeof(*n) + len);
+	if (!n)
+		return NULL;
+	memcpy(n->s, name, len);
+	n->next = st->names;
+	st->names = n;
+	return n->s;
+}
+
+/*
+ * How many modules the kernel has: /sys/module holds one directory per
+ * module (and per built-in one with parameters), and sysfs counts a
+ * directory's subdirectories in its link count (kernfs). One stat(); 0 when
+ * unknown.
+ */
+static unsigned long kc_module_count(void)
+{
+	struct stat sb;
+
+	return stat("/sys/module", &sb) == 0 ? (unsigned long)sb.st_nlink : 0;
+}
+
+const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw)
+{
+	struct ofl_proc_crypto_entry e;
+	char buf[160];
+	unsigned long mods = kc_module_count();
+
+	/*
+	 * Reading /proc/crypto costs about 0.1 ms (two passes, see
+	 * ofl_proc_crypto_pick), more than the AF_ALG operation a one-shot call
+	 * makes, so the last answer is kept while no module came or went: a
+	 * better implementation is registered by a module load (aesni-intel,
+	 * crypto_safexcel). Not seen: one registered without a module load
+	 * (a deferred probe of a loaded driver) until the next load or context.
+	 */
 	pthread_mutex_lock(&st->lock);
-	if (!a->driver[0]) {
-		/* Templates (cbc(), hmac(), ...) appear in /proc/crypto once instantiated. */
-		kc_lookup(st, a);
-		if (!a->driver[0])
-			snprintf(a->driver, sizeof(a->driver), "kernel:%.40s (driver not in %.60s)",
-				 a->cra_name, st->proc_path);
+	if (mods && a->seen && a->seen_modules == mods) {
+		*hw = a->seen_hw;
+		pthread_mutex_unlock(&st->lock);
+		return a->seen;
 	}
 	pthread_mutex_unlock(&st->lock);
-	return a->driver;
+	*hw = false;
+	bool found = ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0;
+	if (found) {
+		ofl_strlcpy(buf, e.driver, sizeof(buf));
+		*hw = ofl_kcapi_driver_is_hw(e.driver);
+	} else {
+		snprintf(buf, sizeof(buf), "kernel:%.40s (driver not in %.60s)", a->cra_name,
+			 st->proc_path);
+	}
+	pthread_mutex_lock(&st->lock);
+	const char *name = kc_intern(st, buf);
+	if (name && found) {
+		a->seen = name;
+		a->seen_hw = *hw;
+		a->seen_modules = mods;
+	}
+	pthread_mutex_unlock(&st->lock);
+	return name ? name : a->cra_name;
 }
 
 int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len)
@@ -135,6 +192,11 @@ static void kc_fini(struct offload_ctx *ctx, void *state)
 
 	OFL_UNUSED(ctx);
 	pthread_mutex_destroy(&st->lock);
+	while (st->names) {
+		struct kc_name *n = st->names;
+		st->names = n->next;
+		free(n);
+	}
 	free(st);
 }
 

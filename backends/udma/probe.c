@@ -150,8 +150,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	if (!direct) {
 		snprintf(why, wl, "on K3 under Linux the TI-SCI resource manager (DM firmware) owns channel "
 			 "and ring configuration, including the burst, and user space has no TI-SCI path "
-			 "(udma.md §6); use the kernel's path (offloadctl dmatest), or set "
-			 "OFFLOAD_UDMA_CFG=direct on a system without DM firmware");
+			 "(Linux k3-udma.c: TI-SCI tx_ch_cfg; docs/policy.md §6); use the kernel's path "
+			 "(offloadctl dmatest), or set OFFLOAD_UDMA_CFG=direct on a system without DM "
+			 "firmware");
 		return -ENOTSUP;
 	}
 	struct udma_engine *e = calloc(1, sizeof(*e));

@@ -87,7 +87,11 @@ struct offload_cipher_op {
 	const void *key;
 	/** Key length in bytes: AES 16/24/32, DES 8, 3DES 24. */
 	size_t key_len;
-	/** IV / initial counter block; NULL for ECB. */
+	/**
+	 * IV / initial counter block. Must be NULL for ECB (with iv_len 0), as
+	 * aad and tag must be NULL for modes without them: a mode that takes
+	 * no IV refuses one rather than ignore it.
+	 */
 	const void *iv;
 	/** IV length in bytes: CBC/CTR 16, GCM 12, 3DES-CBC 8, ECB 0. */
 	size_t iv_len;
@@ -116,8 +120,9 @@ struct offload_cipher_op {
  * @param op  The operation; see struct offload_cipher_op.
  * @return 0 on success, or
  *   - -EINVAL: NULL argument, unknown algorithm, wrong key/IV/tag length,
- *     length not a multiple of the block size for ECB/CBC/DES/3DES, AAD or
- *     tag given for a non-AEAD mode, partially overlapping buffers;
+ *     length not a multiple of the block size for ECB/CBC/DES/3DES, an IV
+ *     given for ECB, AAD or tag given for a non-AEAD mode, partially
+ *     overlapping buffers;
  *   - -EBADMSG: GCM decrypt and the tag does not match (@c out is zeroed);
  *   - -EBADF: the context is closed;
  *   - -ENOTSUP: no usable backend implements the algorithm (for AF_ALG: the
@@ -202,8 +207,9 @@ int offload_cipher_session_run(offload_cipher_session *s, const struct offload_c
  * @brief Close a session: wipe the key material (explicit_bzero) in the
  *        library and in every backend's copy, and free the session.
  *
- * @param s The session; NULL is ignored (returns -EINVAL). Invalid afterwards.
- * @return 0, or -EINVAL.
+ * @param s The session; invalid afterwards.
+ * @return 0, or -EINVAL (with a message) if s is NULL or not an open cipher
+ *   session; nothing is freed then.
  *
  * Thread-safety: the session's owning thread only.
  */
@@ -240,7 +246,8 @@ const char *offload_hash_name(enum offload_hash_alg alg);
 /**
  * @brief Digest size of an algorithm.
  * @param alg The algorithm.
- * @return The digest length in bytes, or -EINVAL for an unknown algorithm.
+ * @return The digest length in bytes, or -EINVAL for an unknown algorithm
+ *   (with a message for offload_last_error(NULL)).
  *
  * Thread-safety: safe from any thread.
  */

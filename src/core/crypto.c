@@ -110,7 +110,7 @@ int offload_hash_digest_size(enum offload_hash_alg alg)
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
 		if (hash_table[i].alg == alg)
 			return hash_table[i].digest;
-	return -EINVAL;
+	return ofl_err(NULL, -EINVAL, "offload_hash_digest_size: unknown hash algorithm %d", (int)alg);
 }
 
 /* ------------------------------------------------------------ device choice */
@@ -345,6 +345,10 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 					    ci->name, op->iv_len);
 	if (OFL_UNLIKELY(ci->iv_len && !op->iv))
 		return ofl_err(ctx, -EINVAL, "%s: iv is NULL", func);
+	/* As for AAD and tag below: a mode without one takes neither pointer nor length. */
+	if (OFL_UNLIKELY(!ci->iv_len && op->iv))
+		return ofl_err(ctx, -EINVAL, "%s: %s takes no IV: pass iv NULL and iv_len 0", func,
+			       ci->name);
 	if (OFL_UNLIKELY(op->len && (!op->in || !op->out)))
 		return ofl_err(ctx, -EINVAL, "%s: %s is NULL with len %zu", func,
 			       !op->in ? "in" : "out", op->len);
@@ -482,6 +486,17 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
 		ofl_wipe(s, sizeof(*s));
 		free(s);
 		return r;
+	}
+	/* Bound to one device: set the backend up now, so that an algorithm the
+	 * device lacks (e.g. one missing from the kernel behind AF_ALG) or a key
+	 * it refuses is an error here, as documented, not at the first run. */
+	if (s->pinned && s->eng.dev) {
+		r = slot_open_cipher(s, func, &s->eng);
+		if (r < 0) {
+			cipher_session_fini(s);
+			free(s);
+			return r;
+		}
 	}
 	s->registered = true;
 	ofl_ctx_handle_add(ctx, &s->h, "cipher session", cipher_destroy);
@@ -630,13 +645,20 @@ static void hash_session_fini(struct offload_hash_session *s)
 	s->magic = 0;
 }
 
+static int slot_open_hash(struct offload_hash_session *s, const char *func, struct slot *sl)
+{
+	ofl_err_clear(s->ctx);
+	int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+
+	return r < 0 ? backend_err(s->ctx, func, sl->dev, r) : r;
+}
+
 static int hash_use(struct offload_hash_session *s, const char *func, struct slot *sl)
 {
 	if (OFL_UNLIKELY(!sl->bs)) {
-		ofl_err_clear(s->ctx);
-		int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+		int r = slot_open_hash(s, func, sl);
 		if (r < 0)
-			return backend_err(s->ctx, func, sl->dev, r);
+			return r;
 	}
 	s->cur = sl;
 	return 0;
@@ -755,6 +777,9 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
 	r = hash_session_init(s, ctx, func, dev, alg, key, key_len);
 	if (r == 0)
 		r = hash_session_alloc(s, func, key);
+	/* Bound to one device: set the backend up now (see the cipher open). */
+	if (r == 0 && s->pinned && s->eng.dev)
+		r = slot_open_hash(s, func, &s->eng);
 	if (r < 0) {
 		if (s->magic == HASH_MAGIC)
 			hash_session_fini(s);

@@ -418,7 +418,7 @@ static const char *cache_time_label(const struct config *c)
 }
 
 /*
- * eip97.md 6.6: "arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent"
+ * docs/policy.md §7: "arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent"
  * (A. J. Bajkowski, 2026-05-24): throughput with dma-coherent vs without on
  * an Armada 3720. Ranges over 16..4096-byte requests; the GCM rows are the
  * patch's "MB" column (most likely tcrypt num_mb, concurrent requests [U]).
@@ -442,7 +442,7 @@ static void print_a3720_reference(bool json)
 {
 	if (json) {
 		printf(",\n  \"hardware_reference\": {\"label\": \"hardware reference (Armada 3720, upstream "
-		       "patch, not measured by us)\", \"source\": \"eip97.md 6.6: arm64: dts: marvell: "
+		       "patch, not measured by us)\", \"source\": \"docs/policy.md §7: arm64: dts: marvell: "
 		       "armada-37xx: mark EIP97 as dma-coherent (2026-05-24)\", \"gain_coherent_vs_"
 		       "noncoherent\": {");
 		for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
@@ -452,7 +452,7 @@ static void print_a3720_reference(bool json)
 	}
 	printf("\nhardware reference (Armada 3720, upstream patch, not measured by us):\n"
 	       "  throughput with dma-coherent vs without, 16..4096 B requests, from \"arm64: dts: "
-	       "marvell:\n  armada-37xx: mark EIP97 as dma-coherent\" (2026-05-24; eip97.md 6.6; tool "
+	       "marvell:\n  armada-37xx: mark EIP97 as dma-coherent\" (2026-05-24; docs/policy.md §7; tool "
 	       "not named, likely tcrypt)\n");
 	for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
 		printf("  %-14s %s\n", a3720_ref[i].alg, a3720_ref[i].gain);

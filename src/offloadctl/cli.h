@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <offload/offload.h>
@@ -95,6 +96,19 @@ FILE *cli_fopen_read(const char *path);
 /* Open a context as the common options say; prints the error and returns NULL on failure. */
 offload_ctx *cli_open_ctx(struct cli *cli);
 
+/*
+ * s for a terminal: control characters, C1 controls and invalid UTF-8 shown
+ * as \xHH (device-tree strings are not trusted). The result is valid until
+ * eight more calls.
+ */
+const char *cli_text(const char *s);
+
+/*
+ * A sentence for the top of list/doctor when the device tree is the built-in
+ * virtual board or models are attached; "" otherwise.
+ */
+const char *cli_dt_note(offload_ctx *ctx);
+
 /* Print s as a JSON string literal (with quotes). */
 void cli_json_str(FILE *f, const char *s);
 
@@ -118,6 +132,35 @@ int cmd_dec(struct cli *cli, int argc, char **argv);
 int cmd_dgst(struct cli *cli, int argc, char **argv);
 int cmd_bench_cipher(struct cli *cli, int argc, char **argv);
 
+/* One algorithm probed on one device (crypto_probe.c). */
+struct cli_alg_probe {
+	const char *alg;   /* "AES-128-CBC", "HMAC-SHA256" */
+	int err;           /* 0, or the negative errno of the open or the operation */
+	char driver[128];  /* offload_result.driver, e.g. the kernel's cra_driver_name */
+	uint32_t flags;    /* OFFLOAD_RES_* */
+	char error[256];   /* offload_last_error() when err != 0 */
+};
+#define CLI_PROBE_MAX 18
+/*
+ * Open a session on device dev for every cipher (AES with a 128-bit key) and
+ * hash the device's caps cover, run one 16-byte operation, and record who
+ * served it. Fills at most max entries; returns their count, or -EINVAL for
+ * a bad dev. Loads kernel modules as a first use by an application would.
+ */
+int cli_crypto_probe(offload_ctx *ctx, int dev, struct cli_alg_probe *out, int max);
+/*
+ * Whether a kernel release string ("7.2.0-arm64", "6.12.117+deb12-amd64") is
+ * Linux 7.2 or later, where AF_ALG is deprecated and no longer reaches
+ * off-CPU accelerators. False when it cannot be parsed.
+ */
+bool cli_af_alg_deprecated(const char *release);
+/*
+ * Write "AES-128-CBC: cbc-aes-aesni (software); DES-ECB: unavailable; ..."
+ * for n probes into buf (truncated to len), count the hardware-served and
+ * the unavailable ones, and return how many were available.
+ */
+int cli_probe_evidence(const struct cli_alg_probe *p, int n, char *buf, size_t len, int *hw,
+		       int *unavailable);
 /* Benchmarks, dispatched by cmd_bench(); argv[0] is the benchmark's name. */
 int bench_memcpy(struct cli *cli, int argc, char **argv);
 

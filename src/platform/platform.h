@@ -271,7 +271,8 @@ void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
  * `user` links the allocation into the pool's lookup list (DMA buffers the
  * caller may hand back as plain pointers); ofl_dma_pool_destroy() frees
  * those, other allocations must be freed by their owner first.
- * -ENOMEM with the reasons in `why`.
+ * -ENOMEM with the reasons in `why`; -EINVAL for len 0 or above SIZE_MAX / 2,
+ * or an alignment that is not a power of two up to 4096.
  */
 int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offload_cache_mode cache,
 		  bool user, struct ofl_dma **out, char *why, size_t why_len);

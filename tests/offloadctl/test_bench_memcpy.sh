@@ -30,6 +30,21 @@ summary='^offloadctl: cpu-copy0: summary [0-9]+ tests, 0 failures [0-9]+\.[0-9][
 expect 0 "$ctl" $dt bench memcpy --max 4K --time 0.02
 if tail -n 1 "$tmp/out" | grep -Eq "$summary"; then ok; else bad "sweep summary line: $(tail -n 1 "$tmp/out")"; fi
 [ "$(grep -Ec '^ +(64 B|256 B|1 KiB|4 KiB) ' "$tmp/out")" -eq 4 ] && ok || bad "sweep rows"
+# The summary line is the largest size's alone; the line before counts the whole sweep.
+grep -Eq '^offloadctl: sweep: [0-9]+ library copies at 4 sizes verified, 0 failures; summary of the largest size, 4 KiB:$' "$tmp/out" &&
+    ok || bad "sweep verification line"
+tail -n 1 "$tmp/out" | grep -Eq "summary [0-9]+ tests" && ok || bad "sweep summary"
+
+# The default top size follows the memory the process may use: under a
+# 300 MB address-space limit it is the 16 MiB floor (2 x 16 MiB of buffers).
+(ulimit -v 300000 2>/dev/null && "$ctl" $dt bench memcpy --min 16M --time 0.01) >"$tmp/out" 2>"$tmp/err"
+if grep -q AddressSanitizer "$tmp/err"; then
+    echo "note: the sanitizer runtime cannot start under ulimit -v; default-size check not run"
+elif head -n 1 "$tmp/out" | grep -q ' 16 MiB .. 16 MiB (the address-space limit (ulimit -v) left [0-9]* MiB / 8, power of 4, 16..256 MiB; --max to change) x4'; then
+    ok
+else
+    bad "default sweep top under ulimit -v: $(head -n 1 "$tmp/out") $(head -n 3 "$tmp/err")"
+fi
 
 expect 0 "$ctl" $dt bench memcpy --max 1K --time 0.02 --json
 python3 - "$tmp/out" <<'EOP' && ok || bad "sweep JSON"

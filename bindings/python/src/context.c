@@ -762,6 +762,13 @@ static PyObject *ctx_get_dt_source(PyoCtx *c, void *unused)
 	return pyo_str(offload_ctx_dt_source(c->ctx));
 }
 
+static PyObject *ctx_get_flags(PyoCtx *c, void *unused)
+{
+	if (pyo_ctx_check(c) < 0)
+		return NULL;
+	return PyLong_FromUnsignedLong(offload_ctx_flags(c->ctx));
+}
+
 static PyObject *ctx_get_device_count(PyoCtx *c, void *unused)
 {
 	if (pyo_ctx_check(c) < 0)
@@ -843,6 +850,11 @@ static PyGetSetDef ctx_getset[] = {
 	{ "dt_source", (getter)ctx_get_dt_source, NULL,
 	  "Where the device tree came from: 'file:/path', 'live:/sys/firmware/fdt',\n"
 	  "'builtin:virtual-board', 'blob' or 'none' (offload_ctx_dt_source()).", NULL },
+	{ "flags", (getter)ctx_get_flags, NULL,
+	  "The OFFLOAD_CTX_* bits in effect after the environment (offload_ctx_flags()):\n"
+	  "1 SIM (simulated engines may be chosen automatically), 2 NO_ENV,\n"
+	  "4 SIM_NONCOHERENT, 8 DT_FALLBACK (the built-in virtual board stands in for\n"
+	  "a machine without a device tree).", NULL },
 	{ "device_count", (getter)ctx_get_device_count, NULL,
 	  "Number of devices (at least 1: the CPU).", NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
