@@ -7,14 +7,7 @@ set -u
 ctl=$1
 # No device tree: the CPU is then the only copy device, whatever else is built.
 dt="--dtb none"
-unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fails=0
-passes=0
-
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/harness.sh"
 
 # expect STATUS CMD...: run, keep stdout in $tmp/out, compare the exit status
 expect() {
@@ -100,5 +93,4 @@ expect 2 "$ctl" $dt bench
 expect 0 "$ctl" $dt bench --help
 grep -q '^  memcpy ' "$tmp/out" && ok || bad "bench --help lists memcpy"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+test_done

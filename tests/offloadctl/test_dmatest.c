@@ -238,19 +238,11 @@ START_TEST(module_absent)
 	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
 	ck_assert_ptr_nonnull(strstr(r->err, "modprobe dmatest"));
 	ck_assert_ptr_nonnull(strstr(r->err, "not loaded"));
-}
-END_TEST
 
-/* --json: scripts get an object with the reason on stdout even when nothing could run */
-START_TEST(module_absent_json)
-{
-	char cmd[400];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/module'", root);
-	ck_assert_int_eq(system(cmd), 0);
-	struct result *r = dmatest(true, NULL);
-	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
+	/* --json: scripts get an object with the reason on stdout even when nothing could run */
 	static const char head[] = "{\"command\": \"dmatest\"";
+	r = dmatest(true, NULL);
+	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
 	ck_assert_msg(strncmp(r->out, head, strlen(head)) == 0, "stdout: %s", r->out);
 	ck_assert_ptr_nonnull(strstr(r->out, "\"status\": \"module absent\", \"error\": \"the kernel's "
 					     "dmatest module is not loaded"));
@@ -320,7 +312,6 @@ int main(void)
 	tcase_add_test(t, j721e_defaults);
 	tcase_add_test(t, two_channels_old_format_with_failures_json);
 	tcase_add_test(t, module_absent);
-	tcase_add_test(t, module_absent_json);
 	tcase_add_test(t, already_running);
 	tcase_add_test(t, run_that_never_ends_is_stopped);
 	tcase_add_test(t, no_summary_is_a_failure);

@@ -9,13 +9,7 @@
 #   test_exit_codes.sh OFFLOADCTL
 set -u
 ctl=$1
-unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-exit.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/harness.sh"
 
 # expect STATUS ARGS...: run offloadctl, keep stdout/stderr in $tmp/out, $tmp/err
 expect() {
@@ -153,5 +147,4 @@ else
     echo "note: the CPU has no OpenSSL ciphers in this build; enc/dec/dgst checks skipped"
 fi
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+test_done
