@@ -199,8 +199,9 @@ static int config_open(struct cli *cli, struct config *c)
 		}
 	}
 	if (r < 0) {
-		fprintf(stderr, "%s bench cipher: configuration \"%s\": %s: %s\n", cli->prog, c->spec,
-			offload_strerror(r), offload_last_error(c->ctx));
+		const char *msg = offload_last_error(c->ctx);
+		fprintf(stderr, "%s bench cipher: configuration \"%s\": %s\n", cli->prog, c->spec,
+			msg[0] ? msg : offload_strerror(r));
 		offload_ctx_free(c->ctx);
 		c->ctx = NULL;
 	}
@@ -304,6 +305,7 @@ static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t
 			return -EIO;
 		if (gcm && !enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, tag))
 			return -EIO;
+		/* n <= 64 MiB (parse_sizes): the int length is exact */
 		if (!EVP_CipherUpdate(x, out, &l, in, (int)n) || !EVP_CipherFinal_ex(x, out + l, &l))
 			return gcm && !enc ? -EBADMSG : -EIO;
 		if (gcm && enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag))
@@ -712,9 +714,10 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 		for (int k = 0; k < ncfg; k++) {
 			int r = run_open(&cfg[k], a, enc);
 			if (r < 0) {
-				fprintf(stderr, "%s bench cipher: %s on %s: %s: %s\n", cli->prog, a->name,
-					cfg[k].label, offload_strerror(r),
-					cfg[k].ctx ? offload_last_error(cfg[k].ctx) : "not available in OpenSSL");
+				const char *msg = cfg[k].ctx ? offload_last_error(cfg[k].ctx)
+							     : "not available in OpenSSL";
+				fprintf(stderr, "%s bench cipher: %s on %s: %s\n", cli->prog, a->name,
+					cfg[k].label, msg[0] ? msg : offload_strerror(r));
 				ok = false;
 			}
 		}
