@@ -23,4 +23,4 @@ exec "$ctl" bench cipher \
 	--a "dtb=builtin:sim=1:device=crypto@4000000:label=coherent" \
 	--b "dtb=builtin:sim=1:noncoherent=1:device=crypto@4000000:label=non-coherent" \
 	-a des-ecb,aes-128-ecb,aes-128-cbc,aes-256-cbc,aes-128-gcm,md5,sha1,sha256,sha512 \
-	--sizes 16,64,256,1024,1420,4096 --time "$ms" --rounds "$rounds"
+	--sizes 16,64,256,1024,1420,4096 --time "${ms}ms" --rounds "$rounds"

@@ -193,7 +193,11 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	e->cache = p->cache_mode;
 	for (int i = 0; i < 3; i++)
 		e->burst_by_tpl[i] = p->burst_by_tpl[i];
+#ifdef OFFLOAD_HAVE_SIM
 	size_t line = e->sim ? ofl_sim_cache_line(ofl_sim_of(ctx)) : ofl_cache_line();
+#else
+	size_t line = ofl_cache_line();
+#endif
 	/* a power of two: the body's start is found by masking */
 	for (e->align = 1; e->align < p->align_bytes && e->align < 4096; e->align <<= 1)
 		;

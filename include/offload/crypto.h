@@ -127,9 +127,16 @@ struct offload_cipher_op {
  *   - -EBADF: the context is closed;
  *   - -ENOTSUP: no usable backend implements the algorithm (for AF_ALG: the
  *     kernel lacks it; the message names the algorithm);
+ *   - -EINVAL also for AES-GCM data above 2^36 - 32 bytes or AAD of 2^61
+ *     bytes or more (NIST SP 800-38D 5.2.1.1), whatever the device;
  *   - -E2BIG: the operation is larger than the selected device can take in
- *     one piece (AF_ALG AEAD) and no CPU fallback is allowed;
+ *     one piece (AES-GCM: AF_ALG 64 KiB, EIP97 128 KiB less one byte,
+ *     including AAD and tag) and no CPU fallback is allowed;
+ *   - -ENOMEM: out of memory (@c out is zeroed);
  *   - -EIO / -ETIMEDOUT: the engine failed (@c out is zeroed).
+ *
+ * Any length up to these limits works on the CPU: OpenSSL's int-sized
+ * calls are fed in pieces. Messages start with the function's name.
  *
  * Device selection (per operation, by @c len + @c aad_len): the first usable
  * non-CPU device that implements the algorithm in hardware (or whose backend
@@ -260,7 +267,9 @@ int offload_hash_digest_size(enum offload_hash_alg alg);
  * @param res        Receives who ran the operation; may be NULL.
  * @return The digest length in bytes (> 0), or -EINVAL (NULL argument, unknown
  *   algorithm, key given for a plain hash, @p digest_len too small), -EBADF,
- *   -ENOTSUP, -EIO, -ETIMEDOUT.
+ *   -ENOTSUP, -ENOMEM, -E2BIG (longer than the selected engine can count,
+ *   e.g. EIP97: 2^32 blocks of 64 bytes), -EIO, -ETIMEDOUT. Messages start
+ *   with the function's name.
  *
  * Thread-safety: safe to call concurrently on one context.
  */
@@ -317,8 +326,9 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
  * @param s    The session.
  * @param data Input bytes (may be NULL only if @p len is 0).
  * @param len  Length in bytes.
- * @return 0, or -EINVAL, -EIO, -ETIMEDOUT. After an engine error the
- *   message so far is discarded (the next update starts a new message).
+ * @return 0, or -EINVAL, -ENOMEM (the device's state is created on first
+ *   use), -E2BIG (as offload_hash()), -EIO, -ETIMEDOUT. After an engine error
+ *   the message so far is discarded (the next update starts a new message).
  *
  * Thread-safety: the session's owning thread only.
  */
@@ -333,7 +343,7 @@ int offload_hash_update(offload_hash_session *s, const void *data, size_t len);
  * @param digest_len Capacity of @p digest; at least the digest size.
  * @param res        Receives who ran the operation; may be NULL.
  * @return The digest length (> 0), or -EINVAL (NULL argument, buffer too small;
- *   the session is left unchanged), -EIO, -ETIMEDOUT.
+ *   the session is left unchanged), -ENOMEM, -E2BIG, -EIO, -ETIMEDOUT.
  *
  * Thread-safety: the session's owning thread only.
  */

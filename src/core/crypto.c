@@ -26,6 +26,9 @@
 #define CIPHER_MAGIC 0x6f666c73u /* "ofls" */
 #define HASH_MAGIC 0x6f666c68u   /* "oflh" */
 #define HASH_BUF_MAX (64u * 1024u)
+/* AES-GCM input limits in bytes (NIST SP 800-38D 5.2.1.1): P <= 2^39 - 256 bits, A < 2^64 bits. */
+#define GCM_MAX_DATA ((UINT64_C(1) << 36) - 32u)
+#define GCM_MAX_AAD ((UINT64_C(1) << 61) - 1u)
 
 /* ------------------------------------------------------------ algorithm facts */
 
@@ -217,6 +220,30 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 	return 0;
 }
 
+/* ------------------------------------------------------------ backend errors */
+
+/*
+ * A backend call on device d failed with r. Backends word their messages
+ * "<backend> backend: ..."; the caller sees which API function failed too:
+ * "<func>: <backend's message>", or a generic sentence when the backend
+ * left none (the caller clears the message before the call).
+ */
+static int backend_err(struct offload_ctx *ctx, const char *func, const struct ofl_device *d,
+		       int r)
+{
+	char msg[OFL_ERRMSG_LEN];
+	const char *m = offload_last_error(ctx);
+	size_t fl = strlen(func);
+
+	if (!m[0])
+		return ofl_err(ctx, r, "%s: backend %s failed on %s: %s", func, d->backend->name,
+			       d->name, offload_strerror(r));
+	if (strncmp(m, func, fl) == 0 && m[fl] == ':')
+		return r;
+	ofl_strlcpy(msg, m, sizeof(msg));
+	return ofl_err(ctx, r, "%s: %s", func, msg);
+}
+
 /* ------------------------------------------------------------ cipher sessions */
 
 struct offload_cipher_session {
@@ -348,6 +375,16 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 	}
 	if (OFL_UNLIKELY(op->aad_len && !op->aad))
 		return ofl_err(ctx, -EINVAL, "%s: aad is NULL with aad_len %zu", func, op->aad_len);
+	if (OFL_UNLIKELY((uint64_t)op->len > GCM_MAX_DATA))
+		return ofl_err(ctx, -EINVAL,
+			       "%s: AES-GCM data of %zu bytes is above the %llu-byte limit of one "
+			       "operation (2^39 - 256 bits, NIST SP 800-38D 5.2.1.1)",
+			       func, op->len, (unsigned long long)GCM_MAX_DATA);
+	if (OFL_UNLIKELY((uint64_t)op->aad_len > GCM_MAX_AAD))
+		return ofl_err(ctx, -EINVAL,
+			       "%s: AES-GCM AAD of %zu bytes is above the limit of 2^64 - 1 bits "
+			       "(NIST SP 800-38D 5.2.1.1)",
+			       func, op->aad_len);
 	if (OFL_UNLIKELY(ofl_range_wraps(op->aad, op->aad_len)))
 		return ofl_err(ctx, -EINVAL, "%s: aad_len %zu wraps the address space", func,
 			       op->aad_len);
@@ -368,9 +405,12 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 	return 0;
 }
 
-static int slot_open_cipher(struct offload_cipher_session *s, struct slot *sl)
+static int slot_open_cipher(struct offload_cipher_session *s, const char *func, struct slot *sl)
 {
-	return sl->dev->backend->cipher->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+	ofl_err_clear(s->ctx);
+	int r = sl->dev->backend->cipher->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+
+	return r < 0 ? backend_err(s->ctx, func, sl->dev, r) : r;
 }
 
 static int cipher_run(struct offload_cipher_session *s, const char *func,
@@ -381,7 +421,8 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	size_t size = op->len + op->aad_len;
+	/* saturating: the two lengths may overlap the same memory */
+	size_t size = op->len + op->aad_len < op->len ? SIZE_MAX : op->len + op->aad_len;
 	struct slot *sl = &s->cpu;
 	if (s->eng.dev && (s->pinned || !s->cpu.dev ||
 			   (size >= s->threshold && size <= s->eng_max - op->tag_len)))
@@ -396,12 +437,13 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 		return 0;
 	}
 	if (OFL_UNLIKELY(!sl->bs)) {
-		r = slot_open_cipher(s, sl);
+		r = slot_open_cipher(s, func, sl);
 		if (r < 0)
 			return r;
 	}
 	const char *driver = "";
 	uint32_t flags = 0;
+	ofl_err_clear(ctx);
 	r = sl->dev->backend->cipher->run(sl->bs, op, &driver, &flags);
 	if (OFL_UNLIKELY(r < 0)) {
 		if (op->len)
@@ -410,7 +452,7 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 			return ofl_err(ctx, r, "%s: AES-GCM tag mismatch on %s: the data or tag was "
 					       "altered or the key/IV/AAD differ; no plaintext released",
 				       func, sl->dev->name);
-		return r;
+		return backend_err(ctx, func, sl->dev, r);
 	}
 	ofl_result_set(op->result, sl->dev, driver, flags);
 	return 0;
@@ -449,7 +491,7 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
 	 * device lacks (e.g. one missing from the kernel behind AF_ALG) or a key
 	 * it refuses is an error here, as documented, not at the first run. */
 	if (s->pinned && s->eng.dev) {
-		r = slot_open_cipher(s, &s->eng);
+		r = slot_open_cipher(s, func, &s->eng);
 		if (r < 0) {
 			cipher_session_fini(s);
 			free(s);
@@ -603,10 +645,18 @@ static void hash_session_fini(struct offload_hash_session *s)
 	s->magic = 0;
 }
 
-static int hash_use(struct offload_hash_session *s, struct slot *sl)
+static int slot_open_hash(struct offload_hash_session *s, const char *func, struct slot *sl)
+{
+	ofl_err_clear(s->ctx);
+	int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+
+	return r < 0 ? backend_err(s->ctx, func, sl->dev, r) : r;
+}
+
+static int hash_use(struct offload_hash_session *s, const char *func, struct slot *sl)
 {
 	if (OFL_UNLIKELY(!sl->bs)) {
-		int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+		int r = slot_open_hash(s, func, sl);
 		if (r < 0)
 			return r;
 	}
@@ -622,21 +672,25 @@ static void hash_abort(struct offload_hash_session *s)
 	s->buffered = 0;
 }
 
-static int hash_feed(struct offload_hash_session *s, const void *data, size_t len)
+static int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
+		     size_t len)
 {
 	if (len == 0)
 		return 0;
+	ofl_err_clear(s->ctx);
 	int r = s->cur->dev->backend->hash->update(s->cur->bs, data, len);
-	if (OFL_UNLIKELY(r < 0))
+	if (OFL_UNLIKELY(r < 0)) {
+		r = backend_err(s->ctx, func, s->cur->dev, r);
 		hash_abort(s);
+	}
 	return r;
 }
 
 /* Decide the device of the current message; flush what was buffered. */
-static int hash_decide(struct offload_hash_session *s, bool reached)
+static int hash_decide(struct offload_hash_session *s, const char *func, bool reached)
 {
 	struct slot *sl = (s->pinned || !s->cpu.dev || (reached && s->eng.dev)) ? &s->eng : &s->cpu;
-	int r = hash_use(s, sl);
+	int r = hash_use(s, func, sl);
 
 	if (r < 0) {
 		s->buffered = 0;
@@ -644,13 +698,14 @@ static int hash_decide(struct offload_hash_session *s, bool reached)
 	}
 	size_t n = s->buffered;
 	s->buffered = 0;
-	return hash_feed(s, s->buf, n);
+	return hash_feed(s, func, s->buf, n);
 }
 
-static int hash_update(struct offload_hash_session *s, const void *data, size_t len)
+static int hash_update(struct offload_hash_session *s, const char *func, const void *data,
+		       size_t len)
 {
 	if (OFL_LIKELY(s->cur))
-		return hash_feed(s, data, len);
+		return hash_feed(s, func, data, len);
 	if (s->buf_cap) {
 		if (len < s->buf_cap - s->buffered) {
 			if (len)
@@ -658,33 +713,36 @@ static int hash_update(struct offload_hash_session *s, const void *data, size_t 
 			s->buffered += len;
 			return 0;
 		}
-		int r = hash_decide(s, true);
+		int r = hash_decide(s, func, true);
 		if (r < 0)
 			return r;
-		return hash_feed(s, data, len);
+		return hash_feed(s, func, data, len);
 	}
-	int r = hash_decide(s, false);
+	int r = hash_decide(s, func, false);
 	if (r < 0)
 		return r;
-	return hash_feed(s, data, len);
+	return hash_feed(s, func, data, len);
 }
 
-static int hash_final(struct offload_hash_session *s, void *digest, struct offload_result *res)
+static int hash_final(struct offload_hash_session *s, const char *func, void *digest,
+		      struct offload_result *res)
 {
 	int r;
 
 	if (!s->cur) {
-		r = hash_decide(s, false);
+		r = hash_decide(s, func, false);
 		if (r < 0)
 			return r;
 	}
 	const char *driver = "";
 	uint32_t flags = 0;
 	struct slot *sl = s->cur;
+	ofl_err_clear(s->ctx);
 	r = sl->dev->backend->hash->final(sl->bs, digest, &driver, &flags);
 	s->cur = NULL;
 	s->buffered = 0;
 	if (OFL_UNLIKELY(r < 0)) {
+		r = backend_err(s->ctx, func, sl->dev, r);
 		sl->dev->backend->hash->reset(sl->bs);
 		ofl_wipe(digest, (size_t)s->digest_len);
 		return r;
@@ -721,8 +779,7 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
 		r = hash_session_alloc(s, func, key);
 	/* Bound to one device: set the backend up now (see the cipher open). */
 	if (r == 0 && s->pinned && s->eng.dev)
-		r = s->eng.dev->backend->hash->open(s->eng.dev, s->alg, s->key, s->key_len,
-						    &s->eng.bs);
+		r = slot_open_hash(s, func, &s->eng);
 	if (r < 0) {
 		if (s->magic == HASH_MAGIC)
 			hash_session_fini(s);
@@ -761,7 +818,7 @@ int offload_hash_update(offload_hash_session *s, const void *data, size_t len)
 		return ofl_err(s->ctx, -EINVAL, "%s: data is NULL with len %zu", func, len);
 	if (OFL_UNLIKELY(ofl_range_wraps(data, len)))
 		return ofl_err(s->ctx, -EINVAL, "%s: length %zu wraps the address space", func, len);
-	return hash_update(s, data, len);
+	return hash_update(s, func, data, len);
 }
 
 static int digest_check(struct offload_ctx *ctx, const char *func, enum offload_hash_alg alg,
@@ -788,7 +845,7 @@ int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
 	r = digest_check(s->ctx, func, s->alg, digest, digest_len);
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	return hash_final(s, digest, res);
+	return hash_final(s, func, digest, res);
 }
 
 int offload_hash_close(offload_hash_session *s)
@@ -822,15 +879,17 @@ int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, s
 		r = ofl_err(ctx, -EINVAL, "%s: length %zu wraps the address space", func, len);
 	if (r == 0) {
 		bool eng = s.eng.dev && (!s.cpu.dev || len >= s.threshold);
-		r = hash_use(&s, eng ? &s.eng : &s.cpu);
+		r = hash_use(&s, func, eng ? &s.eng : &s.cpu);
 	}
 	if (r == 0 && s.cur->dev->backend->hash->digest) {
 		/* the backend takes the whole message at once (Linux's digest/finup) */
 		const struct ofl_hash_ops *ops = s.cur->dev->backend->hash;
 		const char *driver = "";
 		uint32_t flags = 0;
+		ofl_err_clear(ctx);
 		r = ops->digest(s.cur->bs, data, len, digest, &driver, &flags);
 		if (r < 0) {
+			r = backend_err(ctx, func, s.cur->dev, r);
 			ops->reset(s.cur->bs);
 			ofl_wipe(digest, (size_t)s.digest_len);
 		} else {
@@ -839,9 +898,9 @@ int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, s
 		}
 	} else {
 		if (r == 0)
-			r = hash_feed(&s, data, len);
+			r = hash_feed(&s, func, data, len);
 		if (r == 0)
-			r = hash_final(&s, digest, res);
+			r = hash_final(&s, func, digest, res);
 	}
 	s.key = NULL;
 	hash_session_fini(&s);

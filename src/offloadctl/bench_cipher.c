@@ -42,6 +42,9 @@
 
 #define MAXSIZES 32
 #define MAXROUNDS 64
+/* Defaults: 5 rounds of 0.2 s per size, ~10 s for the default sizes (20 s for A/B). */
+#define DEFAULT_ROUNDS 5
+#define DEFAULT_TIME_S 0.2
 
 struct alg {
 	const char *name;
@@ -104,18 +107,36 @@ struct config {
  * or key=value pairs joined by ':' — backends=LIST (commas allowed),
  * device=NAME, dtb=FILE|builtin, sim=1, noncoherent=1, label=TEXT.
  */
+/* "0" or "1" for a flag. */
+static bool flag_value(const char *v, bool *out)
+{
+	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		return false;
+	*out = v[0] == '1';
+	return true;
+}
+
+/* A value that fits dst whole (nothing is silently cut). */
+static bool text_value(char *dst, size_t size, const char *v)
+{
+	return (size_t)snprintf(dst, size, "%s", v) < size;
+}
+
+/* Returns 0, or -EINVAL for a malformed SPEC (a usage error). */
 static int config_parse(struct config *c, const char *spec)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->spec, sizeof(c->spec), "%s", spec);
+	if (!spec[0] || !text_value(c->spec, sizeof(c->spec), spec))
+		return -EINVAL;
 	snprintf(c->label, sizeof(c->label), "%.47s", spec);
 	if (strcmp(spec, "evp") == 0) {
 		c->evp = true;
 		return 0;
 	}
 	if (!strchr(spec, '=')) {
-		snprintf(c->backends, sizeof(c->backends), "%.63s", spec);
-		snprintf(c->device, sizeof(c->device), "%.63s", strcmp(spec, "kcapi") == 0 ? "af_alg" : spec);
+		if (!text_value(c->backends, sizeof(c->backends), spec))
+			return -EINVAL;
+		snprintf(c->device, sizeof(c->device), "%s", strcmp(spec, "kcapi") == 0 ? "af_alg" : spec);
 		return 0;
 	}
 	char tmp[128];
@@ -125,19 +146,22 @@ static int config_parse(struct config *c, const char *spec)
 		if (!v)
 			return -EINVAL;
 		*v++ = '\0';
+		bool ok;
 		if (strcmp(kv, "backends") == 0)
-			snprintf(c->backends, sizeof(c->backends), "%.63s", v);
+			ok = text_value(c->backends, sizeof(c->backends), v);
 		else if (strcmp(kv, "device") == 0)
-			snprintf(c->device, sizeof(c->device), "%.63s", v);
+			ok = v[0] && text_value(c->device, sizeof(c->device), v);
 		else if (strcmp(kv, "dtb") == 0)
-			snprintf(c->dtb, sizeof(c->dtb), "%s", v);
+			ok = v[0] && text_value(c->dtb, sizeof(c->dtb), v);
 		else if (strcmp(kv, "sim") == 0)
-			c->sim = atoi(v) != 0;
+			ok = flag_value(v, &c->sim);
 		else if (strcmp(kv, "noncoherent") == 0)
-			c->noncoherent = atoi(v) != 0;
+			ok = flag_value(v, &c->noncoherent);
 		else if (strcmp(kv, "label") == 0)
-			snprintf(c->label, sizeof(c->label), "%.47s", v);
+			ok = v[0] && text_value(c->label, sizeof(c->label), v);
 		else
+			ok = false;
+		if (!ok)
 			return -EINVAL;
 	}
 	return 0;
@@ -175,8 +199,9 @@ static int config_open(struct cli *cli, struct config *c)
 		}
 	}
 	if (r < 0) {
-		fprintf(stderr, "%s bench cipher: configuration \"%s\": %s: %s\n", cli->prog, c->spec,
-			offload_strerror(r), offload_last_error(c->ctx));
+		const char *msg = offload_last_error(c->ctx);
+		fprintf(stderr, "%s bench cipher: configuration \"%s\": %s\n", cli->prog, c->spec,
+			msg[0] ? msg : offload_strerror(r));
 		offload_ctx_free(c->ctx);
 		c->ctx = NULL;
 	}
@@ -280,6 +305,7 @@ static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t
 			return -EIO;
 		if (gcm && !enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, tag))
 			return -EIO;
+		/* n <= 64 MiB (parse_sizes): the int length is exact */
 		if (!EVP_CipherUpdate(x, out, &l, in, (int)n) || !EVP_CipherFinal_ex(x, out + l, &l))
 			return gcm && !enc ? -EBADMSG : -EIO;
 		if (gcm && enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag))
@@ -463,20 +489,35 @@ static double rsd(const double *v, int n)
 
 /* ------------------------------------------------------------ command */
 
+/* "16,64,1420": 1..MAXSIZES sizes of 1 B .. 64 MiB; -1 if malformed (an empty item too). */
 static int parse_sizes(const char *s, size_t *sizes)
 {
 	int n = 0;
-	char tmp[256];
-	snprintf(tmp, sizeof(tmp), "%s", s);
-	for (char *save = NULL, *t = strtok_r(tmp, ", ", &save); t && n < MAXSIZES;
-	     t = strtok_r(NULL, ", ", &save)) {
+
+	for (const char *p = s;; p++) {
 		char *end;
-		unsigned long v = strtoul(t, &end, 10);
-		if (*end || v == 0 || v > (64ul << 20))
+		if (*p < '0' || *p > '9' || n == MAXSIZES)
+			return -1;
+		errno = 0;
+		unsigned long v = strtoul(p, &end, 10);
+		if (errno || v == 0 || v > (64ul << 20) || (*end && *end != ','))
 			return -1;
 		sizes[n++] = v;
+		if (!*end)
+			return n;
+		p = end;
 	}
-	return n;
+}
+
+/* "1".."MAXROUNDS"; 0 if malformed. */
+static int parse_rounds(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || end == s || *end || v < 1 || v > MAXROUNDS ? 0 : (int)v;
 }
 
 static const struct alg *alg_by_name(const char *n)
@@ -490,7 +531,7 @@ static const struct alg *alg_by_name(const char *n)
 static void usage(const struct cli *cli, FILE *f)
 {
 	fprintf(f,
-		"usage: %s bench cipher [-a ALG[,ALG..]] [--dec] [--sizes LIST] [--time MS] "
+		"usage: %s bench cipher [-a ALG[,ALG..]] [--dec] [--sizes LIST] [--time SECONDS] "
 		"[--rounds N]\n"
 		"       [--config SPEC | --ab SPEC_A,SPEC_B | --a SPEC_A --b SPEC_B] [--json|--csv]\n\n"
 		"Throughput per size, one tcrypt-style line per size (ops/s, MB/s, backend and\n"
@@ -505,14 +546,20 @@ static void usage(const struct cli *cli, FILE *f)
 	fprintf(f,
 		"                 (default aes-128-cbc)\n"
 		"  --dec          decrypt instead of encrypt\n"
-		"  --sizes LIST   bytes (default 16,64,128,256,1024,1420,1424,2048,4096,8192)\n"
-		"  --time MS      time per size per round (default 100)\n"
-		"  --rounds N     rounds (default 1, or 5 with two configurations)\n"
+		"  --sizes LIST   bytes (default 16,64,128,256,1024,1420,1424,2048,4096,8192);\n"
+		"                 a size that is not a whole number of the mode's blocks is\n"
+		"                 rounded down, and the line says so (1420 -> 1408 for CBC)\n"
+		"  --time SECONDS time per size per round, fractions allowed, or milliseconds\n"
+		"                 with 'ms' (default 0.2 = 200ms)\n"
+		"  --rounds N     rounds, 1..%d (default 5): the median is reported with the\n"
+		"                 spread of the rounds (one round: no noise estimate)\n"
 		"  --config SPEC  one configuration (default: the policy's choice, all backends)\n"
 		"SPEC: evp (OpenSSL EVP called directly), a backend name (cpu, kcapi), or\n"
 		"      key=value pairs joined by ':': backends=LIST, device=NAME,\n"
-		"      dtb=FILE|builtin|live|none (default none), sim=1, noncoherent=1, label=TEXT\n"
-		"\noptions:\n" CLI_COMMON_HELP);
+		"      dtb=FILE|builtin|live|none (default none), sim=0|1, noncoherent=0|1,\n"
+		"      label=TEXT\n"
+		"\noptions:\n" CLI_COMMON_HELP,
+		MAXROUNDS);
 }
 
 int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
@@ -527,8 +574,8 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	size_t sizes[MAXSIZES] = { 16, 64, 128, 256, 1024, 1420, 1424, 2048, 4096, 8192 };
-	int nsizes = 10, rounds = 0, c;
-	double ms = 100;
+	int nsizes = 10, rounds = DEFAULT_ROUNDS, c;
+	double secs = DEFAULT_TIME_S;
 	const char *alist = "aes-128-cbc", *spec[2] = { NULL, NULL };
 	bool enc = true;
 
@@ -538,13 +585,23 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 		case 'a': alist = optarg; break;
 		case O_SIZES:
 			nsizes = parse_sizes(optarg, sizes);
-			if (nsizes <= 0) {
-				fprintf(stderr, "%s bench cipher: bad --sizes\n", cli->prog);
-				return CLI_EXIT_USAGE;
-			}
+			if (nsizes <= 0)
+				return cli_usage_error(cli, "--sizes \"%s\": expected up to %d sizes in bytes, "
+							    "1..67108864, separated by commas",
+						       optarg, MAXSIZES);
 			break;
-		case O_TIME: ms = atof(optarg); break;
-		case O_ROUNDS: rounds = atoi(optarg); break;
+		case O_TIME:
+			if (!cli_parse_seconds(optarg, 3600, &secs))
+				return cli_usage_error(cli, "--time \"%s\": expected seconds (0.2) or "
+							    "milliseconds (200ms), at most 3600 s",
+						       optarg);
+			break;
+		case O_ROUNDS:
+			rounds = parse_rounds(optarg);
+			if (!rounds)
+				return cli_usage_error(cli, "--rounds \"%s\": expected 1..%d", optarg,
+						       MAXROUNDS);
+			break;
 		case O_CONFIG:
 		case O_A: spec[0] = optarg; break;
 		case O_B: spec[1] = optarg; break;
@@ -552,10 +609,8 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			static char ab[256];
 			snprintf(ab, sizeof(ab), "%s", optarg);
 			char *comma = strchr(ab, ',');
-			if (!comma) {
-				fprintf(stderr, "%s bench cipher: --ab A,B\n", cli->prog);
-				return CLI_EXIT_USAGE;
-			}
+			if (!comma || comma == ab || !comma[1])
+				return cli_usage_error(cli, "--ab \"%s\": expected SPEC_A,SPEC_B", optarg);
 			*comma = '\0';
 			spec[0] = ab;
 			spec[1] = comma + 1;
@@ -568,13 +623,26 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 				return CLI_EXIT_USAGE;
 		}
 	}
-	int ncfg = spec[1] ? 2 : 1;
-	if (rounds <= 0)
-		rounds = ncfg == 2 ? 5 : 1;
-	if (rounds > MAXROUNDS || ms <= 0) {
-		fprintf(stderr, "%s bench cipher: --rounds 1..%d, --time > 0\n", cli->prog, MAXROUNDS);
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON | CLI_FMT_CSV))
 		return CLI_EXIT_USAGE;
+	if (spec[1] && !spec[0])
+		return cli_usage_error(cli, "--b needs --a");
+	/* every algorithm name first: a typo is a usage error before anything runs */
+	{
+		char tmp[256];
+		if (!alist[0] || !text_value(tmp, sizeof(tmp), alist))
+			return cli_usage_error(cli, "-a \"%s\": expected a list of algorithms", alist);
+		for (const char *p = alist;; p++) {
+			size_t n = strcspn(p, ",");
+			snprintf(tmp, sizeof(tmp), "%.*s", (int)n, p);
+			if (!alg_by_name(tmp))
+				return cli_usage_error(cli, "-a: unknown algorithm \"%s\"", tmp);
+			if (!p[n])
+				break;
+			p += n;
+		}
 	}
+	int ncfg = spec[1] ? 2 : 1;
 	struct config cfg[2];
 	for (int k = 0; k < ncfg; k++) {
 		const char *sp = spec[k];
@@ -583,9 +651,13 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			snprintf(dflt, sizeof(dflt), "backends=%s:label=auto", cli->backends ? cli->backends : "");
 			sp = dflt;
 		}
-		if (config_parse(&cfg[k], sp) < 0) {
-			fprintf(stderr, "%s bench cipher: bad configuration \"%s\"\n", cli->prog, sp);
-			return CLI_EXIT_USAGE;
+		if (config_parse(&cfg[k], sp) < 0 ||
+		    (cfg[k].backends[0] && !cli_backends_ok(cli, "configuration", cfg[k].backends))) {
+			for (int j = 0; j < k; j++)
+				offload_ctx_free(cfg[j].ctx);
+			return cli_usage_error(cli, "bad configuration \"%s\" (SPEC: evp, cpu, kcapi, or "
+						    "key=value pairs joined by ':')",
+					       sp);
 		}
 		if (!spec[k] && cli->dtb)
 			snprintf(cfg[k].dtb, sizeof(cfg[k].dtb), "%s", cli->dtb);
@@ -642,9 +714,10 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 		for (int k = 0; k < ncfg; k++) {
 			int r = run_open(&cfg[k], a, enc);
 			if (r < 0) {
-				fprintf(stderr, "%s bench cipher: %s on %s: %s: %s\n", cli->prog, a->name,
-					cfg[k].label, offload_strerror(r),
-					cfg[k].ctx ? offload_last_error(cfg[k].ctx) : "not available in OpenSSL");
+				const char *msg = cfg[k].ctx ? offload_last_error(cfg[k].ctx)
+							     : "not available in OpenSSL";
+				fprintf(stderr, "%s bench cipher: %s on %s: %s\n", cli->prog, a->name,
+					cfg[k].label, msg[0] ? msg : offload_strerror(r));
 				ok = false;
 			}
 		}
@@ -658,6 +731,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 		struct config refc;
 		config_parse(&refc, "evp");
 		bool refok = ncfg == 1 && !cfg[0].evp && run_open(&refc, a, enc) == 0;
+		bool header[2] = { false, false };
 		struct table_row *row = nrows < 16 ? &rows[nrows++] : NULL;
 		if (row)
 			row->alg = a->name;
@@ -666,8 +740,12 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			if (row)
 				row->valid[si] = false;
 			memset(cst[si], 0, sizeof(cst[si]));
-			if (n == 0)
+			if (n == 0) {
+				if (!cli->json && !cli->csv)
+					printf("test %d: %zu B skipped: %s needs whole %zu-byte blocks\n", si,
+					       sizes[si], a->name, a->block);
 				continue;
+			}
 			/* verify first: both configurations, same input, same output; a
 			 * single configuration is checked against OpenSSL EVP directly */
 			struct offload_result res;
@@ -714,7 +792,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					struct cstat one = { 0 };
 					uint64_t nops = 0;
 					stats_read(&cfg[k], &s0);
-					double v = timed(&cfg[k], a, enc, src, back, n, ms / 1000.0, &nops);
+					double v = timed(&cfg[k], a, enc, src, back, n, secs, &nops);
 					stats_read(&cfg[k], &s1);
 					stats_add(&cst[si][k], &s0, &s1, nops);
 					stats_add(&one, &s0, &s1, nops);
@@ -743,25 +821,40 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					printf(", \"driver\": ");
 					cli_json_str(stdout, cfg[k].driver);
 					const struct cstat *cs = &cst[si][k];
-					printf(", \"size\": %zu, \"rounds\": %d, \"ops_per_s\": %.0f, "
-					       "\"mb_per_s\": %.3f, \"rsd_percent\": %.2f, \"verified\": true, "
+					char rsdv[24] = "null"; /* one round: no estimate */
+					if (rounds > 1)
+						snprintf(rsdv, sizeof(rsdv), "%.2f", rsd(ops[si][k], rounds));
+					printf(", \"size\": %zu, \"requested_size\": %zu, \"rounds\": %d, "
+					       "\"ops_per_s\": %.0f, "
+					       "\"mb_per_s\": %.3f, \"rsd_percent\": %s, \"verified\": true, "
 					       "\"cache_clean_per_op\": %.3f, \"cache_inval_per_op\": %.3f, "
 					       "\"cache_bytes_per_op\": %.1f, \"cache_ns_per_op\": %.1f, "
 					       "\"sim\": %s}",
-					       n, rounds, m, m * (double)n / 1e6, rsd(ops[si][k], rounds),
+					       n, sizes[si], rounds, m, m * (double)n / 1e6, rsdv,
 					       per_op(cs->clean, cs), per_op(cs->inval, cs),
 					       per_op(cs->bytes, cs), per_op(cs->ns, cs),
 					       cfg[k].run_sim ? "true" : "false");
 					first_json = false;
 				} else if (!cli->csv) {
-					if (si == 0 || (si > 0 && sizes[si - 1] / a->block * a->block == 0))
+					if (!header[k]) {
 						printf("\ntesting speed of %s (%s) %s on %s [%s]\n", a->name,
 						       cfg[k].driver, a->hash ? "digest" : enc ? "encryption" : "decryption",
 						       cfg[k].backend, cfg[k].label);
+						header[k] = true;
+					}
+					char spread[48];
+					if (rounds > 1)
+						snprintf(spread, sizeof(spread), "median of %d rounds, rsd %.1f%%",
+							 rounds, rsd(ops[si][k], rounds));
+					else
+						snprintf(spread, sizeof(spread), "one round: no noise estimate");
 					printf("test %d (%zu bit key, %zu byte blocks): %.0f ops/s, %.2f MB/s "
-					       "(%s, %s; median of %d, rsd %.1f%%)\n",
+					       "(%s, %s; %s)\n",
 					       si, a->key_len * 8, n, m, m * (double)n / 1e6, cfg[k].backend,
-					       cfg[k].driver, rounds, rsd(ops[si][k], rounds));
+					       cfg[k].driver, spread);
+					if (n != sizes[si])
+						printf("    %zu -> %zu B: %s needs whole %zu-byte blocks\n",
+						       sizes[si], n, a->name, a->block);
 					const struct cstat *cs = &cst[si][k];
 					if (!cfg[k].evp)
 						printf("    cache maintenance per request: %.2f clean + %.2f "

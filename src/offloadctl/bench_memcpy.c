@@ -169,14 +169,20 @@ struct target {
 	offload_queue *q;     /* async: this thread's queue */
 	struct offload_completion *cpl;
 	unsigned ncpl;
-	char err[160];        /* first failure, in words */
+	char err[512];        /* first failure, in words (the library message size) */
 };
 
+/* The first failure: the library's message (it names the function), else what failed and why. */
 static void target_fail(struct target *t, const char *what, int r)
 {
-	if (!t->err[0])
-		snprintf(t->err, sizeof(t->err), "%s: %s: %s", what, offload_strerror(r),
-			 offload_last_error(t->ctx));
+	const char *msg = offload_last_error(t->ctx);
+
+	if (t->err[0])
+		return;
+	if (msg[0])
+		snprintf(t->err, sizeof(t->err), "%s", msg);
+	else
+		snprintf(t->err, sizeof(t->err), "%s: %s", what, offload_strerror(r));
 }
 
 /*
@@ -299,21 +305,25 @@ struct label {
 /* Which device serves copies of `size` bytes on target t (one labelled probe copy). */
 static int label_for(struct target *t, size_t size, struct label *l)
 {
-	struct offload_result res;
+	struct offload_result res = { 0 };
 	struct offload_dev_info info;
 	struct bufset b;
-	int r = bufset_alloc(&b, size, 0, 1, 7);
+	int r;
 
-	if (r < 0)
-		return r;
-	r = offload_memcpy_dev(t->ctx, t->dev, b.dst[0], b.src[0], size, &res);
-	bufset_free(&b);
-	if (r < 0) {
-		target_fail(t, "offload_memcpy_dev", r);
-		return r;
-	}
-	if (t->async)
+	if (t->async) {
+		/* the queue's device (a synchronous probe could find its channels all taken) */
 		res.dev = offload_queue_dev(t->q);
+	} else {
+		r = bufset_alloc(&b, size, 0, 1, 7);
+		if (r < 0)
+			return r;
+		r = offload_memcpy_dev(t->ctx, t->dev, b.dst[0], b.src[0], size, &res);
+		bufset_free(&b);
+		if (r < 0) {
+			target_fail(t, "offload_memcpy_dev", r);
+			return r;
+		}
+	}
 	r = offload_dev_info(t->ctx, res.dev, &info);
 	if (r < 0)
 		return r;
@@ -599,7 +609,7 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 			print_row_json(&rows[i], i + 1 == nrows);
 		printf("  ],\n  \"summary\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
 		       ", \"status\": %d}\n}\n", tests, failures, ret);
-	} else if (!cli->csv) {
+	} else if (!cli->csv && nrows) { /* nothing ran: the error above says why */
 		printf("%s: sweep: %" PRIu64 " library copies at %zu sizes verified, %" PRIu64
 		       " failures; summary of the largest size, %s:\n", cli->prog, tests, nrows, failures,
 		       topsz);
@@ -744,6 +754,19 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 		if (w[i].t.err[0])
 			fprintf(stderr, "%s bench memcpy: thread %u: %s\n", cli->prog, i, w[i].t.err);
 	}
+	/* The first thread that got as far as copying names the device; one that failed
+	 * before (queue or buffers) is reported under the device asked for. */
+	const struct label *lab = NULL;
+	for (unsigned i = 0; i < started && !lab; i++)
+		if (w[i].label.name[0])
+			lab = &w[i].label;
+	if (!lab) {
+		free(w);
+		return CLI_EXIT_FAIL; /* nothing ran: the errors above say why */
+	}
+	for (unsigned i = 0; i < started; i++)
+		if (!w[i].label.name[0])
+			w[i].label = *lab;
 	char sz[24];
 	human_size(sz, sizeof(sz), o->size);
 	if (cli->csv) {
@@ -775,8 +798,7 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 		printf("offloadctl bench memcpy: %s x %u thread(s), align %zu, %s, device %s (backend %s, "
 		       "%s)\n", sz, o->threads, o->align,
 		       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy",
-		       started ? w[0].label.name : "?", started ? w[0].label.backend : "?",
-		       started ? w[0].label.driver : "?");
+		       lab->name, lab->backend, lab->driver);
 		for (unsigned i = 0; i < started; i++) {
 			char name[128];
 			snprintf(name, sizeof(name), "%.100s-copy%u", w[i].label.name, i);
@@ -874,7 +896,8 @@ static void usage(FILE *f, const char *prog)
 		"  --min BYTES, --max BYTES, --factor N\n"
 		"                      sweep range (default 64 .. MemAvailable/8 as a power of 4,\n"
 		"                      16M..256M; x4); the sweep holds 2 buffers of --max bytes\n"
-		"  --time SECONDS      time per sweep size, or per run (default 0.4 and 1)\n"
+		"  --time SECONDS      time per sweep size, or per run (default 0.4 and 1);\n"
+		"                      fractions allowed, or milliseconds with 'ms' (400ms)\n"
 		"common options:\n" CLI_COMMON_HELP, prog);
 }
 
@@ -923,6 +946,16 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 		if (d < 0 || offload_dev_info(ctx, d, &info) < 0) {
 			fprintf(stderr, "%s bench memcpy: no device '%s' (see '%s list')\n", cli->prog,
 				o->dev, cli->prog);
+			return -ENODEV;
+		}
+		if (!(info.flags & OFFLOAD_DEVF_USABLE)) {
+			fprintf(stderr, "%s bench memcpy: device '%s' (%s) is not usable: %s\n", cli->prog,
+				o->dev, info.name, info.usable_reason);
+			return -ENODEV;
+		}
+		if (!(info.caps & OFFLOAD_CAP_MEMCPY)) {
+			fprintf(stderr, "%s bench memcpy: device '%s' (%s, %s) cannot copy memory: it is not "
+				"a memcpy engine\n", cli->prog, o->dev, info.name, info.kind);
 			return -ENODEV;
 		}
 		return d;
@@ -985,7 +1018,14 @@ int bench_memcpy(struct cli *cli, int argc, char **argv)
 			break;
 		case OPT_ALIGN: ok = parse_size(optarg, &o.align) && o.align < BM_PAGE; break;
 		case OPT_DEV: o.dev = optarg; break;
-		case OPT_BACKEND: o.backend = optarg; break;
+		case OPT_BACKEND:
+			o.backend = optarg;
+			if (!optarg[0] || strpbrk(optarg, ", "))
+				return cli_usage_error(cli, "--backend \"%s\": expected one backend name",
+						       optarg);
+			if (!cli_backends_ok(cli, "--backend", optarg))
+				return CLI_EXIT_USAGE;
+			break;
 		case OPT_ASYNC: o.async = true; break;
 		case OPT_SWEEP: o.sweep = true; break;
 		case OPT_MIN: ok = parse_size(optarg, &o.min) && o.min > 0; break;
@@ -997,13 +1037,10 @@ int bench_memcpy(struct cli *cli, int argc, char **argv)
 			ok = parse_uint(optarg, 1024, &v) && v >= 2;
 			o.factor = (unsigned)v;
 			break;
-		case OPT_TIME: {
-			char *end;
-			o.time_s = strtod(optarg, &end);
-			ok = *end == '\0' && end != optarg && o.time_s > 0 && o.time_s <= 3600;
+		case OPT_TIME:
+			ok = cli_parse_seconds(optarg, 3600, &o.time_s);
 			time_given = true;
 			break;
-		}
 		default:
 			ok = cli_common_opt(cli, c, optarg);
 			if (!ok) {

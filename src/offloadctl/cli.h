@@ -52,8 +52,46 @@ enum {
 	"  --json, --csv    machine-readable output\n"                                     \
 	"  -h, --help       this help\n"
 
-/* Handle a common option; returns true if it was one. */
+/*
+ * Handle a common option; returns true if it was one with a valid value.
+ * False for any other option, or (with a message printed) for a malformed
+ * --backends list: the caller exits with CLI_EXIT_USAGE.
+ */
 bool cli_common_opt(struct cli *cli, int c, const char *arg);
+
+/*
+ * A backend allow-list as --backends takes it (names of the library's
+ * backends, comma/space separated, at most 255 characters); false after
+ * printing why, naming the option opt.
+ */
+bool cli_backends_ok(const struct cli *cli, const char *opt, const char *list);
+
+/*
+ * A duration: seconds ("0.4", "2", "0.4s") or milliseconds ("100ms"); > 0
+ * and <= max seconds. False if malformed or out of range.
+ */
+bool cli_parse_seconds(const char *s, double max, double *out);
+
+/* Output formats a command implements, for cli_operands_ok(). */
+#define CLI_FMT_JSON 1u
+#define CLI_FMT_CSV 2u
+
+/*
+ * After a command's options: true if at most max_operands arguments are
+ * left (argv[optind..]) and --json/--csv were asked for only if the command
+ * implements them (formats); else prints why and returns false (usage error).
+ */
+bool cli_operands_ok(const struct cli *cli, int argc, char **argv, int max_operands,
+		     unsigned formats);
+
+/* Print "prog cmd: <message>" and "(see 'prog cmd --help')"; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Open a file for reading ("-" or NULL: stdin). A directory is refused with
+ * errno EISDIR here rather than failing at the first read.
+ */
+FILE *cli_fopen_read(const char *path);
 
 /* Open a context as the common options say; prints the error and returns NULL on failure. */
 offload_ctx *cli_open_ctx(struct cli *cli);
@@ -74,7 +112,11 @@ const char *cli_dt_note(offload_ctx *ctx);
 /* Print s as a JSON string literal (with quotes). */
 void cli_json_str(FILE *f, const char *s);
 
-/* Print "prog cmd: msg: last_error" to stderr for a failed library call. */
+/*
+ * Print "prog cmd: what: <the library's message>" to stderr for a failed
+ * library call (the message already names the cause; offload_strerror(err)
+ * only when the library left none).
+ */
 void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err);
 
 /* Commands. argv[0] is the command name; getopt state is reset by the caller. */

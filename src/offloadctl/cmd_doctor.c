@@ -358,10 +358,8 @@ int cmd_doctor(struct cli *cli, int argc, char **argv)
 		if (!cli_common_opt(cli, c, optarg))
 			return CLI_EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s doctor: unexpected argument '%s'\n", cli->prog, argv[optind]);
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
 		return CLI_EXIT_USAGE;
-	}
 	offload_ctx *ctx = cli_open_ctx(cli);
 	if (!ctx)
 		return CLI_EXIT_FAIL;

@@ -173,6 +173,53 @@ static void print_json(const struct offload_dev_info *d, bool last, const struct
 	printf("    }%s\n", last ? "" : ",");
 }
 
+/*
+ * One CSV field (RFC 4180: quoted when it holds a comma, quote or line break),
+ * control characters of device-tree strings escaped as in the text output.
+ */
+static void csv_field(const char *raw, bool last)
+{
+	const char *v = cli_text(raw);
+
+	if (strpbrk(v, ",\"\r\n")) {
+		putchar('"');
+		for (const char *p = v; *p; p++) {
+			if (*p == '"')
+				putchar('"');
+			putchar(*p);
+		}
+		putchar('"');
+	} else {
+		fputs(v, stdout);
+	}
+	putchar(last ? '\n' : ',');
+}
+
+static const char csv_header[] =
+	"index,name,kind,dt_path,compatible,status,backend,usable,sim,caps,coherent,cache_mode,"
+	"burst_bytes,align_bytes,threshold_bytes,transfer_mode,usable_reason\n";
+
+/* The main fields of a device, one CSV row in csv_header's order (reasons: only usable_reason). */
+static void print_csv(const struct offload_dev_info *d)
+{
+	char caps[64], num[4][24];
+
+	caps_str(d->caps, caps, sizeof(caps));
+	snprintf(num[0], sizeof(num[0]), "%d", d->index);
+	snprintf(num[1], sizeof(num[1]), "%" PRIu32, d->burst_bytes);
+	snprintf(num[2], sizeof(num[2]), "%" PRIu32, d->align_bytes);
+	snprintf(num[3], sizeof(num[3]), "%" PRIu64, d->threshold_bytes);
+	const char *fields[] = {
+		num[0], d->name, d->kind, d->dt_path, d->compatible, d->status, d->backend,
+		(d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no", (d->flags & OFFLOAD_DEVF_SIM) ? "yes" : "no",
+		caps, d->coherent ? "yes" : "no", cache_mode_name(d->cache_mode), num[1], num[2], num[3],
+		d->transfer_mode, d->usable_reason,
+	};
+	size_t n = sizeof(fields) / sizeof(fields[0]);
+	for (size_t i = 0; i < n; i++)
+		csv_field(fields[i] ? fields[i] : "", i + 1 == n);
+}
+
 int cmd_list(struct cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
@@ -183,13 +230,16 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 			printf("usage: %s list [OPTIONS]\n\nList every device of the device tree that "
 			       "liboffload knows, its status,\nthe backend serving it, and each policy "
 			       "decision with its reason.\nFor a kernel crypto device (AF_ALG) also the kernel driver "
-			       "that serves each\nalgorithm, found by running one operation each.\n\n"
+			       "that serves each\nalgorithm, found by running one operation each.\n--csv: one row "
+			       "per device with the main fields (the reasons: --json).\n\n"
 			       "options:\n" CLI_COMMON_HELP, cli->prog);
 			return CLI_EXIT_OK;
 		}
 		if (!cli_common_opt(cli, c, optarg))
 			return CLI_EXIT_USAGE;
 	}
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON | CLI_FMT_CSV))
+		return CLI_EXIT_USAGE;
 	offload_ctx *ctx = cli_open_ctx(cli);
 	if (!ctx)
 		return CLI_EXIT_FAIL;
@@ -202,6 +252,10 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
 		cli_json_str(stdout, note);
 		printf(",\n  \"devices\": [\n");
+	} else if (cli->csv) {
+		if (note[0]) /* the sim column marks the models; the sentence goes beside the CSV */
+			fprintf(stderr, "note: %s\n", note);
+		fputs(csv_header, stdout);
 	} else {
 		if (note[0])
 			printf("note: %s\n", note);
@@ -211,6 +265,10 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		struct offload_dev_info d;
 		if (offload_dev_info(ctx, i, &d) < 0)
 			continue;
+		if (cli->csv) {
+			print_csv(&d);
+			continue;
+		}
 		struct cli_alg_probe p[CLI_PROBE_MAX];
 		int np = probe_algorithms(ctx, &d, p);
 		if (cli->json) {

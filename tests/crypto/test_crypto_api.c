@@ -330,19 +330,28 @@ END_TEST
 
 START_TEST(no_backend_is_enotsup)
 {
+#ifdef OFFLOAD_HAVE_KCAPI
 	/* Only kcapi allowed: on this machine (no AF_ALG) nothing can do crypto. */
 	offload_ctx *c = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, "kcapi");
 	if (offload_backend_status(c, "kcapi", NULL) == 1) {
 		offload_ctx_free(c);
 		return; /* a kernel with AF_ALG: nothing to check here */
 	}
+#else
+	/* A build without kcapi: an allow-list of a memcpy-only backend leaves no crypto. */
+	offload_ctx *c = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, "udma");
+#endif
 	struct offload_cipher_op op = cbc_op();
 	ck_assert_int_eq(offload_cipher(c, &op), -ENOTSUP);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(c), "no usable device implements AES-128-CBC"));
 	ck_assert_ptr_nonnull(strstr(offload_last_error(c), "cpu: excluded by the allow-list"));
 	const char *why = NULL;
+#ifdef OFFLOAD_HAVE_KCAPI
 	ck_assert_int_eq(offload_backend_status(c, "kcapi", &why), 0);
 	ck_assert_ptr_nonnull(strstr(why, "AF_ALG"));
+#else
+	ck_assert_int_eq(offload_backend_status(c, "kcapi", &why), -ENOENT);
+#endif
 	ck_assert_int_eq(offload_backend_status(c, "nonesuch", &why), -ENOENT);
 	offload_ctx_free(c);
 }
