@@ -8,7 +8,7 @@ set -eu
 ctl=${1:-build/src/offloadctl/offloadctl}
 echo "== offloadctl bench cipher --ab evp,cpu (same process, interleaved)"
 "$ctl" --dtb none bench cipher --ab evp,cpu -a aes-128-gcm,sha256 --sizes 16,8192 \
-    --time 20 --rounds 41
+    --time 20ms --rounds 41
 echo
 echo "== openssl speed -evp (separate process, for scale)"
 for a in aes-128-gcm sha256; do

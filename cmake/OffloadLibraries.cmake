@@ -7,8 +7,13 @@ set_target_properties(offload PROPERTIES
   VERSION ${PROJECT_VERSION}
   SOVERSION ${OFFLOAD_SOVERSION}
   LINK_DEPENDS ${PROJECT_SOURCE_DIR}/src/offload.map)
-target_link_options(offload PRIVATE
-  -Wl,--version-script=${PROJECT_SOURCE_DIR}/src/offload.map -Wl,--no-undefined)
+target_link_options(offload PRIVATE -Wl,--version-script=${PROJECT_SOURCE_DIR}/src/offload.map)
+# Every symbol resolved at link time -- except in sanitizer builds: clang links
+# its sanitizer runtime into executables only, and the library's __asan_* /
+# __ubsan_* references are resolved from the executable when it loads.
+if(NOT OFFLOAD_SANITIZE AND NOT OFFLOAD_FUZZ)
+  target_link_options(offload PRIVATE -Wl,--no-undefined)
+endif()
 target_link_libraries(offload PRIVATE ${_offload_libs})
 target_include_directories(offload INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>

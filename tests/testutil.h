@@ -31,6 +31,16 @@ static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char 
 	return ctx;
 }
 
+/* Assert that r == err and the context's last error contains `needle` (needs <string.h>). */
+#define ck_assert_err(ctx, r, err, needle)                                                        \
+	do {                                                                                      \
+		int r_ = (r);                                                                     \
+		ck_assert_msg(r_ == (err), "expected %d, got %d (%s)", (err), r_,                \
+			      offload_last_error(ctx));                                           \
+		ck_assert_msg(strstr(offload_last_error(ctx), (needle)) != NULL,                  \
+			      "message \"%s\" lacks \"%s\"", offload_last_error(ctx), (needle));  \
+	} while (0)
+
 /*
  * Run fn on n threads at once, thread i getting (char *)args + i * stride,
  * and wait for all of them (n <= 16).

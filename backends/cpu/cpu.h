@@ -21,6 +21,8 @@ struct ofl_hash_ops;
 extern const struct ofl_cipher_ops ofl_cpu_cipher_ops; /* crypto.c */
 extern const struct ofl_hash_ops ofl_cpu_hash_ops;
 uint32_t ofl_cpu_crypto_caps_openssl(void);
+/* Largest piece of one EVP_CipherUpdate in bytes (1 GiB); tests lower it. */
+extern size_t ofl_cpu_evp_chunk;
 #define OFL_CPU_CRYPTO_CAPS() ofl_cpu_crypto_caps_openssl()
 #define OFL_CPU_CIPHER_OPS (&ofl_cpu_cipher_ops)
 #define OFL_CPU_HASH_OPS (&ofl_cpu_hash_ops)

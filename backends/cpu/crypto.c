@@ -13,7 +13,12 @@
  * Sessions keep one EVP context per direction, keyed once; each operation
  * only resets the IV (EVP_CipherInit_ex with a NULL cipher and key), so the
  * per-operation path neither fetches nor allocates.
+ *
+ * EVP_CipherUpdate takes an int length: AAD and data are fed in pieces of
+ * at most ofl_cpu_evp_chunk bytes (1 GiB), never cast from size_t. GCM's own
+ * limits (SP 800-38D 5.2.1.1) are checked by the core before we are called.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,10 +152,13 @@ struct cpu_cipher {
 	uint8_t key[32];
 };
 
+/* An EVP call failed: -ENOMEM when OpenSSL ran out of memory, else err. */
 static int ossl_fail(struct ofl_device *dev, int err, const char *what)
 {
 	char e[160];
 
+	if (ERR_GET_REASON(ERR_peek_error()) == ERR_R_MALLOC_FAILURE)
+		err = -ENOMEM;
 	ossl_error_text(e, sizeof(e));
 	return ofl_err(dev->ctx, err, "cpu backend: %s failed: %s", what, e);
 }
@@ -194,11 +202,40 @@ static int cpu_cipher_ctx(struct cpu_cipher *c, enum offload_cipher_dir dir)
 	return 0;
 }
 
+/* Largest piece handed to one EVP_CipherUpdate: a whole number of blocks, <= INT_MAX. */
+size_t ofl_cpu_evp_chunk = (size_t)1 << 30;
+
+/*
+ * EVP_CipherUpdate over len bytes in pieces of at most ofl_cpu_evp_chunk
+ * (out NULL: GCM AAD). *written receives the bytes produced.
+ */
+static int evp_update(struct cpu_cipher *c, EVP_CIPHER_CTX *x, uint8_t *out, const uint8_t *in,
+		      size_t len, const char *what, size_t *written)
+{
+	size_t chunk = OFL_MIN(ofl_cpu_evp_chunk, (size_t)INT_MAX);
+	int n;
+
+	*written = 0;
+	while (len) {
+		size_t piece = OFL_MIN(len, chunk);
+		if (OFL_UNLIKELY(!EVP_CipherUpdate(x, out, &n, in, (int)piece)))
+			return ossl_fail(c->dev, -EIO, what);
+		in += piece;
+		len -= piece;
+		if (out) {
+			out += n;
+			*written += (size_t)n;
+		}
+	}
+	return 0;
+}
+
 static int cpu_cipher_run(void *bs, const struct offload_cipher_op *op, const char **driver,
 			  uint32_t *flags)
 {
 	struct cpu_cipher *c = bs;
 	int enc = op->dir == OFFLOAD_ENCRYPT;
+	size_t done;
 	int n, r;
 
 	if (OFL_UNLIKELY(!c->ctx[op->dir])) {
@@ -212,27 +249,20 @@ static int cpu_cipher_run(void *bs, const struct offload_cipher_op *op, const ch
 	/* A NULL cipher and key keep the key schedule; only the IV is reset. */
 	if (OFL_UNLIKELY(!EVP_CipherInit_ex(x, NULL, NULL, NULL, op->iv, enc)))
 		return ossl_fail(c->dev, -EIO, "EVP_CipherInit_ex (IV)");
+	/* tag_len is 4..16 (checked by the core): the int casts below are exact */
 	if (c->gcm) {
 		if (!enc && OFL_UNLIKELY(!EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, (int)op->tag_len,
 							     op->tag)))
 			return ossl_fail(c->dev, -EIO, "EVP_CTRL_AEAD_SET_TAG");
-		if (op->aad_len &&
-		    OFL_UNLIKELY(!EVP_CipherUpdate(x, NULL, &n, op->aad, (int)op->aad_len)))
-			return ossl_fail(c->dev, -EIO, "EVP_CipherUpdate (AAD)");
+		r = evp_update(c, x, NULL, op->aad, op->aad_len, "EVP_CipherUpdate (AAD)", &done);
+		if (OFL_UNLIKELY(r < 0))
+			return r;
 	}
-	/* EVP takes int lengths: feed huge inputs in pieces (block-aligned). */
-	const uint8_t *in = op->in;
-	uint8_t *out = op->out;
-	size_t left = op->len;
-	while (left) {
-		int piece = left > (1u << 30) ? (1 << 30) : (int)left;
-		if (OFL_UNLIKELY(!EVP_CipherUpdate(x, out, &n, in, piece)))
-			return ossl_fail(c->dev, -EIO, "EVP_CipherUpdate");
-		in += piece;
-		out += n;
-		left -= (size_t)piece;
-	}
-	if (OFL_UNLIKELY(!EVP_CipherFinal_ex(x, out, &n))) {
+	r = evp_update(c, x, op->out, op->in, op->len, "EVP_CipherUpdate", &done);
+	if (OFL_UNLIKELY(r < 0))
+		return r;
+	uint8_t *end = done ? (uint8_t *)op->out + done : op->out;
+	if (OFL_UNLIKELY(!EVP_CipherFinal_ex(x, end, &n))) {
 		if (c->gcm && !enc) {
 			ERR_clear_error();
 			return -EBADMSG; /* the core words the message */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kcapi.h>
@@ -56,18 +57,74 @@ static void kc_lookup(struct kc_state *st, struct kc_alg *a)
 	}
 }
 
-const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a)
+/* The stored copy of name (caller holds st->lock); NULL when out of memory. */
+static const char *kc_intern(struct kc_state *st, const char *name)
 {
+	for (struct kc_name *n = st->names; n; n = n->next)
+		if (strcmp(n->s, name) == 0)
+			return n->s;
+	size_t len = strlen(name) + 1;
+	struct kc_name *n = malloc(sizeof(*n) + len);
+	if (!n)
+		return NULL;
+	memcpy(n->s, name, len);
+	n->next = st->names;
+	st->names = n;
+	return n->s;
+}
+
+/*
+ * How many modules the kernel has: /sys/module holds one directory per
+ * module (and per built-in one with parameters), and sysfs counts a
+ * directory's subdirectories in its link count (kernfs). One stat(); 0 when
+ * unknown.
+ */
+static unsigned long kc_module_count(void)
+{
+	struct stat sb;
+
+	return stat("/sys/module", &sb) == 0 ? (unsigned long)sb.st_nlink : 0;
+}
+
+const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw)
+{
+	struct ofl_proc_crypto_entry e;
+	char buf[160];
+	unsigned long mods = kc_module_count();
+
+	/*
+	 * Reading /proc/crypto costs about 0.1 ms (two passes, see
+	 * ofl_proc_crypto_pick), more than the AF_ALG operation a one-shot call
+	 * makes, so the last answer is kept while no module came or went: a
+	 * better implementation is registered by a module load (aesni-intel,
+	 * crypto_safexcel). Not seen: one registered without a module load
+	 * (a deferred probe of a loaded driver) until the next load or context.
+	 */
 	pthread_mutex_lock(&st->lock);
-	if (!a->driver[0]) {
-		/* Templates (cbc(), hmac(), ...) appear in /proc/crypto once instantiated. */
-		kc_lookup(st, a);
-		if (!a->driver[0])
-			snprintf(a->driver, sizeof(a->driver), "kernel:%.40s (driver not in %.60s)",
-				 a->cra_name, st->proc_path);
+	if (mods && a->seen && a->seen_modules == mods) {
+		*hw = a->seen_hw;
+		pthread_mutex_unlock(&st->lock);
+		return a->seen;
 	}
 	pthread_mutex_unlock(&st->lock);
-	return a->driver;
+	*hw = false;
+	bool found = ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0;
+	if (found) {
+		ofl_strlcpy(buf, e.driver, sizeof(buf));
+		*hw = ofl_kcapi_driver_is_hw(e.driver);
+	} else {
+		snprintf(buf, sizeof(buf), "kernel:%.40s (driver not in %.60s)", a->cra_name,
+			 st->proc_path);
+	}
+	pthread_mutex_lock(&st->lock);
+	const char *name = kc_intern(st, buf);
+	if (name && found) {
+		a->seen = name;
+		a->seen_hw = *hw;
+		a->seen_modules = mods;
+	}
+	pthread_mutex_unlock(&st->lock);
+	return name ? name : a->cra_name;
 }
 
 int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len)
@@ -135,6 +192,11 @@ static void kc_fini(struct offload_ctx *ctx, void *state)
 
 	OFL_UNUSED(ctx);
 	pthread_mutex_destroy(&st->lock);
+	while (st->names) {
+		struct kc_name *n = st->names;
+		st->names = n->next;
+		free(n);
+	}
 	free(st);
 }
 
@@ -189,13 +251,48 @@ static int kc_add_devices(struct offload_ctx *ctx, void *state)
 	return 0;
 }
 
+/*
+ * A SafeXcel (EIP97/EIP197) device-tree node is also reachable through the
+ * kernel: when /proc/crypto shows the safexcel driver serving algorithms,
+ * AF_ALG reaches that engine (the direct eip97 backend, earlier in the
+ * registry, is preferred when it can map the registers).
+ */
+static int kc_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why,
+		    size_t why_len)
+{
+	struct kc_state *st = state;
+	const char *example = NULL;
+	int n = 0;
+
+	OFL_UNUSED(ctx);
+	for (int i = 0; i < KC_NCIPHER + KC_NHASH; i++) {
+		const struct kc_alg *a = i < KC_NCIPHER ? &st->cipher[i] : &st->hash[i - KC_NCIPHER];
+		if (a->in_proc && strncmp(a->driver, "safexcel-", 9) == 0 && n++ == 0)
+			example = a->driver;
+	}
+	if (!n) {
+		snprintf(why, why_len, "the kernel's safexcel driver serves none of the library's "
+			 "algorithms (no safexcel-* driver chosen in %.100s)", st->proc_path);
+		return -ENOTSUP;
+	}
+	d->info.flags |= OFFLOAD_DEVF_KERNEL;
+	ofl_strlcpy(d->policy.transfer_mode, "af_alg", sizeof(d->policy.transfer_mode));
+	snprintf(d->policy.transfer_reason, sizeof(d->policy.transfer_reason),
+		 "through the kernel's safexcel driver via AF_ALG (libkcapi); the kernel maps the "
+		 "buffers and maintains the caches");
+	snprintf(why, why_len, "kcapi: through the kernel's safexcel driver via AF_ALG: %d of %d "
+		 "algorithms (e.g. %.60s)", n, KC_NCIPHER + KC_NHASH, example);
+	return 0;
+}
+
 const struct ofl_backend ofl_backend_kcapi = {
 	.name = "kcapi",
 	.caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH,
-	.engines = 0,
+	.engines = OFL_ENGINE_BIT(OFL_ENGINE_EIP97) | OFL_ENGINE_BIT(OFL_ENGINE_EIP197),
 	.init = kc_init,
 	.fini = kc_fini,
 	.add_devices = kc_add_devices,
+	.probe = kc_probe,
 	.cipher = &ofl_kcapi_cipher_ops,
 	.hash = &ofl_kcapi_hash_ops,
 };

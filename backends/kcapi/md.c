@@ -21,7 +21,8 @@ struct kc_hash {
 	struct kc_state *st;
 	struct kc_alg *a;
 	struct kcapi_handle *h;
-	const char *driver;
+	const char *driver;  /* what the kernel bound (ofl_kc_resolve) */
+	bool hw;
 	uint32_t digest_len;
 };
 
@@ -66,7 +67,7 @@ static int kc_hash_open(struct ofl_device *dev, enum offload_hash_alg alg, const
 		kc_hash_close(h);
 		return r;
 	}
-	h->driver = ofl_kc_resolve(h->st, h->a);
+	h->driver = ofl_kc_resolve(h->st, h->a, &h->hw);
 	*bs = h;
 	return 0;
 }
@@ -98,7 +99,7 @@ static int kc_hash_final(void *bs, uint8_t *digest, const char **driver, uint32_
 		return ofl_err(h->dev->ctx, -EIO, "kcapi backend: %s returned a %zd-byte digest, not %u",
 			       h->a->cra_name, r, h->digest_len);
 	*driver = h->driver;
-	*flags = OFFLOAD_RES_KERNEL | (h->a->hw ? OFFLOAD_RES_HARDWARE : 0);
+	*flags = OFFLOAD_RES_KERNEL | (h->hw ? OFFLOAD_RES_HARDWARE : 0);
 	return 0;
 }
 

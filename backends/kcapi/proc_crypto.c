@@ -50,24 +50,27 @@ static void consider(const struct ofl_proc_crypto_entry *e, const char *cra_name
 	*found = true;
 }
 
-int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *socket_type,
-			 struct ofl_proc_crypto_entry *out)
+/* One pass over the file: the best entry for cra_name, and how many entries
+ * there were. Returns 0 found, -ENOENT, or -errno when path cannot be read. */
+static int pick_once(const char *path, const char *cra_name, const char *socket_type,
+		     struct ofl_proc_crypto_entry *best, int *entries)
 {
 	FILE *f = fopen(path, "re");
 
 	if (!f)
 		return -errno;
-	struct ofl_proc_crypto_entry e, best;
+	struct ofl_proc_crypto_entry e;
 	bool found = false;
 	char *line = NULL;
 	size_t cap = 0;
 	memset(&e, 0, sizeof(e));
-	memset(&best, 0, sizeof(best));
+	memset(best, 0, sizeof(*best));
+	*entries = 0;
 	while (getline(&line, &cap, f) >= 0) {
 		char *colon = strchr(line, ':');
 		if (!colon) {
 			if (trim(line)[0] == '\0') {
-				consider(&e, cra_name, socket_type, &best, &found);
+				consider(&e, cra_name, socket_type, best, &found);
 				memset(&e, 0, sizeof(e));
 			}
 			continue;
@@ -76,9 +79,10 @@ int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *soc
 		const char *k = trim(line), *v = trim(colon + 1);
 		if (strcmp(k, "name") == 0) {
 			/* A "name" line starts a new entry even without a blank line. */
-			consider(&e, cra_name, socket_type, &best, &found);
+			consider(&e, cra_name, socket_type, best, &found);
 			memset(&e, 0, sizeof(e));
 			ofl_strlcpy(e.name, v, sizeof(e.name));
+			(*entries)++;
 		} else if (strcmp(k, "driver") == 0) {
 			ofl_strlcpy(e.driver, v, sizeof(e.driver));
 		} else if (strcmp(k, "module") == 0) {
@@ -95,13 +99,45 @@ int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *soc
 			e.async = strcmp(v, "yes") == 0;
 		}
 	}
-	consider(&e, cra_name, socket_type, &best, &found);
+	consider(&e, cra_name, socket_type, best, &found);
 	free(line);
 	fclose(f);
-	if (!found)
-		return -ENOENT;
-	*out = best;
-	return 0;
+	return found ? 0 : -ENOENT;
+}
+
+/*
+ * The kernel hands /proc/crypto out about a page per read(), taking its
+ * algorithm-list lock for each (crypto/proc.c, fs/seq_file.c), and resumes by
+ * position: an algorithm registered, or a larval removed, between two reads
+ * shifts the list and one entry is skipped or repeated. That happens while
+ * modules register and self-test algorithms (seen in the qemu guest right
+ * after a modprobe: the prio-400 ecb-aes-aesni was skipped and the prio-300
+ * ecb(aes-aesni) picked). So read until two passes agree on the entry count
+ * and the answer, at most OFL_PROC_CRYPTO_PASSES times.
+ */
+#define OFL_PROC_CRYPTO_PASSES 4
+
+int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *socket_type,
+			 struct ofl_proc_crypto_entry *out)
+{
+	struct ofl_proc_crypto_entry best, prev;
+	int r = 0, prev_r = 1, n = 0, prev_n = -1;
+
+	memset(&prev, 0, sizeof(prev));
+
+	for (int pass = 0; pass < OFL_PROC_CRYPTO_PASSES; pass++) {
+		r = pick_once(path, cra_name, socket_type, &best, &n);
+		if (r != 0 && r != -ENOENT)
+			return r;
+		if (r == prev_r && n == prev_n && strcmp(best.driver, prev.driver) == 0)
+			break;
+		prev = best;
+		prev_r = r;
+		prev_n = n;
+	}
+	if (r == 0)
+		*out = best;
+	return r;
 }
 
 /*

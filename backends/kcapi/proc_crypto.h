@@ -32,6 +32,8 @@ struct ofl_proc_crypto_entry {
  * Pick the entry of cra_name the kernel would bind for an AF_ALG socket of
  * socket_type ("skcipher", "aead" or "hash"). Returns 0 and fills *out,
  * -ENOENT when no usable entry exists, or -errno when path cannot be read.
+ * Reads the file until two passes agree (at most 4): the kernel produces it
+ * a page per read and can skip an entry while algorithms come and go.
  */
 int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *socket_type,
 			 struct ofl_proc_crypto_entry *out);

@@ -34,7 +34,8 @@ struct kc_cipher {
 	struct kcapi_handle *h;
 	enum offload_cipher_alg alg;
 	const struct ofl_cipher_info *ci;
-	const char *driver;
+	const char *driver;  /* what the kernel bound (ofl_kc_resolve) */
+	bool hw;
 	size_t taglen;       /* tag length set on the tfm, 0 = none yet */
 	uint8_t *stage;      /* AEAD staging buffer */
 	size_t stage_cap;
@@ -103,7 +104,7 @@ static int kc_cipher_open(struct ofl_device *dev, enum offload_cipher_alg alg, c
 		kc_cipher_close(c);
 		return r;
 	}
-	c->driver = ofl_kc_resolve(st, c->a);
+	c->driver = ofl_kc_resolve(st, c->a, &c->hw);
 	*bs = c;
 	return 0;
 }
@@ -227,7 +228,7 @@ static int kc_cipher_run(void *bs, const struct offload_cipher_op *op, const cha
 	struct kc_cipher *c = bs;
 
 	*driver = c->driver;
-	*flags = OFFLOAD_RES_KERNEL | (c->a->hw ? OFFLOAD_RES_HARDWARE : 0);
+	*flags = OFFLOAD_RES_KERNEL | (c->hw ? OFFLOAD_RES_HARDWARE : 0);
 	return c->ci->aead ? kc_aead_run(c, op) : kc_skcipher_run(c, op);
 }
 

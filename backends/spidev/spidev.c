@@ -102,7 +102,7 @@ static uint32_t dma_minalign(char *why, size_t why_len)
 static const char *dspi_hint(bool dspi)
 {
 	return dspi ? "; spi-fsl-dspi supports only CPOL, CPHA and LSB_FIRST (and CS_HIGH with a "
-		      "GPIO chip select), hw/dspi.md 1.3"
+		      "GPIO chip select): Linux spi-fsl-dspi.c mode_bits"
 		    : "";
 }
 

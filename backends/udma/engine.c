@@ -259,7 +259,7 @@ static int reg_chan_cfg(struct udma_engine *e, uint32_t ch, uint32_t burst, uint
 	return 0;
 firewalled:
 	snprintf(why, wl, "channel %u configuration did not stick: the registers are owned by system "
-		 "firmware (TI-SCI resource manager, udma.md §6)", ch);
+		 "firmware (TI-SCI resource manager; docs/policy.md §6)", ch);
 	return -EACCES;
 }
 

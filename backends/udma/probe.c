@@ -150,8 +150,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	if (!direct) {
 		snprintf(why, wl, "on K3 under Linux the TI-SCI resource manager (DM firmware) owns channel "
 			 "and ring configuration, including the burst, and user space has no TI-SCI path "
-			 "(udma.md §6); use the kernel's path (offloadctl dmatest), or set "
-			 "OFFLOAD_UDMA_CFG=direct on a system without DM firmware");
+			 "(Linux k3-udma.c: TI-SCI tx_ch_cfg; docs/policy.md §6); use the kernel's path "
+			 "(offloadctl dmatest), or set OFFLOAD_UDMA_CFG=direct on a system without DM "
+			 "firmware");
 		return -ENOTSUP;
 	}
 	struct udma_engine *e = calloc(1, sizeof(*e));
@@ -192,7 +193,11 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	e->cache = p->cache_mode;
 	for (int i = 0; i < 3; i++)
 		e->burst_by_tpl[i] = p->burst_by_tpl[i];
+#ifdef OFFLOAD_HAVE_SIM
 	size_t line = e->sim ? ofl_sim_cache_line(ofl_sim_of(ctx)) : ofl_cache_line();
+#else
+	size_t line = ofl_cache_line();
+#endif
 	/* a power of two: the body's start is found by masking */
 	for (e->align = 1; e->align < p->align_bytes && e->align < 4096; e->align <<= 1)
 		;

@@ -70,8 +70,11 @@ const char *offload_version_string(void);
  *  - -ENOMEM: out of memory;
  *  - any other -errno: passed through from the kernel interface used.
  *
- * @param err A negative (or positive) errno value.
- * @return A static string; never NULL.
+ * @param err A negative (or positive) errno value; any int, INT_MIN included.
+ * @return A static string; never NULL, never overwritten by a later call.
+ *   Codes other than those above get the C library's description (glibc
+ *   2.32 or later: strerrordesc_np(), in English); codes it does not know,
+ *   or every other code on other C libraries, get "unknown error".
  *
  * Thread-safety: safe from any thread.
  */
@@ -122,8 +125,8 @@ enum offload_dt_source {
 /**
  * Attach register-level models to the engines the device tree declares
  * (a "digital twin" of the board) so that the direct backends drive the
- * models. Implied by ::OFFLOAD_DT_BUILTIN. Also set by OFFLOAD_SIM=1 in the
- * environment. Everything a model serves is labelled "sim".
+ * models. Implied by ::OFFLOAD_DT_BUILTIN. Also set by OFFLOAD_SIM=1 (or
+ * yes, true, on) in the environment; see offload_ctx_open(). Everything a model serves is labelled "sim".
  */
 #define OFFLOAD_CTX_SIM (1u << 0)
 /** Ignore the OFFLOAD_DTB, OFFLOAD_BACKENDS and OFFLOAD_SIM environment variables. */
@@ -136,11 +139,20 @@ enum offload_dt_source {
  */
 #define OFFLOAD_CTX_SIM_NONCOHERENT (1u << 2)
 
+/**
+ * Reported by offload_ctx_flags(), never accepted by offload_ctx_open(): the
+ * device tree is the built-in virtual board only because ::OFFLOAD_DT_AUTO
+ * found none to use (no OFFLOAD_DTB, no /sys/firmware/fdt, as on a PC).
+ * Its engines are simulated; unless ::OFFLOAD_CTX_SIM is also reported they
+ * are listed and usable by index but operations run on the CPU.
+ */
+#define OFFLOAD_CTX_DT_FALLBACK (1u << 3)
+
 /** Options for offload_ctx_open(). Initialise with offload_ctx_opts_init(). */
 struct offload_ctx_opts {
 	/** sizeof(struct offload_ctx_opts) as compiled by the caller (ABI guard). */
 	uint32_t size;
-	/** Bitwise OR of OFFLOAD_CTX_* flags. */
+	/** Bitwise OR of OFFLOAD_CTX_* flags; other bits make open fail (-EINVAL). */
 	uint32_t flags;
 	/** Device-tree source; see ::offload_dt_source. */
 	enum offload_dt_source dt_source;
@@ -185,8 +197,11 @@ offload_ctx *offload_ctx_new(void);
  *
  * Environment, read at open: OFFLOAD_DTB (a .dtb path, or "none", "live",
  * "builtin") replaces opts->dt_source; OFFLOAD_BACKENDS replaces
- * opts->backends; OFFLOAD_SIM=1 sets ::OFFLOAD_CTX_SIM. All three are
- * ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
+ * opts->backends; OFFLOAD_SIM sets ::OFFLOAD_CTX_SIM when it is "1",
+ * "yes", "true" or "on", leaves the flags alone when it is "0", "no",
+ * "false", "off" or empty (all case-insensitive), and makes open fail with
+ * -EINVAL for any other value (a typo must not silently choose). All three
+ * are ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
  * the threads the CPU backend copies with (1: never split a copy; default:
  * the CPUs the process may run on); it is a process-wide tuning knob that
  * ::OFFLOAD_CTX_NO_ENV does not hide.
@@ -194,9 +209,11 @@ offload_ctx *offload_ctx_new(void);
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.
  * @return 0 on success, or
- *   - -EINVAL: ctx is NULL, opts->size is too small, an unknown backend name
- *     in the allow-list, or a malformed device tree (the message names the
- *     offset or node that failed);
+ *   - -EINVAL: ctx is NULL, opts->size is too small, opts->flags has bits
+ *     that are not OFFLOAD_CTX_*, an unknown backend name in the
+ *     allow-list, an OFFLOAD_SIM value that is neither on nor off, or a
+ *     malformed device tree (the message names the offset or node that
+ *     failed);
  *   - -EBUSY: ctx is already open;
  *   - -ENOENT / -EACCES: the device-tree file cannot be read;
  *   - -ENOMEM: out of memory.
@@ -212,6 +229,9 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts);
  * @return 0 on success, or -EINVAL if ctx is NULL, -EBADF if it is not open
  *   (closing twice is therefore a defined error), -EBUSY if queues, SPI
  *   handles, crypto sessions or DMA buffers of this context are still open.
+ *   In a child created by fork(), closing a context inherited from the
+ *   parent succeeds even with handles open and calls no backend (see
+ *   "fork()" in offload.h).
  *
  * Thread-safety: no other thread may use the context during or after close.
  */
@@ -221,7 +241,9 @@ int offload_ctx_close(offload_ctx *ctx);
  * @brief Free a context handle, closing it first if it is open.
  *
  * Handles still open on the context (queues, SPI handles, sessions, buffers)
- * are closed and freed too; pointers to them become invalid.
+ * are closed and freed too; pointers to them become invalid. In a child
+ * created by fork(), a context inherited from the parent is released
+ * without calling any backend (see "fork()" in offload.h).
  *
  * @param ctx The context; NULL is ignored.
  *
@@ -256,6 +278,22 @@ const char *offload_ctx_dt_source(const offload_ctx *ctx);
  * Thread-safety: safe from any thread while the context is open.
  */
 const char *offload_ctx_note(const offload_ctx *ctx);
+
+/**
+ * @brief The OFFLOAD_CTX_* flags in effect, after the environment was read.
+ *
+ * ::OFFLOAD_CTX_SIM is reported when simulated engines may be chosen
+ * automatically (asked for, or implied by ::OFFLOAD_DT_BUILTIN);
+ * ::OFFLOAD_CTX_DT_FALLBACK when the built-in virtual board stands in for a
+ * machine without a device tree. Programs use these to say which of their
+ * results come from models (offloadctl prints them above its listings).
+ *
+ * @param ctx An open context.
+ * @return The flags; 0 if ctx is NULL, not a context, or not open.
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+uint32_t offload_ctx_flags(const offload_ctx *ctx);
 
 /* ------------------------------------------------------------------ devices */
 
@@ -426,8 +464,9 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  * @param name Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97".
  * @param why  If not NULL, receives the reason the backend is absent (for
  *             example "socket(AF_ALG) failed: Address family not supported by
- *             protocol ..."), or "" when it is present. Owned by the context;
- *             valid until it is closed.
+ *             protocol ..."), "" when it is present, "not built into this
+ *             library" with -ENOENT, "" on other errors. Owned by the
+ *             context or static; valid until the context is closed.
  * @return 1 if present, 0 if built but absent (excluded by the allow-list or
  *   unavailable on this system), -ENOENT if this library was built without
  *   it, -EINVAL (NULL ctx or name), -EBADF (closed context).
@@ -524,8 +563,11 @@ struct offload_result {
 	/** Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97". */
 	const char *backend;
 	/**
-	 * Implementation that ran: e.g. "openssl-evp", "cpu-memcpy", the kernel's
-	 * cra_driver_name ("safexcel-cbc-aes", "cbc(aes-generic)"), "udma-tchan0".
+	 * Implementation that ran: "cpu-memcpy"; "openssl-evp:" and the OpenSSL
+	 * algorithm ("openssl-evp:AES-256-GCM", "openssl-evp:SHA256"); for
+	 * AF_ALG the kernel's cra_driver_name ("safexcel-cbc-aes",
+	 * "cbc(aes-generic)"); for a direct DMA engine the channel
+	 * ("udma-tchan0", "bcdma-bchan1"); "none" for a zero-length operation.
 	 */
 	const char *driver;
 	/** OFFLOAD_RES_* bits. */

@@ -87,7 +87,11 @@ struct offload_cipher_op {
 	const void *key;
 	/** Key length in bytes: AES 16/24/32, DES 8, 3DES 24. */
 	size_t key_len;
-	/** IV / initial counter block; NULL for ECB. */
+	/**
+	 * IV / initial counter block. Must be NULL for ECB (with iv_len 0), as
+	 * aad and tag must be NULL for modes without them: a mode that takes
+	 * no IV refuses one rather than ignore it.
+	 */
 	const void *iv;
 	/** IV length in bytes: CBC/CTR 16, GCM 12, 3DES-CBC 8, ECB 0. */
 	size_t iv_len;
@@ -116,15 +120,23 @@ struct offload_cipher_op {
  * @param op  The operation; see struct offload_cipher_op.
  * @return 0 on success, or
  *   - -EINVAL: NULL argument, unknown algorithm, wrong key/IV/tag length,
- *     length not a multiple of the block size for ECB/CBC/DES/3DES, AAD or
- *     tag given for a non-AEAD mode, partially overlapping buffers;
+ *     length not a multiple of the block size for ECB/CBC/DES/3DES, an IV
+ *     given for ECB, AAD or tag given for a non-AEAD mode, partially
+ *     overlapping buffers;
  *   - -EBADMSG: GCM decrypt and the tag does not match (@c out is zeroed);
  *   - -EBADF: the context is closed;
  *   - -ENOTSUP: no usable backend implements the algorithm (for AF_ALG: the
  *     kernel lacks it; the message names the algorithm);
+ *   - -EINVAL also for AES-GCM data above 2^36 - 32 bytes or AAD of 2^61
+ *     bytes or more (NIST SP 800-38D 5.2.1.1), whatever the device;
  *   - -E2BIG: the operation is larger than the selected device can take in
- *     one piece (AF_ALG AEAD) and no CPU fallback is allowed;
+ *     one piece (AES-GCM: AF_ALG 64 KiB, EIP97 128 KiB less one byte,
+ *     including AAD and tag) and no CPU fallback is allowed;
+ *   - -ENOMEM: out of memory (@c out is zeroed);
  *   - -EIO / -ETIMEDOUT: the engine failed (@c out is zeroed).
+ *
+ * Any length up to these limits works on the CPU: OpenSSL's int-sized
+ * calls are fed in pieces. Messages start with the function's name.
  *
  * Device selection (per operation, by @c len + @c aad_len): the first usable
  * non-CPU device that implements the algorithm in hardware (or whose backend
@@ -195,8 +207,9 @@ int offload_cipher_session_run(offload_cipher_session *s, const struct offload_c
  * @brief Close a session: wipe the key material (explicit_bzero) in the
  *        library and in every backend's copy, and free the session.
  *
- * @param s The session; NULL is ignored (returns -EINVAL). Invalid afterwards.
- * @return 0, or -EINVAL.
+ * @param s The session; invalid afterwards.
+ * @return 0, or -EINVAL (with a message) if s is NULL or not an open cipher
+ *   session; nothing is freed then.
  *
  * Thread-safety: the session's owning thread only.
  */
@@ -233,7 +246,8 @@ const char *offload_hash_name(enum offload_hash_alg alg);
 /**
  * @brief Digest size of an algorithm.
  * @param alg The algorithm.
- * @return The digest length in bytes, or -EINVAL for an unknown algorithm.
+ * @return The digest length in bytes, or -EINVAL for an unknown algorithm
+ *   (with a message for offload_last_error(NULL)).
  *
  * Thread-safety: safe from any thread.
  */
@@ -253,7 +267,9 @@ int offload_hash_digest_size(enum offload_hash_alg alg);
  * @param res        Receives who ran the operation; may be NULL.
  * @return The digest length in bytes (> 0), or -EINVAL (NULL argument, unknown
  *   algorithm, key given for a plain hash, @p digest_len too small), -EBADF,
- *   -ENOTSUP, -EIO, -ETIMEDOUT.
+ *   -ENOTSUP, -ENOMEM, -E2BIG (longer than the selected engine can count,
+ *   e.g. EIP97: 2^32 blocks of 64 bytes), -EIO, -ETIMEDOUT. Messages start
+ *   with the function's name.
  *
  * Thread-safety: safe to call concurrently on one context.
  */
@@ -310,8 +326,9 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
  * @param s    The session.
  * @param data Input bytes (may be NULL only if @p len is 0).
  * @param len  Length in bytes.
- * @return 0, or -EINVAL, -EIO, -ETIMEDOUT. After an engine error the
- *   message so far is discarded (the next update starts a new message).
+ * @return 0, or -EINVAL, -ENOMEM (the device's state is created on first
+ *   use), -E2BIG (as offload_hash()), -EIO, -ETIMEDOUT. After an engine error
+ *   the message so far is discarded (the next update starts a new message).
  *
  * Thread-safety: the session's owning thread only.
  */
@@ -326,7 +343,7 @@ int offload_hash_update(offload_hash_session *s, const void *data, size_t len);
  * @param digest_len Capacity of @p digest; at least the digest size.
  * @param res        Receives who ran the operation; may be NULL.
  * @return The digest length (> 0), or -EINVAL (NULL argument, buffer too small;
- *   the session is left unchanged), -EIO, -ETIMEDOUT.
+ *   the session is left unchanged), -ENOMEM, -E2BIG, -EIO, -ETIMEDOUT.
  *
  * Thread-safety: the session's owning thread only.
  */

@@ -16,13 +16,26 @@
  *    handles are independent and may be used in parallel.
  *  - Opening and closing a context must not race with other calls on it.
  *  - The CPU backend copies large buffers with worker threads of the
- *    context (started at the first such copy, stopped at close). A child
- *    process created by fork() must open its own context: it has none of
- *    its parent's workers (the library then copies on the calling thread).
+ *    context (started at the first such copy, stopped at close); the
+ *    simulated engines run on threads too.
+ *
+ * fork(): a child process inherits its parent's contexts but not their
+ * threads, and the engines they drive still belong to the parent. In the
+ * child, an inherited context (and every handle of it) may only be given
+ * to offload_ctx_close() or offload_ctx_free(), which then release what the
+ * library's core allocated without calling any backend: no thread is
+ * joined, no engine channel of the parent is stopped. The backends'
+ * memory, mappings and file descriptors stay in the child until it exits
+ * or calls exec(). Every other call on
+ * an inherited context or handle fails with -EBADF and says so
+ * (offload_last_error() works). The child opens a context of its own for
+ * its work; the parent's contexts are unaffected by the child.
  *
  * Errors: every fallible call returns a negative errno (see
  * offload_strerror()) and records a sentence for offload_last_error().
- * Nothing is reported through the global errno.
+ * The codes are the E* constants of <errno.h> (-EINVAL, -EBADMSG, ...):
+ * include it to compare results. Nothing is reported through the global
+ * errno.
  *
  * Every synchronous result and every completion can tell which backend and
  * device ran it (struct offload_result, struct offload_completion).

@@ -180,11 +180,14 @@ void offload_spi_opts_init(struct offload_spi_opts *opts);
  * @brief Open an SPI device.
  *
  * A DT path is looked up in the context's device tree. A peripheral
- * (child) node gives the chip select (reg), mode (spi-cpha, spi-cpol,
+ * (child) node gives the chip select (reg: one to four cells, the first
+ * below 256 and below the controller's num-cs, as Linux of_spi_parse_dt()
+ * and __spi_add_device() require; -EINVAL names the node otherwise), mode (spi-cpha, spi-cpol,
  * spi-cs-high, spi-lsb-first, spi-3wire, spi-tx/rx-bus-width 2 or 4), the
  * default clock (spi-max-frequency) and the CS delays
  * (spi-cs-setup-delay-ns / spi-cs-hold-delay-ns, else the deprecated
- * fsl,spi-cs-sck-delay / fsl,spi-sck-cs-delay; hw/dspi.md section 1.3). A
+ * fsl,spi-cs-sck-delay / fsl,spi-sck-cs-delay; Linux spi-fsl-dspi.c
+ * dspi_setup()). A
  * controller path with opts->chip_select uses the child whose reg equals it
  * if there is one, else mode 0. The open is routed to the backend serving
  * the controller device (a direct driver) or else to the kernel through
@@ -196,7 +199,7 @@ void offload_spi_opts_init(struct offload_spi_opts *opts);
  * for the device (from its DT node), and opts->max_speed_hz = 0 keeps
  * spidev's current default clock. Settings are written mode first, word
  * size next and clock last, because spi-fsl-dspi computes its clock divider
- * only in spi_setup() (hw/spidev.md section 3). Through spidev these are
+ * only in spi_setup() (its dspi_setup() callback). Through spidev these are
  * per-device kernel state shared by every open file of the device: each
  * transfer carries the handle's clock and word size explicitly, but on
  * spi-fsl-dspi the clock in effect is the one of the most recent setup by any
@@ -246,9 +249,11 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  *     no buffer, overlapping tx/rx, a length that is not a multiple of the
  *     word size (2 bytes for 9..16-bit words, 4 for 17..32), bits_per_word
  *     above 32 or refused by the backend, nbits other than 0/1/2/4 or not
- *     allowed by the mode's TX/RX_DUAL/QUAD bits, or a per-transfer speed_hz
+ *     allowed by the mode's TX/RX_DUAL/QUAD bits, a per-transfer speed_hz
  *     differing from the handle's default on a controller whose driver
- *     ignores it (spi-fsl-dspi, hw/dspi.md section 1.3);
+ *     ignores it (spi-fsl-dspi programs the clock only in dspi_setup()), or
+ *     a clock below the slowest the controller's divider reaches (the
+ *     direct DSPI backend: protocol clock / 229376; nothing is sent then);
  *   - -EMSGSIZE: the sum of len exceeds INT_MAX, or the message cannot be
  *     split without changing the wire;
  *   - -ETIMEDOUT, -EIO: controller failure;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -15,6 +16,21 @@
 #define OFL_LIVE_FDT "/sys/firmware/fdt"
 
 static atomic_uint_fast64_t next_ctx_id = 1;
+
+atomic_uint ofl_fork_gen;
+static pthread_once_t fork_hook_once = PTHREAD_ONCE_INIT;
+
+/* Runs in the child of every fork(): contexts opened before are inherited. */
+static void fork_child(void)
+{
+	atomic_fetch_add_explicit(&ofl_fork_gen, 1, memory_order_relaxed);
+}
+
+static void fork_hook_register(void)
+{
+	/* Failure (ENOMEM) leaves inherited contexts undetected, as before this hook. */
+	(void)pthread_atfork(NULL, NULL, fork_child);
+}
 
 unsigned offload_version(void)
 {
@@ -41,6 +57,7 @@ offload_ctx *offload_ctx_new(void)
 
 	if (!ctx)
 		return NULL;
+	pthread_once(&fork_hook_once, fork_hook_register);
 	ctx->magic = OFL_CTX_MAGIC;
 	ctx->id = atomic_fetch_add(&next_ctx_id, 1);
 	ctx->cpu_dev = -1;
@@ -58,7 +75,34 @@ int ofl_ctx_check(const struct offload_ctx *ctx, const char *func)
 		return ofl_err(NULL, -EINVAL, "%s: not a liboffload context", func);
 	if (OFL_UNLIKELY(!ctx->open))
 		return ofl_err(ctx, -EBADF, "%s: context is not open", func);
+	if (ofl_ctx_inherited(ctx))
+		return ofl_inherited_err(ctx, func);
 	return 0;
+}
+
+int ofl_inherited_err(const struct offload_ctx *ctx, const char *func)
+{
+	return ofl_err(ctx, -EBADF,
+		       "%s: this context was opened by process %d; a child created by fork() may only "
+		       "close or free it, and must open a context of its own", func, ctx->pid);
+}
+
+/* ------------------------------------------------------------- environment */
+
+#define OFL_CTX_KNOWN_FLAGS (OFFLOAD_CTX_SIM | OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM_NONCOHERENT)
+
+int ofl_env_bool(const char *v)
+{
+	static const char *const on[] = { "1", "yes", "true", "on" };
+	static const char *const off[] = { "", "0", "no", "false", "off" };
+
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(on); i++)
+		if (strcasecmp(v, on[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(off); i++)
+		if (strcasecmp(v, off[i]) == 0)
+			return 0;
+	return -EINVAL;
 }
 
 /* ------------------------------------------------------------- allow-list */
@@ -130,6 +174,7 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 	d->ctx = ctx;
 	d->index = ctx->ndev;
 	d->node = -1;
+	d->dt_path = "";
 	ofl_strlcpy(d->name, name, sizeof(d->name));
 	/* Names must be unique: two nodes may share a node name under different parents. */
 	for (int i = 0; i < ctx->ndev; i++)
@@ -245,12 +290,17 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 		why[0] = '\0';
 		d->bstate = s->state;
 		if (s->be->probe(ctx, s->state, d, why, sizeof(why)) == 0) {
+			char tried[sizeof(d->usable_reason)];
 			d->backend = s->be;
-			if (why[0])
-				ofl_strlcpy(d->usable_reason, why, sizeof(d->usable_reason));
+			/* keep what the backends before it said: both paths show */
+			ofl_strlcpy(tried, d->usable_reason, sizeof(tried));
+			if (!why[0])
+				snprintf(why, sizeof(why), "served by the %s backend", s->be->name);
+			if (off)
+				snprintf(d->usable_reason, sizeof(d->usable_reason), "%.170s (not %.130s)",
+					 why, tried);
 			else
-				snprintf(d->usable_reason, sizeof(d->usable_reason), "served by the %s backend",
-					 s->be->name);
+				ofl_strlcpy(d->usable_reason, why, sizeof(d->usable_reason));
 			return;
 		}
 		d->bstate = NULL;
@@ -302,7 +352,11 @@ static int discover(struct offload_ctx *ctx)
 			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory");
 		d->node = m[k].node;
 		d->engine = m[k].engine;
-		ofl_dt_path(fdt, m[k].node, d->dt_path, sizeof(d->dt_path));
+		d->dt_path_mem = ofl_dt_path_dup(fdt, m[k].node);
+		if (!d->dt_path_mem)
+			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory for the path of %s",
+				       d->name);
+		d->dt_path = d->dt_path_mem;
 		ofl_strlcpy(d->compatible, m[k].compatible, sizeof(d->compatible));
 		const char *st = NULL;
 		ofl_dt_enabled(fdt, m[k].node, &st);
@@ -346,6 +400,7 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 			src = OFFLOAD_DT_BUILTIN;
 			/* models attached only because nothing else was there: see choose_defaults() */
 			ctx->sim_auto = !(ctx->flags & OFFLOAD_CTX_SIM);
+			ctx->dt_fallback = true;
 		}
 	}
 	switch (src) {
@@ -365,6 +420,7 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 		if (r == -ENOTSUP && o->dt_source == OFFLOAD_DT_AUTO && !(env_dtb && *env_dtb)) {
 			/* AUTO on a build without the virtual board: no device tree. */
 			ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
+			ctx->sim_auto = ctx->dt_fallback = false;
 			return 0;
 		}
 		break;
@@ -383,12 +439,23 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 	return 0;
 }
 
+/*
+ * Close the context. In a forked child (ofl_ctx_inherited) the backends are
+ * not called: their threads exist only in the parent, which would make a
+ * join wait forever, and their engines are still the parent's, whose
+ * channels a teardown would stop. The child then releases only what the core
+ * owns; the backends' memory, mappings and descriptors stay until it exits
+ * or execs (descriptors are close-on-exec), as do the handles still open.
+ */
 static void ctx_teardown(struct offload_ctx *ctx)
 {
+	bool inherited = ofl_ctx_inherited(ctx);
+
 	for (int i = ctx->ndev - 1; i >= 0; i--) {
 		struct ofl_device *d = ctx->devs[i];
-		if (d->backend && d->backend->remove)
+		if (!inherited && d->backend && d->backend->remove)
 			d->backend->remove(d);
+		free(d->dt_path_mem);
 		free(d);
 		ctx->devs[i] = NULL;
 	}
@@ -396,7 +463,7 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->note[0] = '\0';
 	for (int i = ctx->nbackends - 1; i >= 0; i--) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
-		if (s->present && s->be->fini)
+		if (!inherited && s->present && s->be->fini)
 			s->be->fini(ctx, s->state);
 		memset(s, 0, sizeof(*s));
 	}
@@ -405,7 +472,13 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
-	ctx->sim_auto = false;
+	ctx->sim_auto = ctx->dt_fallback = false;
+	if (inherited) {
+		/* Forget the handles (see above); the list lock may be held by a parent's thread. */
+		ctx->handles.next = ctx->handles.prev = &ctx->handles;
+		ctx->nhandles = 0;
+		pthread_mutex_init(&ctx->lock, NULL);
+	}
 	ctx->open = false;
 }
 
@@ -420,9 +493,14 @@ static bool can_copy(const struct ofl_device *d)
  * board) stay listed and usable by index, but never become the automatic
  * choice: a program on a machine without the engines must measure its CPU.
  */
+bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d)
+{
+	return !d->sim || !ctx->sim_auto;
+}
+
 static bool auto_choice_ok(struct offload_ctx *ctx, struct ofl_device *d)
 {
-	if (!d->sim || !ctx->sim_auto)
+	if (ofl_ctx_auto_ok(ctx, d))
 		return true;
 	size_t n = strlen(d->usable_reason);
 	snprintf(d->usable_reason + n, sizeof(d->usable_reason) - n,
@@ -439,10 +517,12 @@ static void choose_defaults(struct offload_ctx *ctx)
 		cpu = NULL;
 	ctx->memcpy_dev = cpu ? cpu->index : -1;
 	for (int i = 0; i < ctx->ndev; i++) {
-		if (i != ctx->cpu_dev && can_copy(ctx->devs[i]) && auto_choice_ok(ctx, ctx->devs[i])) {
+		struct ofl_device *d = ctx->devs[i];
+		/* every model AUTO attached says so, crypto ones too (crypto.c asks ofl_ctx_auto_ok) */
+		if (i == ctx->cpu_dev || !d->backend || !auto_choice_ok(ctx, d))
+			continue;
+		if (ctx->memcpy_dev == (cpu ? cpu->index : -1) && can_copy(d))
 			ctx->memcpy_dev = i;
-			break;
-		}
 	}
 	/* offload_memcpy(): small copies on the CPU, the rest on the chosen device. */
 	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->devs[ctx->memcpy_dev] : NULL;
@@ -465,6 +545,8 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 	if (ctx->open)
 		return ofl_err(ctx, -EBUSY, "offload_ctx_open: context is already open");
 
+	ctx->fork_gen = atomic_load_explicit(&ofl_fork_gen, memory_order_relaxed);
+	ctx->pid = (int)getpid();
 	offload_ctx_opts_init(&o);
 	if (opts) {
 		if (opts->size < offsetof(struct offload_ctx_opts, backends) + sizeof(opts->backends))
@@ -474,14 +556,24 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 				       opts->size, sizeof(o));
 		memcpy(&o, opts, OFL_MIN((size_t)opts->size, sizeof(o)));
 	}
+	if (o.flags & ~OFL_CTX_KNOWN_FLAGS)
+		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown flags 0x%x",
+			       o.flags & ~OFL_CTX_KNOWN_FLAGS);
 	ctx->flags = o.flags;
 	if (!(o.flags & OFFLOAD_CTX_NO_ENV)) {
 		env_dtb = getenv("OFFLOAD_DTB");
 		env_be = getenv("OFFLOAD_BACKENDS");
 		env_sim = getenv("OFFLOAD_SIM");
 	}
-	if (env_sim && *env_sim && strcmp(env_sim, "0") != 0)
-		ctx->flags |= OFFLOAD_CTX_SIM;
+	if (env_sim) {
+		int on = ofl_env_bool(env_sim);
+		if (on < 0)
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: OFFLOAD_SIM=\"%.40s\" is neither on (1, yes, "
+				       "true, on) nor off (0, no, false, off, empty)", env_sim);
+		if (on)
+			ctx->flags |= OFFLOAD_CTX_SIM;
+	}
 
 	const char *allow = (env_be && *env_be) ? env_be : (o.backends ? o.backends : "");
 	if (strlen(allow) >= sizeof(ctx->allow))
@@ -544,6 +636,11 @@ int offload_ctx_close(offload_ctx *ctx)
 {
 	int r = ofl_ctx_check(ctx, "offload_ctx_close");
 
+	if (r < 0 && ctx && ctx->magic == OFL_CTX_MAGIC && ctx->open && ofl_ctx_inherited(ctx)) {
+		ctx_teardown(ctx); /* a forked child: see ctx_teardown() */
+		ofl_err_clear(ctx);
+		return 0;
+	}
 	if (r < 0)
 		return r;
 	pthread_mutex_lock(&ctx->lock);
@@ -561,6 +658,8 @@ void offload_ctx_free(offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC)
 		return;
+	if (ctx->open && ofl_ctx_inherited(ctx))
+		ctx_teardown(ctx); /* a forked child: forget the handles, call no backend */
 	for (;;) {
 		pthread_mutex_lock(&ctx->lock);
 		struct ofl_handle *h = ctx->nhandles ? ctx->handles.next : NULL;
@@ -581,6 +680,18 @@ const char *offload_ctx_dt_source(const offload_ctx *ctx)
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;
 	return ctx->dt.source;
+}
+
+uint32_t offload_ctx_flags(const offload_ctx *ctx)
+{
+	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
+		return 0;
+	uint32_t f = ctx->flags & ~(uint32_t)OFFLOAD_CTX_SIM;
+	if (ctx->sim && !ctx->sim_auto)
+		f |= OFFLOAD_CTX_SIM;
+	if (ctx->dt_fallback)
+		f |= OFFLOAD_CTX_DT_FALLBACK;
+	return f;
 }
 
 void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,

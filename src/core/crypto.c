@@ -6,6 +6,8 @@
  * open, for an "engine": the first usable non-CPU device (DT devices before
  * pseudo-devices) whose backend implements the algorithm and either runs it
  * on an off-CPU engine or is named explicitly by the context's allow-list.
+ * Models follow the memcpy rule (ofl_ctx_auto_ok): they are chosen only
+ * when the context asked for simulation.
  * Each operation then goes to the engine when its size (len + aad_len for
  * ciphers, the whole message for hashes) is at least the engine's
  * threshold_bytes and within what the engine can take in one piece, else to
@@ -24,6 +26,9 @@
 #define CIPHER_MAGIC 0x6f666c73u /* "ofls" */
 #define HASH_MAGIC 0x6f666c68u   /* "oflh" */
 #define HASH_BUF_MAX (64u * 1024u)
+/* AES-GCM input limits in bytes (NIST SP 800-38D 5.2.1.1): P <= 2^39 - 256 bits, A < 2^64 bits. */
+#define GCM_MAX_DATA ((UINT64_C(1) << 36) - 32u)
+#define GCM_MAX_AAD ((UINT64_C(1) << 61) - 1u)
 
 /* ------------------------------------------------------------ algorithm facts */
 
@@ -105,7 +110,7 @@ int offload_hash_digest_size(enum offload_hash_alg alg)
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
 		if (hash_table[i].alg == alg)
 			return hash_table[i].digest;
-	return -EINVAL;
+	return ofl_err(NULL, -EINVAL, "offload_hash_digest_size: unknown hash algorithm %d", (int)alg);
 }
 
 /* ------------------------------------------------------------ device choice */
@@ -177,6 +182,15 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 				continue;
 			if (!(d->policy.caps & kind))
 				continue;
+			if (!ofl_ctx_auto_ok(ctx, d)) {
+				if (off < sizeof(all))
+					off += (size_t)snprintf(all + off, sizeof(all) - off,
+								"%s%s: a model attached only because no "
+								"device tree was given (not chosen "
+								"automatically; use --sim or OFFLOAD_SIM=1)",
+								off ? "; " : "", d->name);
+				continue;
+			}
 			why[0] = '\0';
 			r = query_dev(d, kind, alg, &hw, why, sizeof(why));
 			if (r == 0 && (hw || backend_named(ctx, d)))
@@ -204,6 +218,30 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 		return ofl_err(ctx, -ENOTSUP, "%s: no usable device implements %s (%s)", func, alg_name,
 			       all[0] ? all : "no crypto backend is built or allowed");
 	return 0;
+}
+
+/* ------------------------------------------------------------ backend errors */
+
+/*
+ * A backend call on device d failed with r. Backends word their messages
+ * "<backend> backend: ..."; the caller sees which API function failed too:
+ * "<func>: <backend's message>", or a generic sentence when the backend
+ * left none (the caller clears the message before the call).
+ */
+static int backend_err(struct offload_ctx *ctx, const char *func, const struct ofl_device *d,
+		       int r)
+{
+	char msg[OFL_ERRMSG_LEN];
+	const char *m = offload_last_error(ctx);
+	size_t fl = strlen(func);
+
+	if (!m[0])
+		return ofl_err(ctx, r, "%s: backend %s failed on %s: %s", func, d->backend->name,
+			       d->name, offload_strerror(r));
+	if (strncmp(m, func, fl) == 0 && m[fl] == ':')
+		return r;
+	ofl_strlcpy(msg, m, sizeof(msg));
+	return ofl_err(ctx, r, "%s: %s", func, msg);
 }
 
 /* ------------------------------------------------------------ cipher sessions */
@@ -307,6 +345,10 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 					    ci->name, op->iv_len);
 	if (OFL_UNLIKELY(ci->iv_len && !op->iv))
 		return ofl_err(ctx, -EINVAL, "%s: iv is NULL", func);
+	/* As for AAD and tag below: a mode without one takes neither pointer nor length. */
+	if (OFL_UNLIKELY(!ci->iv_len && op->iv))
+		return ofl_err(ctx, -EINVAL, "%s: %s takes no IV: pass iv NULL and iv_len 0", func,
+			       ci->name);
 	if (OFL_UNLIKELY(op->len && (!op->in || !op->out)))
 		return ofl_err(ctx, -EINVAL, "%s: %s is NULL with len %zu", func,
 			       !op->in ? "in" : "out", op->len);
@@ -333,6 +375,16 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 	}
 	if (OFL_UNLIKELY(op->aad_len && !op->aad))
 		return ofl_err(ctx, -EINVAL, "%s: aad is NULL with aad_len %zu", func, op->aad_len);
+	if (OFL_UNLIKELY((uint64_t)op->len > GCM_MAX_DATA))
+		return ofl_err(ctx, -EINVAL,
+			       "%s: AES-GCM data of %zu bytes is above the %llu-byte limit of one "
+			       "operation (2^39 - 256 bits, NIST SP 800-38D 5.2.1.1)",
+			       func, op->len, (unsigned long long)GCM_MAX_DATA);
+	if (OFL_UNLIKELY((uint64_t)op->aad_len > GCM_MAX_AAD))
+		return ofl_err(ctx, -EINVAL,
+			       "%s: AES-GCM AAD of %zu bytes is above the limit of 2^64 - 1 bits "
+			       "(NIST SP 800-38D 5.2.1.1)",
+			       func, op->aad_len);
 	if (OFL_UNLIKELY(ofl_range_wraps(op->aad, op->aad_len)))
 		return ofl_err(ctx, -EINVAL, "%s: aad_len %zu wraps the address space", func,
 			       op->aad_len);
@@ -353,9 +405,12 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 	return 0;
 }
 
-static int slot_open_cipher(struct offload_cipher_session *s, struct slot *sl)
+static int slot_open_cipher(struct offload_cipher_session *s, const char *func, struct slot *sl)
 {
-	return sl->dev->backend->cipher->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+	ofl_err_clear(s->ctx);
+	int r = sl->dev->backend->cipher->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+
+	return r < 0 ? backend_err(s->ctx, func, sl->dev, r) : r;
 }
 
 static int cipher_run(struct offload_cipher_session *s, const char *func,
@@ -366,7 +421,8 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	size_t size = op->len + op->aad_len;
+	/* saturating: the two lengths may overlap the same memory */
+	size_t size = op->len + op->aad_len < op->len ? SIZE_MAX : op->len + op->aad_len;
 	struct slot *sl = &s->cpu;
 	if (s->eng.dev && (s->pinned || !s->cpu.dev ||
 			   (size >= s->threshold && size <= s->eng_max - op->tag_len)))
@@ -381,12 +437,13 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 		return 0;
 	}
 	if (OFL_UNLIKELY(!sl->bs)) {
-		r = slot_open_cipher(s, sl);
+		r = slot_open_cipher(s, func, sl);
 		if (r < 0)
 			return r;
 	}
 	const char *driver = "";
 	uint32_t flags = 0;
+	ofl_err_clear(ctx);
 	r = sl->dev->backend->cipher->run(sl->bs, op, &driver, &flags);
 	if (OFL_UNLIKELY(r < 0)) {
 		if (op->len)
@@ -395,7 +452,7 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 			return ofl_err(ctx, r, "%s: AES-GCM tag mismatch on %s: the data or tag was "
 					       "altered or the key/IV/AAD differ; no plaintext released",
 				       func, sl->dev->name);
-		return r;
+		return backend_err(ctx, func, sl->dev, r);
 	}
 	ofl_result_set(op->result, sl->dev, driver, flags);
 	return 0;
@@ -429,6 +486,17 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
 		ofl_wipe(s, sizeof(*s));
 		free(s);
 		return r;
+	}
+	/* Bound to one device: set the backend up now, so that an algorithm the
+	 * device lacks (e.g. one missing from the kernel behind AF_ALG) or a key
+	 * it refuses is an error here, as documented, not at the first run. */
+	if (s->pinned && s->eng.dev) {
+		r = slot_open_cipher(s, func, &s->eng);
+		if (r < 0) {
+			cipher_session_fini(s);
+			free(s);
+			return r;
+		}
 	}
 	s->registered = true;
 	ofl_ctx_handle_add(ctx, &s->h, "cipher session", cipher_destroy);
@@ -577,10 +645,18 @@ static void hash_session_fini(struct offload_hash_session *s)
 	s->magic = 0;
 }
 
-static int hash_use(struct offload_hash_session *s, struct slot *sl)
+static int slot_open_hash(struct offload_hash_session *s, const char *func, struct slot *sl)
+{
+	ofl_err_clear(s->ctx);
+	int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+
+	return r < 0 ? backend_err(s->ctx, func, sl->dev, r) : r;
+}
+
+static int hash_use(struct offload_hash_session *s, const char *func, struct slot *sl)
 {
 	if (OFL_UNLIKELY(!sl->bs)) {
-		int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
+		int r = slot_open_hash(s, func, sl);
 		if (r < 0)
 			return r;
 	}
@@ -596,21 +672,25 @@ static void hash_abort(struct offload_hash_session *s)
 	s->buffered = 0;
 }
 
-static int hash_feed(struct offload_hash_session *s, const void *data, size_t len)
+static int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
+		     size_t len)
 {
 	if (len == 0)
 		return 0;
+	ofl_err_clear(s->ctx);
 	int r = s->cur->dev->backend->hash->update(s->cur->bs, data, len);
-	if (OFL_UNLIKELY(r < 0))
+	if (OFL_UNLIKELY(r < 0)) {
+		r = backend_err(s->ctx, func, s->cur->dev, r);
 		hash_abort(s);
+	}
 	return r;
 }
 
 /* Decide the device of the current message; flush what was buffered. */
-static int hash_decide(struct offload_hash_session *s, bool reached)
+static int hash_decide(struct offload_hash_session *s, const char *func, bool reached)
 {
 	struct slot *sl = (s->pinned || !s->cpu.dev || (reached && s->eng.dev)) ? &s->eng : &s->cpu;
-	int r = hash_use(s, sl);
+	int r = hash_use(s, func, sl);
 
 	if (r < 0) {
 		s->buffered = 0;
@@ -618,13 +698,14 @@ static int hash_decide(struct offload_hash_session *s, bool reached)
 	}
 	size_t n = s->buffered;
 	s->buffered = 0;
-	return hash_feed(s, s->buf, n);
+	return hash_feed(s, func, s->buf, n);
 }
 
-static int hash_update(struct offload_hash_session *s, const void *data, size_t len)
+static int hash_update(struct offload_hash_session *s, const char *func, const void *data,
+		       size_t len)
 {
 	if (OFL_LIKELY(s->cur))
-		return hash_feed(s, data, len);
+		return hash_feed(s, func, data, len);
 	if (s->buf_cap) {
 		if (len < s->buf_cap - s->buffered) {
 			if (len)
@@ -632,33 +713,36 @@ static int hash_update(struct offload_hash_session *s, const void *data, size_t 
 			s->buffered += len;
 			return 0;
 		}
-		int r = hash_decide(s, true);
+		int r = hash_decide(s, func, true);
 		if (r < 0)
 			return r;
-		return hash_feed(s, data, len);
+		return hash_feed(s, func, data, len);
 	}
-	int r = hash_decide(s, false);
+	int r = hash_decide(s, func, false);
 	if (r < 0)
 		return r;
-	return hash_feed(s, data, len);
+	return hash_feed(s, func, data, len);
 }
 
-static int hash_final(struct offload_hash_session *s, void *digest, struct offload_result *res)
+static int hash_final(struct offload_hash_session *s, const char *func, void *digest,
+		      struct offload_result *res)
 {
 	int r;
 
 	if (!s->cur) {
-		r = hash_decide(s, false);
+		r = hash_decide(s, func, false);
 		if (r < 0)
 			return r;
 	}
 	const char *driver = "";
 	uint32_t flags = 0;
 	struct slot *sl = s->cur;
+	ofl_err_clear(s->ctx);
 	r = sl->dev->backend->hash->final(sl->bs, digest, &driver, &flags);
 	s->cur = NULL;
 	s->buffered = 0;
 	if (OFL_UNLIKELY(r < 0)) {
+		r = backend_err(s->ctx, func, sl->dev, r);
 		sl->dev->backend->hash->reset(sl->bs);
 		ofl_wipe(digest, (size_t)s->digest_len);
 		return r;
@@ -693,6 +777,9 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
 	r = hash_session_init(s, ctx, func, dev, alg, key, key_len);
 	if (r == 0)
 		r = hash_session_alloc(s, func, key);
+	/* Bound to one device: set the backend up now (see the cipher open). */
+	if (r == 0 && s->pinned && s->eng.dev)
+		r = slot_open_hash(s, func, &s->eng);
 	if (r < 0) {
 		if (s->magic == HASH_MAGIC)
 			hash_session_fini(s);
@@ -731,7 +818,7 @@ int offload_hash_update(offload_hash_session *s, const void *data, size_t len)
 		return ofl_err(s->ctx, -EINVAL, "%s: data is NULL with len %zu", func, len);
 	if (OFL_UNLIKELY(ofl_range_wraps(data, len)))
 		return ofl_err(s->ctx, -EINVAL, "%s: length %zu wraps the address space", func, len);
-	return hash_update(s, data, len);
+	return hash_update(s, func, data, len);
 }
 
 static int digest_check(struct offload_ctx *ctx, const char *func, enum offload_hash_alg alg,
@@ -758,7 +845,7 @@ int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
 	r = digest_check(s->ctx, func, s->alg, digest, digest_len);
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	return hash_final(s, digest, res);
+	return hash_final(s, func, digest, res);
 }
 
 int offload_hash_close(offload_hash_session *s)
@@ -792,12 +879,29 @@ int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, s
 		r = ofl_err(ctx, -EINVAL, "%s: length %zu wraps the address space", func, len);
 	if (r == 0) {
 		bool eng = s.eng.dev && (!s.cpu.dev || len >= s.threshold);
-		r = hash_use(&s, eng ? &s.eng : &s.cpu);
+		r = hash_use(&s, func, eng ? &s.eng : &s.cpu);
 	}
-	if (r == 0)
-		r = hash_feed(&s, data, len);
-	if (r == 0)
-		r = hash_final(&s, digest, res);
+	if (r == 0 && s.cur->dev->backend->hash->digest) {
+		/* the backend takes the whole message at once (Linux's digest/finup) */
+		const struct ofl_hash_ops *ops = s.cur->dev->backend->hash;
+		const char *driver = "";
+		uint32_t flags = 0;
+		ofl_err_clear(ctx);
+		r = ops->digest(s.cur->bs, data, len, digest, &driver, &flags);
+		if (r < 0) {
+			r = backend_err(ctx, func, s.cur->dev, r);
+			ops->reset(s.cur->bs);
+			ofl_wipe(digest, (size_t)s.digest_len);
+		} else {
+			ofl_result_set(res, s.cur->dev, driver, flags);
+			r = s.digest_len;
+		}
+	} else {
+		if (r == 0)
+			r = hash_feed(&s, func, data, len);
+		if (r == 0)
+			r = hash_final(&s, func, digest, res);
+	}
 	s.key = NULL;
 	hash_session_fini(&s);
 	return r;

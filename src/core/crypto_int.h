@@ -82,6 +82,14 @@ struct ofl_hash_ops {
 	 * new one with the same key; sets *driver and *flags.
 	 */
 	int (*final)(void *bs, uint8_t *digest, const char **driver, uint32_t *flags);
+	/*
+	 * Optional (NULL: update + final): hash `len` bytes (0 allowed) as one
+	 * whole message into digest, on a state with no message in progress,
+	 * and start a new one; sets *driver and *flags. Lets an engine take a
+	 * one-shot offload_hash() in one request, as Linux's digest/finup does.
+	 */
+	int (*digest)(void *bs, const void *data, size_t len, uint8_t *digest, const char **driver,
+		      uint32_t *flags);
 	/* Discard the current message (after an error). */
 	void (*reset)(void *bs);
 	/* Wipe key material and free. */

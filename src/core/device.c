@@ -49,6 +49,8 @@ int offload_backend_status(const offload_ctx *ctx, const char *name, const char 
 {
 	int r = ofl_ctx_check(ctx, "offload_backend_status");
 
+	if (why)
+		*why = ""; /* never a previous call's text */
 	if (r < 0)
 		return r;
 	if (!name)
@@ -61,6 +63,8 @@ int offload_backend_status(const offload_ctx *ctx, const char *name, const char 
 			*why = s->present ? "" : s->why;
 		return s->present ? 1 : 0;
 	}
+	if (why)
+		*why = "not built into this library";
 	return ofl_err(ctx, -ENOENT, "offload_backend_status: backend \"%s\" is not built into this "
 				     "library", name);
 }

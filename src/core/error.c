@@ -7,6 +7,7 @@
  * context, so threads sharing a context never see each other's errors and a
  * stale message of another context is never shown.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,8 +43,25 @@ const char *offload_last_error(const offload_ctx *ctx)
 	return tl_err.msg;
 }
 
+/*
+ * The C library's description of a positive errno as a static string, or
+ * NULL. Not strerror(): glibc formats unknown codes into a per-thread buffer
+ * that the next call frees, so its result cannot be returned as static.
+ */
+static const char *libc_errno_text(int err)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+	return strerrordesc_np(err);
+#else
+	OFL_UNUSED(err);
+	return NULL;
+#endif
+}
+
 const char *offload_strerror(int err)
 {
+	if (err == INT_MIN)
+		return "unknown error"; /* -INT_MIN does not exist */
 	if (err < 0)
 		err = -err;
 	switch (err) {
@@ -71,7 +89,9 @@ const char *offload_strerror(int err)
 		return "out of memory";
 	case EMSGSIZE:
 		return "message too long for the backend";
-	default:
-		return strerror(err);
+	default: {
+		const char *t = libc_errno_text(err);
+		return t ? t : "unknown error";
+	}
 	}
 }

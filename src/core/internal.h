@@ -70,7 +70,8 @@ struct ofl_device {
 	struct ofl_dev_counters stats;
 	char name[80];
 	char kind[16];
-	char dt_path[256];
+	const char *dt_path;            /* full DT path: dt_path_mem, or "" for pseudo-devices */
+	char *dt_path_mem;              /* malloc()ed, however long the path */
 	char compatible[64];
 	char status[16];
 	char backend_name[16];
@@ -105,6 +106,7 @@ struct offload_ctx {
 	uint32_t flags;                 /* OFFLOAD_CTX_* in effect (after env) */
 	bool sim;                       /* models attached */
 	bool sim_auto;                  /* ... only because AUTO fell back to the built-in board */
+	bool dt_fallback;               /* AUTO fell back to the built-in board */
 	struct ofl_sim *sim_world;      /* src/sim world, shared by the models (refcounted there) */
 	struct ofl_dt dt;
 	char allow[256];                /* backend allow-list in effect, "" = all */
@@ -127,6 +129,9 @@ struct offload_ctx {
 	struct ofl_device *memcpy_big;
 	uint64_t memcpy_threshold;
 
+	unsigned fork_gen;              /* ofl_fork_gen when opened: differs in a forked child */
+	int pid;                        /* process that opened it (for messages) */
+
 	struct ofl_handle handles;      /* list head of open handles */
 	int nhandles;
 	pthread_mutex_t lock;           /* protects the handle list and backend lazy state */
@@ -141,8 +146,38 @@ void ofl_err_clear(const struct offload_ctx *ctx);
 
 /* ---- context helpers (src/core/context.c) ---- */
 
-/* -EINVAL / -EBADF with a message if ctx is NULL or not open; else 0. */
+/*
+ * Bumped in the child of every fork() by a pthread_atfork() handler that
+ * offload_ctx_new() registers. A context whose fork_gen differs was opened
+ * by an ancestor process: its backends' threads are not in this process and
+ * its engines are the parent's (see offload.h).
+ */
+extern atomic_uint ofl_fork_gen;
+
+/* Was ctx opened by another process (this is a forked child)? */
+static inline bool ofl_ctx_inherited(const struct offload_ctx *ctx)
+{
+	return OFL_UNLIKELY(ctx->fork_gen != atomic_load_explicit(&ofl_fork_gen, memory_order_relaxed));
+}
+
+/*
+ * -EINVAL / -EBADF with a message if ctx is NULL, not open, or inherited
+ * through fork() (ofl_ctx_inherited); else 0.
+ */
 int ofl_ctx_check(const struct offload_ctx *ctx, const char *func);
+/* The -EBADF (with its sentence) of a call on a context inherited through fork(). */
+int ofl_inherited_err(const struct offload_ctx *ctx, const char *func);
+/*
+ * An on/off environment value, case-insensitively: 1 for "1", "yes", "true",
+ * "on"; 0 for "", "0", "no", "false", "off"; -EINVAL for anything else.
+ */
+int ofl_env_bool(const char *v);
+/*
+ * May `d` be an automatic choice (memcpy default, crypto engine)? Models are
+ * not when they were attached only because AUTO fell back to the built-in
+ * board (no --sim / OFFLOAD_SIM / OFFLOAD_DT_BUILTIN asked for them).
+ */
+bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d);
 /* Is backend `name` allowed by the allow-list? */
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
 /* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */
@@ -186,8 +221,8 @@ static inline bool ofl_ranges_overlap(const void *a, size_t alen, const void *b,
 static inline bool ofl_copy_args_ok(const struct offload_ctx *ctx, const void *dst,
 				    const void *src, size_t len)
 {
-	return ctx && ctx->magic == OFL_CTX_MAGIC && ctx->open && dst && src &&
-	       !ofl_range_wraps(dst, len) && !ofl_range_wraps(src, len) &&
+	return ctx && ctx->magic == OFL_CTX_MAGIC && ctx->open && !ofl_ctx_inherited(ctx) && dst &&
+	       src && !ofl_range_wraps(dst, len) && !ofl_range_wraps(src, len) &&
 	       !ofl_ranges_overlap(dst, len, src, len);
 }
 /* Monotonic clock in nanoseconds. */

@@ -105,6 +105,8 @@ int offload_queue_close(offload_queue *q)
 
 	if (!q)
 		return ofl_err(NULL, -EINVAL, "offload_queue_close: queue is NULL");
+	if (ofl_ctx_inherited(q->ctx))
+		return ofl_inherited_err(q->ctx, "offload_queue_close");
 	struct ofl_queue_handle *qh = (struct ofl_queue_handle *)q;
 	const struct ofl_memcpy_ops *ops = q->dev->backend->memcpy;
 	uint32_t done0 = q->done;
@@ -165,6 +167,8 @@ int offload_queue_submit(offload_queue *q)
 {
 	if (OFL_UNLIKELY(!q))
 		return ofl_err(NULL, -EINVAL, "offload_queue_submit: queue is NULL");
+	if (ofl_ctx_inherited(q->ctx))
+		return ofl_inherited_err(q->ctx, "offload_queue_submit");
 	uint32_t n = q->tail - q->submitted;
 	if (n == 0)
 		return 0;
@@ -198,6 +202,8 @@ int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigne
 	if (OFL_UNLIKELY(!q || (!cpl && max)))
 		return ofl_err(q ? q->ctx : NULL, -EINVAL, "offload_queue_poll: %s is NULL",
 			       q ? "cpl" : "queue");
+	if (ofl_ctx_inherited(q->ctx))
+		return ofl_inherited_err(q->ctx, "offload_queue_poll");
 	if (q->done != q->submitted) {
 		int r = q->dev->backend->memcpy->queue_progress(q, 0);
 		if (r < 0 && r != -ETIMEDOUT)
@@ -212,6 +218,8 @@ int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigne
 	if (OFL_UNLIKELY(!q || !cpl || max == 0))
 		return ofl_err(q ? q->ctx : NULL, -EINVAL, "offload_queue_wait: %s",
 			       !q ? "queue is NULL" : !cpl ? "cpl is NULL" : "max is 0");
+	if (ofl_ctx_inherited(q->ctx))
+		return ofl_inherited_err(q->ctx, "offload_queue_wait");
 	if (q->head == q->done && q->done == q->submitted)
 		return ofl_err(q->ctx, -EINVAL,
 			       "offload_queue_wait: no submitted job is outstanding (%u enqueued but "

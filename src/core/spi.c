@@ -116,19 +116,6 @@ static bool is_controller(const struct offload_ctx *ctx, int node)
 	       fdt_getprop(fdt, node, "num-cs", NULL);
 }
 
-static uint32_t num_chipselects(const void *fdt, int node)
-{
-	static const char *const names[] = { "spi-num-chipselects", "num-cs" };
-
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(names); i++) {
-		int len = 0;
-		const fdt32_t *p = fdt_getprop(fdt, node, names[i], &len);
-		if (p && len >= (int)sizeof(*p))
-			return fdt32_ld(p);
-	}
-	return 0;
-}
-
 /* The child of `ctrl` at `node` (node >= 0) or with reg == cs (node < 0). */
 static int find_child(const void *fdt, int ctrl, int node, uint32_t cs, struct ofl_dt_spi_child *out)
 {
@@ -145,7 +132,8 @@ static int find_child(const void *fdt, int ctrl, int node, uint32_t cs, struct o
 		n = ofl_dt_spi_children(fdt, ctrl, all, n);
 		int r = -ENOENT;
 		for (int i = 0; i < n && r; i++)
-			if (node >= 0 ? all[i].node == node : all[i].chip_select == cs) {
+			if (node >= 0 ? all[i].node == node
+				      : !all[i].reg_error[0] && all[i].chip_select == cs) {
 				*out = all[i];
 				r = 0;
 			}
@@ -153,7 +141,7 @@ static int find_child(const void *fdt, int ctrl, int node, uint32_t cs, struct o
 		return r;
 	}
 	for (int i = 0; i < n; i++)
-		if (node >= 0 ? kids[i].node == node : kids[i].chip_select == cs) {
+		if (node >= 0 ? kids[i].node == node : !kids[i].reg_error[0] && kids[i].chip_select == cs) {
 			*out = kids[i];
 			return 0;
 		}
@@ -200,7 +188,7 @@ static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const st
 				       "apply; name the controller (spi@...) or pass chip_select -1 with a "
 				       "peripheral node",
 				       fn, cfg->path, o->chip_select);
-		uint32_t ncs = num_chipselects(fdt, ctrl);
+		uint32_t ncs = ofl_dt_spi_num_cs(fdt, ctrl);
 		if (ncs && (uint32_t)o->chip_select >= ncs)
 			return ofl_err(ctx, -EINVAL,
 				       "%s: chip_select %d is out of range: %s declares %u chip selects",
@@ -230,6 +218,8 @@ static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const st
 				       cfg->path);
 		if (r < 0)
 			return ofl_err(ctx, r, "%s: cannot read %s", fn, cfg->path);
+		if (child.reg_error[0])
+			return ofl_err(ctx, -EINVAL, "%s: %s: %s", fn, cfg->path, child.reg_error);
 		ofl_dt_path(fdt, node, cfg->dt_path, sizeof(cfg->dt_path));
 	}
 	ofl_dt_path(fdt, ctrl, cfg->ctrl_path, sizeof(cfg->ctrl_path));

@@ -68,8 +68,13 @@ void ofl_dt_free(struct ofl_dt *dt);
  */
 int ofl_dt_validate(const void *fdt, size_t size, char *err, size_t errlen);
 
-/* Path of a node into buf ("/" for the root). */
+/*
+ * Path of a node into buf ("/" for the root). A path longer than buf gives
+ * "<node at offset N>" and -EINVAL: for messages only.
+ */
 int ofl_dt_path(const void *fdt, int node, char *buf, size_t len);
+/* The full path of a node, however long, in a malloc()ed string; NULL if out of memory. */
+char *ofl_dt_path_dup(const void *fdt, int node);
 
 /*
  * Linux of_device_is_available(): `status` absent, "okay" or "ok" => enabled;
@@ -170,10 +175,16 @@ struct ofl_dt_rmem {
  */
 int ofl_dt_reserved_memory(const void *fdt, struct ofl_dt_rmem *out, int max);
 
-/* An SPI peripheral child node of a controller. */
+/* An SPI peripheral child node of a controller (a child with a `reg`). */
 struct ofl_dt_spi_child {
 	int node;
-	uint32_t chip_select;        /* first cell of reg */
+	uint32_t chip_select;        /* first cell of reg; meaningful only if !reg_error[0] */
+	/*
+	 * Why `reg` names no chip select, "" when it does: shorter than one
+	 * cell, more cells than Linux reads, a value that does not fit Linux's
+	 * 8-bit chip select, or not below the controller's num-cs.
+	 */
+	char reg_error[128];
 	uint32_t max_frequency_hz;   /* spi-max-frequency, 0 if absent */
 	uint32_t mode;               /* OFFLOAD_SPI_* bits from spi-cpol/cpha/lsb-first/cs-high/3wire */
 	uint32_t cs_setup_ns;        /* spi-cs-setup-delay-ns, else fsl,spi-cs-sck-delay */
@@ -181,7 +192,12 @@ struct ofl_dt_spi_child {
 	const char *compatible;      /* first compatible, may be NULL */
 	bool enabled;
 };
-/* Implemented in src/dt/spi.c (the SPI module). */
+/*
+ * Implemented in src/dt/spi.c (the SPI module). Every child with a `reg`
+ * property is counted and written, valid chip select or not (reg_error).
+ */
 int ofl_dt_spi_children(const void *fdt, int controller, struct ofl_dt_spi_child *out, int max);
+/* The controller's spi-num-chipselects or num-cs, 0 when it declares neither. */
+uint32_t ofl_dt_spi_num_cs(const void *fdt, int controller);
 
 #endif /* OFL_DT_H */

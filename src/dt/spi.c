@@ -2,9 +2,10 @@
 /*
  * SPI peripheral (child) nodes of a controller, read the way Linux reads
  * them in drivers/spi/spi.c of_spi_parse_dt() and spi-fsl-dspi.c
- * dspi_setup() (facts in shared/hw/dspi.md section 1.3).
+ * dspi_setup().
  */
 #include <libfdt.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <offload/spi.h>
@@ -52,11 +53,59 @@ static uint32_t lanes(const void *fdt, int node, const char *name, uint32_t dual
 	}
 }
 
-static void read_child(const void *fdt, int node, uint32_t cs, struct ofl_dt_spi_child *c)
+/*
+ * Linux reads a peripheral's `reg` in drivers/spi/spi.c of_spi_parse_dt()
+ * with of_property_read_variable_u32_array(.., 1, SPI_CS_CNT_MAX): one to
+ * four whole cells, else "has no valid 'reg' property". Each value becomes
+ * a u8 of struct spi_device's chip_select[], and __spi_add_device() refuses
+ * one not below the controller's num_chipselect ("cs%d >= max %d").
+ */
+#define OFL_SPI_CS_CNT_MAX 4
+#define OFL_SPI_CS_LIMIT 256
+
+uint32_t ofl_dt_spi_num_cs(const void *fdt, int controller)
+{
+	static const char *const names[] = { "spi-num-chipselects", "num-cs" };
+
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(names); i++) {
+		int len = 0;
+		const fdt32_t *p = fdt_getprop(fdt, controller, names[i], &len);
+		if (p && len >= (int)sizeof(*p))
+			return fdt32_ld(p);
+	}
+	return 0;
+}
+
+static void check_reg(const fdt32_t *reg, int len, uint32_t ncs, struct ofl_dt_spi_child *c)
+{
+	char *e = c->reg_error;
+	size_t el = sizeof(c->reg_error);
+
+	if (len < (int)sizeof(*reg)) {
+		snprintf(e, el, "its reg is %d byte(s), less than one 32-bit cell, so it names no chip "
+			 "select (Linux of_spi_parse_dt(): no valid 'reg')", len);
+		return;
+	}
+	if ((size_t)len > OFL_SPI_CS_CNT_MAX * sizeof(*reg)) {
+		snprintf(e, el, "its reg has %d cells; Linux of_spi_parse_dt() reads at most %d chip "
+			 "selects", len / (int)sizeof(*reg), OFL_SPI_CS_CNT_MAX);
+		return;
+	}
+	c->chip_select = fdt32_ld(reg);
+	if (c->chip_select >= OFL_SPI_CS_LIMIT)
+		snprintf(e, el, "its reg <0x%x> is not a chip select: Linux keeps a chip select in 8 "
+			 "bits (struct spi_device)", c->chip_select);
+	else if (ncs && c->chip_select >= ncs)
+		snprintf(e, el, "its reg <%u> is not below the controller's %u chip selects (Linux "
+			 "__spi_add_device(): cs >= max)", c->chip_select, ncs);
+}
+
+static void read_child(const void *fdt, int node, const fdt32_t *reg, int reg_len, uint32_t ncs,
+		       struct ofl_dt_spi_child *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->node = node;
-	c->chip_select = cs;
+	check_reg(reg, reg_len, ncs, c);
 	c->max_frequency_hz = prop_u32(fdt, node, "spi-max-frequency", 0);
 	if (prop_bool(fdt, node, "spi-cpha"))
 		c->mode |= OFFLOAD_SPI_CPHA;
@@ -72,8 +121,8 @@ static void read_child(const void *fdt, int node, uint32_t cs, struct ofl_dt_spi
 	c->mode |= lanes(fdt, node, "spi-rx-bus-width", OFFLOAD_SPI_RX_DUAL, OFFLOAD_SPI_RX_QUAD);
 	/*
 	 * The generic properties win; the deprecated Freescale ones are used
-	 * only when the generic delay is 0 or absent (spi-fsl-dspi.c
-	 * dspi_setup(), hw/dspi.md section 1.3).
+	 * only when the generic delay is 0 or absent (Linux
+	 * drivers/spi/spi-fsl-dspi.c dspi_setup()).
 	 */
 	c->cs_setup_ns = prop_u32(fdt, node, "spi-cs-setup-delay-ns", 0);
 	if (c->cs_setup_ns == 0)
@@ -91,15 +140,16 @@ int ofl_dt_spi_children(const void *fdt, int controller, struct ofl_dt_spi_child
 
 	if (!fdt || controller < 0 || max < 0 || (max > 0 && !out))
 		return -EINVAL;
+	uint32_t ncs = ofl_dt_spi_num_cs(fdt, controller);
 	fdt_for_each_subnode(node, fdt, controller) {
 		int len = 0;
 		const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
 
-		/* Nodes without a chip select (e.g. a "slave" node) are not peripherals. */
-		if (!reg || len < (int)sizeof(*reg))
+		/* Nodes without reg (e.g. a "slave" node) are not peripherals. */
+		if (!reg)
 			continue;
 		if (count < max)
-			read_child(fdt, node, fdt32_ld(reg), &out[count]);
+			read_child(fdt, node, reg, len, ncs, &out[count]);
 		count++;
 	}
 	if (node < 0 && node != -FDT_ERR_NOTFOUND)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Walking the tree: paths, status, the chain of ancestors, small property readers. */
 #include <libfdt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dt/dt.h"
@@ -17,6 +19,27 @@ int ofl_dt_path(const void *fdt, int node, char *buf, size_t len)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+char *ofl_dt_path_dup(const void *fdt, int node)
+{
+	/* A path is at most the structure block's names plus slashes: bounded by the blob. */
+	size_t cap = (size_t)fdt_totalsize(fdt) + 2, len = cap < 256 ? cap : 256;
+
+	if (cap > INT_MAX)
+		cap = INT_MAX;
+	for (;;) {
+		char *buf = malloc(len);
+		if (!buf)
+			return NULL;
+		int r = fdt_get_path(fdt, node, buf, (int)len);
+		if (r == 0)
+			return buf;
+		free(buf);
+		if (r != -FDT_ERR_NOSPACE || len >= cap)
+			return NULL;
+		len = len > cap / 2 ? cap : len * 2;
+	}
 }
 
 bool ofl_dt_enabled(const void *fdt, int node, const char **status)

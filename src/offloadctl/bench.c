@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* offloadctl bench: dispatch to bench memcpy | cipher | spi. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -27,8 +28,12 @@ int cmd_bench(struct cli *cli, int argc, char **argv)
 		return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
 	for (size_t i = 0; benches[i].name; i++)
-		if (strcmp(argv[1], benches[i].name) == 0)
+		if (strcmp(argv[1], benches[i].name) == 0) {
+			static char cmd[32];
+			snprintf(cmd, sizeof(cmd), "bench %s", benches[i].name);
+			cli->cmd = cmd; /* messages say "offloadctl bench memcpy: ..." */
 			return benches[i].run(cli, argc - 1, argv + 1);
+		}
 	fprintf(stderr, "%s bench: unknown benchmark '%s'\n", cli->prog, argv[1]);
 	return CLI_EXIT_USAGE;
 }

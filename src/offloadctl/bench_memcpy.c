@@ -16,7 +16,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -37,6 +39,8 @@ struct bm_opts {
 	bool sweep;           /* --sweep (or no --size) */
 	bool async;           /* --async */
 	size_t min, max;      /* sweep range */
+	bool max_given;       /* --max; else max_sweep_default() */
+	char max_why[96];     /* how the default top size was chosen */
 	unsigned factor;      /* sweep step */
 	double time_s;        /* seconds per size (sweep) or per thread (run) */
 };
@@ -165,14 +169,20 @@ struct target {
 	offload_queue *q;     /* async: this thread's queue */
 	struct offload_completion *cpl;
 	unsigned ncpl;
-	char err[160];        /* first failure, in words */
+	char err[512];        /* first failure, in words (the library message size) */
 };
 
+/* The first failure: the library's message (it names the function), else what failed and why. */
 static void target_fail(struct target *t, const char *what, int r)
 {
-	if (!t->err[0])
-		snprintf(t->err, sizeof(t->err), "%s: %s: %s", what, offload_strerror(r),
-			 offload_last_error(t->ctx));
+	const char *msg = offload_last_error(t->ctx);
+
+	if (t->err[0])
+		return;
+	if (msg[0])
+		snprintf(t->err, sizeof(t->err), "%s", msg);
+	else
+		snprintf(t->err, sizeof(t->err), "%s: %s", what, offload_strerror(r));
 }
 
 /*
@@ -295,21 +305,25 @@ struct label {
 /* Which device serves copies of `size` bytes on target t (one labelled probe copy). */
 static int label_for(struct target *t, size_t size, struct label *l)
 {
-	struct offload_result res;
+	struct offload_result res = { 0 };
 	struct offload_dev_info info;
 	struct bufset b;
-	int r = bufset_alloc(&b, size, 0, 1, 7);
+	int r;
 
-	if (r < 0)
-		return r;
-	r = offload_memcpy_dev(t->ctx, t->dev, b.dst[0], b.src[0], size, &res);
-	bufset_free(&b);
-	if (r < 0) {
-		target_fail(t, "offload_memcpy_dev", r);
-		return r;
-	}
-	if (t->async)
+	if (t->async) {
+		/* the queue's device (a synchronous probe could find its channels all taken) */
 		res.dev = offload_queue_dev(t->q);
+	} else {
+		r = bufset_alloc(&b, size, 0, 1, 7);
+		if (r < 0)
+			return r;
+		r = offload_memcpy_dev(t->ctx, t->dev, b.dst[0], b.src[0], size, &res);
+		bufset_free(&b);
+		if (r < 0) {
+			target_fail(t, "offload_memcpy_dev", r);
+			return r;
+		}
+	}
 	r = offload_dev_info(t->ctx, res.dev, &info);
 	if (r < 0)
 		return r;
@@ -409,16 +423,19 @@ static int sweep_one(struct target *t, const struct bm_opts *o, size_t size, str
 {
 	struct bufset b;
 	size_t n = bufs_for(size);
-	int r = bufset_alloc(&b, size, o->align, n, size);
 
 	memset(row, 0, sizeof(*row));
 	row->size = size;
 	row->nbufs = n;
+	/* The probe copy first: its buffers are gone before the pass buffers exist (peak 2 x size). */
+	int r = label_for(t, size, &row->label);
+	if (r < 0)
+		return r;
+	r = bufset_alloc(&b, size, o->align, n, size);
 	if (r < 0) {
 		snprintf(t->err, sizeof(t->err), "cannot allocate 2 x %zu buffers of %zu bytes", n, size);
 		return r;
 	}
-	r = label_for(t, size, &row->label);
 	/* Warm-up: fault in, start the library's workers; verified, not timed. */
 	uint64_t ns;
 	if (r == 0)
@@ -535,10 +552,11 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 	if (cli->csv) {
 		fputs(csv_header, stdout);
 	} else if (!cli->json) {
-		printf("offloadctl bench memcpy: library (%s, %s) vs plain memcpy, %s .. %s x%u, align %zu, "
-		       "ABBA-interleaved, median of passes\n",
+		printf("offloadctl bench memcpy: library (%s, %s) vs plain memcpy, %s .. %s%s%s%s x%u, "
+		       "align %zu, ABBA-interleaved, median of passes\n",
 		       dev == OFFLOAD_DEV_AUTO ? "device auto" : "chosen device",
 		       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy", lo, hi,
+		       o->max_why[0] ? " (" : "", o->max_why, o->max_why[0] ? "; --max to change)" : "",
 		       o->factor, o->align);
 		printf("%8s %11s %11s %6s %11s %11s %10s  %-12s %6s\n", "size", "lib MB/s",
 		       "memcpy MB/s", "ratio", "lib/call", "memcpy/call", "overhead", "device",
@@ -569,22 +587,21 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 			break;
 	}
 
-	uint64_t tests = 0, failures = 0, bytes = 0, ns = 0;
-	const char *name = nrows ? rows[nrows - 1].label.name : "none";
-	bool any_sim = false;
+	/*
+	 * The summary line is dmatest's for the largest size (what dmatest prints
+	 * for one --size run); a sum of rates over sizes would mean nothing. The
+	 * line before it counts every library copy of the sweep, all verified.
+	 */
+	uint64_t tests = 0, failures = 0;
 	for (size_t i = 0; i < nrows; i++) {
 		tests += rows[i].tests;
 		failures += rows[i].failures;
-		bytes += rows[i].lib_bytes;
-		ns += rows[i].lib_total_ns;
-		any_sim |= rows[i].label.sim;
-		if (strcmp(rows[i].label.name, name) != 0)
-			name = any_sim ? "auto+sim" : "auto";
 	}
-	if (any_sim && strcmp(name, "auto") == 0)
-		name = "auto+sim"; /* a simulated row came before the devices differed */
-	char thread[128];
-	snprintf(thread, sizeof(thread), "%.100s-copy0", name);
+	const struct row *top = nrows ? &rows[nrows - 1] : NULL;
+	char thread[128], topsz[24] = "-";
+	snprintf(thread, sizeof(thread), "%.100s-copy0", top ? top->label.name : "none");
+	if (top)
+		human_size(topsz, sizeof(topsz), top->size);
 	if (cli->json) {
 		printf("{\n  \"bench\": \"memcpy\",\n  \"mode\": \"sweep\",\n  \"async\": %s,\n"
 		       "  \"align\": %zu,\n  \"rows\": [\n", o->async ? "true" : "false", o->align);
@@ -592,8 +609,14 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 			print_row_json(&rows[i], i + 1 == nrows);
 		printf("  ],\n  \"summary\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
 		       ", \"status\": %d}\n}\n", tests, failures, ret);
-	} else if (!cli->csv) {
-		summary_line(cli, thread, tests, failures, rate_of(tests, bytes, ns), ret);
+	} else if (!cli->csv && nrows) { /* nothing ran: the error above says why */
+		printf("%s: sweep: %" PRIu64 " library copies at %zu sizes verified, %" PRIu64
+		       " failures; summary of the largest size, %s:\n", cli->prog, tests, nrows, failures,
+		       topsz);
+		summary_line(cli, thread, top ? top->tests : 0, top ? top->failures : 0,
+			     top ? rate_of(top->tests, top->lib_bytes, top->lib_total_ns)
+				 : rate_of(0, 0, 0),
+			     ret);
 	}
 	target_close(&t);
 	free(lib);
@@ -731,6 +754,19 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 		if (w[i].t.err[0])
 			fprintf(stderr, "%s bench memcpy: thread %u: %s\n", cli->prog, i, w[i].t.err);
 	}
+	/* The first thread that got as far as copying names the device; one that failed
+	 * before (queue or buffers) is reported under the device asked for. */
+	const struct label *lab = NULL;
+	for (unsigned i = 0; i < started && !lab; i++)
+		if (w[i].label.name[0])
+			lab = &w[i].label;
+	if (!lab) {
+		free(w);
+		return CLI_EXIT_FAIL; /* nothing ran: the errors above say why */
+	}
+	for (unsigned i = 0; i < started; i++)
+		if (!w[i].label.name[0])
+			w[i].label = *lab;
 	char sz[24];
 	human_size(sz, sizeof(sz), o->size);
 	if (cli->csv) {
@@ -762,8 +798,7 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 		printf("offloadctl bench memcpy: %s x %u thread(s), align %zu, %s, device %s (backend %s, "
 		       "%s)\n", sz, o->threads, o->align,
 		       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy",
-		       started ? w[0].label.name : "?", started ? w[0].label.backend : "?",
-		       started ? w[0].label.driver : "?");
+		       lab->name, lab->backend, lab->driver);
 		for (unsigned i = 0; i < started; i++) {
 			char name[128];
 			snprintf(name, sizeof(name), "%.100s-copy%u", w[i].label.name, i);
@@ -778,6 +813,64 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 	}
 	free(w);
 	return ret || failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ default sweep range */
+
+#define SWEEP_TOP_MIN ((size_t)16 << 20)
+#define SWEEP_TOP_MAX ((size_t)256 << 20)
+
+/* A "Name:  N kB" field of a /proc file, in bytes; 0 if absent. */
+static uint64_t proc_kb(const char *path, const char *name)
+{
+	char line[128];
+	uint64_t v = 0;
+	size_t n = strlen(name);
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, name, n) == 0 && line[n] == ':') {
+			v = strtoull(line + n + 1, NULL, 10) * 1024u;
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/*
+ * The sweep holds a source and a destination of its top size, so the default
+ * top is an eighth of the memory it may use (a quarter in buffers), rounded
+ * down to a power of 4 (a size the x4 sweep from 64 B reaches), within
+ * 16 MiB .. 256 MiB. "May use": MemAvailable, and under a finite
+ * RLIMIT_AS (ulimit -v) what is left of it.
+ */
+static size_t max_sweep_default(char *why, size_t wl)
+{
+	uint64_t avail = proc_kb("/proc/meminfo", "MemAvailable");
+	const char *what = "MemAvailable";
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t used = proc_kb("/proc/self/status", "VmSize");
+		uint64_t left = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+		if (!avail || left < avail) {
+			avail = left;
+			what = "the address-space limit (ulimit -v) left";
+		}
+	}
+	if (!avail) {
+		snprintf(why, wl, "64 MiB: available memory unknown");
+		return (size_t)64 << 20;
+	}
+	size_t top = 64;
+	while (top <= SWEEP_TOP_MAX / 4 && (uint64_t)top * 4 <= avail / 8)
+		top *= 4;
+	if (top < SWEEP_TOP_MIN)
+		top = SWEEP_TOP_MIN;
+	snprintf(why, wl, "%s %" PRIu64 " MiB / 8, power of 4, 16..256 MiB", what, avail >> 20);
+	return top;
 }
 
 /* ------------------------------------------------------------------ options */
@@ -801,8 +894,10 @@ static void usage(FILE *f, const char *prog)
 		"  --async             use the queue: enqueue a batch, submit, wait for completions\n"
 		"  --sweep             the sweep, also with --size given\n"
 		"  --min BYTES, --max BYTES, --factor N\n"
-		"                      sweep range (default 64 .. 256M, x4)\n"
-		"  --time SECONDS      time per sweep size, or per run (default 0.4 and 1)\n"
+		"                      sweep range (default 64 .. MemAvailable/8 as a power of 4,\n"
+		"                      16M..256M; x4); the sweep holds 2 buffers of --max bytes\n"
+		"  --time SECONDS      time per sweep size, or per run (default 0.4 and 1);\n"
+		"                      fractions allowed, or milliseconds with 'ms' (400ms)\n"
 		"common options:\n" CLI_COMMON_HELP, prog);
 }
 
@@ -851,6 +946,16 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 		if (d < 0 || offload_dev_info(ctx, d, &info) < 0) {
 			fprintf(stderr, "%s bench memcpy: no device '%s' (see '%s list')\n", cli->prog,
 				o->dev, cli->prog);
+			return -ENODEV;
+		}
+		if (!(info.flags & OFFLOAD_DEVF_USABLE)) {
+			fprintf(stderr, "%s bench memcpy: device '%s' (%s) is not usable: %s\n", cli->prog,
+				o->dev, info.name, info.usable_reason);
+			return -ENODEV;
+		}
+		if (!(info.caps & OFFLOAD_CAP_MEMCPY)) {
+			fprintf(stderr, "%s bench memcpy: device '%s' (%s, %s) cannot copy memory: it is not "
+				"a memcpy engine\n", cli->prog, o->dev, info.name, info.kind);
 			return -ENODEV;
 		}
 		return d;
@@ -913,22 +1018,29 @@ int bench_memcpy(struct cli *cli, int argc, char **argv)
 			break;
 		case OPT_ALIGN: ok = parse_size(optarg, &o.align) && o.align < BM_PAGE; break;
 		case OPT_DEV: o.dev = optarg; break;
-		case OPT_BACKEND: o.backend = optarg; break;
+		case OPT_BACKEND:
+			o.backend = optarg;
+			if (!optarg[0] || strpbrk(optarg, ", "))
+				return cli_usage_error(cli, "--backend \"%s\": expected one backend name",
+						       optarg);
+			if (!cli_backends_ok(cli, "--backend", optarg))
+				return CLI_EXIT_USAGE;
+			break;
 		case OPT_ASYNC: o.async = true; break;
 		case OPT_SWEEP: o.sweep = true; break;
 		case OPT_MIN: ok = parse_size(optarg, &o.min) && o.min > 0; break;
-		case OPT_MAX: ok = parse_size(optarg, &o.max) && o.max > 0; break;
+		case OPT_MAX:
+			ok = parse_size(optarg, &o.max) && o.max > 0;
+			o.max_given = true;
+			break;
 		case OPT_FACTOR:
 			ok = parse_uint(optarg, 1024, &v) && v >= 2;
 			o.factor = (unsigned)v;
 			break;
-		case OPT_TIME: {
-			char *end;
-			o.time_s = strtod(optarg, &end);
-			ok = *end == '\0' && end != optarg && o.time_s > 0 && o.time_s <= 3600;
+		case OPT_TIME:
+			ok = cli_parse_seconds(optarg, 3600, &o.time_s);
 			time_given = true;
 			break;
-		}
 		default:
 			ok = cli_common_opt(cli, c, optarg);
 			if (!ok) {
@@ -958,6 +1070,11 @@ int bench_memcpy(struct cli *cli, int argc, char **argv)
 	if (!o.size)
 		o.sweep = true;
 	if (o.sweep) {
+		if (!o.max_given && !o.size) {
+			o.max = max_sweep_default(o.max_why, sizeof(o.max_why));
+			if (o.min > o.max)
+				o.max = o.min; /* --min alone above the default: sweep that size */
+		}
 		if (o.size)
 			o.min = o.max = o.size;
 		if (o.min > o.max || o.threads != 1 || o.iterations) {

@@ -106,6 +106,8 @@ static int bad_arg(const struct cli *cli, const char *opt, const char *arg, cons
 	return CLI_EXIT_USAGE;
 }
 
+static long unescape(const char *s, uint8_t *out);
+
 static int parse(struct cli *cli, struct spi_bench *b, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -186,13 +188,25 @@ static int parse(struct cli *cli, struct spi_bench *b, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s bench spi: unexpected argument \"%s\"\n", cli->prog, argv[optind]);
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
 		return CLI_EXIT_USAGE;
-	}
 	if (b->pattern && b->input) {
 		fprintf(stderr, "%s bench spi: only one of -p and --input may be selected\n", cli->prog);
 		return CLI_EXIT_USAGE;
+	}
+	if (b->pattern) { /* malformed input is a usage error, found before any device is opened */
+		uint8_t *buf = malloc(strlen(b->pattern) + 1);
+		long n = buf ? unescape(b->pattern, buf) : 0;
+		free(buf);
+		if (!buf)
+			return CLI_EXIT_FAIL;
+		if (n < 0) {
+			fprintf(stderr, "%s bench spi: -p \"%s\": malformed input string (\\x needs one or "
+					"two hex digits)\n", cli->prog, b->pattern);
+			return CLI_EXIT_USAGE;
+		}
+		if (n == 0)
+			return bad_arg(cli, "-p", b->pattern, "at least one byte to send");
 	}
 	/* As spidev_test: with --loop the lanes apply to RX as well. */
 	if (b->nbits)

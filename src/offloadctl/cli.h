@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <offload/offload.h>
@@ -51,16 +52,71 @@ enum {
 	"  --json, --csv    machine-readable output\n"                                     \
 	"  -h, --help       this help\n"
 
-/* Handle a common option; returns true if it was one. */
+/*
+ * Handle a common option; returns true if it was one with a valid value.
+ * False for any other option, or (with a message printed) for a malformed
+ * --backends list: the caller exits with CLI_EXIT_USAGE.
+ */
 bool cli_common_opt(struct cli *cli, int c, const char *arg);
+
+/*
+ * A backend allow-list as --backends takes it (names of the library's
+ * backends, comma/space separated, at most 255 characters); false after
+ * printing why, naming the option opt.
+ */
+bool cli_backends_ok(const struct cli *cli, const char *opt, const char *list);
+
+/*
+ * A duration: seconds ("0.4", "2", "0.4s") or milliseconds ("100ms"); > 0
+ * and <= max seconds. False if malformed or out of range.
+ */
+bool cli_parse_seconds(const char *s, double max, double *out);
+
+/* Output formats a command implements, for cli_operands_ok(). */
+#define CLI_FMT_JSON 1u
+#define CLI_FMT_CSV 2u
+
+/*
+ * After a command's options: true if at most max_operands arguments are
+ * left (argv[optind..]) and --json/--csv were asked for only if the command
+ * implements them (formats); else prints why and returns false (usage error).
+ */
+bool cli_operands_ok(const struct cli *cli, int argc, char **argv, int max_operands,
+		     unsigned formats);
+
+/* Print "prog cmd: <message>" and "(see 'prog cmd --help')"; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Open a file for reading ("-" or NULL: stdin). A directory is refused with
+ * errno EISDIR here rather than failing at the first read.
+ */
+FILE *cli_fopen_read(const char *path);
 
 /* Open a context as the common options say; prints the error and returns NULL on failure. */
 offload_ctx *cli_open_ctx(struct cli *cli);
 
+/*
+ * s for a terminal: control characters, C1 controls and invalid UTF-8 shown
+ * as \xHH (device-tree strings are not trusted). The result is valid until
+ * eight more calls.
+ */
+const char *cli_text(const char *s);
+
+/*
+ * A sentence for the top of list/doctor when the device tree is the built-in
+ * virtual board or models are attached; "" otherwise.
+ */
+const char *cli_dt_note(offload_ctx *ctx);
+
 /* Print s as a JSON string literal (with quotes). */
 void cli_json_str(FILE *f, const char *s);
 
-/* Print "prog cmd: msg: last_error" to stderr for a failed library call. */
+/*
+ * Print "prog cmd: what: <the library's message>" to stderr for a failed
+ * library call (the message already names the cause; offload_strerror(err)
+ * only when the library left none).
+ */
 void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err);
 
 /* Commands. argv[0] is the command name; getopt state is reset by the caller. */
@@ -76,6 +132,35 @@ int cmd_dec(struct cli *cli, int argc, char **argv);
 int cmd_dgst(struct cli *cli, int argc, char **argv);
 int cmd_bench_cipher(struct cli *cli, int argc, char **argv);
 
+/* One algorithm probed on one device (crypto_probe.c). */
+struct cli_alg_probe {
+	const char *alg;   /* "AES-128-CBC", "HMAC-SHA256" */
+	int err;           /* 0, or the negative errno of the open or the operation */
+	char driver[128];  /* offload_result.driver, e.g. the kernel's cra_driver_name */
+	uint32_t flags;    /* OFFLOAD_RES_* */
+	char error[256];   /* offload_last_error() when err != 0 */
+};
+#define CLI_PROBE_MAX 18
+/*
+ * Open a session on device dev for every cipher (AES with a 128-bit key) and
+ * hash the device's caps cover, run one 16-byte operation, and record who
+ * served it. Fills at most max entries; returns their count, or -EINVAL for
+ * a bad dev. Loads kernel modules as a first use by an application would.
+ */
+int cli_crypto_probe(offload_ctx *ctx, int dev, struct cli_alg_probe *out, int max);
+/*
+ * Whether a kernel release string ("7.2.0-arm64", "6.12.117+deb12-amd64") is
+ * Linux 7.2 or later, where AF_ALG is deprecated and no longer reaches
+ * off-CPU accelerators. False when it cannot be parsed.
+ */
+bool cli_af_alg_deprecated(const char *release);
+/*
+ * Write "AES-128-CBC: cbc-aes-aesni (software); DES-ECB: unavailable; ..."
+ * for n probes into buf (truncated to len), count the hardware-served and
+ * the unavailable ones, and return how many were available.
+ */
+int cli_probe_evidence(const struct cli_alg_probe *p, int n, char *buf, size_t len, int *hw,
+		       int *unavailable);
 /* Benchmarks, dispatched by cmd_bench(); argv[0] is the benchmark's name. */
 int bench_memcpy(struct cli *cli, int argc, char **argv);
 

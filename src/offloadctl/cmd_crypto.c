@@ -8,14 +8,18 @@
  * `openssl dgst` (tests/crypto/openssl_cli.sh compares them).
  */
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kat_vectors.h"
 
-#define MAX_INPUT (1024u * 1024u * 1024u)
+#define CLI_MAX_INPUT (1024u * 1024u * 1024u)
 
 /* ------------------------------------------------------------ selftest */
 
@@ -75,6 +79,8 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 		if (!cli_common_opt(cli, c, optarg))
 			return CLI_EXIT_USAGE;
 	}
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
+		return CLI_EXIT_USAGE;
 	offload_ctx *ctx = cli_open_ctx(cli);
 	if (!ctx)
 		return CLI_EXIT_FAIL;
@@ -122,19 +128,24 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 
 /* ------------------------------------------------------------ shared I/O */
 
+/* The whole of path (NULL or "-": stdin); NULL with errno set on failure. */
 static uint8_t *read_all(const char *path, size_t *len)
 {
-	FILE *f = path && strcmp(path, "-") != 0 ? fopen(path, "rb") : stdin;
+	FILE *f = cli_fopen_read(path);
 	size_t cap = 65536, n = 0;
 	uint8_t *b;
+	int err = 0;
 
 	if (!f)
 		return NULL;
 	b = malloc(cap);
 	while (b) {
+		errno = 0;
 		size_t k = fread(b + n, 1, cap - n, f);
 		n += k;
-		if (k == 0 || n > MAX_INPUT)
+		if (k == 0 && ferror(f))
+			err = errno ? errno : EIO;
+		if (k == 0 || n > CLI_MAX_INPUT)
 			break;
 		if (n == cap) {
 			uint8_t *nb = realloc(b, cap * 2);
@@ -147,15 +158,82 @@ static uint8_t *read_all(const char *path, size_t *len)
 			cap *= 2;
 		}
 	}
-	if (b && (ferror(f) || n > MAX_INPUT)) {
+	if (!b && !err)
+		err = ENOMEM;
+	if (b && (err || n > CLI_MAX_INPUT)) {
 		free(b);
 		b = NULL;
-		errno = ferror(f) ? EIO : EFBIG;
+		if (!err)
+			err = EFBIG;
 	}
 	if (f != stdin)
 		fclose(f);
 	*len = n;
+	errno = err;
 	return b;
+}
+
+/*
+ * Write the output file so that a failure never destroys what was there:
+ * into a temporary file in the same directory, renamed over path on
+ * success (a symlink's target is replaced, keeping its permissions). Not a
+ * regular file (/dev/null, a FIFO) or stdout ("-", NULL): written in place.
+ * Returns 0, or an errno value; *what says which step failed and *kept
+ * whether path was left as it was.
+ */
+static int write_out(const char *path, const uint8_t *data, size_t len, const char **what,
+		     bool *kept)
+{
+	struct stat st;
+	char real[PATH_MAX], tmp[PATH_MAX + 16];
+	int e = 0;
+
+	*what = "cannot write";
+	*kept = false;
+	/* over a file-size limit: EFBIG from write() rather than death by SIGXFSZ */
+	signal(SIGXFSZ, SIG_IGN);
+	if (!path || strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
+		FILE *f = path && strcmp(path, "-") != 0 ? fopen(path, "wb") : stdout;
+		if (!f)
+			return *what = "cannot open", errno;
+		errno = 0;
+		if (fwrite(data, 1, len, f) != len)
+			e = errno ? errno : EIO;
+		if ((f != stdout ? fclose(f) : fflush(f)) != 0 && !e)
+			e = errno ? errno : EIO;
+		return e;
+	}
+	*kept = true;
+	bool exists = realpath(path, real) != NULL;
+	if (!exists)
+		snprintf(real, sizeof(real), "%s", path);
+	const char *slash = strrchr(real, '/');
+	int dl = slash ? (int)(slash - real + 1) : 0;
+	snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", dl, real, slash ? slash + 1 : real);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return *what = "cannot create a temporary file for", errno;
+	/* the mode a new file would get (0666 less the umask), or the old file's */
+	mode_t um = umask(0);
+	umask(um);
+	if (fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~um)) != 0)
+		e = errno;
+	for (size_t off = 0; !e && off < len;) {
+		ssize_t k = write(fd, data + off, len - off);
+		if (k < 0 && errno != EINTR)
+			e = errno;
+		else if (k > 0)
+			off += (size_t)k;
+	}
+	if (!e && fsync(fd) != 0)
+		e = errno;
+	if (close(fd) != 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, real) != 0)
+		e = errno;
+	if (e)
+		unlink(tmp);
+	return e;
 }
 
 static int find_dev(struct cli *cli, offload_ctx *ctx, const char *name)
@@ -173,15 +251,16 @@ static int find_dev(struct cli *cli, offload_ctx *ctx, const char *name)
 static const struct {
 	const char *name;
 	enum offload_cipher_alg alg;
-	size_t key_len;
+	size_t key_len, iv_len;
 } ciphers[] = {
-	{ "aes-128-ecb", OFFLOAD_CIPHER_AES_ECB, 16 }, { "aes-192-ecb", OFFLOAD_CIPHER_AES_ECB, 24 },
-	{ "aes-256-ecb", OFFLOAD_CIPHER_AES_ECB, 32 }, { "aes-128-cbc", OFFLOAD_CIPHER_AES_CBC, 16 },
-	{ "aes-192-cbc", OFFLOAD_CIPHER_AES_CBC, 24 }, { "aes-256-cbc", OFFLOAD_CIPHER_AES_CBC, 32 },
-	{ "aes-128-ctr", OFFLOAD_CIPHER_AES_CTR, 16 }, { "aes-192-ctr", OFFLOAD_CIPHER_AES_CTR, 24 },
-	{ "aes-256-ctr", OFFLOAD_CIPHER_AES_CTR, 32 }, { "des-ecb", OFFLOAD_CIPHER_DES_ECB, 8 },
-	{ "des-ede3-cbc", OFFLOAD_CIPHER_DES3_CBC, 24 },
+	{ "aes-128-ecb", OFFLOAD_CIPHER_AES_ECB, 16, 0 },  { "aes-192-ecb", OFFLOAD_CIPHER_AES_ECB, 24, 0 },
+	{ "aes-256-ecb", OFFLOAD_CIPHER_AES_ECB, 32, 0 },  { "aes-128-cbc", OFFLOAD_CIPHER_AES_CBC, 16, 16 },
+	{ "aes-192-cbc", OFFLOAD_CIPHER_AES_CBC, 24, 16 }, { "aes-256-cbc", OFFLOAD_CIPHER_AES_CBC, 32, 16 },
+	{ "aes-128-ctr", OFFLOAD_CIPHER_AES_CTR, 16, 16 }, { "aes-192-ctr", OFFLOAD_CIPHER_AES_CTR, 24, 16 },
+	{ "aes-256-ctr", OFFLOAD_CIPHER_AES_CTR, 32, 16 }, { "des-ecb", OFFLOAD_CIPHER_DES_ECB, 8, 0 },
+	{ "des-ede3-cbc", OFFLOAD_CIPHER_DES3_CBC, 24, 8 },
 };
+#define KNOWN_CIPHERS "aes-{128,192,256}-{ecb,cbc,ctr}, des-ecb, des-ede3-cbc"
 
 static int cipher_by_name(const char *n)
 {
@@ -191,6 +270,20 @@ static int cipher_by_name(const char *n)
 		if (strcasecmp(n, ciphers[i].name) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* -K / -iv: exactly `want` bytes of hex. Returns false after printing the usage error. */
+static bool hex_arg(const struct cli *cli, const char *opt, const char *hex, const char *cipher,
+		    size_t want, uint8_t *out)
+{
+	long n = kat_unhex(hex, out, 32);
+
+	if (n < 0 || (size_t)n != want) {
+		cli_usage_error(cli, "%s: %s needs %zu bytes as %zu hex digits, got \"%s\"", opt, cipher,
+				want, 2 * want, hex);
+		return false;
+	}
+	return true;
 }
 
 static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher_dir dir)
@@ -224,6 +317,7 @@ static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher
 			for (size_t i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 				printf(" %s", ciphers[i].name);
 			printf("\n(AES-GCM is not offered: openssl enc has no AEAD mode to match.)\n"
+			       "-out FILE is replaced only when the whole output was written.\n"
 			       "-V prints the backend and driver that ran to stderr.\n\noptions:\n"
 			       CLI_COMMON_HELP);
 			return CLI_EXIT_OK;
@@ -232,26 +326,42 @@ static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher
 				return CLI_EXIT_USAGE;
 		}
 	}
+	/* `enc aes-128-cbc ...`: the cipher as the one operand */
+	if (!cname && optind < argc)
+		cname = argv[optind++];
+	if (!cli_operands_ok(cli, argc, argv, 0, 0))
+		return CLI_EXIT_USAGE;
+	if (!cname)
+		return cli_usage_error(cli, "need -c CIPHER (" KNOWN_CIPHERS ")");
 	int ci = cipher_by_name(cname);
-	if (ci < 0 && optind < argc)
-		ci = cipher_by_name(argv[optind]); /* `enc -aes-128-cbc` style */
-	if (ci < 0 || !khex) {
-		fprintf(stderr, "%s %s: need -c CIPHER (known: aes-{128,192,256}-{ecb,cbc,ctr}, "
-				"des-ecb, des-ede3-cbc) and -K HEXKEY\n", cli->prog, cli->cmd);
-		return CLI_EXIT_USAGE;
-	}
+	if (ci < 0 && strcasestr(cname, "gcm"))
+		return cli_usage_error(cli, "%s: AES-GCM is not offered by enc/dec: openssl enc has no "
+					    "AEAD mode whose output this could match (the library's "
+					    "offload_cipher() does GCM; 'bench cipher -a aes-128-gcm' "
+					    "measures it)", cname);
+	if (ci < 0)
+		return cli_usage_error(cli, "unknown cipher '%s' (" KNOWN_CIPHERS ")", cname);
+	if (!khex)
+		return cli_usage_error(cli, "need -K HEXKEY");
 	uint8_t key[32], iv[16];
-	long kl = kat_unhex(khex, key, sizeof(key));
-	long il = ivhex ? kat_unhex(ivhex, iv, sizeof(iv)) : 0;
-	if (kl < 0 || il < 0) {
-		fprintf(stderr, "%s %s: -K/-iv must be even-length hex\n", cli->prog, cli->cmd);
+	if (!hex_arg(cli, "-K", khex, ciphers[ci].name, ciphers[ci].key_len, key))
 		return CLI_EXIT_USAGE;
+	if (ciphers[ci].iv_len && !ivhex)
+		return cli_usage_error(cli, "%s needs -iv HEXIV (%zu bytes)", ciphers[ci].name,
+				       ciphers[ci].iv_len);
+	if (!ciphers[ci].iv_len && ivhex) {
+		fprintf(stderr, "%s %s: warning: -iv is not used by %s\n", cli->prog, cli->cmd,
+			ciphers[ci].name); /* as openssl enc says */
+		ivhex = NULL;
 	}
+	if (ivhex && !hex_arg(cli, "-iv", ivhex, ciphers[ci].name, ciphers[ci].iv_len, iv))
+		return CLI_EXIT_USAGE;
 	size_t len;
 	uint8_t *data = read_all(in, &len);
 	if (!data) {
 		fprintf(stderr, "%s %s: cannot read %s: %s\n", cli->prog, cli->cmd, in ? in : "stdin",
 			strerror(errno));
+		explicit_bzero(key, sizeof(key));
 		return CLI_EXIT_FAIL;
 	}
 	offload_ctx *ctx = cli_open_ctx(cli);
@@ -262,14 +372,15 @@ static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher
 	int d = find_dev(cli, ctx, dev);
 	if (d < 0 && d != OFFLOAD_DEV_AUTO)
 		goto out;
-	int r = offload_cipher_session_open_dev(ctx, d, ciphers[ci].alg, key, (size_t)kl, &s);
+	int r = offload_cipher_session_open_dev(ctx, d, ciphers[ci].alg, key, ciphers[ci].key_len, &s);
 	if (r < 0) {
 		cli_fail(cli, ctx, ciphers[ci].name, r);
 		goto out;
 	}
 	struct offload_result res;
-	struct offload_cipher_op op = { .dir = dir, .iv = il ? iv : NULL, .iv_len = (size_t)il,
-					.in = data, .out = data, .len = len, .result = &res };
+	struct offload_cipher_op op = { .dir = dir, .iv = ivhex ? iv : NULL,
+					.iv_len = ciphers[ci].iv_len, .in = data, .out = data,
+					.len = len, .result = &res };
 	r = offload_cipher_session_run(s, &op);
 	if (r < 0) {
 		cli_fail(cli, ctx, ciphers[ci].name, r);
@@ -278,9 +389,12 @@ static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher
 	if (verbose)
 		fprintf(stderr, "%s: %zu bytes on %s (%s)\n", ciphers[ci].name, len, res.backend,
 			res.driver);
-	FILE *f = outp ? fopen(outp, "wb") : stdout;
-	if (!f || fwrite(data, 1, len, f) != len || (f != stdout ? fclose(f) : fflush(f)) != 0) {
-		fprintf(stderr, "%s %s: cannot write %s\n", cli->prog, cli->cmd, outp ? outp : "stdout");
+	const char *what;
+	bool kept;
+	int e = write_out(outp, data, len, &what, &kept);
+	if (e) {
+		fprintf(stderr, "%s %s: %s %s: %s%s\n", cli->prog, cli->cmd, what,
+			outp ? outp : "stdout", strerror(e), kept ? " (left as it was)" : "");
 		goto out;
 	}
 	rc = CLI_EXIT_OK;
@@ -317,7 +431,8 @@ static const struct {
 static int hash_file(struct cli *cli, offload_hash_session *s, offload_ctx *ctx, const char *path,
 		     const char *label, bool hmac, bool coreutils, bool verbose)
 {
-	FILE *f = path ? fopen(path, "rb") : stdin;
+	/* "-" is a file named "-", as for openssl dgst */
+	FILE *f = !path ? stdin : strcmp(path, "-") == 0 ? fopen(path, "rb") : cli_fopen_read(path);
 	static uint8_t buf[65536];
 	uint8_t d[OFFLOAD_HASH_MAX_DIGEST];
 	struct offload_result res;
@@ -325,16 +440,27 @@ static int hash_file(struct cli *cli, offload_hash_session *s, offload_ctx *ctx,
 	int r = 0;
 
 	if (!f) {
-		fprintf(stderr, "%s dgst: %s: %s\n", cli->prog, path, strerror(errno));
+		fprintf(stderr, "%s dgst: cannot read %s: %s\n", cli->prog, path, strerror(errno));
 		return -1;
 	}
-	while (r == 0 && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+	int err = 0;
+	for (;;) {
+		errno = 0;
+		n = fread(buf, 1, sizeof(buf), f);
+		if (n == 0) {
+			err = ferror(f) ? (errno ? errno : EIO) : 0;
+			break;
+		}
 		r = offload_hash_update(s, buf, n);
-	bool err = ferror(f);
+		if (r < 0)
+			break;
+	}
 	if (f != stdin)
 		fclose(f);
 	if (r == 0 && err) {
-		fprintf(stderr, "%s dgst: read error on %s\n", cli->prog, path ? path : "stdin");
+		fprintf(stderr, "%s dgst: cannot read %s: %s\n", cli->prog, path ? path : "stdin",
+			strerror(err));
+		offload_hash_final(s, d, sizeof(d), NULL); /* the next file starts a new message */
 		return -1;
 	}
 	if (r == 0)
@@ -367,11 +493,12 @@ int cmd_dgst(struct cli *cli, int argc, char **argv)
 	};
 	const char *hkey = NULL, *dev = NULL;
 	int di = 3, c;
-	bool coreutils = false, verbose = false;
+	bool coreutils = false, verbose = false, chosen = false;
 
 	while ((c = getopt_long_only(argc, argv, "hV", longopts, NULL)) != -1) {
 		if (c >= 'a' && c <= 'a' + 5) {
 			di = c - 'a';
+			chosen = true;
 		} else if (c == 'H') {
 			hkey = optarg;
 		} else if (c == 'r') {
@@ -391,10 +518,14 @@ int cmd_dgst(struct cli *cli, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
+	if (!cli_operands_ok(cli, argc, argv, argc, 0))
+		return CLI_EXIT_USAGE;
 	offload_ctx *ctx = cli_open_ctx(cli);
 	if (!ctx)
 		return CLI_EXIT_FAIL;
 	enum offload_hash_alg alg = digests[di].alg;
+	/* openssl dgst names its default "SHA256" and an explicit -sha256 "SHA2-256" */
+	const char *label = chosen ? digests[di].label : "SHA256";
 	if (hkey)
 		alg = (enum offload_hash_alg)(alg | 0x100);
 	int rc = CLI_EXIT_FAIL;
@@ -404,14 +535,14 @@ int cmd_dgst(struct cli *cli, int argc, char **argv)
 		goto out;
 	int r = offload_hash_open_dev(ctx, d, alg, hkey, hkey ? strlen(hkey) : 0, &s);
 	if (r < 0) {
-		cli_fail(cli, ctx, digests[di].label, r);
+		cli_fail(cli, ctx, label, r);
 		goto out;
 	}
 	rc = CLI_EXIT_OK;
 	if (optind >= argc)
-		rc = hash_file(cli, s, ctx, NULL, digests[di].label, hkey, coreutils, verbose) ? 1 : 0;
+		rc = hash_file(cli, s, ctx, NULL, label, hkey, coreutils, verbose) ? 1 : 0;
 	for (int i = optind; i < argc; i++)
-		if (hash_file(cli, s, ctx, argv[i], digests[di].label, hkey, coreutils, verbose))
+		if (hash_file(cli, s, ctx, argv[i], label, hkey, coreutils, verbose))
 			rc = CLI_EXIT_FAIL;
 out:
 	if (s)

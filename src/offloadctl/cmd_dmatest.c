@@ -159,7 +159,8 @@ struct logpos {
 	bool kmsg;
 };
 
-static int log_open(const struct cli *cli, const struct dt_opts *o, struct logpos *lp)
+/* Open the kernel log at its end; on failure *err says why. */
+static int log_open(const struct dt_opts *o, struct logpos *lp, char *err, size_t errlen)
 {
 	const char *path = o->log ? o->log : "/dev/kmsg";
 
@@ -167,8 +168,8 @@ static int log_open(const struct cli *cli, const struct dt_opts *o, struct logpo
 	lp->fd = open(path, O_RDONLY | O_CLOEXEC | (lp->kmsg ? O_NONBLOCK : 0));
 	if (lp->fd < 0) {
 		int e = errno;
-		fprintf(stderr, "%s dmatest: cannot read the kernel log %s: %s%s\n", cli->prog, path,
-			strerror(e), lp->kmsg ? " (use --log FILE with a copy of dmesg)" : "");
+		snprintf(err, errlen, "cannot read the kernel log %s: %s%s", path, strerror(e),
+			 lp->kmsg ? " (use --log FILE with a copy of dmesg)" : "");
 		return -e;
 	}
 	/* only what the run prints is ours: start at the end */
@@ -281,12 +282,22 @@ static void print_text(const struct cli *cli, const struct dt_opts *o, const str
 	       o->buf_size, o->noverify ? ", unverified" : ", verified by the kernel");
 }
 
-static void print_json(const struct dt_opts *o, const struct dt_run *run, const char *status)
+/* The run as one JSON object; run NULL (nothing ran) and error the reason, or NULL. */
+static void print_json(const struct dt_opts *o, const struct dt_run *run, const char *status,
+		       const char *error)
 {
+	static const struct dt_run none;
 	uint64_t tests = 0, failures = 0, kbps = 0;
 
+	if (!run)
+		run = &none;
 	printf("{\"command\": \"dmatest\", \"backend\": \"kernel\", \"driver\": \"dmatest\", \"status\": ");
 	cli_json_str(stdout, status);
+	printf(", \"error\": ");
+	if (error)
+		cli_json_str(stdout, error);
+	else
+		printf("null");
 	printf(", \"params\": {\"test_buf_size\": %ld, \"iterations\": %ld, \"max_channels\": %ld, "
 	       "\"threads_per_chan\": %ld, \"timeout_ms\": %ld, \"alignment\": %ld, \"transfer_size\": %ld, "
 	       "\"norandom\": %s, \"noverify\": %s, \"channels\": [",
@@ -386,10 +397,8 @@ static int parse(struct cli *cli, int argc, char **argv, struct dt_opts *o)
 		fprintf(stderr, "%s dmatest: %s \"%s\" is not a valid value\n", cli->prog, what, optarg);
 		return CLI_EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s dmatest: unexpected argument \"%s\"\n", cli->prog, argv[optind]);
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
 		return CLI_EXIT_USAGE;
-	}
 	if (o->transfer_size > o->buf_size) {
 		fprintf(stderr, "%s dmatest: --transfer-size %ld exceeds --buf-size %ld\n", cli->prog,
 			o->transfer_size, o->buf_size);
@@ -446,25 +455,31 @@ int cmd_dmatest(struct cli *cli, int argc, char **argv)
 
 	if (r >= 0)
 		return r;
+	/* before the run: a message on stderr and, with --json, the object on stdout */
+	char err[600];
+	const char *status = NULL;
 	if (param_path(&o, "run", p, sizeof(p)) < 0 || access(p, F_OK) != 0) {
-		fprintf(stderr, "%s dmatest: the kernel's dmatest module is not loaded (no %s/module/dmatest). "
-			"Load it as root with: modprobe dmatest (needs CONFIG_DMATEST)\n", cli->prog, o.root);
-		return CLI_EXIT_FAIL;
-	}
-	if (running(&o)) {
-		fprintf(stderr, "%s dmatest: a dmatest run is already in progress (run = Y); wait for it or "
-			"stop it with: echo 0 > %s\n", cli->prog, p);
-		return CLI_EXIT_FAIL;
-	}
-	if (log_open(cli, &o, &lp) < 0)
-		return CLI_EXIT_FAIL;
-	run = calloc(1, sizeof(*run));
-	if (!run) {
+		snprintf(err, sizeof(err), "the kernel's dmatest module is not loaded (no %s/module/dmatest). "
+			 "Load it as root with: modprobe dmatest (needs CONFIG_DMATEST)", o.root);
+		status = "module absent";
+	} else if (running(&o)) {
+		snprintf(err, sizeof(err), "a dmatest run is already in progress (run = Y); wait for it or "
+			 "stop it with: echo 0 > %s", p);
+		status = "busy";
+	} else if (log_open(&o, &lp, err, sizeof(err)) < 0) {
+		status = "no kernel log";
+	} else if (!(run = calloc(1, sizeof(*run)))) {
 		close(lp.fd);
-		fprintf(stderr, "%s dmatest: out of memory\n", cli->prog);
+		snprintf(err, sizeof(err), "out of memory");
+		status = "out of memory";
+	}
+	if (status) {
+		fprintf(stderr, "%s dmatest: %s\n", cli->prog, err);
+		if (cli->json)
+			print_json(&o, NULL, status, err);
 		return CLI_EXIT_FAIL;
 	}
-	const char *status = "ok";
+	status = "ok";
 	if (configure(cli, &o) < 0 || write_param(cli, &o, "run", "1") < 0) {
 		status = "setup failed";
 		r = CLI_EXIT_FAIL;
@@ -504,7 +519,7 @@ int cmd_dmatest(struct cli *cli, int argc, char **argv)
 		r = CLI_EXIT_OK;
 out:
 	if (cli->json)
-		print_json(&o, run, status);
+		print_json(&o, run, status, strcmp(status, "ok") == 0 ? NULL : status);
 	else if (run->n || run->nerrors)
 		print_text(cli, &o, run);
 	close(lp.fd);

@@ -5,22 +5,27 @@
  *
  * Uses only the public API (offload_dev_info): everything it reports is
  * something the library decided and can justify. Checks are a table; a
- * module that knows more about the live system adds a row (the crypto
- * module owns /proc/crypto and adds the AF_ALG-reaches-hardware check).
+ * module that knows more about the live system adds a row (the AF_ALG
+ * check asks the af_alg device which kernel driver serves each algorithm).
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli.h"
 
 enum severity { SEV_INFO, SEV_WARNING };
 
+/* Before the action of a finding about a simulated device. */
+#define SIM_ACTION "(simulated device: this advice is for the SoC being modelled, not this machine) "
+
 struct finding {
 	enum severity sev;
 	char code[32];
-	char device[96];
+	const char *device;  /* DT path or name, owned by the context */
+	bool sim;            /* about a simulated device: advice for the modelled SoC */
 	char summary[320];
 	char evidence[1024];
 	char action[320];
@@ -50,7 +55,8 @@ static struct finding *add(struct report *r, enum severity sev, const char *code
 	memset(f, 0, sizeof(*f));
 	f->sev = sev;
 	snprintf(f->code, sizeof(f->code), "%s", code);
-	snprintf(f->device, sizeof(f->device), "%s", d ? (d->dt_path[0] ? d->dt_path : d->name) : "");
+	f->device = d ? (d->dt_path[0] ? d->dt_path : d->name) : "";
+	f->sim = d && (d->flags & OFFLOAD_DEVF_SIM);
 	if (sev == SEV_WARNING)
 		r->warnings++;
 	return f;
@@ -133,8 +139,10 @@ static void check_dspi_pio(struct report *r, const struct offload_dev_info *d)
 		return;
 	put(f->summary, sizeof(f->summary), "Linux drives this DSPI in %s mode (the CPU polls the "
 	    "FIFO): DMA-buffer coherency cannot change spidev throughput", d->transfer_mode);
-	put(f->evidence, sizeof(f->evidence), "%s; the 2025 non-coherent DMA buffer series measured "
-	    "1845.2 vs 1846.5 kbps in XSPI mode, i.e. no change (hw/dspi.md 6)", d->transfer_reason);
+	put(f->evidence, sizeof(f->evidence), "%s; when Linux moved this driver's DMA buffers from "
+	    "coherent to non-coherent memory (\"spi: spi-fsl-dspi: Use non-coherent memory for "
+	    "DMA\", 2025) spidev_test measured 1845.2 vs 1846.5 kbps in XSPI mode, i.e. no change "
+	    "(docs/policy.md §2, §8)", d->transfer_reason);
 	put(f->action, sizeof(f->action), "do not tune dma-coherent or DMA buffers for this "
 	    "controller; spi-max-frequency and transfer batching decide its throughput");
 }
@@ -160,8 +168,9 @@ static void check_k3_memcpy(struct report *r, const struct offload_dev_info *d)
 	    d->align_reason, d->coherent ? "need no cache maintenance" : "are cleaned/invalidated",
 	    d->coherent_reason);
 	put(f->action, sizeof(f->action), "align buffers and lengths to %" PRIu32 " B for full "
-	    "speed%s", d->align_bytes, d->burst_bytes >= 256 ? " (J721E UCHAN memcpy: ~1.8 GB/s "
-	    "with 256-byte bursts and aligned buffers, ~1.7 GB/s unaligned, hw/udma.md 2)" : "");
+	    "speed%s", d->align_bytes, d->burst_bytes >= 256 ? " (J721E UCHAN memcpy, published "
+	    "for \"dmaengine: ti: k3-udma: memcpy throughput improvement\": ~1.8 GB/s with 256-byte "
+	    "bursts and aligned buffers, ~1.7 GB/s unaligned; docs/policy.md §3)" : "");
 }
 
 /* Findings from the device tree, per device. */
@@ -194,30 +203,104 @@ static void check_devices(struct report *r, offload_ctx *ctx)
 	}
 }
 
+/* An enabled crypto engine of the device tree (EIP97, ...), or NULL. */
+static bool find_crypto_engine(offload_ctx *ctx, struct offload_dev_info *out)
+{
+	for (int i = 0; i < offload_dev_count(ctx); i++)
+		if (offload_dev_info(ctx, i, out) == 0 && out->dt_path[0] &&
+		    (out->flags & OFFLOAD_DEVF_ENABLED) &&
+		    (out->caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
+			return true;
+	return false;
+}
+
 /*
- * The checks, in output order. Live-system checks go here too: the crypto
- * module (issue 4, owner of /proc/crypto parsing) adds the one that says
- * whether AF_ALG reaches a hardware driver for each algorithm.
+ * Does AF_ALG reach a hardware driver for each algorithm? Found as an
+ * application finds it: one operation per algorithm on the af_alg device,
+ * reading offload_result.driver and OFFLOAD_RES_HARDWARE (the backend takes
+ * the driver from /proc/crypto, or OFFLOAD_PROC_CRYPTO). Linux 7.2
+ * deprecated AF_ALG, which since then no longer reaches off-CPU
+ * accelerators (DESIGN.md; kernel commit a67afb18 and its follow-up).
+ * Silent when the kcapi backend is not built, excluded or unavailable:
+ * list and offload_backend_status() say why.
  */
+static void check_af_alg(struct report *r, offload_ctx *ctx)
+{
+	struct offload_dev_info d, eng;
+	struct cli_alg_probe p[CLI_PROBE_MAX];
+	struct utsname u;
+	char algs[1024];
+	int hw, unavailable;
+
+	int dev = offload_dev_find(ctx, "af_alg");
+	if (offload_backend_status(ctx, "kcapi", NULL) != 1 || dev < 0 ||
+	    offload_dev_info(ctx, dev, &d) < 0)
+		return;
+	int n = cli_crypto_probe(ctx, dev, p, CLI_PROBE_MAX);
+	if (n <= 0)
+		return;
+	int avail = cli_probe_evidence(p, n, algs, sizeof(algs), &hw, &unavailable);
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	bool deprecated = cli_af_alg_deprecated(u.release);
+	bool engine = find_crypto_engine(ctx, &eng);
+	/* An engine of the tree that neither AF_ALG nor a direct backend reaches
+	 * is worth a warning. */
+	bool stranded = engine && hw == 0 && !(eng.flags & OFFLOAD_DEVF_USABLE);
+	struct finding *f = add(r, stranded ? SEV_WARNING : SEV_INFO, "af-alg-drivers", &d);
+	if (!f)
+		return;
+	if (hw == avail && avail > 0)
+		put(f->summary, sizeof(f->summary),
+		    "AF_ALG reaches a hardware driver for every available algorithm (%d)", avail);
+	else
+		put(f->summary, sizeof(f->summary),
+		    "AF_ALG reaches a hardware driver for %d of %d available algorithms%s", hw, avail,
+		    engine && hw == 0 ? ", although the device tree has a crypto engine" : "");
+	const char *pc = getenv("OFFLOAD_PROC_CRYPTO");
+	put(f->evidence, sizeof(f->evidence), "Linux %s; driver names from %s; %d not in this "
+	    "kernel; %s", u.release, pc && *pc ? pc : "/proc/crypto", unavailable, algs);
+	if (deprecated)
+		put(f->action, sizeof(f->action), "Linux %s is 7.2 or later: AF_ALG no longer reaches "
+		    "off-CPU accelerators there; use a direct backend (eip97) for the engine", u.release);
+	else if (engine && hw < avail)
+		put(f->action, sizeof(f->action), "load the kernel driver of %s (%s; crypto_safexcel "
+		    "for the Inside Secure EIP97/EIP197) so that AF_ALG reaches it, or use the "
+		    "direct eip97 backend", eng.dt_path, eng.compatible);
+	else if (hw < avail)
+		put(f->action, sizeof(f->action), "none: software kernel drivers behind AF_ALG are "
+		    "slower than the CPU backend, so automatic selection leaves them alone");
+	else
+		put(f->action, sizeof(f->action), "none");
+}
+
+/* The checks, in output order. */
 static const struct {
 	const char *name;
 	void (*run)(struct report *r, offload_ctx *ctx);
 } checks[] = {
 	{ "device-tree", check_devices },
+	{ "af-alg", check_af_alg },
 };
 
 /* ------------------------------------------------------------------ output */
 
+/* Text output: device-tree strings are escaped (cli_text). */
 static void print_text(const struct report *r, offload_ctx *ctx)
 {
 	int notes = r->n - r->warnings;
+	const char *note = cli_dt_note(ctx);
 
-	printf("device tree: %s\n", offload_ctx_dt_source(ctx));
+	if (note[0])
+		printf("note: %s\n", note);
+	printf("device tree: %s\n", cli_text(offload_ctx_dt_source(ctx)));
 	for (int i = 0; i < r->n; i++) {
 		const struct finding *f = &r->f[i];
-		printf("%s: %s%s%s [%s]\n", f->sev == SEV_WARNING ? "warning" : "info", f->device,
-		       f->device[0] ? ": " : "", f->summary, f->code);
-		printf("    evidence: %s\n    action:   %s\n", f->evidence, f->action);
+		printf("%s%s: %s%s%s [%s]\n", f->sev == SEV_WARNING ? "warning" : "info",
+		       f->sim ? " (sim)" : "", cli_text(f->device), f->device[0] ? ": " : "",
+		       cli_text(f->summary), f->code);
+		printf("    evidence: %s\n", cli_text(f->evidence));
+		printf("    action:   %s%s\n", f->sim ? SIM_ACTION : "", cli_text(f->action));
 	}
 	printf("doctor: %d warning%s, %d note%s\n", r->warnings, r->warnings == 1 ? "" : "s", notes,
 	       notes == 1 ? "" : "s");
@@ -227,11 +310,15 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 {
 	printf("{\n  \"dt_source\": ");
 	cli_json_str(stdout, offload_ctx_dt_source(ctx));
+	printf(",\n  \"dt_fallback\": %s,\n  \"note\": ",
+	       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
+	cli_json_str(stdout, cli_dt_note(ctx));
 	printf(",\n  \"warnings\": %d,\n  \"notes\": %d,\n  \"findings\": [\n", r->warnings,
 	       r->n - r->warnings);
 	for (int i = 0; i < r->n; i++) {
 		const struct finding *f = &r->f[i];
-		printf("    {\"severity\": \"%s\", \"code\": ", f->sev == SEV_WARNING ? "warning" : "info");
+		printf("    {\"severity\": \"%s\", \"sim\": %s, \"code\": ",
+		       f->sev == SEV_WARNING ? "warning" : "info", f->sim ? "true" : "false");
 		cli_json_str(stdout, f->code);
 		printf(", \"device\": ");
 		cli_json_str(stdout, f->device);
@@ -240,7 +327,16 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 		printf(",\n     \"evidence\": ");
 		cli_json_str(stdout, f->evidence);
 		printf(",\n     \"action\": ");
-		cli_json_str(stdout, f->action);
+		if (f->sim) {
+			size_t n = strlen(SIM_ACTION) + strlen(f->action) + 1;
+			char *a = malloc(n);
+			if (a)
+				snprintf(a, n, "%s%s", SIM_ACTION, f->action);
+			cli_json_str(stdout, a ? a : f->action);
+			free(a);
+		} else {
+			cli_json_str(stdout, f->action);
+		}
 		printf("}%s\n", i == r->n - 1 ? "" : ",");
 	}
 	printf("  ]\n}\n");
@@ -262,10 +358,8 @@ int cmd_doctor(struct cli *cli, int argc, char **argv)
 		if (!cli_common_opt(cli, c, optarg))
 			return CLI_EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s doctor: unexpected argument '%s'\n", cli->prog, argv[optind]);
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
 		return CLI_EXIT_USAGE;
-	}
 	offload_ctx *ctx = cli_open_ctx(cli);
 	if (!ctx)
 		return CLI_EXIT_FAIL;

@@ -42,39 +42,84 @@ static void caps_str(uint32_t caps, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* Kernel crypto devices: the driver serving each algorithm depends on the
+ * modules loaded, so ask (crypto_probe.c). Returns the number probed. */
+static int probe_algorithms(offload_ctx *ctx, const struct offload_dev_info *d,
+			    struct cli_alg_probe *p)
+{
+	if (!(d->flags & OFFLOAD_DEVF_KERNEL) || !(d->flags & OFFLOAD_DEVF_USABLE) ||
+	    !(d->caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
+		return 0;
+	int n = cli_crypto_probe(ctx, d->index, p, CLI_PROBE_MAX);
+	return n < 0 ? 0 : n;
+}
+
+static void print_algorithms_text(const struct cli_alg_probe *p, int n)
+{
+	if (n)
+		printf("    algorithms: (the implementation that served one operation each)\n");
+	for (int i = 0; i < n; i++) {
+		if (p[i].err)
+			printf("      %-14s unavailable: %s\n", p[i].alg, p[i].error);
+		else
+			printf("      %-14s %s (%s)\n", p[i].alg, p[i].driver,
+			       (p[i].flags & OFFLOAD_RES_HARDWARE) ? "hardware" : "software");
+	}
+}
+
+static void print_algorithms_json(const struct cli_alg_probe *p, int n)
+{
+	printf("      \"algorithms\": [");
+	for (int i = 0; i < n; i++) {
+		printf("%s\n        { \"alg\": ", i ? "," : "");
+		cli_json_str(stdout, p[i].alg);
+		printf(", \"available\": %s, \"driver\": ", p[i].err ? "false" : "true");
+		cli_json_str(stdout, p[i].driver);
+		printf(", \"hardware\": %s, \"error\": ",
+		       (p[i].flags & OFFLOAD_RES_HARDWARE) ? "true" : "false");
+		cli_json_str(stdout, p[i].error);
+		printf(" }");
+	}
+	printf("%s]\n", n ? "\n      " : "");
+}
+
+/* Text output: every string may come from the device tree, so cli_text() escapes it. */
 static void print_text(const struct offload_dev_info *d)
 {
 	char caps[64];
 
 	caps_str(d->caps, caps, sizeof(caps));
-	printf("[%d] %s (%s)%s\n", d->index, d->name, d->kind,
+	printf("[%d] %s (%s)%s\n", d->index, cli_text(d->name), cli_text(d->kind),
 	       (d->flags & OFFLOAD_DEVF_SIM) ? " [sim]" : "");
 	if (d->dt_path[0])
-		printf("    node:       %s\n    compatible: %s\n", d->dt_path, d->compatible);
+		printf("    node:       %s\n    compatible: %s\n", cli_text(d->dt_path),
+		       cli_text(d->compatible));
 	if (d->phys_size)
 		printf("    address:    0x%" PRIx64 " (0x%" PRIx64 " bytes): %s\n", d->phys_addr,
-		       d->phys_size, d->phys_reason ? d->phys_reason : "");
+		       d->phys_size, cli_text(d->phys_reason));
 	else if (d->dt_path[0])
-		printf("    address:    none: %s\n", d->phys_reason ? d->phys_reason : "");
-	printf("    status:     %s\n", d->status);
-	printf("    backend:    %s (candidates: %s)\n", d->backend[0] ? d->backend : "none",
-	       d->candidates[0] ? d->candidates : "-");
+		printf("    address:    none: %s\n", cli_text(d->phys_reason));
+	printf("    status:     %s\n", cli_text(d->status));
+	printf("    backend:    %s (candidates: %s)\n", d->backend[0] ? cli_text(d->backend) : "none",
+	       d->candidates[0] ? cli_text(d->candidates) : "-");
 	printf("    usable:     %s: %s\n", (d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no",
-	       d->usable_reason);
+	       cli_text(d->usable_reason));
 	printf("    caps:       %s\n", caps);
-	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", d->coherent_reason);
+	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", cli_text(d->coherent_reason));
 	if (d->soc_io_coherent && !d->coherent)
-		printf("    soc:        I/O-coherent interconnect: %s\n", d->soc_io_coherent_reason);
-	printf("    cache:      %s: %s\n", cache_mode_name(d->cache_mode), d->cache_reason);
-	printf("    burst:      %" PRIu32 " B: %s\n", d->burst_bytes, d->burst_reason);
+		printf("    soc:        I/O-coherent interconnect: %s\n",
+		       cli_text(d->soc_io_coherent_reason));
+	printf("    cache:      %s: %s\n", cache_mode_name(d->cache_mode), cli_text(d->cache_reason));
+	printf("    burst:      %" PRIu32 " B: %s\n", d->burst_bytes, cli_text(d->burst_reason));
 	if (d->burst_by_class[0] || d->burst_by_class[1] || d->burst_by_class[2])
 		printf("    classes:    normal %" PRIu32 " B, H %" PRIu32 " B, UH %" PRIu32
 		       " B (0 = no such channel class); memcpy on %s\n",
 		       d->burst_by_class[0], d->burst_by_class[1], d->burst_by_class[2],
 		       class_name(d->memcpy_class));
-	printf("    align:      %" PRIu32 " B: %s\n", d->align_bytes, d->align_reason);
-	printf("    threshold:  %" PRIu64 " B: %s\n", d->threshold_bytes, d->threshold_reason);
-	printf("    mode:       %s: %s\n", d->transfer_mode, d->transfer_reason);
+	printf("    align:      %" PRIu32 " B: %s\n", d->align_bytes, cli_text(d->align_reason));
+	printf("    threshold:  %" PRIu64 " B: %s\n", d->threshold_bytes,
+	       cli_text(d->threshold_reason));
+	printf("    mode:       %s: %s\n", cli_text(d->transfer_mode), cli_text(d->transfer_reason));
 }
 
 static void json_field(const char *key, const char *val, bool comma)
@@ -84,7 +129,8 @@ static void json_field(const char *key, const char *val, bool comma)
 	printf("%s\n", comma ? "," : "");
 }
 
-static void print_json(const struct offload_dev_info *d, bool last)
+static void print_json(const struct offload_dev_info *d, bool last, const struct cli_alg_probe *p,
+		       int n)
 {
 	char caps[64];
 
@@ -122,8 +168,56 @@ static void print_json(const struct offload_dev_info *d, bool last)
 	printf("      \"threshold_bytes\": %" PRIu64 ",\n", d->threshold_bytes);
 	json_field("threshold_reason", d->threshold_reason, true);
 	json_field("transfer_mode", d->transfer_mode, true);
-	json_field("transfer_reason", d->transfer_reason, false);
+	json_field("transfer_reason", d->transfer_reason, true);
+	print_algorithms_json(p, n);
 	printf("    }%s\n", last ? "" : ",");
+}
+
+/*
+ * One CSV field (RFC 4180: quoted when it holds a comma, quote or line break),
+ * control characters of device-tree strings escaped as in the text output.
+ */
+static void csv_field(const char *raw, bool last)
+{
+	const char *v = cli_text(raw);
+
+	if (strpbrk(v, ",\"\r\n")) {
+		putchar('"');
+		for (const char *p = v; *p; p++) {
+			if (*p == '"')
+				putchar('"');
+			putchar(*p);
+		}
+		putchar('"');
+	} else {
+		fputs(v, stdout);
+	}
+	putchar(last ? '\n' : ',');
+}
+
+static const char csv_header[] =
+	"index,name,kind,dt_path,compatible,status,backend,usable,sim,caps,coherent,cache_mode,"
+	"burst_bytes,align_bytes,threshold_bytes,transfer_mode,usable_reason\n";
+
+/* The main fields of a device, one CSV row in csv_header's order (reasons: only usable_reason). */
+static void print_csv(const struct offload_dev_info *d)
+{
+	char caps[64], num[4][24];
+
+	caps_str(d->caps, caps, sizeof(caps));
+	snprintf(num[0], sizeof(num[0]), "%d", d->index);
+	snprintf(num[1], sizeof(num[1]), "%" PRIu32, d->burst_bytes);
+	snprintf(num[2], sizeof(num[2]), "%" PRIu32, d->align_bytes);
+	snprintf(num[3], sizeof(num[3]), "%" PRIu64, d->threshold_bytes);
+	const char *fields[] = {
+		num[0], d->name, d->kind, d->dt_path, d->compatible, d->status, d->backend,
+		(d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no", (d->flags & OFFLOAD_DEVF_SIM) ? "yes" : "no",
+		caps, d->coherent ? "yes" : "no", cache_mode_name(d->cache_mode), num[1], num[2], num[3],
+		d->transfer_mode, d->usable_reason,
+	};
+	size_t n = sizeof(fields) / sizeof(fields[0]);
+	for (size_t i = 0; i < n; i++)
+		csv_field(fields[i] ? fields[i] : "", i + 1 == n);
 }
 
 int cmd_list(struct cli *cli, int argc, char **argv)
@@ -135,31 +229,54 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		if (c == 'h') {
 			printf("usage: %s list [OPTIONS]\n\nList every device of the device tree that "
 			       "liboffload knows, its status,\nthe backend serving it, and each policy "
-			       "decision with its reason.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+			       "decision with its reason.\nFor a kernel crypto device (AF_ALG) also the kernel driver "
+			       "that serves each\nalgorithm, found by running one operation each.\n--csv: one row "
+			       "per device with the main fields (the reasons: --json).\n\n"
+			       "options:\n" CLI_COMMON_HELP, cli->prog);
 			return CLI_EXIT_OK;
 		}
 		if (!cli_common_opt(cli, c, optarg))
 			return CLI_EXIT_USAGE;
 	}
+	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON | CLI_FMT_CSV))
+		return CLI_EXIT_USAGE;
 	offload_ctx *ctx = cli_open_ctx(cli);
 	if (!ctx)
 		return CLI_EXIT_FAIL;
 	int n = offload_dev_count(ctx);
+	const char *note = cli_dt_note(ctx);
 	if (cli->json) {
 		printf("{\n  \"dt_source\": ");
 		cli_json_str(stdout, offload_ctx_dt_source(ctx));
+		printf(",\n  \"dt_fallback\": %s,\n  \"note\": ",
+		       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
+		cli_json_str(stdout, note);
 		printf(",\n  \"devices\": [\n");
+	} else if (cli->csv) {
+		if (note[0]) /* the sim column marks the models; the sentence goes beside the CSV */
+			fprintf(stderr, "note: %s\n", note);
+		fputs(csv_header, stdout);
 	} else {
-		printf("device tree: %s\n", offload_ctx_dt_source(ctx));
+		if (note[0])
+			printf("note: %s\n", note);
+		printf("device tree: %s\n", cli_text(offload_ctx_dt_source(ctx)));
 	}
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
 		if (offload_dev_info(ctx, i, &d) < 0)
 			continue;
-		if (cli->json)
-			print_json(&d, i == n - 1);
-		else
+		if (cli->csv) {
+			print_csv(&d);
+			continue;
+		}
+		struct cli_alg_probe p[CLI_PROBE_MAX];
+		int np = probe_algorithms(ctx, &d, p);
+		if (cli->json) {
+			print_json(&d, i == n - 1, p, np);
+		} else {
 			print_text(&d);
+			print_algorithms_text(p, np);
+		}
 	}
 	if (cli->json)
 		printf("  ]\n}\n");

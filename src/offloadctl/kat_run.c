@@ -21,9 +21,10 @@ static int fail(struct kat_outcome *o, offload_ctx *ctx, int r, const char *fmt,
 	va_start(ap, fmt);
 	n = (size_t)vsnprintf(o->detail, sizeof(o->detail), fmt, ap);
 	va_end(ap);
-	if (r < 0 && n < sizeof(o->detail))
-		snprintf(o->detail + n, sizeof(o->detail) - n, ": %s: %s", offload_strerror(r),
-			 offload_last_error(ctx));
+	if (r < 0 && n < sizeof(o->detail)) { /* the library's message names the cause */
+		const char *msg = offload_last_error(ctx);
+		snprintf(o->detail + n, sizeof(o->detail) - n, ": %s", msg[0] ? msg : offload_strerror(r));
+	}
 	o->status = (r == -ENOTSUP) ? KAT_UNSUPPORTED : KAT_FAIL;
 	return -1;
 }

@@ -30,25 +30,37 @@ static void usage(FILE *f, const char *prog)
 	fprintf(f, "usage: %s [COMMON OPTIONS] COMMAND [OPTIONS]\n\ncommands:\n", prog);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "  %-10s %s\n", "version", "library version");
+	fprintf(f, "  %-10s %s\n", "version", "program and library version (also -V, --version)");
 	fprintf(f, "\ncommon options (before or after COMMAND):\n" CLI_COMMON_HELP
-		   "\n'%s COMMAND --help' describes a command; see offloadctl(1).\n", prog);
+		   "\nexit status: 0 success, 1 operation failed (or a mismatch or warning found),\n"
+		   "2 usage error.\n"
+		   "'%s COMMAND --help' describes a command; see offloadctl(1).\n", prog);
+}
+
+static int version(void)
+{
+	printf("offloadctl %s (library %s)\n", OFFLOAD_VERSION_STRING, offload_version_string());
+	return CLI_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+	static const struct option longopts[] = { { "version", no_argument, NULL, 'V' },
+						  CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
 	struct cli cli = { .prog = "offloadctl" };
 	int c;
 
 	/* Common options before the command ('+': stop at the first non-option). */
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout, cli.prog);
 			return CLI_EXIT_OK;
 		}
+		if (c == 'V')
+			return version();
 		if (!cli_common_opt(&cli, c, optarg)) {
-			usage(stderr, cli.prog);
+			if (c == '?')
+				usage(stderr, cli.prog);
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -58,8 +70,10 @@ int main(int argc, char **argv)
 	}
 	const char *name = argv[optind];
 	if (strcmp(name, "version") == 0) {
-		printf("offloadctl %s (library %s)\n", OFFLOAD_VERSION_STRING, offload_version_string());
-		return CLI_EXIT_OK;
+		cli.cmd = "version";
+		if (optind + 1 < argc)
+			return cli_usage_error(&cli, "unexpected argument '%s'", argv[optind + 1]);
+		return version();
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name) == 0) {

@@ -331,15 +331,38 @@ int ofl_pagemap_phys(const void *p, uint64_t *phys, char *why, size_t wl)
 	return 0;
 }
 
-static const char *const heap_names[] = { "linux,cma", "reserved", "default_cma_region", "system" };
+/*
+ * Heaps that hand out physically contiguous memory. Not "system": its
+ * buffers are pages of orders 8, 4 and 0 wherever the page allocator found
+ * them, mapped with remap_pfn_range (drivers/dma-buf/heaps/system_heap.c),
+ * and the pagemap walk skips such VM_PFNMAP mappings (mm/pagewalk.c), so
+ * there is not even a physical address to find; checked in the qemu guest
+ * (tests/qemu/guest_dmabuf.c).
+ */
+static const char *const heap_names[] = { "linux,cma", "reserved", "default_cma_region" };
 
-static int heap_find(char *out, size_t len)
+/*
+ * The first heap of heap_names under <dev>/dma_heap this process may use, in
+ * out. -ENOENT when there is none; when one exists but cannot be opened for
+ * reading and writing (devtmpfs makes them root-only), -errno and `why` names
+ * it, so that "permission denied" is not reported as "no heap".
+ */
+static int heap_find(char *out, size_t len, char *why, size_t wl)
 {
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(heap_names); i++)
-		if (ofl_path(out, len, "%s/dma_heap/%s", ofl_platform_roots()->dev, heap_names[i]) == 0 &&
-		    access(out, R_OK | W_OK) == 0)
+	int r = -ENOENT;
+
+	why[0] = '\0';
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(heap_names); i++) {
+		if (ofl_path(out, len, "%s/dma_heap/%s", ofl_platform_roots()->dev, heap_names[i]) < 0)
+			continue;
+		if (access(out, R_OK | W_OK) == 0)
 			return 0;
-	return -ENOENT;
+		if (errno != ENOENT && r == -ENOENT) {
+			r = -errno;
+			snprintf(why, wl, "%.200s: %.60s", out, strerror(errno));
+		}
+	}
+	return r;
 }
 
 static int heap_alloc(struct ofl_dma_pool *pool, size_t len, struct ofl_dma_region **out, char *why,
@@ -372,6 +395,13 @@ static int heap_alloc(struct ofl_dma_pool *pool, size_t len, struct ofl_dma_regi
 	for (size_t o = 0; o < sz; o += (size_t)page) {
 		uint64_t pa;
 		r = ofl_pagemap_phys((char *)m + o, &pa, why, wl);
+		if (r == -EFAULT) {
+			/* just written, so mapped: a PFN mapping the pagemap walk skips */
+			snprintf(why, wl, "dma-heap: %s maps its buffers as raw page-frame ranges, which "
+				 "/proc/self/pagemap does not resolve: no physical address; use a CMA heap",
+				 pool->heap);
+			r = -ENOTSUP;
+		}
 		if (r == 0 && o && pa != expect) {
 			snprintf(why, wl, "dma-heap: %s gave physically scattered pages (page %zu at 0x%" PRIx64
 				 ", expected 0x%" PRIx64 "); use a CMA heap", pool->heap, o / (size_t)page, pa, expect);
@@ -571,11 +601,19 @@ static int pick_provider(struct ofl_dma_pool *pool, char *why, size_t wl)
 								 : "/dev/mem not enabled (OFFLOAD_DEVMEM=1)");
 	}
 	if (!want || strcmp(want, "dma-heap") == 0) {
-		if (heap_find(pool->heap, sizeof(pool->heap)) == 0) {
+		char denied[300], sys[300];
+		if (heap_find(pool->heap, sizeof(pool->heap), denied, sizeof(denied)) == 0) {
 			pool->provider = OFL_DMA_HEAP;
 			return 0;
 		}
-		NOTE("dma-heap: no usable heap under %s/dma_heap; ", ofl_platform_roots()->dev);
+		if (denied[0])
+			NOTE("dma-heap: no usable heap (%s); ", denied);
+		else if (ofl_path(sys, sizeof(sys), "%s/dma_heap/system", ofl_platform_roots()->dev) == 0 &&
+			 access(sys, F_OK) == 0)
+			NOTE("dma-heap: only %s, whose buffers are scattered pages without a physical "
+			     "address: a CMA heap is needed (CONFIG_DMABUF_HEAPS_CMA); ", sys);
+		else
+			NOTE("dma-heap: no usable heap under %s/dma_heap; ", ofl_platform_roots()->dev);
 	}
 #undef NOTE
 	if (off >= 2 && off < wl)
@@ -780,8 +818,11 @@ int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offl
 	int e = 0;
 
 	why[0] = '\0';
-	if (len == 0 || (align & (align - 1)) || align > 4096)
+	/* Above SIZE_MAX / 2 the rounding below would wrap to a tiny length. */
+	if (len == 0 || len > SIZE_MAX / 2 || (align & (align - 1)) || align > 4096) {
+		snprintf(why, wl, "bad length %zu or alignment %zu", len, align);
 		return -EINVAL;
+	}
 	align = OFL_MAX(align, pool->line);
 	len = (len + pool->line - 1) & ~(pool->line - 1);
 	/* A coherent device needs no uncached memory: its caches are snooped. */
@@ -923,6 +964,17 @@ void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
 	switch (r->kind) {
 	case OFL_DMA_SIM:
 #ifdef OFFLOAD_HAVE_SIM
+		/*
+		 * This CPU's own maintenance of the same lines first, so that cache_ns
+		 * on a model includes what the instructions cost here (sim); then the
+		 * model's emulation of them.
+		 */
+		if (ofl_cache_ops_available()) {
+			if (for_cpu)
+				ofl_cache_clean_inval(r->cpu + roff, len);
+			else
+				ofl_cache_clean(r->cpu + roff, len);
+		}
 		if (for_cpu)
 			ofl_sim_mem_inval(r->sim, roff, len);
 		else

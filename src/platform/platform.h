@@ -75,6 +75,8 @@ struct ofl_mmio {
 #define ofl_sim_mmio_write32(b, o, v) ((void)0)
 #define ofl_sim_mmio_read64(b, o) 0ull
 #define ofl_sim_mmio_write64(b, o, v) ((void)0)
+#define ofl_sim_mmio_read16(b, o) 0u
+#define ofl_sim_mmio_write16(b, o, v) ((void)0)
 #endif
 
 /*
@@ -134,6 +136,38 @@ static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
 		ofl_mmio_oob(m, off, 4, true);
 	*(volatile uint32_t *)(volatile void *)(m->base + off) = v;
+}
+
+/*
+ * 16-bit access, for registers with 16-bit halves that act on their own
+ * (NXP DSPI's XSPI PUSHR: a command half and a TX-data half).
+ */
+static inline uint16_t ofl_mmio_read16(const struct ofl_mmio *m, uint64_t off)
+{
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 2)) {
+			ofl_mmio_oob(m, off, 2, false);
+			return 0xFFFFu;
+		}
+		return (uint16_t)ofl_sim_mmio_read16(m->sim, off);
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
+		ofl_mmio_oob(m, off, 2, false);
+	return *(const volatile uint16_t *)(const volatile void *)(m->base + off);
+}
+
+static inline void ofl_mmio_write16(const struct ofl_mmio *m, uint64_t off, uint16_t v)
+{
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 2))
+			ofl_mmio_oob(m, off, 2, true);
+		else
+			ofl_sim_mmio_write16(m->sim, off, v);
+		return;
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
+		ofl_mmio_oob(m, off, 2, true);
+	*(volatile uint16_t *)(volatile void *)(m->base + off) = v;
 }
 
 /*
@@ -320,7 +354,8 @@ void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
  * caller may hand back as plain pointers); ofl_dma_pool_destroy() frees
  * those, other allocations must be freed by their owner first.
  * -ENOMEM with the reasons in `why` (no memory, or none the device reaches),
- * -EBUSY (a u-dma-buf is locked by another user), -EINVAL (bad len/align).
+ * -EBUSY (a u-dma-buf is locked by another user), -EINVAL for len 0 or above
+ * SIZE_MAX / 2, or an alignment that is not a power of two up to 4096.
  */
 int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offload_cache_mode cache,
 		  bool user, struct ofl_dma **out, char *why, size_t why_len);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-device DMA decisions (DESIGN.md "Policy"), each with a one-line
+ * Per-device DMA decisions (docs/policy.md), each with a one-line
  * reason naming the device-tree node/property or the capability-table row:
  *
  *  1. coherency: Linux of_dma_is_coherent() (plus, for BCDMA memcpy, the
@@ -21,7 +21,7 @@
 #include "dt/dt_int.h"
 #include "policy/policy.h"
 
-/* TI-SCI resource subtypes of UDMAP TX channels (udma.md 1.3). */
+/* TI-SCI resource subtypes of UDMAP TX channels (as the K3 device trees list them). */
 #define TISCI_TX_HCHAN 0x0f
 #define TISCI_TX_UHCHAN 0x10
 
@@ -106,7 +106,8 @@ static void decide_coherent(const struct node_ctx *n, struct ofl_policy *p)
 	p->coherent = r == 1;
 	if (decider < 0) {
 		why(p->coherent_reason, "no dma-coherent or dma-noncoherent on %s or any DMA parent: "
-		    "not coherent (Linux of_dma_is_coherent; the arm/arm64 default)", n->path);
+		    "not coherent (Linux of_dma_is_coherent(); the arm/arm64 default; docs/policy.md "
+		    "§1)", n->path);
 		return;
 	}
 	int lvl = -1;
@@ -118,7 +119,8 @@ static void decide_coherent(const struct node_ctx *n, struct ofl_policy *p)
 	else
 		ofl_dt_path(n->fdt, decider, p->coherent_path, sizeof(p->coherent_path));
 	why(p->coherent_reason, "%s on %s%s (the nearest of the node and its DMA parents; Linux "
-	    "of_dma_is_coherent)", p->coherent ? "dma-coherent" : "dma-noncoherent", p->coherent_path,
+	    "of_dma_is_coherent(); docs/policy.md §1)", p->coherent ? "dma-coherent" : "dma-noncoherent",
+	    p->coherent_path,
 	    decider == n->m->node ? " itself" : "");
 }
 
@@ -136,13 +138,16 @@ static void decide_cache(struct ofl_policy *p)
 {
 	if (p->coherent) {
 		p->cache_mode = OFFLOAD_CACHE_COHERENT;
-		why(p->cache_reason, "coherent: no cache maintenance (DESIGN rule 2; maintaining a "
-		    "coherent device's caches can even return stale data, PEERS.md D3)");
+		why(p->cache_reason, "coherent: no cache maintenance, as Linux dma-direct skips it for "
+		    "coherent devices (dev_is_dma_coherent()); an invalidate could even drop data the "
+		    "device left in the caches (docs/policy.md §2)");
 	} else {
 		p->cache_mode = OFFLOAD_CACHE_STREAMING;
-		why(p->cache_reason, "not coherent: cached buffers, clean before the device reads, "
-		    "invalidate before the CPU reads, cache-line-rounded (DESIGN rule 2: as fast as "
-		    "uncached memory, 1846.5 vs 1845.2 kbps)");
+		why(p->cache_reason, "not coherent: streaming, as the Linux DMA API does "
+		    "(dma_sync_single_for_device/_for_cpu): cached buffers, cleaned before the device "
+		    "reads and invalidated before the CPU reads, by whole cache lines; uncached "
+		    "buffers would make every CPU access 5-14x slower (u-dma-buf README tables; "
+		    "docs/policy.md §2)");
 	}
 }
 
@@ -178,7 +183,7 @@ static void align_to_line(const void *fdt, struct ofl_policy *p)
 		return;
 	p->align_bytes = line;
 	why(p->align_reason, "not coherent: buffers the device writes are invalidated by whole %u-byte "
-	    "cache lines (%s)", line, src);
+	    "cache lines (%s; docs/policy.md §4)", line, src);
 }
 
 /* ---------------------------------------------------------------- K3 UDMA / BCDMA / PKTDMA */
@@ -293,28 +298,32 @@ static void policy_udma(const struct node_ctx *n, struct ofl_policy *p)
 	p->burst_programmed = e->u.udma.burst_programmable;
 	if (e->u.udma.burst_programmable)
 		why(p->burst_reason, "%s burst_size [normal %u, H %u, UH %u] B with BURST_SIZE: memcpy "
-		    "takes the top free class, %s (%s): %u B sent via TI-SCI", e->source,
+		    "takes the top free class, %s (%s): %u B sent via TI-SCI (docs/policy.md §3)",
+		    e->source,
 		    e->u.udma.burst[0], e->u.udma.burst[1], e->u.udma.burst[2], class_name(p->best_tpl),
 		    how, p->burst_bytes);
 	else
 		why(p->burst_reason, "%s has no BURST_SIZE flag: Linux sends no burst size, the hardware "
-		    "default 64 B applies (memcpy class %s: %s)", e->source, class_name(p->best_tpl), how);
+		    "default 64 B applies (memcpy class %s: %s; docs/policy.md §3)", e->source,
+		    class_name(p->best_tpl), how);
 	/* udma_get_copy_align(): the burst of channel 0's class, the top one. */
 	unsigned b = e->u.udma.burst[p->best_tpl];
 	p->align_bytes = b >= 256 ? 256 : b >= 128 ? 128 : 64;
-	why(p->align_reason, "Linux udma_get_copy_align: channel 0 is class %s (%s), burst %u B -> "
-	    "copy_align %u B", class_name(p->best_tpl), how, b, p->align_bytes);
+	why(p->align_reason, "Linux udma_get_copy_align(): channel 0 is class %s (%s), burst %u B -> "
+	    "copy_align %u B (docs/policy.md §4)", class_name(p->best_tpl), how, b, p->align_bytes);
 	align_to_line(n->fdt, p);
 	p->threshold_bytes = ofl_threshold_memcpy.bytes;
 	why(p->threshold_reason, "%s", ofl_threshold_memcpy.source);
 	if (e->u.udma.bcdma) {
 		ofl_strlcpy(p->transfer_mode, "tr15-bchan", sizeof(p->transfer_mode));
-		why(p->transfer_reason, "Linux udma_prep_dma_memcpy on a block-copy channel (bchan): "
-		    "one TR descriptor of type-15 TRs, split at 64 KiB (udma.md 4, 5.3)");
+		why(p->transfer_reason, "Linux udma_prep_dma_memcpy() on a block-copy channel (bchan): "
+		    "one TR descriptor of type-15 TRs, rows of at most 64 KiB (udma_get_tr_counters(); "
+		    "docs/policy.md §6)");
 	} else {
 		ofl_strlcpy(p->transfer_mode, "tr15-pair", sizeof(p->transfer_mode));
-		why(p->transfer_reason, "Linux udma_prep_dma_memcpy on a tchan/rchan pair: one TR "
-		    "descriptor of type-15 TRs, split at 64 KiB (udma.md 4, 5.2)");
+		why(p->transfer_reason, "Linux udma_prep_dma_memcpy() on a tchan/rchan pair: one TR "
+		    "descriptor of type-15 TRs, rows of at most 64 KiB (udma_get_tr_counters(); "
+		    "docs/policy.md §6)");
 	}
 }
 
@@ -362,7 +371,9 @@ static void policy_dspi(const struct node_ctx *n, struct ofl_policy *p)
 		why(p->align_reason, "PIO: words are pushed one at a time, any alignment");
 		p->cache_mode = OFFLOAD_CACHE_COHERENT;
 		why(p->cache_reason, "no DMA in %s: nothing to maintain, so DMA-buffer coherency cannot "
-		    "change SPI throughput (dspi.md 6)", dspi_mode_name(mode));
+		    "change SPI throughput (1845.2 vs 1846.5 kbps measured in XSPI mode for \"spi: "
+		    "spi-fsl-dspi: Use non-coherent memory for DMA\", 2025; docs/policy.md §2)",
+		    dspi_mode_name(mode));
 		return;
 	}
 	why(p->burst_reason, "DMA mode: bursts are the eDMA controller's (dmas), not the DSPI's");
@@ -385,10 +396,11 @@ static void policy_eip(const struct node_ctx *n, struct ofl_policy *p)
 			 "; rings and context records uncached, as Linux dma_alloc_coherent does");
 	}
 	p->burst_bytes = 0;
-	why(p->burst_reason, "set once in DFE_CFG/DSE_CFG (Linux: fetch 64..512 B, store 128..256 B, "
-	    "eip97.md 2.4), not per buffer");
+	why(p->burst_reason, "set once in DFE_CFG/DSE_CFG, not per buffer (Linux safexcel.c "
+	    "safexcel_hw_init(): fetch 64..512 B, store 128..256 B; docs/policy.md §3)");
 	p->align_bytes = 1;
-	why(p->align_reason, "descriptors address data by byte (eip97.md 3.1): any alignment");
+	why(p->align_reason, "command descriptors address data by byte (Linux safexcel_ring.c "
+	    "safexcel_add_cdesc()): any alignment (docs/policy.md §4)");
 	align_to_line(n->fdt, p);
 	p->threshold_bytes = ofl_threshold_crypto.bytes;
 	why(p->threshold_reason, "%s", ofl_threshold_crypto.source);

@@ -14,7 +14,7 @@
 
 #include "dt/dt.h"
 
-#define OFL_REASON_LEN 320
+#define OFL_REASON_LEN 512
 
 /* DSPI transfer modes (Linux spi-fsl-dspi devtype trans_mode). */
 enum ofl_dspi_mode { OFL_DSPI_XSPI, OFL_DSPI_DMA, OFL_DSPI_EOQ, OFL_DSPI_TCFQ };

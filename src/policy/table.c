@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The SoC capability table. Every row names the Linux match data it
- * restates; the values are the ones ../shared/hw/ records from the drivers:
+ * restates (docs/policy.md §3-§6 gives the evidence):
  *
  *  - K3 UDMA/BCDMA/PKTDMA: drivers/dma/ti/k3-udma.c `udma_of_match` and
- *    `bcdma_of_match`/`pktdma_of_match` (udma.md section 2). Burst sizes are
+ *    `bcdma_of_match`/`pktdma_of_match`. Burst sizes are
  *    the TI-SCI codes 1/2/3 = 64/128/256 B of `burst_size[]`.
  *  - DSPI: drivers/spi/spi-fsl-dspi.c `fsl_dspi_dt_ids` and `devtype_data[]`
- *    (dspi.md sections 1.1 and 2). "fsl,ls1088a-dspi" has no driver entry
+ *    and `devtype_data[]`. "fsl,ls1088a-dspi" has no driver entry
  *    and so is deliberately absent: such nodes match their
  *    "fsl,ls1021a-v1.0-dspi" fallback, as in Linux.
  *  - SafeXcel: drivers/crypto/inside-secure/safexcel.c
- *    `safexcel_of_match_table` (eip97.md section 1.1). The RNG
+ *    `safexcel_of_match_table`. The RNG
  *    "inside-secure,safexcel-eip76" is a different IP and is not listed.
  */
 #include <libfdt.h>
@@ -101,7 +101,7 @@ const struct ofl_soc_entry *ofl_soc_lookup(const char *compatible)
  * Armada 37xx: "arm64: dts: marvell: armada-37xx: mark EIP97 as
  * dma-coherent" (A. J. Bajkowski, 2026-05-24, applied to mvebu/dt64) states
  * the SoC has a coherent bus like Armada 7k/8k; with the property, EIP97
- * throughput rose 3-326 % depending on algorithm and size (eip97.md 6.6).
+ * throughput rose 3-326 % depending on algorithm and size (docs/policy.md §7).
  * The root of Armada 37xx boards carries "marvell,armada3710" or
  * "marvell,armada3720" with "marvell,armada3700"; newer crypto nodes carry
  * "marvell,armada-3700-crypto".
@@ -109,7 +109,7 @@ const struct ofl_soc_entry *ofl_soc_lookup(const char *compatible)
 #define A37XX_SRC                                                                                  \
 	"upstream patch \"arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent\" "         \
 	"(2026-05-24, mvebu/dt64): Armada 37xx has a coherent bus like 7k/8k; EIP97 throughput "  \
-	"+3..326 % with it (hw/eip97.md 6.6)"
+	"+3..326 % with it (docs/policy.md §7)"
 
 const struct ofl_soc_coherent ofl_soc_coherent_table[] = {
 	{ "marvell,armada3700", "Marvell Armada 37xx", A37XX_SRC },
@@ -130,17 +130,19 @@ const struct ofl_soc_coherent *ofl_soc_coherent_lookup(const void *fdt, int node
 
 /*
  * Offload thresholds: defaults until `offloadctl bench` measures the board.
- * No ARM SoC dmaengine-vs-CPU crossover is published (PEERS.md D1), so the
+ * No ARM SoC dmaengine-vs-CPU crossover is published (docs/policy.md §5), so the
  * memcpy default is the synchronous break-even measured elsewhere.
  */
 const struct ofl_threshold_default ofl_threshold_memcpy = {
 	16384,
-	"default: synchronous copy offload breaks even at 8-16 KiB (Intel DTO, I/OAT; PEERS.md D1), "
-	"no ARM figure is published; measure with `offloadctl bench memcpy`",
+	"default: synchronous copy offload breaks even at 8-16 KiB (Intel DTO README on Sapphire "
+	"Rapids; an I/OAT study from 16 KB); no ARM figure is published (docs/policy.md §5); "
+	"measure with `offloadctl bench memcpy`",
 };
 
 const struct ofl_threshold_default ofl_threshold_crypto = {
 	2048,
-	"default: an engine behind a driver was 16x slower at 16 B and 4.2x faster at 8 KiB "
-	"(EIP93, PEERS.md D2); measure with `offloadctl bench cipher`",
+	"default: an EIP93 behind the Linux crypto API was 16x slower than software at 16 B and "
+	"4.2x faster at 8 KiB (tcrypt on MT7621, mtk-eip93 issue 14; docs/policy.md §5); "
+	"measure with `offloadctl bench cipher`",
 };

@@ -15,7 +15,11 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "sim/dspi_model.h"
 #include "sim/k3_models.h"
+#ifdef OFFLOAD_HAVE_EIP97_MODEL
+#include "sim/eip97_model.h"
+#endif
 #include "sim/sim.h"
 
 struct k3_counts {
@@ -79,7 +83,7 @@ static uint32_t clamp_to(uint32_t want, uint64_t region, uint64_t stride)
 }
 
 /* bus - phys through the node's dma-ranges, at the sim world's DRAM. */
-static uint64_t dma_offset(const void *fdt, int node)
+uint64_t ofl_sim_dt_dma_offset(const void *fdt, int node)
 {
 	const uint64_t probe = 0x880000000ull;
 	uint64_t bus = probe;
@@ -119,7 +123,8 @@ static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt,
 	struct ofl_sim_model *m = ofl_sim_model_by_node(sim, ra_node);
 	if (m)
 		return (struct ofl_sim_ringacc *)m;
-	struct ofl_sim_ringacc_params p = { .node = ra_node, .dma_offset = dma_offset(fdt, ra_node),
+	struct ofl_sim_ringacc_params p = { .node = ra_node,
+					    .dma_offset = ofl_sim_dt_dma_offset(fdt, ra_node),
 					    .cfg_firewalled = dm_firmware(fdt, ra_node) };
 	const fdt32_t *n = fdt_getprop(fdt, ra_node, "ti,num-rings", &len);
 	p.num_rings = n && len >= 4 ? fdt32_to_cpu(*n) : 0;
@@ -149,7 +154,7 @@ int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err,
 		.bcdma = c->bcdma, .tchan_cnt = c->tchan, .echan_cnt = c->echan, .rchan_cnt = c->rchan,
 		.rflow_cnt = c->rflow, .hchan_cnt = c->hchan, .uchan_cnt = c->uchan,
 		.bchan_cnt = c->bchan, .psil_base = c->psil_base, .node = node,
-		.dma_offset = dma_offset(fdt, node), .cfg_firewalled = dm_firmware(fdt, node),
+		.dma_offset = ofl_sim_dt_dma_offset(fdt, node), .cfg_firewalled = dm_firmware(fdt, node),
 	};
 	err[0] = '\0';
 	if (reg(fdt, node, "gcfg", &p.gcfg, &p.gcfg_size, true, err, el) < 0 ||
@@ -198,6 +203,25 @@ static const struct attacher attachers[] = {
 	{ "ti,am654-navss-main-udmap", ofl_sim_k3_attach },
 	{ "ti,am654-navss-mcu-udmap", ofl_sim_k3_attach },
 	{ "ti,am64-dmss-bcdma", ofl_sim_k3_attach },
+#ifdef OFFLOAD_HAVE_EIP97_MODEL
+	{ "inside-secure,safexcel-eip97ies", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip97", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197b", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197d", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197c-mxl", ofl_sim_eip97_attach },
+	{ "inside-secure,safexcel-eip197", ofl_sim_eip97_attach },
+#endif
+	/* NXP DSPI devtypes (dspi.md 1.1) */
+	{ "fsl,vf610-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1021a-v1.0-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1012a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1028a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1043a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls1046a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls2080a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,ls2085a-dspi", ofl_sim_dspi_attach },
+	{ "fsl,lx2160a-dspi", ofl_sim_dspi_attach },
+	{ "nxp,s32g2-dspi", ofl_sim_dspi_attach },
 };
 
 int ofl_sim_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t el)

@@ -311,6 +311,30 @@ void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val)
 	b->ops->write32(b->model, b->region, off + 4, (uint32_t)(val >> 32));
 }
 
+uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off)
+{
+	if (!mmio_ok(b, off, 2, false))
+		return 0xFFFFu;
+	if (!b->ops->read16) {
+		ofl_sim_bus_error(b->sim, "16-bit read at %s+0x%llx: the block has no 16-bit registers",
+				  b->name, (unsigned long long)off);
+		return 0xFFFFu;
+	}
+	return b->ops->read16(b->model, b->region, off);
+}
+
+void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val)
+{
+	if (!mmio_ok(b, off, 2, true))
+		return;
+	if (!b->ops->write16) {
+		ofl_sim_bus_error(b->sim, "16-bit write at %s+0x%llx: the block has no 16-bit registers",
+				  b->name, (unsigned long long)off);
+		return;
+	}
+	b->ops->write16(b->model, b->region, off, val);
+}
+
 /* ------------------------------------------------------------------ memory */
 
 static size_t mem_index(const struct ofl_sim *sim, uint64_t phys)

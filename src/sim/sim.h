@@ -34,12 +34,18 @@ struct ofl_sim;
 
 /* ------------------------------------------------------------------ MMIO */
 
-/* How a model serves one of its register blocks. read64/write64 may be NULL (two 32-bit accesses). */
+/*
+ * How a model serves one of its register blocks. read64/write64 may be NULL
+ * (two 32-bit accesses); read16/write16 may be NULL (a 16-bit access is
+ * then a bus error: the block has no 16-bit registers).
+ */
 struct ofl_sim_block_ops {
 	uint32_t (*read32)(void *model, unsigned region, uint64_t off);
 	void (*write32)(void *model, unsigned region, uint64_t off, uint32_t val);
 	uint64_t (*read64)(void *model, unsigned region, uint64_t off);
 	void (*write64)(void *model, unsigned region, uint64_t off, uint64_t val);
+	uint16_t (*read16)(void *model, unsigned region, uint64_t off);
+	void (*write16)(void *model, unsigned region, uint64_t off, uint16_t val);
 };
 
 struct ofl_sim_block {
@@ -69,6 +75,8 @@ uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val);
 uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val);
+uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off);
+void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val);
 
 /* ------------------------------------------------------------------ memory */
 
@@ -164,6 +172,8 @@ struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node);
  * already modelled is left alone. -ENOTSUP when no model exists for it.
  */
 int ofl_sim_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);
+/* bus address - CPU physical address for DMA by `node` (its dma-ranges, at the sim DRAM). */
+uint64_t ofl_sim_dt_dma_offset(const void *fdt, int node);
 /* Wait (up to timeout_us) until every model reports idle. 0 or -ETIMEDOUT. */
 int ofl_sim_wait_idle(struct ofl_sim *sim, int64_t timeout_us);
 

@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "core/internal.h" /* struct offload_ctx: the flags the environment set */
 #include "testutil.h"
 
 /* Options that open a context on no device tree, untouched by the environment. */
@@ -56,8 +59,17 @@ START_TEST(strerror_names_codes)
 	ck_assert_str_eq(offload_strerror(0), "success");
 	/* Codes the library does not describe fall back to the C library's text. */
 	ck_assert_str_eq(offload_strerror(-ENOENT), strerror(ENOENT));
-	ck_assert_ptr_nonnull(offload_strerror(-9999));
-	ck_assert_ptr_nonnull(offload_strerror(INT_MIN + 1));
+	/*
+	 * Codes nobody knows: one static text, not a formatted buffer that the
+	 * next call reuses or frees ("Unknown error 1000" from glibc's strerror).
+	 */
+	const char *a = offload_strerror(-1000);
+	ck_assert_str_eq(offload_strerror(-1001), "unknown error");
+	ck_assert_str_eq(a, "unknown error");
+	ck_assert_str_eq(offload_strerror(9999), "unknown error");
+	ck_assert_str_eq(offload_strerror(INT_MAX), "unknown error");
+	ck_assert_str_eq(offload_strerror(INT_MIN + 1), "unknown error");
+	ck_assert_str_eq(offload_strerror(INT_MIN), "unknown error"); /* no negation overflow */
 	/* Every documented code has its own text. */
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
 		for (size_t j = i + 1; j < sizeof(codes) / sizeof(codes[0]); j++)
@@ -202,6 +214,15 @@ START_TEST(open_rejects_bad_opts)
 	ck_assert_str_eq(offload_ctx_dt_source(ctx), "none");
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 
+	/* Flag bits this library does not define (a newer caller, or garbage). */
+	static const uint32_t bad_flags[] = { 0xffff0000u, 1u << 3, 1u << 31 };
+	for (size_t i = 0; i < sizeof(bad_flags) / sizeof(bad_flags[0]); i++) {
+		o = none_opts();
+		o.flags |= bad_flags[i];
+		ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "unknown flags"));
+	}
+
 	o = none_opts();
 	o.dt_source = (enum offload_dt_source)99;
 	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
@@ -315,6 +336,95 @@ START_TEST(env_overrides_and_no_env)
 }
 END_TEST
 
+START_TEST(env_sim_words)
+{
+	/* The value, and 1 = simulation on, 0 = off, -EINVAL = open refused. */
+	static const struct {
+		const char *v;
+		int want;
+	} words[] = {
+		{ "1", 1 }, { "yes", 1 }, { "TRUE", 1 }, { "On", 1 },
+		{ "", 0 }, { "0", 0 }, { "no", 0 }, { "False", 0 }, { "OFF", 0 },
+		{ "2", -EINVAL }, { "enable", -EINVAL }, { "y", -EINVAL }, { "1 ", -EINVAL },
+		{ "-1", -EINVAL },
+	};
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		setenv("OFFLOAD_SIM", words[i].v, 1);
+		int r = open_with(ctx, &o);
+		if (words[i].want < 0) {
+			ck_assert_msg(r == words[i].want, "OFFLOAD_SIM=\"%s\": open gave %d", words[i].v, r);
+			ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "OFFLOAD_SIM"));
+			continue;
+		}
+		ck_assert_int_eq(r, 0);
+		ck_assert_msg(!!(ctx->flags & OFFLOAD_CTX_SIM) == words[i].want,
+			      "OFFLOAD_SIM=\"%s\": simulation %s", words[i].v,
+			      words[i].want ? "not enabled" : "enabled");
+		ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	}
+	/* NO_ENV ignores even a bad value; an explicit flag stays set whatever it says. */
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	setenv("OFFLOAD_SIM", "no", 1);
+	o.flags = OFFLOAD_CTX_SIM;
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert(ctx->flags & OFFLOAD_CTX_SIM);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(ctx_flags_in_effect)
+{
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o = none_opts();
+
+	ck_assert_uint_eq(offload_ctx_flags(NULL), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), 0); /* not open */
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	/* Reported, never accepted. */
+	o.flags |= OFFLOAD_CTX_DT_FALLBACK;
+	ck_assert_int_eq(open_with(ctx, &o), -EINVAL);
+	/* The environment's OFFLOAD_SIM shows. */
+	o = none_opts();
+	o.flags = 0;
+	setenv("OFFLOAD_SIM", "on", 1);
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_SIM);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	unsetenv("OFFLOAD_SIM");
+#ifdef OFFLOAD_HAVE_SIM
+	o = none_opts();
+	o.dt_source = OFFLOAD_DT_BUILTIN; /* chosen: its models may be picked */
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	if (access("/sys/firmware/fdt", R_OK) != 0) {
+		o.dt_source = OFFLOAD_DT_AUTO; /* nothing here: the virtual board stands in */
+		ck_assert_int_eq(open_with(ctx, &o), 0);
+		ck_assert_str_eq(offload_ctx_dt_source(ctx), "builtin:virtual-board");
+		ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_DT_FALLBACK);
+		ck_assert_int_eq(offload_ctx_close(ctx), 0);
+		o.flags |= OFFLOAD_CTX_SIM;
+		ck_assert_int_eq(open_with(ctx, &o), 0);
+		ck_assert_uint_eq(offload_ctx_flags(ctx),
+				  OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM | OFFLOAD_CTX_DT_FALLBACK);
+		ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	} else {
+		fprintf(stderr, "ctx_flags_in_effect: live device tree here, AUTO fallback not tested\n");
+	}
+#endif
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 /* The CPU device's transfer reason as the backend words it for n threads. */
 static void cpu_reason(offload_ctx *ctx, char *buf, size_t len)
 {
@@ -408,6 +518,20 @@ START_TEST(dev_info_bad_input)
 	ck_assert_int_eq(offload_dev_find(ctx, ""), -ENODEV);
 	ck_assert_int_eq(offload_dev_find(ctx, NULL), -EINVAL);
 	offload_ctx_free(ctx);
+
+	/* An unknown backend's *why is never a previous call's text. */
+	const char *why = NULL;
+	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, "cpu");
+	ck_assert_int_eq(offload_backend_status(ctx, "cpu", &why), 1);
+	ck_assert_str_eq(why, "");
+	ck_assert_int_eq(offload_backend_status(ctx, "udma", &why), 0);
+	ck_assert_ptr_nonnull(strstr(why, "allow-list"));
+	ck_assert_int_eq(offload_backend_status(ctx, "warpdrive", &why), -ENOENT);
+	ck_assert_str_eq(why, "not built into this library");
+	ck_assert_int_eq(offload_backend_status(ctx, "udma", &why), 0);
+	ck_assert_int_eq(offload_backend_status(ctx, NULL, &why), -EINVAL);
+	ck_assert_str_eq(why, "");
+	offload_ctx_free(ctx);
 }
 END_TEST
 
@@ -455,6 +579,92 @@ START_TEST(errors_are_per_thread)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ fork */
+
+/*
+ * A child inherits the context but not its threads (the CPU backend's
+ * workers, a model's thread): it may only close or free it, without
+ * joining threads it does not have, and must not touch the parent's
+ * engines. The parent's context keeps working.
+ */
+static void fork_child_releases(enum offload_dt_source src, uint32_t flags, const char *dev)
+{
+	size_t n = (size_t)16 << 20; /* above the CPU backend's split size: workers start */
+	unsigned char *a = malloc(n), *b = malloc(n);
+	offload_ctx *ctx = test_ctx_open(src, NULL, flags, NULL);
+	offload_queue *q;
+	struct offload_queue_opts qo;
+	struct offload_completion c;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	memset(b, 0x5a, n);
+	offload_queue_opts_init(&qo);
+	if (dev)
+		qo.dev = offload_dev_find(ctx, dev);
+	ck_assert_int_ge(qo.dev, OFFLOAD_DEV_AUTO);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, qo.dev, a, b, n, NULL), 0);
+	ck_assert_int_eq(offload_queue_open(ctx, &qo, &q), 0);
+	ck_assert_int_ge(offload_queue_copy(q, a, b, n, 1), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 1);
+
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int bad = 0;
+		alarm(20); /* a hang becomes SIGALRM, which the parent reports */
+		bad |= offload_memcpy(ctx, a, b, 4096) != -EBADF;
+		bad |= strstr(offload_last_error(ctx), "fork") == NULL;
+		bad |= offload_memcpy(ctx, a, b, n) != -EBADF;
+		bad |= offload_dev_count(ctx) != -EBADF;
+		bad |= offload_queue_submit(q) != -EBADF;
+		bad |= offload_queue_wait(q, &c, 1, 1000) != -EBADF;
+		bad |= offload_ctx_close(ctx) != 0;                 /* the queue is still open */
+		bad |= offload_ctx_close(ctx) != -EBADF;            /* ... now it is closed */
+		offload_ctx_free(ctx);
+		/* The child's own context works. */
+		offload_ctx *mine = offload_ctx_new();
+		struct offload_ctx_opts o = none_opts();
+		bad |= mine == NULL || offload_ctx_open(mine, &o) != 0;
+		memset(b, 0x33, n);
+		bad |= offload_memcpy(mine, a, b, n) != 0 || memcmp(a, b, n) != 0;
+		offload_ctx_free(mine);
+		_exit(bad ? 3 : 0);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st), "child killed by signal %d (hung in close/free?)",
+		      WIFSIGNALED(st) ? WTERMSIG(st) : -1);
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+
+	/* The parent's workers and queue were left alone. */
+	ck_assert_int_eq(offload_queue_wait(q, &c, 1, 10 * 1000 * 1000), 1);
+	ck_assert_int_eq(c.status, 0);
+	memset(b, 0xc3, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, qo.dev, a, b, n, NULL), 0);
+	ck_assert_int_eq(memcmp(a, b, n), 0);
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	offload_ctx_free(ctx);
+	free(a);
+	free(b);
+}
+
+START_TEST(fork_child_may_close_inherited_ctx)
+{
+	setenv("OFFLOAD_CPU_THREADS", "4", 1); /* a worker pool even on one CPU */
+	fork_child_releases(OFFLOAD_DT_NONE, 0, NULL);
+}
+END_TEST
+
+#ifdef OFFLOAD_HAVE_SIM
+START_TEST(fork_child_may_close_inherited_sim_ctx)
+{
+	/* The virtual board's first UDMA: its model runs on a thread of the parent. */
+	fork_child_releases(OFFLOAD_DT_BUILTIN, OFFLOAD_CTX_SIM, "dma-controller@31150000");
+}
+END_TEST
+#endif
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -472,10 +682,16 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, close_refuses_with_open_handles);
 	tcase_add_test(tc, env_overrides_and_no_env);
 	tcase_add_test(tc, env_cpu_threads);
+	tcase_add_test(tc, env_sim_words);
+	tcase_add_test(tc, ctx_flags_in_effect);
 	tcase_add_test(tc, cpu_device_is_always_there);
 	tcase_add_test(tc, dev_info_bad_input);
 	tcase_add_test(tc, errors_are_per_context);
 	tcase_add_test(tc, errors_are_per_thread);
+	tcase_add_test(tc, fork_child_may_close_inherited_ctx);
+#ifdef OFFLOAD_HAVE_SIM
+	tcase_add_test(tc, fork_child_may_close_inherited_sim_ctx);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

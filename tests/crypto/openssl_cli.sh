@@ -57,4 +57,12 @@ for a in md5 sha1 sha224 sha256 sha384 sha512; do
     (cd "$t" && openssl dgst -r -$a in1024 > r.ssl && "$ctl" --dtb none dgst -r -$a in1024 > r.ctl)
     check "dgst -r -$a" "$t/r.ssl" "$t/r.ctl"
 done
+# no algorithm: openssl's default is SHA-256, labelled "SHA256" (an explicit -sha256 says "SHA2-256")
+(cd "$t" && openssl dgst in0 in1024 > d.ssl && "$ctl" --dtb none dgst in0 in1024 > d.ctl)
+check "dgst (default)" "$t/d.ssl" "$t/d.ctl"
+(cd "$t" && openssl dgst -hmac "secret key" in70000 > h.ssl && "$ctl" --dtb none dgst -hmac "secret key" in70000 > h.ctl)
+check "dgst -hmac (default, file)" "$t/h.ssl" "$t/h.ctl"
+openssl dgst < "$t/in48" > "$t/s.ssl"
+"$ctl" --dtb none dgst < "$t/in48" > "$t/s.ctl"
+check "dgst (default, stdin)" "$t/s.ssl" "$t/s.ctl"
 exit $fail

@@ -292,6 +292,170 @@ START_TEST(blob_through_context)
 }
 END_TEST
 
+/*
+ * Node names far longer than any buffer a path used to live in: the device's
+ * dt_path is still the real path, so offload_dev_find() finds it by path.
+ */
+START_TEST(long_node_names_keep_full_paths)
+{
+	static char blob[8192];
+	char bus[301], dev[409], want[720];
+	struct offload_ctx_opts o;
+	struct offload_dev_info info;
+
+	memset(bus, 'b', 300);
+	bus[300] = '\0';
+	memset(dev, 'c', 400);
+	strcpy(dev + 400, "@5000000");
+	snprintf(want, sizeof(want), "/%s/%s", bus, dev);
+	ck_assert_uint_eq(strlen(want), 1 + 300 + 1 + 408);
+
+	const fdt32_t reg[2] = { cpu_to_fdt32(0x5000000), cpu_to_fdt32(0x20000) };
+	ck_assert_int_eq(fdt_create(blob, sizeof(blob)), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(blob), 0);
+	ck_assert_int_eq(fdt_begin_node(blob, ""), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#address-cells", 1), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#size-cells", 1), 0);
+	ck_assert_int_eq(fdt_begin_node(blob, bus), 0);
+	ck_assert_int_eq(fdt_property_string(blob, "compatible", "simple-bus"), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#address-cells", 1), 0);
+	ck_assert_int_eq(fdt_property_u32(blob, "#size-cells", 1), 0);
+	ck_assert_int_eq(fdt_property(blob, "ranges", NULL, 0), 0);
+	ck_assert_int_eq(fdt_begin_node(blob, dev), 0);
+	ck_assert_int_eq(fdt_property_string(blob, "compatible", "inside-secure,safexcel-eip97ies"), 0);
+	ck_assert_int_eq(fdt_property(blob, "reg", reg, sizeof(reg)), 0);
+	ck_assert_int_eq(fdt_end_node(blob), 0);
+	ck_assert_int_eq(fdt_end_node(blob), 0);
+	ck_assert_int_eq(fdt_end_node(blob), 0);
+	ck_assert_int_eq(fdt_finish(blob), 0);
+
+	offload_ctx *ctx = offload_ctx_new();
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_BLOB;
+	o.dtb_blob = blob;
+	o.dtb_size = fdt_totalsize(blob);
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
+	int i = offload_dev_find(ctx, want);
+	ck_assert_msg(i >= 0, "%s", offload_last_error(ctx));
+	ck_assert_int_eq(offload_dev_info(ctx, i, &info), 0);
+	ck_assert_str_eq(info.dt_path, want);
+	ck_assert_str_eq(info.kind, "eip97");
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* SPI peripherals whose reg is no chip select are reported, never a negative or wrapped one. */
+START_TEST(spi_reg_not_a_chip_select)
+{
+	static const struct {
+		const char *path, *why;
+	} want[] = {
+		{ "/soc/spi@2100000/ok@1", "" },
+		{ "/soc/spi@2100000/neg@ffffffff", "its reg <0xffffffff> is not a chip select" },
+		{ "/soc/spi@2100000/big@80000000", "its reg <0x80000000> is not a chip select" },
+		{ "/soc/spi@2100000/byte@1", "its reg is 1 byte(s), less than one 32-bit cell" },
+		{ "/soc/spi@2100000/past@5", "its reg <5> is not below the controller's 4 chip selects" },
+		{ "/soc/spi@2100000/five@0", "its reg has 5 cells" },
+	};
+	struct ofl_dt dt = load("spi-bad-reg");
+	struct ofl_dt_spi_child k[8];
+	int ctrl = node(&dt, "/soc/spi@2100000");
+	int n = (int)(sizeof(want) / sizeof(want[0]));
+
+	ck_assert_int_eq(ofl_dt_spi_children(dt.fdt, ctrl, k, 8), n); /* "slave" has no reg */
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(k[i].node, node(&dt, want[i].path));
+		if (!want[i].why[0])
+			ck_assert_str_eq(k[i].reg_error, "");
+		else
+			assert_has(k[i].reg_error, want[i].why);
+	}
+	ck_assert_uint_eq(k[0].chip_select, 1);
+
+	/* Through the API: each says why, before any kernel interface is touched. */
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, fixture_path("spi-bad-reg"), 0, NULL);
+	offload_spi *spi = NULL;
+	for (int i = 1; i < n; i++) {
+		ck_assert_int_eq(offload_spi_open(ctx, want[i].path, NULL, &spi), -EINVAL);
+		assert_has(offload_last_error(ctx), want[i].path);
+		assert_has(offload_last_error(ctx), want[i].why);
+	}
+	offload_ctx_free(ctx);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
+/*
+ * Every reason of every device fits its buffer: a reason that fills
+ * OFL_REASON_LEN - 1 bytes was cut (mid-word, as `offloadctl list` showed).
+ */
+static void reasons_fit(enum offload_dt_source src, const char *path, uint32_t flags)
+{
+	offload_ctx *ctx = test_ctx_open(src, path, flags, NULL);
+	int n = offload_dev_count(ctx);
+
+	for (int i = 0; i < n; i++) {
+		struct offload_dev_info d;
+		ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+		const char *r[] = { d.usable_reason, d.coherent_reason, d.cache_reason, d.burst_reason,
+				    d.align_reason, d.threshold_reason, d.transfer_reason, d.phys_reason,
+				    d.soc_io_coherent_reason };
+		for (size_t k = 0; k < sizeof(r) / sizeof(r[0]); k++)
+			ck_assert_msg(!r[k] || strlen(r[k]) < OFL_REASON_LEN - 1,
+				      "%s, device %s: reason %zu was cut: %s", path ? path : "builtin",
+				      d.name, k, r[k]);
+	}
+	offload_ctx_free(ctx);
+}
+
+static void reasons_fit_in_dir(const char *dir)
+{
+	char cmd[600], line[512];
+
+	snprintf(cmd, sizeof(cmd), "ls '%s'/*.dtb 2>/dev/null", dir);
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		struct ofl_dt dt;
+		char err[256];
+		if (ofl_dt_load_file(&dt, line, err, sizeof(err)) < 0)
+			continue; /* the broken-on-purpose fixtures */
+		ofl_dt_free(&dt);
+		offload_ctx *ctx = offload_ctx_new();
+		struct offload_ctx_opts o;
+		offload_ctx_opts_init(&o);
+		o.dt_source = OFFLOAD_DT_FILE;
+		o.dtb_path = line;
+		o.flags = OFFLOAD_CTX_NO_ENV;
+		int r = offload_ctx_open(ctx, &o);
+		offload_ctx_free(ctx);
+		if (r < 0)
+			continue;
+		reasons_fit(OFFLOAD_DT_FILE, line, 0);
+		reasons_fit(OFFLOAD_DT_FILE, line, OFFLOAD_CTX_SIM);
+	}
+	pclose(f);
+}
+
+START_TEST(reasons_are_never_cut)
+{
+	const char *shared = getenv("OFFLOAD_TEST_SHARED_DTB");
+
+	reasons_fit_in_dir(getenv("OFFLOAD_TEST_FIXTURES"));
+	if (shared && *shared && access(shared, R_OK) == 0)
+		reasons_fit_in_dir(shared);
+	else
+		fprintf(stderr, "reasons_are_never_cut: no OFFLOAD_TEST_SHARED_DTB, real boards not read\n");
+#ifdef OFFLOAD_HAVE_SIM
+	reasons_fit(OFFLOAD_DT_BUILTIN, NULL, 0);
+	if (access("/sys/firmware/fdt", R_OK) != 0)
+		reasons_fit(OFFLOAD_DT_AUTO, NULL, 0); /* the fallback appends to usable_reason */
+#endif
+}
+END_TEST
+
 /* Deterministic corruption of every struct word: loads cleanly or fails with a message. */
 START_TEST(corruption_never_crashes)
 {
@@ -706,6 +870,9 @@ int main(void)
 	tcase_add_test(t, unknown_tag_names_node);
 	tcase_add_test(t, unbalanced_nodes);
 	tcase_add_test(t, blob_through_context);
+	tcase_add_test(t, long_node_names_keep_full_paths);
+	tcase_add_test(t, spi_reg_not_a_chip_select);
+	tcase_add_test(t, reasons_are_never_cut);
 	tcase_add_test(t, corruption_never_crashes);
 	tcase_add_test(t, builtin_without_sim);
 	suite_add_tcase(s, t);

@@ -238,6 +238,17 @@ START_TEST(module_absent)
 	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
 	ck_assert_ptr_nonnull(strstr(r->err, "modprobe dmatest"));
 	ck_assert_ptr_nonnull(strstr(r->err, "not loaded"));
+
+	/* --json: scripts get an object with the reason on stdout even when nothing could run */
+	static const char head[] = "{\"command\": \"dmatest\"";
+	r = dmatest(true, NULL);
+	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
+	ck_assert_msg(strncmp(r->out, head, strlen(head)) == 0, "stdout: %s", r->out);
+	ck_assert_ptr_nonnull(strstr(r->out, "\"status\": \"module absent\", \"error\": \"the kernel's "
+					     "dmatest module is not loaded"));
+	ck_assert_ptr_nonnull(strstr(r->out, "\"threads\": [], \"errors\": []"));
+	ck_assert_int_eq(r->out[strlen(r->out) - 2], '}');
+	ck_assert_ptr_nonnull(strstr(r->err, "modprobe dmatest"));
 }
 END_TEST
 

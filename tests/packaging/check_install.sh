@@ -28,6 +28,16 @@ done
 libdir=$(dirname "$(dirname "$pc")")
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 
+# offload.pc names the prefix it was installed to (not the configure-time
+# one), is a complete text file and points nowhere invented.
+grep -qx "prefix=$prefix" "$pc" || { echo "FAIL: offload.pc prefix is not $prefix:"; head -n 1 "$pc"; exit 1; }
+[ "$(tail -c 1 "$pc" | od -An -c | tr -d ' ')" = '\n' ] || { echo "FAIL: offload.pc lacks a final newline"; exit 1; }
+if grep -q 'example\.invalid' "$pc"; then echo "FAIL: offload.pc has a placeholder URL"; exit 1; fi
+[ -n "$(find "$prefix" -name policy.md)" ] || { echo "FAIL: docs/policy.md (cited by the reasons) not installed"; exit 1; }
+# The installed tool runs from the prefix without LD_LIBRARY_PATH or ldconfig.
+out=$(env -u LD_LIBRARY_PATH "$prefix/bin/offloadctl" version 2>&1) ||
+    { echo "FAIL: installed offloadctl does not run from $prefix: $out"; exit 1; }
+
 cat >"$tmp/hello.c" <<'EOC'
 #include <offload/offload.h>
 #include <stdio.h>

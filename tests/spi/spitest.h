@@ -12,16 +12,6 @@
 #include "fakesys.h"
 #include "testutil.h"
 
-/* Assert that r == err and the context's last error contains `needle`. */
-#define ck_assert_err(ctx, r, err, needle)                                                        \
-	do {                                                                                      \
-		int r_ = (r);                                                                     \
-		ck_assert_msg(r_ == (err), "expected %d, got %d (%s)", (err), r_,                \
-			      offload_last_error(ctx));                                           \
-		ck_assert_msg(strstr(offload_last_error(ctx), (needle)) != NULL,                  \
-			      "message \"%s\" lacks \"%s\"", offload_last_error(ctx), (needle));  \
-	} while (0)
-
 /* Open an SPI handle or fail the test with the library's message. */
 static inline offload_spi *spi_open_ok(offload_ctx *ctx, const char *path,
 				       const struct offload_spi_opts *o)

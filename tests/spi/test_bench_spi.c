@@ -252,7 +252,7 @@ START_TEST(usage_errors)
 		{ "-b", "33", NULL, NULL, "--bpw \"33\": expected bits per word, 1..32" },
 		{ "-S", "-1", NULL, NULL, "--size \"-1\"" },
 		{ "--interval", "x", NULL, NULL, "--interval \"x\"" },
-		{ "extra", NULL, NULL, NULL, "unexpected argument \"extra\"" },
+		{ "extra", NULL, NULL, NULL, "unexpected argument 'extra'" },
 	};
 
 	device(fake_spi_cfg_default, false);

@@ -277,7 +277,11 @@ START_TEST(open_dt_errors)
 	/* No spidev bound: the message says what was tried. */
 	o.chip_select = 1;
 	ck_assert_err(ctx, offload_spi_open(ctx, "/soc/spi@2120000", &o, &spi), -ENODEV,
-		      "no backend can reach /soc/spi@2120000: spidev: none of the 0 spidev node(s)");
+		      "no backend can reach /soc/spi@2120000: "
+#ifdef OFFLOAD_HAVE_DSPI
+		      "dspi: not a DSPI controller; "
+#endif
+		      "spidev: none of the 0 spidev node(s)");
 	ck_assert_ptr_null(spi);
 }
 END_TEST

@@ -769,6 +769,13 @@ static PyObject *ctx_get_note(PyoCtx *c, void *unused)
 	return pyo_str(offload_ctx_note(c->ctx));
 }
 
+static PyObject *ctx_get_flags(PyoCtx *c, void *unused)
+{
+	if (pyo_ctx_check(c) < 0)
+		return NULL;
+	return PyLong_FromUnsignedLong(offload_ctx_flags(c->ctx));
+}
+
 static PyObject *ctx_get_device_count(PyoCtx *c, void *unused)
 {
 	if (pyo_ctx_check(c) < 0)
@@ -853,6 +860,11 @@ static PyGetSetDef ctx_getset[] = {
 	{ "note", (getter)ctx_get_note, NULL,
 	  "What opening left out of a valid device tree (engine nodes beyond the 64\n"
 	  "devices a context lists), or '' (offload_ctx_note()).", NULL },
+	{ "flags", (getter)ctx_get_flags, NULL,
+	  "The OFFLOAD_CTX_* bits in effect after the environment (offload_ctx_flags()):\n"
+	  "1 SIM (simulated engines may be chosen automatically), 2 NO_ENV,\n"
+	  "4 SIM_NONCOHERENT, 8 DT_FALLBACK (the built-in virtual board stands in for\n"
+	  "a machine without a device tree).", NULL },
 	{ "device_count", (getter)ctx_get_device_count, NULL,
 	  "Number of devices (at least 1: the CPU).", NULL },
 	{ NULL, NULL, NULL, NULL, NULL }

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The eip97 backend: binding an "inside-secure,safexcel-eip97*" device-tree
+ * node. The register window (reg[0]) is mapped through UIO, VFIO-platform,
+ * /dev/mem on the DT-declared region, or the sim world's model; the layout
+ * is confirmed from the silicon as Linux safexcel_probe_generic() does
+ * (eip97.md §1.3): the EIP-202 signature at 0xfffc (EIP97 layout, native
+ * or byte-swapped), else at 0x9fffc (EIP197 layout, which this backend
+ * declines), then the EIP97, EIP-206 and EIP-96 versions, the HIA options
+ * and the ring AIC count (§1.4, §2.2, §2.3).
+ */
+#include <libfdt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eip97.h"
+#ifdef OFFLOAD_HAVE_SIM
+#include "sim/sim.h"
+#endif
+
+static int xlate(void *arg, uint64_t phys, uint64_t *bus)
+{
+	const struct ofl_device *d = arg;
+
+	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, NULL, 0);
+}
+
+static uint32_t rd(const struct eip97_engine *e, uint32_t off)
+{
+	return ofl_mmio_read32(&e->regs, off);
+}
+
+static bool sig(uint32_t v, uint32_t s)
+{
+	return EIP97_VER_SIG(v) == s;
+}
+
+/* §1.3: find the EIP-202 signature and the layout. 0, -ENOTSUP (EIP197) or -ENODEV. */
+static int identify(struct eip97_engine *e, char *why, size_t wl)
+{
+	uint32_t v = rd(e, EIP97_HIA_VERSION);
+
+	if ((v >> 16) == EIP97_SIG_HIA_SWAPPED && !sig(v, EIP97_SIG_HIA)) {
+		/* byte-swapped registers: toggle the swap bits (seen as 1:0 through the swap) */
+		ofl_mmio_write32(&e->regs, EIP97_HIA_MST_CTRL,
+				 rd(e, EIP97_HIA_MST_CTRL) ^ EIP97_MST_CTRL_SWAP_TOGGLE);
+		e->swapped = true;
+		v = rd(e, EIP97_HIA_VERSION);
+	}
+	if (!sig(v, EIP97_SIG_HIA)) {
+		uint32_t v197 = e->regs.size > EIP197_HIA_VERSION ? rd(e, EIP197_HIA_VERSION) : 0;
+		if (sig(v197, EIP97_SIG_HIA) || (v197 >> 16) == EIP97_SIG_HIA_SWAPPED) {
+			snprintf(why, wl, "EIP197 register layout (EIP-202 signature at 0x9fffc): this backend "
+				 "drives the EIP97 layout only; the EIP197 needs its classifier firmware and "
+				 "record-cache invalidation (Linux safexcel.c eip197_trc_cache_init(); docs/policy.md "
+				 "§6), not implemented");
+			return -ENOTSUP;
+		}
+		snprintf(why, wl, "no SafeXcel EIP-202 signature: 0xfffc reads 0x%08x%s (want 0x....%04x)",
+			 v, e->regs.size > EIP197_HIA_VERSION ? ", 0x9fffc too" : "", EIP97_SIG_HIA);
+		return -ENODEV;
+	}
+	e->hia_ver = v;
+	e->top_ver = rd(e, EIP97_GLOBAL_VERSION);
+	e->pe_ver = rd(e, EIP97_PE_VERSION);
+	e->eip96_ver = rd(e, EIP97_EIP96_VERSION);
+	if (!sig(e->top_ver, EIP97_SIG_EIP97)) {
+		snprintf(why, wl, "EIP-202 found but the global version at 0x1fffc reads 0x%08x, not an "
+			 "EIP97 (0x....%04x)", e->top_ver, EIP97_SIG_EIP97);
+		return -ENODEV;
+	}
+	if (!sig(e->pe_ver, EIP97_SIG_EIP206) || !sig(e->eip96_ver, EIP97_SIG_EIP96)) {
+		snprintf(why, wl, "EIP97 without the expected pipe: EIP-206 version 0x%08x, EIP-96 version "
+			 "0x%08x", e->pe_ver, e->eip96_ver);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* §2.3, §2.2, §6.1 step 1: options, ring AICs, algorithms, ring geometry. */
+static int configure(struct eip97_engine *e, char *why, size_t wl)
+{
+	e->hia_options = rd(e, EIP97_HIA_OPTIONS);
+	e->hwrings = EIP97_OPT_RINGS(e->hia_options);
+	e->cfsize = EIP97_OPT_CFSIZE(e->hia_options);
+	e->rfsize = EIP97_OPT_RFSIZE(e->hia_options);
+	e->hwdataw = EIP97_OPT_DATAW(e->hia_options);
+	for (e->ring_aics = 0; e->ring_aics < EIP97_AIC_SCAN_MAX; e->ring_aics++)
+		if (!sig(rd(e, EIP97_AIC_R(e->ring_aics) + EIP97_AIC_VERSION), EIP97_SIG_EIP201))
+			break;
+	e->algo_flags = rd(e, EIP97_EIP96_OPTIONS);
+	e->nrings = OFL_MIN(OFL_MIN(e->hwrings, EIP97_MAX_RINGS), e->ring_aics);
+	if (!e->nrings) {
+		snprintf(why, wl, "no usable ring: HIA_OPTIONS 0x%08x says %u rings, %u ring AICs answer",
+			 e->hia_options, e->hwrings, e->ring_aics);
+		return -ENODEV;
+	}
+	uint32_t cd_bus = eip97_round_words(EIP97_CD_WORDS, e->hwdataw) >> e->hwdataw;
+	uint32_t rd_bus = eip97_round_words(EIP97_RD_FETCH_WORDS, e->hwdataw) >> e->hwdataw;
+	int cdf = (int)((1u << e->cfsize) / cd_bus) - 1, rdf = (int)((1u << e->rfsize) / rd_bus) - 1;
+	if (cdf <= 0 || rdf <= 0) {
+		snprintf(why, wl, "descriptor FIFOs too small for one descriptor (CD FIFO 2^%u, RD FIFO 2^%u "
+			 "bus words of %u bits)", e->cfsize, e->rfsize, 32u << e->hwdataw);
+		return -EINVAL;
+	}
+	e->cd_fetch = (uint32_t)cdf;
+	e->rd_fetch = (uint32_t)rdf;
+	e->cd_stride = eip97_round_words(EIP97_CD_WORDS, e->hwdataw) * 4u;
+	e->res_off = eip97_res_offset(e->hwdataw) * 4u;
+	e->rd_size_w = eip97_res_offset(e->hwdataw) + EIP97_RD_RESULT_WORDS;
+	e->rd_stride = eip97_rd_stride(e->hwdataw) * 4u;
+	return 0;
+}
+
+static void engine_free(struct eip97_engine *e)
+{
+	eip97_smem_drain(e);
+	pthread_mutex_destroy(&e->smem_lock);
+	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
+		struct eip97_ring *r = &e->ring[i];
+		if (r->cdr && e->regs.kind != OFL_MMIO_NONE)
+			eip97_ring_hw_reset(r);
+		eip97_ring_free(r);
+		pthread_mutex_destroy(&r->lock);
+	}
+	if (e->regs.kind != OFL_MMIO_NONE) {
+		ofl_mmio_write32(&e->regs, EIP97_DFE_THR_CTRL, 0);
+		ofl_mmio_write32(&e->regs, EIP97_DSE_THR_CTRL, 0);
+		ofl_mmio_unmap(&e->regs);
+	}
+	if (e->pool)
+		ofl_dma_pool_destroy(e->pool);
+#ifdef OFFLOAD_HAVE_SIM
+	if (e->sim)
+		ofl_sim_put(e->dev->ctx);
+#endif
+	free(e);
+}
+
+/* The policy's cache mode, with the sim world's non-coherent emulation applied. */
+static int memory_mode(struct eip97_engine *e, char *why, size_t wl)
+{
+	struct ofl_device *d = e->dev;
+	struct ofl_policy *p = &d->policy;
+
+#ifdef OFFLOAD_HAVE_SIM
+	if (d->ctx->sim) {
+		e->sim = ofl_sim_get(d->ctx) != NULL;
+		if (!e->sim)
+			return -ENOMEM;
+		if (ofl_sim_noncoherent(ofl_sim_of(d->ctx)) && p->cache_mode == OFFLOAD_CACHE_COHERENT) {
+			p->cache_mode = OFFLOAD_CACHE_STREAMING;
+			snprintf(p->cache_reason, sizeof(p->cache_reason),
+				 "streaming: OFFLOAD_CTX_SIM_NONCOHERENT emulates a non-coherent memory system "
+				 "(sim), overriding the device tree's dma-coherent; rings and context records "
+				 "uncached, as Linux dma_alloc_coherent does");
+		}
+	}
+#else
+	if (d->ctx->sim) {
+		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
+		return -ENOTSUP;
+	}
+#endif
+	OFL_UNUSED(why);
+	OFL_UNUSED(wl);
+	e->cache = p->cache_mode;
+	e->ring_cache = e->cache == OFFLOAD_CACHE_STREAMING ? OFFLOAD_CACHE_UNCACHED : e->cache;
+	/* test hook: as on a platform without uncached DMA memory (maintained rings) */
+	const char *env = getenv("OFFLOAD_EIP97_RING_MEM");
+	if (env && strcmp(env, "cached") == 0)
+		e->ring_cache = e->cache;
+	return 0;
+}
+
+static int rings_alloc(struct eip97_engine *e, char *why, size_t wl)
+{
+	for (uint32_t i = 0; i < e->nrings; i++) {
+		int rc = eip97_ring_alloc(e, &e->ring[i], why, wl);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int rings_init(struct eip97_engine *e, char *why, size_t wl)
+{
+	int rc = rings_alloc(e, why, wl);
+
+	if (rc == -ENOTSUP && e->ring_cache == OFFLOAD_CACHE_UNCACHED) {
+		/* no uncached memory here: cached rings with maintenance work too */
+		for (uint32_t i = 0; i < e->nrings; i++)
+			eip97_ring_free(&e->ring[i]);
+		e->ring_cache = e->cache;
+		rc = rings_alloc(e, why, wl);
+	}
+	return rc;
+}
+
+static const char *ring_mem_name(const struct eip97_engine *e)
+{
+	switch (e->ring_cache) {
+	case OFFLOAD_CACHE_UNCACHED: return "uncached";
+	case OFFLOAD_CACHE_STREAMING: return "cached, cleaned/invalidated per submission";
+	default: return "coherent";
+	}
+}
+
+static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
+{
+	OFL_UNUSED(state);
+	if (d->engine != OFL_ENGINE_EIP97 && d->engine != OFL_ENGINE_EIP197) {
+		snprintf(why, wl, "not a SafeXcel engine");
+		return -ENOTSUP;
+	}
+	struct eip97_engine *e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->dev = d;
+	e->regs.kind = OFL_MMIO_NONE;
+	e->timeout_ns = EIP97_DEFAULT_TIMEOUT_NS;
+	pthread_mutex_init(&e->smem_lock, NULL);
+	snprintf(e->name, sizeof(e->name), "%s", d->name);
+	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
+		e->ring[i].e = e;
+		e->ring[i].id = i;
+		pthread_mutex_init(&e->ring[i].lock, NULL);
+	}
+	int r = memory_mode(e, why, wl);
+	if (r == 0) {
+		char w[OFL_REASON_LEN];
+		r = ofl_mmio_map_reg(d, d->node, NULL, 0, &e->regs, w, sizeof(w));
+		if (r < 0) {
+			e->regs.kind = OFL_MMIO_NONE;
+			snprintf(why, wl, "registers: %s", w);
+		}
+	}
+	if (r == 0 && e->regs.size < EIP97_WINDOW_SIZE) {
+		snprintf(why, wl, "the register window is 0x%llx bytes; the EIP97 layout needs 0x%x",
+			 (unsigned long long)e->regs.size, EIP97_WINDOW_SIZE);
+		r = -EINVAL;
+	}
+	if (r == 0)
+		r = identify(e, why, wl);
+	if (r == 0)
+		r = configure(e, why, wl);
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d };
+	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
+		snprintf(why, wl, "%s", offload_last_error(ctx));
+	if (r == 0)
+		r = rings_init(e, why, wl);
+	if (r == 0)
+		r = eip97_hw_init(e, why, wl);
+	if (r < 0) {
+		engine_free(e);
+		return r;
+	}
+	for (uint32_t i = 0; i < e->nrings; i++)
+		snprintf(e->ring[i].driver, sizeof(e->ring[i].driver), "eip97-ring%u%s", i,
+			 e->sim ? "-sim" : "");
+	snprintf(e->sw_driver, sizeof(e->sw_driver), "eip97-software-empty-message");
+	d->priv = e;
+	d->dma = e->pool;
+	d->sim = e->sim;
+	d->info.flags |= OFFLOAD_DEVF_DIRECT;
+	snprintf(why, wl,
+		 "eip97: EIP97 %u.%u.%u%s, EIP-96 %u.%u.%u, %u of %u rings (%u ring AICs), %u-bit bus, "
+		 "algorithms 0x%08x; registers: %s; rings and context records: %s; DMA memory: %s",
+		 EIP97_VER_MAJOR(e->top_ver), EIP97_VER_MINOR(e->top_ver), EIP97_VER_PATCH(e->top_ver),
+		 e->swapped ? " (byte-swapped registers, swap toggled)" : "", EIP97_VER_MAJOR(e->eip96_ver),
+		 EIP97_VER_MINOR(e->eip96_ver), EIP97_VER_PATCH(e->eip96_ver), e->nrings, e->hwrings,
+		 e->ring_aics, 32u << e->hwdataw, e->algo_flags, ofl_mmio_map_kind_name(e->regs.kind),
+		 ring_mem_name(e), ofl_dma_pool_describe(e->pool));
+	return 0;
+}
+
+static void eip97_remove(struct ofl_device *d)
+{
+	struct eip97_engine *e = d->priv;
+
+	if (!e)
+		return;
+	d->priv = NULL;
+	d->dma = NULL;
+	engine_free(e);
+}
+
+const struct ofl_backend ofl_backend_eip97 = {
+	.name = "eip97",
+	.caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH,
+	.engines = OFL_ENGINE_BIT(OFL_ENGINE_EIP97) | OFL_ENGINE_BIT(OFL_ENGINE_EIP197),
+	.probe = eip97_probe,
+	.remove = eip97_remove,
+	.cipher = &eip97_cipher_ops,
+	.hash = &eip97_hash_ops,
+};

@@ -1,0 +1,780 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DSPI register-level model (see dspi_model.h for what it implements
+ * and why it runs synchronously on register reads). Register facts:
+ * ../shared/hw/dspi.md section 3; behaviour: sections 5 and 7. Model
+ * choices where no stored source settles the hardware's behaviour are
+ * marked "model:".
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "hw/dspi.h"
+#include "sim/dspi_int.h"
+#include "sim/dspi_model.h"
+
+#define LOG_SIZE 2048u
+#define NUM_CS DSPI_MAX_NATIVE_CS
+#define LATCHED                                                                                   \
+	(DSPI_SR_TCF | DSPI_SR_EOQF | DSPI_SR_TFUF | DSPI_SR_CMDTCF | DSPI_SR_SPEF | DSPI_SR_RFOF |   \
+	 DSPI_SR_TFIWF)
+
+struct fifo {
+	uint32_t slot[DSPI_MAX_FIFO];
+	unsigned head, cnt; /* head: next entry out (the NXTPTR fields) */
+};
+
+struct ofl_sim_dspi {
+	struct ofl_sim_model base; /* first: found by node */
+	struct ofl_sim *sim;
+	struct ofl_sim_dspi_params p;
+	char name[48];
+	pthread_mutex_t mu;
+
+	uint32_t mcr, tcr, rser;
+	uint32_t ctar[DSPI_MAX_CTAR], ctare[DSPI_MAX_CTAR];
+	uint32_t flags;           /* latched SR flags */
+	bool running;             /* SR.TXRXS */
+	struct fifo tx, rx, cmd;  /* cmd: XSPI command FIFO */
+	uint16_t cmd_latch;       /* non-XSPI: last 16-bit command-half write */
+	bool cmd_active;          /* XSPI: a command is executing */
+	uint16_t cur_cmd;
+	uint32_t cur_left;        /* its frames still to run */
+
+	uint32_t cs_lines;        /* PCS bits asserted */
+	bool cs_kept;             /* the last frame ended with CS kept (CONT) */
+	struct dspi_dev *dev[NUM_CS];
+	bool selected[NUM_CS];
+
+	bool stuck;               /* OFL_SIM_FAULT_STUCK fired */
+	uint32_t late_flags;      /* OFL_SIM_FAULT_DELAY: flags posted at late_at_ns */
+	uint64_t late_at_ns;
+	unsigned frames_per_poll;
+
+	uint64_t t_ps;
+	struct ofl_sim_dspi_frame log[LOG_SIZE];
+	uint64_t nlog;            /* frames logged since the last clear */
+	struct ofl_sim_dspi_stats st;
+};
+
+/* ------------------------------------------------------------- helpers */
+
+static bool xspi_mode(const struct ofl_sim_dspi *m)
+{
+	return m->p.xspi && (m->mcr & DSPI_MCR_XSPI);
+}
+
+static unsigned tx_depth(const struct ofl_sim_dspi *m)
+{
+	return (m->mcr & DSPI_MCR_DIS_TXF) ? 1u : m->p.fifo_size;
+}
+
+static unsigned rx_depth(const struct ofl_sim_dspi *m)
+{
+	return (m->mcr & DSPI_MCR_DIS_RXF) ? 1u : m->p.fifo_size;
+}
+
+static bool fifo_push(struct fifo *f, unsigned depth, uint32_t v)
+{
+	if (f->cnt >= depth)
+		return false;
+	f->slot[(f->head + f->cnt) % DSPI_MAX_FIFO] = v;
+	f->cnt++;
+	return true;
+}
+
+static uint32_t fifo_pop(struct fifo *f)
+{
+	uint32_t v = f->slot[f->head];
+
+	f->head = (f->head + 1) % DSPI_MAX_FIFO;
+	f->cnt--;
+	return v;
+}
+
+static void fifo_flush(struct fifo *f)
+{
+	f->cnt = 0;
+}
+
+static uint64_t clocks_ps(const struct ofl_sim_dspi *m, uint64_t clocks)
+{
+	return m->p.clock_hz ? clocks * 1000000000000ull / m->p.clock_hz : 0;
+}
+
+/* Electrical level of PCS line i: the inactive level (PCSIS) unless asserted. */
+static unsigned line_level(const struct ofl_sim_dspi *m, unsigned i)
+{
+	unsigned idle = (m->mcr >> (DSPI_MCR_PCSIS_SHIFT + i)) & 1u;
+
+	return (m->cs_lines >> i) & 1u ? !idle : idle;
+}
+
+/* Tell devices whose chip select changed level. */
+static void update_selection(struct ofl_sim_dspi *m)
+{
+	for (unsigned i = 0; i < NUM_CS; i++) {
+		struct dspi_dev *d = m->dev[i];
+		bool sel = d && line_level(m, i) == (d->cs_high ? 1u : 0u);
+		if (sel != m->selected[i]) {
+			m->selected[i] = sel;
+			d->ops->select(d, sel);
+		}
+	}
+}
+
+static void cs_release(struct ofl_sim_dspi *m, struct ofl_sim_dspi_frame *rec)
+{
+	if (!m->cs_lines)
+		return;
+	for (unsigned i = 0; i < NUM_CS; i++)
+		if (m->cs_lines & (1u << i))
+			m->st.cs_releases[i]++;
+	m->cs_lines = 0;
+	m->cs_kept = false;
+	if (rec)
+		rec->cs_release = true;
+	update_selection(m);
+}
+
+/* Post completion flags, through the LOST and DELAY faults. */
+static void post(struct ofl_sim_dspi *m, uint32_t flags)
+{
+	uint32_t us = 0;
+
+	if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_LOST, NULL, 0, NULL))
+		return;
+	if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_DELAY, NULL, 0, &us)) {
+		m->late_flags |= flags;
+		m->late_at_ns = ofl_now_ns() + (uint64_t)us * 1000u;
+		return;
+	}
+	m->flags |= flags;
+}
+
+static void promote_late(struct ofl_sim_dspi *m)
+{
+	if (m->late_flags && ofl_now_ns() >= m->late_at_ns) {
+		m->flags |= m->late_flags;
+		m->late_flags = 0;
+	}
+}
+
+/* ------------------------------------------------------------- the shifter */
+
+/* MISO for one SCK cycle: wired-AND of the selected devices that drive, pulled up. */
+static unsigned bus_bit(struct dspi_dev *const *sel, unsigned nsel, unsigned mosi, unsigned mode,
+			unsigned *drivers, bool *mode_err)
+{
+	unsigned miso = 1;
+
+	for (unsigned i = 0; i < nsel; i++) {
+		struct dspi_bit b = sel[i]->ops->bit(sel[i], mosi, mode);
+		if (b.mode_err)
+			*mode_err = true;
+		if (b.driven) {
+			miso &= b.miso & 1u;
+			(*drivers)++;
+		}
+	}
+	return miso;
+}
+
+/* The command and frame size of the next frame, if it can start now. */
+static bool next_frame(struct ofl_sim_dspi *m, uint16_t *cmd, unsigned *bits)
+{
+	if (!m->running || m->stuck || !(m->mcr & DSPI_MCR_MSTR) || (m->mcr & DSPI_MCR_MDIS))
+		return false;
+	if (xspi_mode(m)) {
+		if (!m->cmd_active) {
+			if (!m->cmd.cnt || !m->tx.cnt)
+				return false;
+			m->cur_cmd = (uint16_t)fifo_pop(&m->cmd);
+			unsigned c = DSPI_CMD_GET_CTAS(m->cur_cmd);
+			m->cur_left = c < m->p.num_ctar ? m->ctare[c] & DSPI_CTARE_DTCP_MASK : 1u;
+			if (m->cur_left == 0)
+				m->cur_left = 1; /* model: DTCP 0 runs one frame */
+			m->cmd_active = true;
+		}
+		unsigned c = DSPI_CMD_GET_CTAS(m->cur_cmd);
+		unsigned ctar = c < m->p.num_ctar ? c : 0;
+		*bits = DSPI_CTAR_GET_FMSZ(m->ctar[ctar]) + 1u +
+			((m->ctare[ctar] & DSPI_CTARE_FMSZE) ? 16u : 0u);
+		*cmd = m->cur_cmd;
+		return m->tx.cnt >= (*bits > 16 ? 2u : 1u);
+	}
+	if (!m->tx.cnt)
+		return false;
+	*cmd = (uint16_t)(m->tx.slot[m->tx.head] >> 16);
+	unsigned c = DSPI_CMD_GET_CTAS(*cmd);
+	*bits = DSPI_CTAR_GET_FMSZ(m->ctar[c < m->p.num_ctar ? c : 0]) + 1u;
+	return true;
+}
+
+static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
+{
+	bool xspi = xspi_mode(m);
+	unsigned ctas = DSPI_CMD_GET_CTAS(cmd);
+	uint32_t data, rx = 0, arg = 0;
+
+	if (ctas >= m->p.num_ctar) {
+		m->st.cfg_errors++;
+		ctas = 0;
+	}
+	if (xspi) {
+		data = fifo_pop(&m->tx) & 0xFFFFu;
+		if (bits > 16)
+			data |= (fifo_pop(&m->tx) & 0xFFFFu) << 16;
+	} else {
+		data = fifo_pop(&m->tx) & 0xFFFFu;
+	}
+	if (bits < 4) {
+		m->st.cfg_errors++; /* model: a frame under 4 bits runs as 4 */
+		bits = 4;
+	}
+	uint32_t ctar = m->ctar[ctas];
+	uint32_t mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
+	struct ofl_sim_dspi_frame *rec = &m->log[m->nlog % LOG_SIZE];
+	memset(rec, 0, sizeof(*rec));
+	data &= mask;
+
+	/* chip select */
+	uint32_t pcs = cmd & DSPI_CMD_PCS_MASK;
+	uint64_t tcsc = clocks_ps(m, dspi_ctar_tcsc_clocks(ctar));
+	uint64_t tasc = clocks_ps(m, dspi_ctar_tasc_clocks(ctar));
+	uint64_t tdt = clocks_ps(m, dspi_ctar_tdt_clocks(ctar));
+	if (m->cs_lines != pcs) {
+		/* other PCS bits: the asserted ones go inactive after the previous frame */
+		cs_release(m, m->nlog ? &m->log[(m->nlog - 1) % LOG_SIZE] : NULL);
+		if (pcs) {
+			m->cs_lines = pcs;
+			for (unsigned i = 0; i < NUM_CS; i++)
+				if (pcs & (1u << i))
+					m->st.cs_asserts[i]++;
+			rec->cs_assert = true;
+			update_selection(m);
+		}
+		m->t_ps += tcsc;
+	} else if (m->cs_kept) {
+		m->t_ps += tasc + tcsc;
+	} else {
+		m->t_ps += tcsc;
+	}
+	if (cmd & DSPI_CMD_CTCNT)
+		m->tcr &= 0xFFFFu;
+
+	/* shift */
+	unsigned mode = ((ctar & DSPI_CTAR_CPOL) ? 2u : 0u) | ((ctar & DSPI_CTAR_CPHA) ? 1u : 0u);
+	bool lsb = (ctar & DSPI_CTAR_LSBFE) != 0, mode_err = false;
+	unsigned drivers = 0, nsel = 0;
+	struct dspi_dev *sel[NUM_CS]; /* selection cannot change inside a frame */
+	for (unsigned i = 0; i < NUM_CS; i++)
+		if (m->selected[i])
+			sel[nsel++] = m->dev[i];
+	for (unsigned i = 0; i < bits; i++) {
+		unsigned pos = lsb ? i : bits - 1u - i;
+		unsigned d0 = drivers;
+		rx |= (uint32_t)bus_bit(sel, nsel, (data >> pos) & 1u, mode, &drivers, &mode_err) << pos;
+		if (drivers - d0 > 1)
+			m->st.contention++;
+	}
+	if (mode_err)
+		m->st.mode_errors++;
+	uint64_t sck = dspi_ctar_sck_mhz(m->p.clock_hz, ctar);
+	rec->t_start_ps = m->t_ps;
+	m->t_ps += sck ? (uint64_t)bits * 1000000000000000ull / sck : 0;
+
+	/* receive */
+	bool lost = false;
+	if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_ERROR, NULL, 0, &arg)) {
+		if (arg == 1) {
+			m->flags |= DSPI_SR_TFUF;
+		} else {
+			m->flags |= DSPI_SR_RFOF;
+			lost = true;
+		}
+	}
+	if (!lost && !fifo_push(&m->rx, rx_depth(m), rx))
+		lost = true, m->flags |= DSPI_SR_RFOF;
+	if (lost)
+		m->st.rx_overflows++;
+	m->flags |= DSPI_SR_TCF;
+	m->tcr += DSPI_TCR_TCNT(1); /* wraps 65535 -> 0 */
+	m->st.frames++;
+
+	/* end of frame, command, queue */
+	bool last = !xspi || --m->cur_left == 0;
+	bool eoq = last && (cmd & DSPI_CMD_EOQ);
+	rec->seq = m->st.frames - 1;
+	rec->tx = data;
+	rec->rx = rx;
+	rec->bits = (uint8_t)bits;
+	rec->pcs = (uint8_t)pcs;
+	rec->ctas = (uint8_t)ctas;
+	rec->cont = (cmd & DSPI_CMD_CONT) != 0;
+	rec->eoq = eoq;
+	rec->cpol = (mode & 2u) != 0;
+	rec->cpha = (mode & 1u) != 0;
+	rec->lsb_first = lsb;
+	rec->ctar = ctar;
+	rec->sck_mhz = sck;
+	rec->tcsc_ps = tcsc;
+	rec->tasc_ps = tasc;
+	rec->tdt_ps = tdt;
+	m->nlog++;
+	if (!(cmd & DSPI_CMD_CONT) || eoq) {
+		m->t_ps += m->cs_lines ? tasc : 0;
+		cs_release(m, rec);
+		m->t_ps += tdt;
+	} else {
+		m->cs_kept = m->cs_lines != 0;
+	}
+	if (xspi && last) {
+		m->cmd_active = false;
+		m->st.cmds++;
+		post(m, DSPI_SR_CMDTCF);
+	}
+	if (eoq) {
+		m->st.eoq++;
+		m->running = false; /* TXRXS clears when EOQF sets (dspi.md 3.5) */
+		post(m, DSPI_SR_EOQF);
+	}
+}
+
+/* Let the shifter run, as SCK time passing while the CPU was away. */
+static void advance(struct ofl_sim_dspi *m)
+{
+	unsigned budget = m->frames_per_poll;
+	uint16_t cmd;
+	unsigned bits;
+
+	promote_late(m);
+	for (unsigned n = 0; budget == 0 || n < budget; n++) {
+		if (!next_frame(m, &cmd, &bits))
+			break;
+		if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_STUCK, NULL, 0, NULL)) {
+			m->stuck = true;
+			break;
+		}
+		run_frame(m, cmd, bits);
+	}
+}
+
+/* ------------------------------------------------------------- registers */
+
+static uint32_t sr_value(const struct ofl_sim_dspi *m)
+{
+	uint32_t sr = m->flags;
+
+	if (m->running)
+		sr |= DSPI_SR_TXRXS;
+	if (m->tx.cnt < tx_depth(m))
+		sr |= DSPI_SR_TFFF;
+	if (m->rx.cnt)
+		sr |= DSPI_SR_RFDF;
+	if (m->p.xspi && m->cmd.cnt < tx_depth(m))
+		sr |= DSPI_SR_CMDFFF;
+	if (!m->p.xspi)
+		sr &= ~(DSPI_SR_CMDTCF | DSPI_SR_CMDFFF);
+	sr |= (m->tx.cnt & 0xFu) << 12 | (m->tx.head & 0xFu) << 8 | (m->rx.cnt & 0xFu) << 4 |
+	      (m->rx.head & 0xFu);
+	return sr;
+}
+
+static void bad_access(struct ofl_sim_dspi *m, const char *what, uint64_t off)
+{
+	m->st.bad_access++;
+	ofl_sim_bus_error(m->sim, "%s: %s at offset 0x%llx: no such register", m->name, what,
+			  (unsigned long long)off);
+}
+
+static uint32_t reg_read(struct ofl_sim_dspi *m, uint64_t off)
+{
+	unsigned fifo = m->p.fifo_size;
+
+	advance(m);
+	if (off == DSPI_MCR)
+		return m->mcr & ~(DSPI_MCR_CLR_TXF | DSPI_MCR_CLR_RXF);
+	if (off == DSPI_TCR)
+		return m->tcr;
+	if (off >= DSPI_CTAR(0) && off < DSPI_CTAR(m->p.num_ctar))
+		return m->ctar[(off - DSPI_CTAR(0)) / 4];
+	if (off == DSPI_SR)
+		return sr_value(m);
+	if (off == DSPI_RSER)
+		return m->rser;
+	if (off == DSPI_PUSHR)
+		return m->tx.cnt ? m->tx.slot[m->tx.head] : 0;
+	if (off == DSPI_POPR) {
+		if (!m->rx.cnt) {
+			m->st.rx_empty_pops++; /* model: reads 0 */
+			return 0;
+		}
+		return fifo_pop(&m->rx);
+	}
+	if (off >= DSPI_TXFR(0) && off < DSPI_TXFR(fifo))
+		return m->tx.slot[(off - DSPI_TXFR(0)) / 4];
+	if (off >= DSPI_RXFR(0) && off < DSPI_RXFR(fifo))
+		return m->rx.slot[(off - DSPI_RXFR(0)) / 4];
+	if (m->p.xspi && off >= DSPI_CTARE(0) && off < DSPI_CTARE(m->p.num_ctar))
+		return m->ctare[(off - DSPI_CTARE(0)) / 4];
+	if (m->p.xspi && off == DSPI_SREX)
+		return ((m->tx.cnt & 0x10u) ? DSPI_SREX_TXCTR4 : 0) |
+		       ((m->rx.cnt & 0x10u) ? DSPI_SREX_RXCTR4 : 0) | (m->cmd.cnt & 0x1Fu) << 4 |
+		       (m->cmd.head & 0xFu);
+	bad_access(m, "read", off);
+	return 0xFFFFFFFFu;
+}
+
+static void mcr_write(struct ofl_sim_dspi *m, uint32_t v)
+{
+	uint32_t keep = ~(DSPI_MCR_DCONF_MASK | DSPI_MCR_CLR_TXF | DSPI_MCR_CLR_RXF);
+	bool was_stopped = (m->mcr & (DSPI_MCR_HALT | DSPI_MCR_MDIS)) != 0;
+
+	if (!m->p.xspi)
+		keep &= ~DSPI_MCR_XSPI;
+	m->mcr = v & keep;
+	if (v & DSPI_MCR_CLR_TXF) {
+		fifo_flush(&m->tx);
+		fifo_flush(&m->cmd);
+		m->cmd_active = false;
+		m->stuck = false;
+	}
+	if (v & DSPI_MCR_CLR_RXF)
+		fifo_flush(&m->rx);
+	if (m->mcr & (DSPI_MCR_HALT | DSPI_MCR_MDIS)) {
+		m->running = false;
+		if (m->mcr & DSPI_MCR_HALT)
+			m->stuck = false; /* model: halting recovers a wedged shifter */
+	} else if (was_stopped && !(m->flags & DSPI_SR_EOQF)) {
+		m->running = true;
+	}
+	update_selection(m); /* PCSIS may have changed */
+}
+
+static void sr_write(struct ofl_sim_dspi *m, uint32_t v)
+{
+	uint32_t clr = v & LATCHED;
+
+	if ((clr & DSPI_SR_EOQF) && (m->flags & DSPI_SR_EOQF) &&
+	    !(m->mcr & (DSPI_MCR_HALT | DSPI_MCR_MDIS)))
+		m->running = true; /* clearing EOQF restarts the module */
+	m->flags &= ~clr;
+}
+
+static void push_tx(struct ofl_sim_dspi *m, uint32_t entry)
+{
+	if (!fifo_push(&m->tx, tx_depth(m), entry)) {
+		m->flags |= DSPI_SR_TFIWF;
+		m->st.tx_overruns++;
+	}
+}
+
+static void push_cmd(struct ofl_sim_dspi *m, uint16_t cmd)
+{
+	if (!fifo_push(&m->cmd, tx_depth(m), cmd)) {
+		m->flags |= DSPI_SR_TFIWF;
+		m->st.tx_overruns++;
+	}
+}
+
+static void reg_write(struct ofl_sim_dspi *m, uint64_t off, uint32_t v)
+{
+	if (off == DSPI_MCR)
+		mcr_write(m, v);
+	else if (off == DSPI_TCR)
+		m->tcr = v & 0xFFFF0000u;
+	else if (off >= DSPI_CTAR(0) && off < DSPI_CTAR(m->p.num_ctar))
+		m->ctar[(off - DSPI_CTAR(0)) / 4] = v;
+	else if (off == DSPI_SR)
+		sr_write(m, v);
+	else if (off == DSPI_RSER)
+		m->rser = v;
+	else if (off == DSPI_PUSHR && xspi_mode(m)) {
+		push_cmd(m, (uint16_t)(v >> 16));
+		push_tx(m, v & 0xFFFFu);
+	} else if (off == DSPI_PUSHR)
+		push_tx(m, v);
+	else if (m->p.xspi && off >= DSPI_CTARE(0) && off < DSPI_CTARE(m->p.num_ctar))
+		m->ctare[(off - DSPI_CTARE(0)) / 4] = v & (DSPI_CTARE_FMSZE | DSPI_CTARE_DTCP_MASK);
+	else
+		bad_access(m, "write", off);
+}
+
+/* ------------------------------------------------------------- block ops */
+
+static uint32_t m_read32(void *model, unsigned region, uint64_t off)
+{
+	struct ofl_sim_dspi *m = model;
+
+	OFL_UNUSED(region);
+	pthread_mutex_lock(&m->mu);
+	uint32_t v = reg_read(m, off);
+	pthread_mutex_unlock(&m->mu);
+	return m->p.big_endian ? __builtin_bswap32(v) : v;
+}
+
+static void m_write32(void *model, unsigned region, uint64_t off, uint32_t v)
+{
+	struct ofl_sim_dspi *m = model;
+
+	OFL_UNUSED(region);
+	pthread_mutex_lock(&m->mu);
+	reg_write(m, off, m->p.big_endian ? __builtin_bswap32(v) : v);
+	pthread_mutex_unlock(&m->mu);
+}
+
+/* The 16-bit halves of PUSHR (XSPI): which one an offset names, by endianness. */
+static int pushr_half(const struct ofl_sim_dspi *m, uint64_t off, bool *is_cmd)
+{
+	uint64_t cmd = m->p.big_endian ? DSPI_PUSHR_CMD_BE : DSPI_PUSHR_CMD_LE;
+	uint64_t tx = m->p.big_endian ? DSPI_PUSHR_TX_BE : DSPI_PUSHR_TX_LE;
+
+	if (off != cmd && off != tx)
+		return -1;
+	*is_cmd = off == cmd;
+	return 0;
+}
+
+static uint16_t m_read16(void *model, unsigned region, uint64_t off)
+{
+	struct ofl_sim_dspi *m = model;
+	bool is_cmd;
+	uint16_t v = 0xFFFFu;
+
+	OFL_UNUSED(region);
+	pthread_mutex_lock(&m->mu);
+	if (pushr_half(m, off, &is_cmd) == 0) {
+		advance(m);
+		uint32_t top = m->tx.cnt ? m->tx.slot[m->tx.head] : 0;
+		v = (uint16_t)(is_cmd ? top >> 16 : top);
+		v = m->p.big_endian ? __builtin_bswap16(v) : v;
+	} else {
+		bad_access(m, "16-bit read", off);
+	}
+	pthread_mutex_unlock(&m->mu);
+	return v;
+}
+
+static void m_write16(void *model, unsigned region, uint64_t off, uint16_t v)
+{
+	struct ofl_sim_dspi *m = model;
+	bool is_cmd;
+
+	OFL_UNUSED(region);
+	pthread_mutex_lock(&m->mu);
+	if (m->p.big_endian)
+		v = __builtin_bswap16(v);
+	if (pushr_half(m, off, &is_cmd) < 0)
+		bad_access(m, "16-bit write", off);
+	else if (xspi_mode(m) && is_cmd)
+		push_cmd(m, v);
+	else if (xspi_mode(m))
+		push_tx(m, v);
+	else if (is_cmd)
+		m->cmd_latch = v; /* model: outside XSPI a command-half write only latches */
+	else
+		push_tx(m, (uint32_t)m->cmd_latch << 16 | v);
+	pthread_mutex_unlock(&m->mu);
+}
+
+static const struct ofl_sim_block_ops dspi_ops = {
+	.read32 = m_read32,
+	.write32 = m_write32,
+	.read16 = m_read16,
+	.write16 = m_write16,
+};
+
+/* ------------------------------------------------------------- lifecycle */
+
+static void m_destroy(struct ofl_sim_model *base)
+{
+	struct ofl_sim_dspi *m = (struct ofl_sim_dspi *)base;
+
+	for (unsigned i = 0; i < NUM_CS; i++)
+		if (m->dev[i])
+			m->dev[i]->ops->destroy(m->dev[i]);
+	pthread_mutex_destroy(&m->mu);
+	free(m);
+}
+
+static void reset(struct ofl_sim_dspi *m)
+{
+	m->mcr = DSPI_MCR_RESET;
+	for (unsigned i = 0; i < DSPI_MAX_CTAR; i++)
+		m->ctar[i] = DSPI_CTAR_RESET;
+	m->frames_per_poll = 1;
+}
+
+struct ofl_sim_dspi *ofl_sim_dspi_create(struct ofl_sim *sim, const struct ofl_sim_dspi_params *p)
+{
+	if (!p->fifo_size || p->fifo_size > DSPI_MAX_FIFO || !p->num_ctar || p->num_ctar > DSPI_MAX_CTAR ||
+	    p->size < (p->xspi ? DSPI_REGS_SIZE_XSPI : DSPI_REGS_SIZE))
+		return NULL;
+	struct ofl_sim_dspi *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->sim = sim;
+	m->p = *p;
+	ofl_strlcpy(m->name, p->name ? p->name : "dspi", sizeof(m->name));
+	m->p.name = m->name;
+	pthread_mutex_init(&m->mu, NULL);
+	reset(m);
+	m->base.kind = "nxp-dspi";
+	m->base.node = p->node;
+	m->base.destroy = m_destroy;
+	if (ofl_sim_add_block(sim, p->phys, p->size, &dspi_ops, m, 0, m->name) < 0) {
+		pthread_mutex_destroy(&m->mu);
+		free(m);
+		return NULL;
+	}
+	ofl_sim_model_add(sim, &m->base);
+	return m;
+}
+
+struct ofl_sim_dspi *ofl_sim_dspi_by_node(struct ofl_sim *sim, int node)
+{
+	struct ofl_sim_model *b = ofl_sim_model_by_node(sim, node);
+
+	return b && strcmp(b->kind, "nxp-dspi") == 0 ? (struct ofl_sim_dspi *)b : NULL;
+}
+
+/* ------------------------------------------------------------- devices */
+
+static int put_dev(struct ofl_sim_dspi *m, unsigned cs, struct dspi_dev *d)
+{
+	if (cs >= NUM_CS) {
+		if (d)
+			d->ops->destroy(d);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&m->mu);
+	struct dspi_dev *old = m->dev[cs];
+	if (old && m->selected[cs])
+		old->ops->select(old, false);
+	m->dev[cs] = d;
+	m->selected[cs] = false;
+	update_selection(m);
+	pthread_mutex_unlock(&m->mu);
+	if (old)
+		old->ops->destroy(old);
+	return 0;
+}
+
+int ofl_sim_dspi_attach_loopback(struct ofl_sim_dspi *m, unsigned cs, bool cs_high)
+{
+	struct dspi_dev *d = dspi_loopback_new(cs_high);
+
+	return d ? put_dev(m, cs, d) : -ENOMEM;
+}
+
+int ofl_sim_dspi_attach_nor(struct ofl_sim_dspi *m, unsigned cs, const char *part,
+			    const uint8_t id[3], uint32_t size, bool cs_high)
+{
+	struct dspi_dev *d = dspi_nor_new(part, id, size, cs_high);
+
+	return d ? put_dev(m, cs, d) : -ENOMEM;
+}
+
+void ofl_sim_dspi_detach(struct ofl_sim_dspi *m, unsigned cs)
+{
+	put_dev(m, cs, NULL);
+}
+
+int ofl_sim_dspi_nor_io(struct ofl_sim_dspi *m, unsigned cs, bool write, uint32_t addr, void *buf,
+			size_t len)
+{
+	int r = -ENODEV;
+
+	if (cs >= NUM_CS)
+		return -EINVAL;
+	pthread_mutex_lock(&m->mu);
+	if (m->dev[cs] && dspi_dev_is_nor(m->dev[cs]))
+		r = dspi_nor_io(m->dev[cs], write, addr, buf, len);
+	pthread_mutex_unlock(&m->mu);
+	return r;
+}
+
+const char *ofl_sim_dspi_device(struct ofl_sim_dspi *m, unsigned cs)
+{
+	const char *n = NULL;
+
+	pthread_mutex_lock(&m->mu);
+	if (cs < NUM_CS && m->dev[cs])
+		n = m->dev[cs]->name;
+	pthread_mutex_unlock(&m->mu);
+	return n;
+}
+
+/* ------------------------------------------------------------- introspection */
+
+size_t ofl_sim_dspi_frames(struct ofl_sim_dspi *m, struct ofl_sim_dspi_frame *out, size_t max,
+			   uint64_t *total)
+{
+	pthread_mutex_lock(&m->mu);
+	uint64_t have = m->nlog < LOG_SIZE ? m->nlog : LOG_SIZE;
+	size_t n = (size_t)(have < max ? have : max);
+	for (size_t i = 0; i < n; i++)
+		out[i] = m->log[(m->nlog - n + i) % LOG_SIZE];
+	if (total)
+		*total = m->st.frames;
+	pthread_mutex_unlock(&m->mu);
+	return n;
+}
+
+void ofl_sim_dspi_clear_log(struct ofl_sim_dspi *m)
+{
+	pthread_mutex_lock(&m->mu);
+	m->nlog = 0;
+	pthread_mutex_unlock(&m->mu);
+}
+
+void ofl_sim_dspi_stats(struct ofl_sim_dspi *m, struct ofl_sim_dspi_stats *out)
+{
+	pthread_mutex_lock(&m->mu);
+	*out = m->st;
+	out->time_ps = m->t_ps;
+	out->cs_lines = m->cs_lines;
+	pthread_mutex_unlock(&m->mu);
+}
+
+void ofl_sim_dspi_set_frames_per_poll(struct ofl_sim_dspi *m, unsigned n)
+{
+	pthread_mutex_lock(&m->mu);
+	m->frames_per_poll = n;
+	pthread_mutex_unlock(&m->mu);
+}
+
+void ofl_sim_dspi_lines(struct ofl_sim_dspi *m, bool *irq, bool *dma_tx, bool *dma_rx)
+{
+	static const struct { uint32_t re, sr; } map[] = {
+		{ DSPI_RSER_TCF_RE, DSPI_SR_TCF },     { DSPI_RSER_EOQF_RE, DSPI_SR_EOQF },
+		{ DSPI_RSER_TFUF_RE, DSPI_SR_TFUF },   { DSPI_RSER_CMDTCF_RE, DSPI_SR_CMDTCF },
+		{ DSPI_RSER_SPEF_RE, DSPI_SR_SPEF },   { DSPI_RSER_RFOF_RE, DSPI_SR_RFOF },
+		{ DSPI_RSER_TFIWF_RE, DSPI_SR_TFIWF }, { DSPI_RSER_CMDFFF_RE, DSPI_SR_CMDFFF },
+	};
+	pthread_mutex_lock(&m->mu);
+	promote_late(m);
+	uint32_t sr = sr_value(m), rser = m->rser;
+	bool i = false;
+	for (size_t k = 0; k < OFL_ARRAY_SIZE(map); k++)
+		if ((rser & map[k].re) && (sr & map[k].sr))
+			i = true;
+	/* TFFF and RFDF go to the interrupt or, with their DIRS bit, to the DMA request */
+	bool tx = (rser & DSPI_RSER_TFFF_RE) && (sr & DSPI_SR_TFFF);
+	bool rx = (rser & DSPI_RSER_RFDF_RE) && (sr & DSPI_SR_RFDF);
+	if (tx && !(rser & DSPI_RSER_TFFF_DIRS))
+		i = true;
+	if (rx && !(rser & DSPI_RSER_RFDF_DIRS))
+		i = true;
+	pthread_mutex_unlock(&m->mu);
+	if (irq)
+		*irq = i;
+	if (dma_tx)
+		*dma_tx = tx && (rser & DSPI_RSER_TFFF_DIRS);
+	if (dma_rx)
+		*dma_rx = rx && (rser & DSPI_RSER_RFDF_DIRS);
+}

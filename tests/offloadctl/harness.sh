@@ -1,0 +1,16 @@
+# Shared by the offloadctl shell tests (sourced): no OFFLOAD_* from the
+# developer's environment, a scratch directory $tmp removed on exit, and the
+# pass/fail tally that test_done reports and turns into the exit status.
+#   . "$(dirname "$0")/harness.sh"
+unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/offloadctl-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+passes=0
+
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_done() {
+    echo "$passes passed, $fails failed"
+    [ "$fails" -eq 0 ]
+}

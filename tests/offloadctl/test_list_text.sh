@@ -1,0 +1,64 @@
+#!/bin/sh
+# offloadctl list / doctor in text mode: device-tree strings cannot reach the
+# terminal as control sequences, and the built-in virtual board says what it
+# is at the top.
+#   test_list_text.sh OFFLOADCTL DTC
+set -u
+ctl=$1
+dtc=$2
+unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-list.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+esc=$(printf '\033')
+bel=$(printf '\007')
+
+# A tree whose strings carry terminal escapes (a clear-screen, a colour, a title).
+cat >"$tmp/evil.dts" <<'EOD'
+/dts-v1/;
+/ {
+	#address-cells = <1>;
+	#size-cells = <1>;
+	crypto@1000 {
+		compatible = "inside-secure,safexcel-eip97ies", "\x1b]0;pwned\x07";
+		reg = <0x1000 0x1000>;
+		status = "\x1b[2J\x1b[31mred";
+	};
+};
+EOD
+"$dtc" -q -I dts -O dtb -o "$tmp/evil.dtb" "$tmp/evil.dts" || { echo "FAIL: dtc"; exit 1; }
+
+for cmd in list doctor; do
+    "$ctl" --dtb "$tmp/evil.dtb" $cmd >"$tmp/$cmd.out" 2>"$tmp/$cmd.err"
+    if grep -q "[$esc$bel]" "$tmp/$cmd.out"; then bad "$cmd: raw control characters in the text output"; fi
+    grep -qF '\x1b[2J\x1b[31mred' "$tmp/$cmd.out" || bad "$cmd: the status is not shown escaped"
+done
+grep -qF 'status:     \x1b[2J\x1b[31mred' "$tmp/list.out" || bad "list: status line"
+# JSON escapes by its own rules (\u001b).
+"$ctl" --dtb "$tmp/evil.dtb" --json list >"$tmp/json.out"
+grep -qF '"status": "\u001b[2J\u001b[31mred"' "$tmp/json.out" || bad "list --json: status"
+
+# The built-in virtual board, in place of a device tree this machine lacks.
+if "$ctl" --dtb builtin list >/dev/null 2>&1; then
+    "$ctl" --dtb builtin list >"$tmp/b.out"
+    head -n 1 "$tmp/b.out" | grep -q '^note: the built-in virtual board: every engine is simulated' ||
+        bad "list --dtb builtin: no note on the first line"
+    if [ ! -r /sys/firmware/fdt ]; then
+        "$ctl" list >"$tmp/auto.out"
+        head -n 1 "$tmp/auto.out" | grep -q '^note: no device tree on this machine: showing the built-in virtual board (simulated engines, labelled sim); operations run on the CPU unless --sim$' ||
+            bad "list (auto): no fallback note on the first line"
+        "$ctl" doctor >"$tmp/auto-doc.out"
+        head -n 1 "$tmp/auto-doc.out" | grep -q '^note: no device tree on this machine' ||
+            bad "doctor (auto): no fallback note"
+        grep -q '^info (sim): .*\[udma-memcpy\]$' "$tmp/auto-doc.out" || bad "doctor (auto): finding not labelled sim"
+        grep -q '^    action:   (simulated device: this advice is for the SoC being modelled' "$tmp/auto-doc.out" ||
+            bad "doctor (auto): advice not labelled as for the modelled SoC"
+        "$ctl" --json list | grep -q '"dt_fallback": true,' || bad "list --json (auto): dt_fallback"
+    fi
+fi
+"$ctl" --dtb none list >"$tmp/none.out"
+head -n 1 "$tmp/none.out" | grep -q '^device tree: none$' || bad "list --dtb none: a note where none is due"
+
+[ "$fails" -eq 0 ] || exit 1
+echo "ok: text output escaped; the virtual board is announced"

@@ -1,0 +1,121 @@
+#!/bin/sh
+# /init of the kernel-in-the-loop guest (busybox sh). The host picks the
+# suite with offload.suite= on the kernel command line and checks the final
+# marker line "GUEST-TESTS-RC=<rc> <nonce>" together with qemu's exit code,
+# which this script sets through isa-debug-exit (qemu exits with rc*2+1).
+# rc: 0 every step passed, 1 a step failed, 77 the kernel lacks what the
+# suite needs.
+PATH=/bin:/sbin:/usr/bin:/usr/sbin
+export PATH
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+# No tmpfs on /tmp: the rootfs is writable already, and a build tree under
+# /tmp (programs are at their host paths) would be hidden by it.
+
+suite=""
+nonce=""
+# shellcheck disable=SC2013 # the command line is one line of words
+for w in $(cat /proc/cmdline); do
+    case "$w" in
+        offload.suite=*) suite=${w#*=} ;;
+        offload.nonce=*) nonce=${w#*=} ;;
+    esac
+done
+
+rc=0
+skipped=0
+STEP_TIMEOUT=300
+
+# step NAME CMD...: CMD must exit 0; 77 (skip) counts as a failure because
+# the suite's kernel is known to offer what the step needs.
+step() {
+    name=$1
+    shift
+    echo "=== $name (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
+    timeout "$STEP_TIMEOUT" "$@"
+    r=$?
+    if [ "$r" -ne 0 ]; then
+        echo "=== $name FAILED (exit code $r)"
+        rc=1
+    fi
+}
+
+# step_may_skip NAME CMD...: as step, but 77 means this kernel lacks the
+# feature; the suite then reports 77 unless something failed.
+step_may_skip() {
+    name=$1
+    shift
+    echo "=== $name (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
+    timeout "$STEP_TIMEOUT" "$@"
+    r=$?
+    if [ "$r" -eq 77 ]; then
+        echo "=== $name SKIPPED"
+        skipped=1
+    elif [ "$r" -ne 0 ]; then
+        echo "=== $name FAILED (exit code $r)"
+        rc=1
+    fi
+}
+
+# The KATs and cross-checks on the AF_ALG backend only (the CPU backend is
+# tested on the host), then the guest-only AF_ALG checks and the CLI report.
+kcapi_suite() {
+    OFFLOAD_BACKENDS=kcapi step "test_kat (kcapi)" test_kat
+    OFFLOAD_BACKENDS=kcapi OFFLOAD_TEST_PROC_STANDIN=/data/proc_crypto_hw_standin.txt \
+        step "test_crosscheck (kcapi)" test_crosscheck
+    OFFLOAD_TEST_PROC_STANDIN=/data/proc_crypto_hw_standin.txt step "guest_kcapi" guest_kcapi
+}
+
+echo "guest: kernel $(uname -r), suite ${suite:-none}, cpu flags:$(grep -m1 -o -w -e aes -e avx2 -e pclmulqdq -e sha_ni /proc/cpuinfo | tr '\n' ' ')"
+case "$suite" in
+    kcapi-generic)
+        export OFFLOAD_TEST_DRIVERS=generic OFFLOAD_TEST_MISSING="" OFFLOAD_TEST_ALLOW_NA=""
+        kcapi_suite
+        ;;
+    kcapi-accel)
+        export OFFLOAD_TEST_ACCEL_MODULES="aesni_intel ghash_clmulni_intel sha1_ssse3 sha256_ssse3 sha512_ssse3 des3_ede_x86_64"
+        # Nothing requests the SIMD drivers without udev (pitfall 8): first
+        # a context sees the generic drivers, then they are loaded under it.
+        step "guest_kcapi --late-load" guest_kcapi --late-load aesni-intel sha256-ssse3
+        step "modprobe accelerated drivers" modprobe -a aesni-intel ghash-clmulni-intel \
+            sha1-ssse3 sha256-ssse3 sha512-ssse3 des3_ede-x86_64
+        # des_generic is blacklisted on the command line: ecb(des) is missing.
+        export OFFLOAD_TEST_DRIVERS=accel OFFLOAD_TEST_MISSING="ecb(des)" \
+            OFFLOAD_TEST_ALLOW_NA="DES-ECB"
+        kcapi_suite
+        ;;
+    dmabuf)
+        # The 6.12 kernel has the system dma-heap; one without it skips.
+        step_may_skip "guest_dmabuf" guest_dmabuf
+        ;;
+    # The harness's own checks (tests/qemu/CMakeLists.txt): each of these
+    # must make kernel-test.sh fail.
+    selftest-fail) step "a failing step" false ;;
+    selftest-panic) echo "/init exits: the kernel panics"; exit 1 ;;
+    selftest-hang) echo "the guest hangs"; while :; do sleep 60; done ;;
+    selftest-noexit)
+        # A verdict line, but qemu is never told (a plain poweroff exits 0).
+        echo "GUEST-TESTS-RC=0 $nonce"
+        poweroff -f
+        ;;
+    shell)
+        echo "guest shell: programs in /bin, data in /data; 'poweroff -f' to leave"
+        setsid cttyhack sh
+        ;;
+    *)
+        echo "unknown suite '$suite'"
+        rc=1
+        ;;
+esac
+
+[ "$rc" -eq 0 ] && [ "$skipped" -eq 1 ] && rc=77
+echo "=== done (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
+
+echo "GUEST-TESTS-RC=$rc $nonce"
+# Let the UART drain before qemu is told to exit.
+sync
+usleep 200000
+# shellcheck disable=SC2059 # the byte value rc, written as an octal escape
+printf "\\$(printf %03o "$rc")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+poweroff -f

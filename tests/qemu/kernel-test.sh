@@ -1,0 +1,337 @@
+#!/bin/sh
+# Kernel-in-the-loop tests: boot Debian's own 6.12 amd64 kernel (taken out of
+# its package, never installed) under qemu-system-x86_64 with TCG and a
+# busybox initramfs that holds the project's own test binaries, and turn the
+# guest's verdict into this script's exit code. The recipe and its pitfalls:
+# ../shared/hw/qemu-kernel-tests.md.
+#
+#   kernel-test.sh [options] SUITE
+#     --build DIR    build tree: the initramfs is cached in DIR/qemu-initramfs
+#     --cache DIR    kernel cache (default DIR/qemu-cache of --build)
+#     --bin FILE     a program to put in the guest's /bin (repeatable)
+#     --data FILE    a file to put in the guest's /data (repeatable)
+#     --unavailable REASON   only report that the tests cannot run (77 or 1)
+#   SUITE is one of the suites of guest-init.sh (kcapi-generic, kcapi-accel,
+#   dmabuf; selftest-* check this script's verdict) or "shell" (an
+#   interactive guest shell for debugging: poweroff -f leaves it).
+#
+# Exit status: 0 the guest ran the suite and every step passed; 1 a step
+# failed, the guest panicked, hung (timeout) or never reported; 77 the kernel
+# tests cannot run here (qemu, busybox, ... not installed, or the kernel
+# package cannot be resolved or downloaded) or the guest kernel lacks what the
+# suite needs. With OFFLOAD_REQUIRE_KERNEL_TESTS=1 (set by .ci/run) every 77
+# becomes 1: in CI the kernel tests must run, a missing network or package is
+# a failure there and never a silent pass.
+#
+# Environment: OFFLOAD_QEMU_KERNEL_META (default linux-image-6.12-amd64), the
+# meta-package that names the current ABI package; OFFLOAD_QEMU_TIMEOUT
+# (seconds, default 420) bounds one boot.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+abspath() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+
+# The kernel tests cannot run here: skip (77), or fail where they are required.
+unavailable() {
+    if [ "${OFFLOAD_REQUIRE_KERNEL_TESTS:-0}" = 1 ]; then
+        echo "FAIL: $* (OFFLOAD_REQUIRE_KERNEL_TESTS=1: the kernel tests must run here)"
+        exit 1
+    fi
+    echo "SKIP: $*"
+    exit 77
+}
+
+build=""
+cache=""
+bins=""
+datas=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build) build=$2; shift 2 ;;
+        --cache) cache=$2; shift 2 ;;
+        --bin) bins="$bins $(abspath "$2")"; shift 2 ;;
+        --data) datas="$datas $(abspath "$2")"; shift 2 ;;
+        # A build without the backends only says why (tests/qemu/CMakeLists.txt).
+        --unavailable) unavailable "$2" ;;
+        -*) echo "kernel-test.sh: unknown option $1" >&2; exit 2 ;;
+        *) break ;;
+    esac
+done
+if [ $# -ne 1 ] || [ -z "$build" ]; then
+    echo "usage: kernel-test.sh --build DIR [--cache DIR] [--bin FILE]... [--data FILE]... SUITE" >&2
+    exit 2
+fi
+suite=$1
+build=$(cd "$build" && pwd)
+cache=${cache:-$build/qemu-cache}
+meta=${OFFLOAD_QEMU_KERNEL_META:-linux-image-6.12-amd64}
+boot_timeout=${OFFLOAD_QEMU_TIMEOUT:-420}
+
+for t in qemu-system-x86_64 busybox cpio depmod xz dpkg-deb apt-cache apt-get flock timeout \
+         sha256sum ldd gzip; do
+    command -v "$t" >/dev/null 2>&1 ||
+        unavailable "$t is not installed (run scripts/setup-debian.sh)"
+done
+
+# ---------------------------------------------------------------- the kernel
+# $cache/kroot holds boot/vmlinuz-*, boot/config-* and the crypto module
+# directories of the ABI package the meta-package names; $cache/package and
+# $cache/kver say which. A newer ABI package replaces it; when apt cannot
+# resolve the meta-package (no package lists, no network) a cached kernel
+# is still used.
+fetch_kernel() {
+    mkdir -p "$cache"
+    exec 8>"$cache/.lock"
+    flock 8
+    # The meta-package moves to a new ABI package now and then: ask apt at
+    # most once an hour (each suite calls this; apt-cache takes about a second).
+    if [ -f "$cache/kver" ] && [ -n "$(find "$cache/resolved" -mmin -60 2>/dev/null)" ]; then
+        flock -u 8
+        return 0
+    fi
+    resolve() { apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}'; }
+    kpkg=$(resolve)
+    if [ -z "$kpkg" ] && [ ! -f "$cache/kver" ] && [ "$(id -u)" = 0 ]; then
+        # A fresh machine (a CI image) may have no package lists yet. A
+        # foreign-architecture index can fail while the native ones are fine
+        # (pitfall 1): try the resolution again whatever update says.
+        echo "note: $meta unknown to apt-cache; running apt-get update"
+        apt-get -q update >/dev/null 2>&1 || true
+        kpkg=$(resolve)
+    fi
+    if [ -z "$kpkg" ]; then
+        if [ -f "$cache/kver" ]; then
+            echo "note: cannot resolve $meta with apt-cache; using the cached $(cat "$cache/package")"
+            flock -u 8
+            return 0
+        fi
+        unavailable "apt-cache cannot resolve $meta to a kernel package (apt-get update needed, or no network)"
+    fi
+    if [ -f "$cache/kver" ] && [ "$(cat "$cache/package")" = "$kpkg" ]; then
+        touch "$cache/resolved"
+        flock -u 8
+        return 0
+    fi
+    echo "fetching $kpkg (resolved from $meta) into $cache"
+    rm -rf "$cache/dl" "$cache/kroot.new"
+    mkdir -p "$cache/dl" "$cache/kroot.new"
+    # Downloading as root into a directory _apt cannot read only warns.
+    if ! (cd "$cache/dl" && apt-get -q download "$kpkg" >apt.log 2>&1); then
+        tail -3 "$cache/dl/apt.log" 2>/dev/null || true
+        rm -rf "$cache/dl" "$cache/kroot.new"
+        unavailable "apt-get download $kpkg failed (no network or mirror?)"
+    fi
+    # Only what the guest needs: the image, its config and the crypto modules.
+    # Only what the guest needs: the image, its config and the crypto
+    # modules, under lib/modules (bookworm) or usr/lib/modules (merged /usr
+    # packages); tar complains about the layout that is absent, so its
+    # status is not the verdict: the files below are.
+    for m in lib/modules usr/lib/modules; do
+        set -- "$@" "./$m/*/modules.builtin*" "./$m/*/modules.order" "./$m/*/kernel/crypto/*" \
+            "./$m/*/kernel/arch/x86/crypto/*" "./$m/*/kernel/lib/crypto/*"
+    done
+    dpkg-deb --fsys-tarfile "$cache"/dl/*.deb |
+        tar -x -C "$cache/kroot.new" --wildcards './boot/vmlinuz-*' './boot/config-*' "$@" \
+            2>/dev/null || true
+    if [ -d "$cache/kroot.new/usr/lib/modules" ] && [ ! -d "$cache/kroot.new/lib/modules" ]; then
+        mv "$cache/kroot.new/usr/lib/modules" "$cache/kroot.new/lib/modules"
+    fi
+    kv=$(find "$cache/kroot.new/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | head -1)
+    if [ -z "$kv" ] || [ ! -f "$cache/kroot.new/boot/vmlinuz-$kv" ] ||
+        [ ! -f "$cache/kroot.new/lib/modules/$kv/modules.order" ]; then
+        rm -rf "$cache/dl" "$cache/kroot.new"
+        echo "FAIL: $kpkg has no boot/vmlinuz-<version> with its lib/modules/<version>"
+        exit 1
+    fi
+    # The package ships no modules.dep (pitfall 3): build it for the subset.
+    depmod -b "$cache/kroot.new" "$kv"
+    rm -rf "$cache/kroot" "$cache/dl"
+    mv "$cache/kroot.new" "$cache/kroot"
+    echo "$kv" >"$cache/kver"
+    echo "$kpkg" >"$cache/package"
+    touch "$cache/resolved"
+    flock -u 8
+}
+
+# ---------------------------------------------------------------- the initramfs
+# Modules the suites need, with their dependencies taken from modules.dep.
+# Accelerated drivers are loaded explicitly by the kcapi-accel suite.
+MODULES="af_alg algif_skcipher algif_aead algif_hash algif_rng crypto_user gcm ghash-generic
+    des_generic libdes gf128mul crypto_null cbc ctr ecb hmac md5 sha1_generic sha256_generic
+    sha512_generic aesni-intel sha1-ssse3 sha256-ssse3 sha512-ssse3 ghash-clmulni-intel
+    des3_ede-x86_64 crypto_simd cryptd"
+
+# The shared libraries (and loader) ldd names for a program or library.
+libs_of() {
+    ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^[ \t]*\//{print $1}'
+}
+
+# Copy path (and, for a program or library, every library it loads) into $S.
+add_with_libs() {
+    dst=$S$1
+    mkdir -p "$(dirname "$dst")"
+    [ -e "$dst" ] || cp -L "$1" "$dst"
+    libs_of "$1" | while read -r lib; do
+        [ -e "$S$lib" ] && continue
+        mkdir -p "$S$(dirname "$lib")"
+        cp -L "$lib" "$S$lib"
+    done
+}
+
+build_initramfs() {
+    kv=$(cat "$cache/kver")
+    mods=$cache/kroot/lib/modules/$kv
+    out=$build/qemu-initramfs
+    mkdir -p "$out"
+    exec 9>"$out/.lock"
+    flock 9
+    # The image is rebuilt when any input changed: programs and the shared
+    # libraries they load, data, kernel, this script.
+    modulesdir=$(pkg-config --variable=modulesdir libcrypto 2>/dev/null ||
+        openssl version -m 2>/dev/null | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
+    key=$( { echo "$kv"; sha256sum "$0" "$here/guest-init.sh" "$(command -v busybox)";
+             for b in $bins $datas; do sha256sum "$b"; done
+             for b in $bins; do libs_of "$b"; done | sort -u | xargs -r sha256sum
+             [ -n "$modulesdir" ] && [ -f "$modulesdir/legacy.so" ] && sha256sum "$modulesdir/legacy.so"
+             true; } | sha256sum | cut -c1-16)
+    img=$out/initramfs-$key.cpio.gz
+    if [ -f "$img" ]; then
+        flock -u 9
+        return 0
+    fi
+    rm -f "$out"/initramfs-*.cpio.gz
+    S=$out/root
+    rm -rf "$S"
+    mkdir -p "$S/bin" "$S/sbin" "$S/usr/bin" "$S/usr/sbin" "$S/proc" "$S/sys" "$S/dev" \
+        "$S/tmp" "$S/data" "$S/etc" "$S/lib/modules/$kv"
+    cp "$(command -v busybox)" "$S/bin/busybox"
+    add_with_libs "$(command -v busybox)"
+    for a in $(busybox --list-full); do
+        [ -e "$S/$a" ] || ln -s /bin/busybox "$S/$a"
+    done
+    for m in $MODULES; do
+        m_=$(echo "$m" | tr - _)
+        line=$(grep -E "/($m|$m_)\.ko(\.xz|\.zst)?:" "$mods/modules.dep" || true)
+        [ -n "$line" ] || continue # built into this kernel
+        for f in $(echo "$line" | tr -d ':'); do
+            dst=$S/lib/modules/$kv/${f%.*}
+            case "$f" in *.ko) dst=$S/lib/modules/$kv/$f ;; esac
+            [ -f "$dst" ] && continue
+            mkdir -p "$(dirname "$dst")"
+            # Decompressed at build time: busybox's modprobe then loads them
+            # without the kernel's "Invalid ELF header" noise (pitfall 4).
+            case "$f" in
+                *.xz) xz -dc "$mods/$f" >"$dst" ;;
+                *.zst) zstd -qdc "$mods/$f" >"$dst" ;;
+                *) cp "$mods/$f" "$dst" ;;
+            esac
+        done
+    done
+    cp "$mods"/modules.builtin* "$mods/modules.order" "$S/lib/modules/$kv/"
+    depmod -b "$S" "$kv"
+    # Dynamic programs with their libraries at the same paths (including a
+    # build tree's liboffload.so named by RUNPATH), and OpenSSL's legacy
+    # provider for single DES: a static libcrypto.a cannot load it.
+    for b in $bins; do
+        add_with_libs "$b"
+        ln -sf "$b" "$S/bin/$(basename "$b")"
+    done
+    if [ -n "$modulesdir" ] && [ -f "$modulesdir/legacy.so" ]; then
+        add_with_libs "$modulesdir/legacy.so"
+    fi
+    for d in $datas; do cp "$d" "$S/data/"; done
+    echo "root:x:0:0:root:/:/bin/sh" >"$S/etc/passwd"
+    echo "nobody:x:65534:65534:nobody:/:/bin/false" >>"$S/etc/passwd"
+    printf 'root:x:0:\nnogroup:x:65534:\n' >"$S/etc/group"
+    cp "$here/guest-init.sh" "$S/init"
+    chmod 755 "$S/init"
+    (cd "$S" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$img.tmp"
+    mv "$img.tmp" "$img"
+    rm -rf "$S"
+    flock -u 9
+}
+
+# ---------------------------------------------------------------- boot
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+t0=$(now)
+fetch_kernel
+t1=$(now)
+build_initramfs
+t2=$(now)
+echo "kernel $(cat "$cache/package"): ready in $(secs "$t0" "$t1") s; initramfs: $(secs "$t1" "$t2") s ($(du -k "$img" | cut -f1) KiB)"
+kv=$(cat "$cache/kver")
+kernel=$cache/kroot/boot/vmlinuz-$kv
+
+# Per suite: the CPU model and extra kernel parameters.
+cpu=qemu64
+extra=""
+case "$suite" in
+    # Only the generic C drivers: the x86 SIMD and assembler drivers are
+    # refused (des3_ede-x86_64 would otherwise be auto-loaded for cbc(des3_ede)).
+    kcapi-generic)
+        extra="module_blacklist=aesni_intel,ghash_clmulni_intel,sha1_ssse3,sha256_ssse3,sha512_ssse3,des3_ede_x86_64"
+        ;;
+    # 16 MiB of RAM at 768 MiB turned into a region no driver claims
+    # (e820 type 12), which /dev/mem maps: the reserved-memory provider's
+    # stand-in for a device-tree reserved-memory node.
+    dmabuf) extra="memmap=16M!0x30000000" ;;
+    shell | selftest-*) ;;
+    # TCG emulates AES-NI, PCLMULQDQ and AVX2 with -cpu max. des_generic is
+    # refused so that ecb(des) is missing from this kernel (the backend must
+    # then say so) while des3_ede-x86_64 still serves cbc(des3_ede).
+    kcapi-accel) cpu=max; extra="module_blacklist=des_generic" ;;
+    *) echo "kernel-test.sh: unknown suite $suite" >&2; exit 2 ;;
+esac
+
+# Debugging (shell): OFFLOAD_QEMU_CPU=max gives the accelerated drivers' CPU,
+# OFFLOAD_QEMU_APPEND adds kernel parameters.
+if [ "$suite" = shell ]; then
+    cpu=${OFFLOAD_QEMU_CPU:-$cpu}
+    extra="$extra ${OFFLOAD_QEMU_APPEND:-}"
+fi
+
+nonce=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+logdir=$build/qemu-logs
+mkdir -p "$logdir"
+log=$logdir/$suite.log
+qemu_args="-nographic -no-reboot -m 1024 -nic none -accel tcg -cpu $cpu
+    -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel $kernel -initrd $img"
+append="console=ttyS0 quiet panic=-1 offload.suite=$suite offload.nonce=$nonce $extra"
+if [ "$suite" = shell ]; then
+    # shellcheck disable=SC2086
+    exec qemu-system-x86_64 $qemu_args -append "$append"
+fi
+
+start=$(now)
+set +e
+# shellcheck disable=SC2086
+{ timeout -k 10 "$boot_timeout" qemu-system-x86_64 $qemu_args -append "$append" </dev/null 2>&1
+  echo $? >"$log.rc"; } | tr -d '\r' >"$log"
+set -e
+qrc=$(cat "$log.rc")
+rm -f "$log.rc"
+cat "$log"
+echo "--- $suite: kernel $kv, qemu exit code $qrc, boot to exit $(secs "$start" "$(now)") s (log: $log)"
+
+# The verdict needs the marker line with this boot's nonce AND qemu's exit
+# code matching it: isa-debug-exit makes qemu exit with (value << 1) | 1,
+# while a poweroff or a kernel panic gives 0 and a timeout 124 or 137.
+grc=$(sed -n "s/^GUEST-TESTS-RC=\([0-9]*\) $nonce\$/\1/p" "$log" | tail -1)
+if [ -z "$grc" ]; then
+    case "$qrc" in
+        124 | 137) echo "FAIL: the guest did not finish within $boot_timeout s" ;;
+        0) echo "FAIL: the guest stopped without a verdict (kernel panic or /init died)" ;;
+        *) echo "FAIL: no verdict from the guest" ;;
+    esac
+    exit 1
+fi
+if [ "$qrc" != $(((grc << 1) | 1)) ]; then
+    echo "FAIL: the guest reported $grc but qemu exited with $qrc"
+    exit 1
+fi
+case "$grc" in
+    0) echo "PASS: $suite"; exit 0 ;;
+    77) unavailable "the guest kernel lacks what suite $suite needs (see the log above)" ;;
+    *) echo "FAIL: $suite"; exit 1 ;;
+esac
