@@ -29,13 +29,6 @@ static int dt_u32(const void *fdt, int node, const char *prop, uint32_t *v)
 	return 0;
 }
 
-static int xlate(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t wl)
-{
-	const struct ofl_device *d = arg;
-
-	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, why, wl);
-}
-
 /* The node's memory-region (a /reserved-memory child), if any. */
 static void memory_region(const void *fdt, int node, struct ofl_dma_pool_opts *o)
 {
@@ -205,7 +198,7 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		e->align = (uint32_t)line;
 
 	/* one channel's descriptors, rings and bounce buffers, with the sim's gaps between allocations */
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d,
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d,
 					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20),
 					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (udma.md §1.5) */
 					.bus_limit = K3_ADDR_MASK };

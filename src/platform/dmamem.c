@@ -522,6 +522,13 @@ static int region_bus(struct ofl_dma_pool *pool, struct ofl_dma_region *r, char 
 	return -ENOMEM;
 }
 
+int ofl_dma_xlate_dt(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t wl)
+{
+	const struct ofl_device *d = arg;
+
+	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, why, wl);
+}
+
 /*
  * Can the device reach the provider's memory at all? A device that cannot is
  * refused at probe (listed unusable with this reason) instead of failing
@@ -529,7 +536,7 @@ static int region_bus(struct ofl_dma_pool *pool, struct ofl_dma_region *r, char 
  */
 static int check_reach(struct ofl_dma_pool *pool, char *why, size_t wl)
 {
-	char w[OFL_REASON_LEN];
+	char w[OFL_REASON_LEN / 2]; /* leaves room for the words around it */
 	uint64_t bus;
 
 	switch (pool->provider) {

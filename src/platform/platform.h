@@ -318,6 +318,9 @@ struct ofl_dma {
  */
 typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
+/* The usual ofl_dma_xlate_fn: the `dma-ranges` of the device's DT node; arg is its struct ofl_device. */
+int ofl_dma_xlate_dt(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
+
 struct ofl_dma_pool_opts {
 	enum offload_cache_mode cache;  /* the device's policy */
 	bool sim;                       /* the device is simulated: sim memory */
