@@ -8,7 +8,7 @@ import os
 import unittest
 
 import offload
-from support import gil_released_during, h, numpy, needs_numpy, open_ctx
+from support import gil_released_during, h, needs_crypto, numpy, needs_numpy, open_ctx
 
 try:
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -80,6 +80,7 @@ HASHLIB_NAME = {H.MD5: "md5", H.SHA1: "sha1", H.SHA224: "sha224", H.SHA256: "sha
                 H.SHA384: "sha384", H.SHA512: "sha512"}
 
 
+@needs_crypto(backends="cpu")  # every class below: they check the cpu backend's OpenSSL
 class CryptoCase(unittest.TestCase):
     def setUp(self):
         self.ctx = open_ctx(backends="cpu")
