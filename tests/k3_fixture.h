@@ -166,6 +166,9 @@ static inline void k3fx_setup_ex(struct k3fx *f, bool bcdma, bool noncoherent, b
 		e->fw = &udma_fw_sim_tisci;
 		e->fw_arg = f->model;
 	}
+	/* the model runs in its own thread: bounds a loaded machine cannot reach (testutil.h) */
+	e->timeout_ns = TEST_PATIENT_NS;
+	e->teardown_ns = TEST_PATIENT_NS;
 	int r = udma_engine_init(e, why, sizeof(why));
 	ck_assert_msg(r == 0, "udma_engine_init: %d %s", r, why);
 }

@@ -180,6 +180,13 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 	}
 	if (!e->timeout_ns)
 		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS;
+	/*
+	 * Separate from the stall watchdog: Linux gives the teardown completion
+	 * its own 1 s (drivers/dma/ti/k3-udma.c udma_synchronize()), so a caller
+	 * who shortens the watchdog does not shorten the teardown with it.
+	 */
+	if (!e->teardown_ns)
+		e->teardown_ns = UDMA_DEFAULT_TIMEOUT_NS;
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	return 0;
@@ -369,7 +376,7 @@ bool udma_chan_teardown(struct udma_chan *ch)
 {
 	struct udma_engine *e = ch->e;
 	const struct ofl_mmio *tx = tx_rt(e);
-	uint64_t o = RT(ch->id), deadline = ofl_now_ns() + e->timeout_ns;
+	uint64_t o = RT(ch->id), deadline = ofl_now_ns() + e->teardown_ns;
 	bool marker = false, ok = true, was_running = ch->running;
 	uint64_t elem;
 	uint32_t popped = 0;

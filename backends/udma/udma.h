@@ -35,7 +35,7 @@
 #define UDMA_SYNC_SLOTS 16u
 #define UDMA_BOUNCE_PAIRS 4u
 #define UDMA_BOUNCE_SIZE (256u << 10)
-/* Linux waits 1 s for a teardown (udma.md §5.5); the same bound is used for a stalled descriptor. */
+/* Linux waits 1 s for a teardown (drivers/dma/ti/k3-udma.c udma_synchronize()); the stall watchdog's default is the same. */
 #define UDMA_DEFAULT_TIMEOUT_NS 1000000000ull
 /* Largest body one descriptor moves (a multiple of every alignment; well below §4.6's limit). */
 #define UDMA_SEG_MAX (1ull << 30)
@@ -88,7 +88,8 @@ struct udma_engine {
 	uint16_t burst_by_tpl[3];    /* bytes per TPL [normal, H, UH], 0 = leave the hardware default */
 	uint32_t align;              /* body alignment (burst, at least a cache line when streaming) */
 	enum offload_cache_mode cache;
-	uint64_t timeout_ns;
+	uint64_t timeout_ns;  /* stall watchdog: no completion for this long fails the head job */
+	uint64_t teardown_ns; /* how long a teardown may take to be acknowledged (0: 1 s) */
 	const struct udma_fw_ops *fw;
 	void *fw_arg;
 	struct ofl_dma_pool *pool;
