@@ -2,7 +2,7 @@
 /*
  * backends/udma: direct memcpy on TI K3 UDMA-P and BCDMA engines, with the
  * register and descriptor sequence of Linux drivers/dma/ti/k3-udma.c
- * (../shared/hw/udma.md §5):
+ * (§5; sources by topic §n: src/hw/k3_udma.h):
  *
  *   engine.c  GCFG capabilities, channel classes (TPL), channel allocation,
  *             channel/ring configuration through a firmware hook, channel
@@ -28,7 +28,7 @@
 #include "hw/k3_udma.h"
 #include "platform/platform.h"
 
-/* One descriptor slot: header + 2 type-15 TRs + 2 responses = 200 B (udma.md §4.1). */
+/* One descriptor slot: header + 2 type-15 TRs + 2 responses = 200 B (hw/k3_udma.h §4.1). */
 #define UDMA_MAX_TRS 2u
 #define UDMA_SLOT_SIZE 256u
 #define UDMA_SYNC_CHANS 4
@@ -44,7 +44,7 @@ struct udma_engine;
 struct udma_chan;
 
 /*
- * Who programs channel and ring configuration (udma.md §6). On K3 under
+ * Who programs channel and ring configuration (hw/k3_udma.h §6). On K3 under
  * Linux the TI-SCI resource manager in DM firmware owns these registers and
  * user space has no TI-SCI path; without DM firmware (U-Boot, bare metal)
  * they are written directly. A platform with its own TI-SCI client plugs in

@@ -5,7 +5,7 @@
  * tests/dspi/fixtures/dspi-board.dts (VF610 EOQ flow, big-endian LS1021A,
  * LS1043A FIFO 16, S32G) and on a digital twin of the LS1028A-QDS. The model
  * logs every frame, so the wire is asserted: frame sizes, CTAR fields, SCK,
- * chip-select edges. Expected values come from hw/dspi.md (rules applied by
+ * chip-select edges. Expected values come from spi-fsl-dspi.c (rules applied by
  * hand in the comments), the flashes' JEDEC IDs, or the data sent.
  */
 #include <libfdt.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The DSPI model (src/sim/dspi.c) driven by raw register accesses. Every
- * expected value is a register fact of ../shared/hw/dspi.md 3 (offsets, bit
+ * expected value is a register fact of src/hw/dspi.h topic 3 (offsets, bit
  * positions), a behaviour of its section 5/7, a JEDEC ID of the part's
  * datasheet, or a hand computation, not the backend's code.
  *
@@ -92,7 +92,7 @@ START_TEST(reset_and_mcr)
 	struct w w;
 
 	up(&w, 4, true, false);
-	/* Kinetis resets (dspi.md 3.2, 3.4, 3.5): MCR MDIS|HALT, CTAR 16-bit frames, SR TFFF */
+	/* Kinetis resets (hw/dspi.h topic 3.2, 3.4, 3.5): MCR MDIS|HALT, CTAR 16-bit frames, SR TFFF */
 	ck_assert_uint_eq(rd(&w, 0x00), 0x00004001u);
 	ck_assert_uint_eq(rd(&w, 0x0C), 0x78000000u);
 	ck_assert_uint_eq(rd(&w, 0x2C) & 0xFFFF0000u, 0x02000000u | 0x00010000u); /* TFFF, CMDFFF */

@@ -2,7 +2,7 @@
 /*
  * The K3 ring accelerator and UDMA/BCDMA models driven by raw register
  * accesses and hand-built descriptors. Every expected value is a number
- * from ../shared/hw/udma.md (register offsets, CAP layouts, descriptor and
+ * from the sources listed in src/hw/k3_udma.h (register offsets, CAP layouts, descriptor and
  * response words) or a hand computation, not the backend's code.
  */
 #include <string.h>
@@ -219,7 +219,7 @@ static void enable0(struct world *w)
 	ofl_mmio_write32(&w->tchanrt, 0, 0x80000000u);
 }
 
-/* A one-TR memcpy descriptor, words per udma.md §4.2-§4.4. */
+/* A one-TR memcpy descriptor, words per hw/k3_udma.h §4.2-§4.4. */
 static void desc1(uint32_t *d, uint32_t retq, uint32_t flags, uint64_t src, uint64_t dst, uint16_t len)
 {
 	memset(d, 0, 132);

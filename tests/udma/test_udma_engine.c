@@ -24,7 +24,7 @@ START_TEST(split_rules)
 	ck_assert_int_eq(udma_split(65535, 0, 0, &c0, &c1, &rem), 1);
 	ck_assert_uint_eq(c0, 65535);
 	ck_assert_uint_eq(c1, 1);
-	/* 8-aligned: rows of 65536 - 8 = 65528 bytes (udma.md §4.6) */
+	/* 8-aligned: rows of 65536 - 8 = 65528 bytes (hw/k3_udma.h §4.6) */
 	ck_assert_int_eq(udma_split(1048576, 0x1000, 0x2000, &c0, &c1, &rem), 2);
 	ck_assert_uint_eq(c0, 65528);
 	ck_assert_uint_eq(c1, 16);
@@ -53,7 +53,7 @@ START_TEST(descriptor_words)
 	uint32_t d[UDMA_SLOT_SIZE / 4];
 	const struct cppi5_tr_type15 *tr = (const void *)(d + 16);
 
-	/* one TR, UDMA, packet id 5, return ring 440 (udma.md §4.2 worked example) */
+	/* one TR, UDMA, packet id 5, return ring 440 (hw/k3_udma.h §4.2 worked example) */
 	ck_assert_int_eq(udma_desc_memcpy(d, false, 5, 440, 0x880000000ull, 0x880100000ull, 1000), 1);
 	ck_assert_uint_eq(d[0], 0xC0000000u);
 	ck_assert_uint_eq(d[1], 0x02000000u | (5u << 14) | 0x3FFFu);
@@ -67,7 +67,7 @@ START_TEST(descriptor_words)
 	ck_assert_uint_eq(tr[0].dicnt0, 1000);
 	/* the response word follows at R * (N + 1) = 128 */
 	ck_assert_uint_eq(d[32], 0xFFFFFFFFu);
-	/* two TRs, BCDMA flags: 0x0400002F then 0x8400002F (udma.md §4.3) */
+	/* two TRs, BCDMA flags: 0x0400002F then 0x8400002F (hw/k3_udma.h §4.3) */
 	ck_assert_int_eq(udma_desc_memcpy(d, true, 0, 7, 0x1000, 0x2000, 200000), 2);
 	ck_assert_uint_eq(d[0], 0xC0000001u);
 	ck_assert_uint_eq(tr[0].flags, 0x0400002Fu);
