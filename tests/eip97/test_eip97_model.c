@@ -188,7 +188,7 @@ static void doorbell(struct mfx *f, uint32_t ncd, uint32_t nrd)
 {
 	ww(f, EIP97_RDR(0) + 0x2c, nrd * RD_STRIDE);
 	ww(f, EIP97_CDR(0) + 0x2c, ncd * 64u);
-	ck_assert_int_eq(ofl_sim_wait_idle(f->sim, 5000000), 0);
+	ck_assert_int_eq(ofl_sim_wait_idle(f->sim, (int64_t)(TEST_PATIENT_NS / 1000u)), 0);
 }
 
 /* Word 0 and the error code of RD `i` (ring order). */
