@@ -274,6 +274,11 @@ static int reg_ring_cfg(struct udma_engine *e, uint32_t ring, uint64_t base, uin
 	if ((r = need(m, e->bcdma ? "ring" : "cfg (ring accelerator)", why, wl)) < 0)
 		return r;
 	if (e->bcdma) {
+		if ((base & K3_ADDR_MASK) > K3_DRING_ADDR_LIMIT) { /* the probe's bus_limit keeps this from happening */
+			snprintf(why, wl, "ring %u at bus 0x%" PRIx64 " is above the 36 bits its base register holds",
+				 ring, base);
+			return -ERANGE;
+		}
 		hi = K3_DRING_BA_HI_ADDR((uint32_t)(base >> 32)) |
 		     K3_DRING_BA_HI_ASEL((uint32_t)(base >> K3_ASEL_SHIFT) & 0xFu);
 		size = K3_DRING_SIZE_QMODE(mode) | K3_DRING_SIZE_ELCNT(count);

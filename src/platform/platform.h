@@ -332,6 +332,8 @@ struct ofl_dma_pool_opts {
 	uint64_t min_reach;
 	/* highest bus address the device can put on the bus (its DMA mask), 0 = any */
 	uint64_t bus_limit;
+	/* where that limit comes from, for the message (NULL: "the device's DMA addressing") */
+	const char *bus_limit_why;
 };
 
 /*
