@@ -179,7 +179,7 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 		return -ENOMEM;
 	}
 	if (!e->timeout_ns)
-		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS;
+		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS * (e->sim ? OFL_SIM_TIMEOUT_FACTOR : 1u);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	return 0;

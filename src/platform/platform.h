@@ -316,6 +316,15 @@ struct ofl_dma {
  * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
  * be translated, e.g. an interconnect loop) with the reason in `why`.
  */
+/*
+ * A simulated engine's timeouts are this many times the hardware's: its model
+ * runs on a host thread that shares the CPU with everything else, and on a
+ * loaded 2-core host a model starved for a second is scheduling, not a stuck
+ * engine (fuzz_sim saw exactly that under load). Fault-injection tests set
+ * their own short timeouts.
+ */
+#define OFL_SIM_TIMEOUT_FACTOR 10u
+
 typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
 /* The usual ofl_dma_xlate_fn: the `dma-ranges` of the device's DT node; arg is its struct ofl_device. */
