@@ -45,13 +45,14 @@ static inline void k3fx_map(struct k3fx *f, struct ofl_mmio *m, uint64_t phys, u
 	ck_assert_int_eq(ofl_mmio_map_sim(f->sim, phys, size, m), 0);
 }
 
-static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled)
+/* fifos_size: the ring accelerator's FIFO window block (0: the real 4 MiB). */
+static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled, uint64_t fifos_size)
 {
 	if (!bcdma) {
 		struct ofl_sim_ringacc_params rp = {
 			.num_rings = J7_RINGS,
 			.rt = 0x3c000000, .rt_size = 0x400000,
-			.fifos = 0x38000000, .fifos_size = 0x400000,
+			.fifos = 0x38000000, .fifos_size = fifos_size ? fifos_size : 0x400000,
 			.proxy_gcfg = 0x31120000, .proxy_gcfg_size = 0x100,
 			.proxy_target = 0x33000000, .proxy_target_size = 0x40000,
 			.cfg = 0x31080000, .cfg_size = 0x40000,
@@ -109,15 +110,19 @@ static inline void k3fx_world(struct k3fx *f, bool noncoherent)
 /*
  * Everything: world, models, engine over them. With `firmware` the models
  * firewall their configuration registers (DM firmware owns them) and the
- * engine configures through the TI-SCI hook.
+ * engine configures through the TI-SCI hook. A non-zero `fifos_size` gives
+ * the UDMA ring accelerator a FIFO window block of that size while the
+ * engine is told the real 4 MiB: accesses past the block are bus errors, as
+ * on a tree or an interconnect that does not match the hardware.
  */
-static inline void k3fx_setup_fw(struct k3fx *f, bool bcdma, bool noncoherent, bool firmware)
+static inline void k3fx_setup_ex(struct k3fx *f, bool bcdma, bool noncoherent, bool firmware,
+				 uint64_t fifos_size)
 {
 	char why[256];
 
 	k3fx_world(f, noncoherent);
 	f->bcdma = bcdma;
-	k3fx_models(f, bcdma, firmware);
+	k3fx_models(f, bcdma, firmware, fifos_size);
 	struct udma_engine *e = &f->e;
 	e->dev = f->dev;
 	e->bcdma = bcdma;
@@ -130,7 +135,8 @@ static inline void k3fx_setup_fw(struct k3fx *f, bool bcdma, bool noncoherent, b
 		k3fx_map(f, &e->tchancfg, 0x30b00000, 0x20000);
 		k3fx_map(f, &e->rchancfg, 0x30c00000, 0x10000);
 		k3fx_map(f, &e->ra_rt, 0x3c000000, 0x400000);
-		k3fx_map(f, &e->ra_fifos, 0x38000000, 0x400000);
+		k3fx_map(f, &e->ra_fifos, 0x38000000, fifos_size ? fifos_size : 0x400000);
+		e->ra_fifos.size = 0x400000;
 		k3fx_map(f, &e->ra_cfg, 0x31080000, 0x40000);
 		e->psil_base = J7_PSIL;
 		e->ra_rings = J7_RINGS;
@@ -162,6 +168,11 @@ static inline void k3fx_setup_fw(struct k3fx *f, bool bcdma, bool noncoherent, b
 	}
 	int r = udma_engine_init(e, why, sizeof(why));
 	ck_assert_msg(r == 0, "udma_engine_init: %d %s", r, why);
+}
+
+static inline void k3fx_setup_fw(struct k3fx *f, bool bcdma, bool noncoherent, bool firmware)
+{
+	k3fx_setup_ex(f, bcdma, noncoherent, firmware, 0);
 }
 
 static inline void k3fx_setup(struct k3fx *f, bool bcdma, bool noncoherent)

@@ -19,13 +19,6 @@
 #include "sim/sim.h"
 #endif
 
-static int xlate(void *arg, uint64_t phys, uint64_t *bus)
-{
-	const struct ofl_device *d = arg;
-
-	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, NULL, 0);
-}
-
 static uint32_t rd(const struct eip97_engine *e, uint32_t off)
 {
 	return ofl_mmio_read32(&e->regs, off);
@@ -245,7 +238,7 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 		r = identify(e, why, wl);
 	if (r == 0)
 		r = configure(e, why, wl);
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d };
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d };
 	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
 		snprintf(why, wl, "%s", offload_last_error(ctx));
 	if (r == 0)
@@ -263,6 +256,8 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 	d->priv = e;
 	d->dma = e->pool;
 	d->sim = e->sim;
+	if (e->sim)
+		e->timeout_ns *= OFL_SIM_TIMEOUT_FACTOR;
 	d->info.flags |= OFFLOAD_DEVF_DIRECT;
 	snprintf(why, wl,
 		 "eip97: EIP97 %u.%u.%u%s, EIP-96 %u.%u.%u, %u of %u rings (%u ring AICs), %u-bit bus, "

@@ -32,8 +32,100 @@ static void tpl_table(struct udma_engine *e, uint32_t hi_cnt, uint32_t uh_cnt)
 	}
 }
 
+/* Region `m` must hold `count` elements `stride` bytes apart, each using its first `end` bytes. */
+struct extent {
+	const struct ofl_mmio *m;
+	const char *name;    /* reg-names entry */
+	const char *what;    /* "channel", "ring" */
+	const char *counted; /* where the count comes from */
+	uint32_t count;
+	uint64_t stride, end;
+};
+
+/* Absent optional regions pass (the configuration hook reports them when it needs them). */
+static int fits(const struct extent *x, char *why, size_t wl)
+{
+	if (x->m->kind == OFL_MMIO_NONE || x->count == 0)
+		return 0;
+	uint64_t need = (uint64_t)(x->count - 1) * x->stride + x->end;
+	if (need <= x->m->size)
+		return 0;
+	snprintf(why, wl, "the %s region is 0x%" PRIx64 " bytes but %s %u needs it to reach 0x%"
+		 PRIx64 " (0x%" PRIx64 " bytes per %s; %u %ss by %s): the device tree's region and the "
+		 "%s count disagree, so the device is not used rather than accessed outside its regions",
+		 x->name, x->m->size, x->what, x->count - 1, need, x->stride, x->what, x->count, x->what,
+		 x->counted, x->what);
+	return -ENODEV;
+}
+
+/*
+ * Every register and ring the backend will touch lies inside the mapped
+ * regions (udma.md §3: 4 KiB per channel in the RT regions, 256 B per
+ * channel in the configuration regions, 4 KiB per ring in the ring
+ * accelerator's rt and fifos windows, 256 B per ring configuration, 8 KiB per
+ * DMA ring). Memcpy uses channels 0..nchan-1, their TX rings 0..nchan-1 and,
+ * on UDMA, completion rings gp_first..ra_rings-1.
+ */
+static int check_regions(const struct udma_engine *e, char *why, size_t wl)
+{
+	const uint32_t n = e->nchan, nr = e->ra_rings;
+	const struct extent bc[] = {
+		{ &e->bchanrt, "\"bchanrt\"", "channel", "GCFG", n, K3_CHANRT_STRIDE, K3_RT_SBCNT + 4 },
+		{ &e->bchancfg, "\"bchan\"", "channel", "GCFG", n, K3_CHANCFG_STRIDE, K3_TCFG + 4 },
+		{ &e->ringrt, "\"ringrt\"", "ring", "GCFG", n, K3_DRING_RT_STRIDE, K3_DRING_ROCC + 4 },
+		{ &e->ringcfg, "\"ring\"", "ring", "GCFG", n, K3_DRING_CFG_STRIDE, K3_DRING_CFG_SIZE + 4 },
+	};
+	const struct extent ud[] = {
+		{ &e->tchanrt, "\"tchanrt\"", "channel", "GCFG", n, K3_CHANRT_STRIDE, K3_RT_SBCNT + 4 },
+		{ &e->rchanrt, "\"rchanrt\"", "channel", "GCFG", n, K3_CHANRT_STRIDE, K3_RT_SBCNT + 4 },
+		{ &e->tchancfg, "\"tchan\"", "channel", "GCFG", n, K3_CHANCFG_STRIDE, K3_THREAD + 4 },
+		{ &e->rchancfg, "\"rchan\"", "channel", "GCFG", n, K3_CHANCFG_STRIDE, K3_THREAD + 4 },
+		{ &e->ra_rt, "ring accelerator \"rt\"", "ring", "ti,num-rings", nr, K3_RA_RT_STRIDE,
+		  K3_RA_RT_OCC + 4 },
+		{ &e->ra_fifos, "ring accelerator \"fifos\"", "ring", "ti,num-rings", nr, K3_RA_FIFO_STRIDE,
+		  K3_RA_FIFO_TAIL + K3_RA_FIFO_WINDOW },
+		{ &e->ra_cfg, "ring accelerator \"cfg\"", "ring", "ti,num-rings", nr, K3_RA_CFG_STRIDE,
+		  K3_RA_CFG_SIZE + 4 },
+	};
+	const struct extent *x = e->bcdma ? bc : ud;
+	size_t cnt = e->bcdma ? OFL_ARRAY_SIZE(bc) : OFL_ARRAY_SIZE(ud);
+
+	for (size_t i = 0; i < cnt; i++)
+		if (fits(&x[i], why, wl) < 0)
+			return -ENODEV;
+	return 0;
+}
+
+/*
+ * Without DM firmware the library writes channel and ring configuration
+ * itself (udma_fw_registers): the regions it writes must be in the tree, or
+ * the first channel open would fail on a device listed usable.
+ */
+static int check_config_regions(const struct udma_engine *e, char *why, size_t wl)
+{
+	const struct { const struct ofl_mmio *m; const char *name; } need[] = {
+		{ e->bcdma ? &e->bchancfg : &e->tchancfg, e->bcdma ? "\"bchan\"" : "\"tchan\"" },
+		{ e->bcdma ? &e->ringcfg : &e->rchancfg, e->bcdma ? "\"ring\"" : "\"rchan\"" },
+		{ e->bcdma ? NULL : &e->ra_cfg, "ring accelerator \"cfg\"" },
+	};
+
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(need); i++)
+		if (need[i].m && need[i].m->kind == OFL_MMIO_NONE) {
+			snprintf(why, wl, "the device tree declares no %s region, and without DM firmware "
+				 "the library configures channels and rings through it", need[i].name);
+			return -ENODEV;
+		}
+	return 0;
+}
+
 int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 {
+	const struct extent gcfg = { &e->gcfg, "\"gcfg\"", "register block", "the binding", 1,
+				     K3_GCFG_SIZE, K3_GCFG_CAP3 + 4 };
+	int r = fits(&gcfg, why, wl);
+
+	if (r < 0)
+		return r;
 	uint32_t cap2 = ofl_mmio_read32(&e->gcfg, K3_GCFG_CAP2);
 	uint32_t cap3 = ofl_mmio_read32(&e->gcfg, K3_GCFG_CAP3);
 
@@ -72,6 +164,12 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 		snprintf(why, wl, "GCFG reports no memcpy channels (CAP2 0x%08x, CAP3 0x%08x)", cap2, cap3);
 		return -ENODEV;
 	}
+	if ((r = check_regions(e, why, wl)) < 0)
+		return r;
+	if (!e->fw)
+		e->fw = &udma_fw_registers;
+	if (e->fw == &udma_fw_registers && (r = check_config_regions(e, why, wl)) < 0)
+		return r;
 	e->chan_busy = calloc(e->nchan, 1);
 	e->ring_busy = e->bcdma ? NULL : calloc(e->ra_rings - e->gp_first, 1);
 	if (!e->chan_busy || (!e->bcdma && !e->ring_busy)) {
@@ -81,9 +179,7 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 		return -ENOMEM;
 	}
 	if (!e->timeout_ns)
-		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS;
-	if (!e->fw)
-		e->fw = &udma_fw_registers;
+		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS * (e->sim ? OFL_SIM_TIMEOUT_FACTOR : 1u);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	return 0;
@@ -139,14 +235,14 @@ static int reg_chan_cfg(struct udma_engine *e, uint32_t ch, uint32_t burst, uint
 	int r;
 
 	if (e->bcdma) {
-		if ((r = need(&e->bchancfg, "bchan", why, wl)) < 0)
+		if ((r = need(&e->bchancfg, "\"bchan\"", why, wl)) < 0)
 			return r;
 		ofl_mmio_write32(&e->bchancfg, CFG(ch) + K3_TCFG, cfg);
 		if (ofl_mmio_read32(&e->bchancfg, CFG(ch) + K3_TCFG) != cfg)
 			goto firewalled;
 		return 0;
 	}
-	if ((r = need(&e->tchancfg, "tchan", why, wl)) < 0 || (r = need(&e->rchancfg, "rchan", why, wl)) < 0)
+	if ((r = need(&e->tchancfg, "\"tchan\"", why, wl)) < 0 || (r = need(&e->rchancfg, "\"rchan\"", why, wl)) < 0)
 		return r;
 	/* the values TI-SCI TX_CH_CFG / RX_CH_CFG carry for memcpy (udma.md §5.2 steps 5-6) */
 	cfg |= K3_CFG_FETCH_SIZE(4) | K3_CFG_ATYPE(e->atype);
@@ -178,6 +274,11 @@ static int reg_ring_cfg(struct udma_engine *e, uint32_t ring, uint64_t base, uin
 	if ((r = need(m, e->bcdma ? "ring" : "cfg (ring accelerator)", why, wl)) < 0)
 		return r;
 	if (e->bcdma) {
+		if ((base & K3_ADDR_MASK) > K3_DRING_ADDR_LIMIT) { /* the probe's bus_limit keeps this from happening */
+			snprintf(why, wl, "ring %u at bus 0x%" PRIx64 " is above the 36 bits its base register holds",
+				 ring, base);
+			return -ERANGE;
+		}
 		hi = K3_DRING_BA_HI_ADDR((uint32_t)(base >> 32)) |
 		     K3_DRING_BA_HI_ASEL((uint32_t)(base >> K3_ASEL_SHIFT) & 0xFu);
 		size = K3_DRING_SIZE_QMODE(mode) | K3_DRING_SIZE_ELCNT(count);
@@ -274,11 +375,11 @@ bool udma_chan_teardown(struct udma_chan *ch)
 	struct udma_engine *e = ch->e;
 	const struct ofl_mmio *tx = tx_rt(e);
 	uint64_t o = RT(ch->id), deadline = ofl_now_ns() + e->timeout_ns;
-	bool marker = false, ok = true;
+	bool marker = false, ok = true, was_running = ch->running;
 	uint64_t elem;
 	uint32_t popped = 0;
 
-	if (ch->running) {
+	if (was_running) {
 		ofl_mmio_write32(tx, o + K3_RT_CTL, K3_RT_CTL_EN | K3_RT_CTL_TDOWN);
 		/* wait for EN to drop and the teardown completion (§5.5 steps 1-3) */
 		for (;;) {
@@ -308,6 +409,8 @@ bool udma_chan_teardown(struct udma_chan *ch)
 	ch->bounce_head = ch->bounce_tail;
 	ch->stall_since = 0;
 	ch->running = false;
+	/* a marker that did not come in time may still come once, after the reset */
+	ch->tdcm_due = was_running && !marker && !e->bcdma;
 	return ok;
 }
 
@@ -414,7 +517,8 @@ int udma_chan_open(struct udma_engine *e, uint32_t nslots, bool bounce, struct u
 	r = take_channel(e, &id, &cq);
 	pthread_mutex_unlock(&e->lock);
 	if (r < 0) {
-		snprintf(why, wl, "%s: no free memcpy channel%s", e->name, e->bcdma ? "" : " or completion ring");
+		snprintf(why, wl, "no free memcpy channel%s: every one is held by an open queue or a "
+			 "synchronous copy", e->bcdma ? "" : " or completion ring");
 		return r;
 	}
 	struct udma_chan *ch = calloc(1, sizeof(*ch));

@@ -29,13 +29,6 @@ static int dt_u32(const void *fdt, int node, const char *prop, uint32_t *v)
 	return 0;
 }
 
-static int xlate(void *arg, uint64_t phys, uint64_t *bus)
-{
-	const struct ofl_device *d = arg;
-
-	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, NULL, 0);
-}
-
 /* The node's memory-region (a /reserved-memory child), if any. */
 static void memory_region(const void *fdt, int node, struct ofl_dma_pool_opts *o)
 {
@@ -204,7 +197,17 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	if (e->cache == OFFLOAD_CACHE_STREAMING && e->align < line)
 		e->align = (uint32_t)line;
 
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = xlate, .xlate_arg = d };
+	/* one channel's descriptors, rings and bounce buffers, with the sim's gaps between allocations */
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d,
+					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20),
+					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (udma.md §1.5) */
+					.bus_limit = K3_ADDR_MASK };
+	if (e->bcdma) {
+		/* the pool also holds the DMA rings, whose base the ring registers carry in 36 bits */
+		po.bus_limit = K3_DRING_ADDR_LIMIT;
+		po.bus_limit_why = "the 36 address bits a BCDMA ring base register holds (Linux k3-ringacc.c "
+				   "K3_DMARING_CFG_ADDR_HI_MASK)";
+	}
 	memory_region(ctx->dt.fdt, d->node, &po);
 	int r = map_regions(e, why, wl);
 	e->fw = &udma_fw_registers;

@@ -55,7 +55,12 @@ int udma_ring_pop(struct udma_chan *ch, uint64_t *elem)
 	if (!e->bcdma) {
 		uint64_t rt = (uint64_t)ch->cq_ring * K3_RA_RT_STRIDE;
 		if (!ch->occ) {
-			ch->occ = ofl_mmio_read32(&e->ra_rt, rt + K3_RA_RT_OCC) & K3_RA_OCC_MASK;
+			uint32_t v = ofl_mmio_read32(&e->ra_rt, rt + K3_RA_RT_OCC);
+			if ((v & K3_RA_OCC_MASK) > ch->nslots + 1u) { /* more than the ring holds */
+				*elem = v;
+				return -EIO;
+			}
+			ch->occ = v & K3_RA_OCC_MASK;
 			if (!ch->occ)
 				return 0;
 		}
@@ -69,6 +74,10 @@ int udma_ring_pop(struct udma_chan *ch, uint64_t *elem)
 		udma_ring_release(ch);
 		uint32_t v = ofl_mmio_read32(&e->ringrt, (uint64_t)ch->tx_ring * K3_DRING_RT_STRIDE +
 							    K3_DRING_ROCC);
+		if ((v & K3_DRING_OCC_MASK) > ch->nslots) {
+			*elem = v;
+			return -EIO;
+		}
 		ch->occ = v & K3_DRING_OCC_MASK;
 		if (!ch->occ)
 			return 0;

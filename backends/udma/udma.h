@@ -124,7 +124,8 @@ struct udma_chan {
 	uint32_t occ;             /* completions known to be waiting */
 	uint32_t unreleased;      /* BCDMA: popped, not yet given back through RDB */
 	uint32_t bounce_head, bounce_tail;
-	uint64_t stall_since;
+	uint64_t stall_since;     /* when the oldest descriptor in flight was first seen waiting */
+	bool tdcm_due;            /* UDMA: a teardown timed out; its marker may still arrive once */
 	uint64_t done_bytes;      /* to subtract from BCNT/SBCNT */
 	bool running;
 	char driver[32];          /* "udma-tchan0", "bcdma-bchan3" (offload_result.driver) */
@@ -175,7 +176,11 @@ uint32_t udma_desc_status(const void *d, uint32_t ntr);
 void udma_ring_push(struct udma_chan *ch, uint64_t desc_bus);
 /* After pushes: ring the doorbell for `n` elements (BCDMA; UDMA MESSAGE pushes need none). */
 void udma_ring_commit(struct udma_chan *ch, uint32_t n);
-/* Pop one completion: 1 (elem set), 0 none waiting. */
+/*
+ * Pop one completion: 1 (elem set), 0 none waiting, -EIO when the occupancy
+ * register reads more than the ring can hold (a bus error reads all ones):
+ * *elem then gets the raw register value and nothing is popped.
+ */
 int udma_ring_pop(struct udma_chan *ch, uint64_t *elem);
 /* Give popped completion slots back (BCDMA reverse doorbell); pops do it too before refreshing ROCC. */
 void udma_ring_release(struct udma_chan *ch);

@@ -86,6 +86,20 @@ static void plan(struct udma_q *bq, struct ofl_job *j, uint32_t js)
 		memcpy(j->dst, j->src, head);
 	if (tail)
 		memcpy((char *)j->dst + head + body, (const char *)j->src + head + body, tail);
+	if (bq->dst_dma && head + tail) {
+		/*
+		 * Streaming: the edges the CPU wrote go to memory now. The body is
+		 * handed back invalidated, so the whole destination then holds the
+		 * same bytes in the caches and in memory, and a later
+		 * offload_buf_sync_for_cpu() over it (an invalidate, which discards
+		 * dirty lines when the kernel does it for u-dma-buf, and always in
+		 * the sim) cannot lose the edges. At most two short cleans per job;
+		 * nothing on a coherent device.
+		 */
+		size_t doff = (size_t)((char *)j->dst - (char *)bq->dst_dma->cpu);
+		ofl_dma_sync_for_device(bq->dst_dma, doff, head);
+		ofl_dma_sync_for_device(bq->dst_dma, doff + head + body, tail);
+	}
 	if (head + tail)
 		atomic_fetch_add_explicit(&e->dev->stats.cpu_bytes, head + tail, memory_order_relaxed);
 	bq->next_off = head;
@@ -205,48 +219,77 @@ static void finish(struct offload_queue *q, struct udma_chan *ch, struct udma_sl
 	bq->remaining[js]--;
 }
 
-static uint32_t reap(struct offload_queue *q)
+/*
+ * Pop what the engine finished. Returns the number of descriptors completed,
+ * or -EIO when the completion ring gave something that is neither the next
+ * descriptor nor a teardown marker an earlier timed-out teardown still owes
+ * (why says what): the channel's state is unknown then and the caller
+ * recovers it. Never loops on a value it cannot use: at most one pass over
+ * the ring per call.
+ */
+static int reap(struct offload_queue *q, char *why, size_t wl)
 {
 	struct udma_q *bq = q->bq;
 	struct udma_chan *ch = bq->ch;
-	uint32_t n = 0;
+	struct udma_engine *e = ch->e;
+	uint32_t n = 0, popped = 0, budget = ch->nslots + 1u;
 	uint64_t elem, bytes = 0;
+	int err = 0;
 
-	while (ch->head != ch->tail && udma_ring_pop(ch, &elem) > 0) {
+	while (ch->head != ch->tail && budget--) {
+		int p = udma_ring_pop(ch, &elem);
+		if (p == 0)
+			break;
+		if (p < 0) {
+			snprintf(why, wl, "the completion ring's occupancy register reads 0x%08" PRIx64 ", more "
+				 "than the ring's %u slots (a bus error reads all ones)", elem,
+				 e->bcdma ? ch->nslots : ch->nslots + 1u);
+			err = -EIO;
+			break;
+		}
+		popped++;
 		uint32_t s = slot_idx(ch, ch->head);
 		struct udma_slot *sl = &ch->slots[s];
 		int32_t st = 0;
-		n++;
-		if ((elem & K3_TDCM_MARKER) && !ch->e->bcdma)
-			continue; /* a stale teardown marker */
-		if ((elem & K3_ADDR_MASK) != desc_bus(ch, s)) {
-			st = -EIO;
-			ofl_err(q->ctx, -EIO, "%s %s: completion ring returned 0x%" PRIx64 ", expected descriptor 0x%" PRIx64,
-				ch->e->name, ch->driver, elem, desc_bus(ch, s));
-		} else {
-			ofl_dma_sync_for_cpu(ch->desc, (size_t)s * UDMA_SLOT_SIZE, UDMA_SLOT_SIZE);
-			uint32_t status = udma_desc_status(desc_cpu(ch, s), sl->ntr);
-			if (status) {
-				st = -EIO;
-				ofl_err(q->ctx, -EIO, "%s %s: TR response status 0x%02x (type %u, info %u)",
-					ch->e->name, ch->driver, status, CPPI5_RESP_TYPE(status),
-					CPPI5_RESP_INFO(status));
+		if ((elem & K3_TDCM_MARKER) && !e->bcdma) {
+			if (ch->tdcm_due) { /* the late marker of a teardown that timed out */
+				ch->tdcm_due = false;
+				continue;
 			}
+			snprintf(why, wl, "the completion ring returned 0x%016" PRIx64 ": a teardown marker no "
+				 "teardown asked for (all ones is a bus error)", elem);
+			err = -EIO;
+			break;
+		}
+		if ((elem & K3_ADDR_MASK) != desc_bus(ch, s)) {
+			snprintf(why, wl, "the completion ring returned 0x%016" PRIx64 ", expected descriptor "
+				 "0x%" PRIx64, elem, desc_bus(ch, s));
+			err = -EIO;
+			break;
+		}
+		ofl_dma_sync_for_cpu(ch->desc, (size_t)s * UDMA_SLOT_SIZE, UDMA_SLOT_SIZE);
+		uint32_t status = udma_desc_status(desc_cpu(ch, s), sl->ntr);
+		if (status) {
+			st = -EIO;
+			ofl_err(q->ctx, -EIO, "%s %s: TR response status 0x%02x (type %u, info %u)",
+				e->name, ch->driver, status, CPPI5_RESP_TYPE(status), CPPI5_RESP_INFO(status));
 		}
 		bytes += sl->len;
 		finish(q, ch, sl, st);
 		ch->head++;
+		n++;
 	}
-	if (n) {
+	if (popped)
 		udma_ring_release(ch);
-		ch->stall_since = 0;
+	if (n) {
+		ch->stall_since = 0; /* only finished descriptors are progress */
 		/* udma_decrement_byte_counters(): keep BCNT/SBCNT from creeping (write-to-subtract) */
-		const struct ofl_mmio *rt = ch->e->bcdma ? &ch->e->bchanrt : &ch->e->tchanrt;
+		const struct ofl_mmio *rt = e->bcdma ? &e->bchanrt : &e->tchanrt;
 		uint64_t o = (uint64_t)ch->id * K3_CHANRT_STRIDE;
 		ofl_mmio_write32(rt, o + K3_RT_BCNT, (uint32_t)bytes);
 		ofl_mmio_write32(rt, o + K3_RT_SBCNT, (uint32_t)bytes);
 	}
-	return n;
+	return err ? err : (int)n;
 }
 
 static void advance(struct offload_queue *q)
@@ -262,8 +305,13 @@ static void advance(struct offload_queue *q)
 	}
 }
 
-/* The engine stopped answering: fail what is in flight, tear the channel down, reset it. */
-static void recover(struct offload_queue *q)
+/*
+ * The engine stopped answering (st -ETIMEDOUT) or answered nonsense (st -EIO,
+ * `why` says what): fail the oldest descriptor in flight with st and the
+ * others with -ECANCELED, tear the channel down and reset it. The next jobs
+ * run on the reset channel.
+ */
+static void recover(struct offload_queue *q, int32_t st, const char *why)
 {
 	struct udma_q *bq = q->bq;
 	struct udma_chan *ch = bq->ch;
@@ -271,13 +319,17 @@ static void recover(struct offload_queue *q)
 
 	for (uint32_t i = ch->head; i != ch->tail; i++) {
 		struct udma_slot *sl = &ch->slots[slot_idx(ch, i)];
-		finish(q, ch, sl, i == ch->head ? -ETIMEDOUT : -ECANCELED);
+		finish(q, ch, sl, i == ch->head ? st : -ECANCELED);
 	}
 	bool clean = udma_chan_teardown(ch);
-	ofl_err(q->ctx, -ETIMEDOUT,
-		"%s %s: a descriptor did not complete within %" PRIu64 " ms; the channel was torn down%s "
-		"and reset", e->name, ch->driver, e->timeout_ns / 1000000u,
-		clean ? "" : " (the teardown itself timed out)");
+	if (st == -ETIMEDOUT)
+		ofl_err(q->ctx, -ETIMEDOUT,
+			"%s %s: a descriptor did not complete within %" PRIu64 " ms; the channel was torn "
+			"down%s and reset", e->name, ch->driver, e->timeout_ns / 1000000u,
+			clean ? "" : " (the teardown itself timed out)");
+	else
+		ofl_err(q->ctx, st, "%s %s: %s; the jobs in flight failed and the channel was torn down%s "
+			"and reset", e->name, ch->driver, why, clean ? "" : " (the teardown itself timed out)");
 }
 
 static void backoff(unsigned *spins)
@@ -304,9 +356,11 @@ int udma_q_progress(struct offload_queue *q, int64_t timeout_us)
 	uint32_t done0 = q->done;
 	uint64_t deadline = 0;
 	unsigned spins = 0;
+	char why[OFL_REASON_LEN];
 
 	for (;;) {
-		reap(q);
+		if (reap(q, why, sizeof(why)) < 0)
+			recover(q, -EIO, why);
 		udma_q_issue(q, q->submitted);
 		advance(q);
 		if (q->done != done0 || q->done == q->submitted)
@@ -316,15 +370,15 @@ int udma_q_progress(struct offload_queue *q, int64_t timeout_us)
 			if (!ch->stall_since)
 				ch->stall_since = now;
 			else if (now - ch->stall_since > ch->e->timeout_ns) {
-				recover(q);
+				recover(q, -ETIMEDOUT, NULL);
 				continue;
 			}
 		}
 		if (timeout_us == 0)
 			return -ETIMEDOUT;
 		if (timeout_us > 0) {
-			if (!deadline)
-				deadline = now + (uint64_t)timeout_us * 1000u;
+			if (!deadline) /* saturating: INT64_MAX is "forever", not an overflow */
+				deadline = ofl_deadline_ns(now, timeout_us);
 			else if (now >= deadline)
 				return -ETIMEDOUT;
 		}

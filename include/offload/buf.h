@@ -14,6 +14,14 @@
  * the CPU reads data the device wrote. The liboffload operations do this
  * themselves for the ranges they touch; the calls are for data the caller
  * moves itself. On a coherent device both calls do nothing.
+ *
+ * When an operation returns, the range it wrote is the CPU's and memory
+ * holds the same bytes (the unaligned edges it wrote with the CPU are cleaned
+ * too), so a further offload_buf_sync_for_cpu() over it is unnecessary but
+ * harmless. What the caller itself wrote with the CPU is another matter: an
+ * offload_buf_sync_for_cpu() over it (whole cache lines) may discard it, as
+ * the kernel's dma_sync_*_for_cpu() does, unless offload_buf_sync_for_device()
+ * handed it over first.
  */
 #ifndef OFFLOAD_BUF_H
 #define OFFLOAD_BUF_H

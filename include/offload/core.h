@@ -264,6 +264,22 @@ void offload_ctx_free(offload_ctx *ctx);
 const char *offload_ctx_dt_source(const offload_ctx *ctx);
 
 /**
+ * @brief What offload_ctx_open() left out of a valid device tree, in words.
+ *
+ * A context lists at most 64 devices (the CPU and kernel-served devices
+ * included). A tree with more engine nodes than fit is still opened: the
+ * first nodes in tree order are listed and this note says how many were
+ * skipped.
+ *
+ * @param ctx An open context.
+ * @return "" when nothing was left out, else a sentence; NULL if ctx is NULL
+ *   or closed. Valid until the context is closed.
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ */
+const char *offload_ctx_note(const offload_ctx *ctx);
+
+/**
  * @brief The OFFLOAD_CTX_* flags in effect, after the environment was read.
  *
  * ::OFFLOAD_CTX_SIM is reported when simulated engines may be chosen
@@ -529,6 +545,12 @@ int offload_dev_stats_reset(offload_ctx *ctx, int dev);
  * hardware crypto drivers (e.g. safexcel-*, the EIP97/EIP197 driver).
  */
 #define OFFLOAD_RES_HARDWARE (1u << 5)
+/**
+ * Result flag: the device chosen automatically (::OFFLOAD_DEV_AUTO) could not
+ * take the operation at that moment (every engine channel busy, or no DMA
+ * memory for one), so the CPU ran it; set together with ::OFFLOAD_RES_CPU.
+ */
+#define OFFLOAD_RES_FALLBACK (1u << 6)
 
 /**
  * Who ran an operation. Filled by the synchronous calls that take a

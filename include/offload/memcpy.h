@@ -29,7 +29,12 @@ extern "C" {
  *
  * Copies shorter than the chosen device's threshold run inline on the CPU.
  * Large copies go to a DMA engine when one is usable, else to the CPU
- * backend, which splits very large copies across worker threads.
+ * backend, which splits very large copies across worker threads. When the
+ * engine cannot take the copy at that moment (every channel is held by open
+ * queues or other threads' copies, or there is no DMA memory for a channel)
+ * the CPU runs it instead; offload_memcpy_dev() with ::OFFLOAD_DEV_AUTO says
+ * so with ::OFFLOAD_RES_CPU | ::OFFLOAD_RES_FALLBACK. Never -EBUSY while the
+ * CPU backend is allowed.
  *
  * @param ctx An open context.
  * @param dst Destination, @p len bytes, must not overlap @p src.
@@ -40,7 +45,10 @@ extern "C" {
  *     the address space;
  *   - -EBADF: the context is closed;
  *   - -ETIMEDOUT / -EIO: the engine failed (dst contents are then undefined);
- *   - -ENOTSUP: the backend allow-list excludes every device that can copy.
+ *   - -ENOTSUP: the backend allow-list excludes every device that can copy;
+ *   - -EBUSY / -ENOMEM: only when the allow-list excludes the CPU backend, so
+ *     nothing can stand in for an engine without a free channel or DMA
+ *     memory (dst untouched).
  *
  * Thread-safety: safe to call concurrently on one context.
  */
@@ -56,8 +64,15 @@ int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len);
  * @param src Source (@p len bytes).
  * @param len Length in bytes.
  * @param res Filled with the device/backend that ran the copy; may be NULL.
+ *            ::OFFLOAD_RES_FALLBACK when the automatic device was busy and
+ *            the CPU ran the copy (see offload_memcpy()).
  * @return As offload_memcpy(), plus -ENODEV if @p dev does not exist or is
- *   not usable, -ENOTSUP if it cannot copy memory.
+ *   not usable, -ENOTSUP if it cannot copy memory, and for an explicit
+ *   device (never for ::OFFLOAD_DEV_AUTO while the CPU backend is allowed):
+ *   -EBUSY when every channel of the engine is held by open queues or
+ *   concurrent copies (retry later, or close a queue), -ENOMEM when no DMA
+ *   memory for a channel's descriptors, rings and bounce buffers is left
+ *   (dst is untouched in both cases).
  *
  * Thread-safety: safe to call concurrently on one context.
  */
@@ -110,7 +125,11 @@ void offload_queue_opts_init(struct offload_queue_opts *opts);
  * @param out  Receives the queue; set to NULL on failure.
  * @return 0, or -EINVAL (NULL argument, depth not a power of two in range),
  *   -EBADF (context closed), -ENODEV (device missing or unusable), -ENOTSUP
- *   (device cannot copy), -ENOMEM, -EBUSY (no free engine channel).
+ *   (device cannot copy), -ENOMEM (out of memory, or no DMA memory for the
+ *   channel's descriptors, rings and bounce buffers), -EBUSY (every channel
+ *   of the engine is held by other queues or synchronous copies; also with
+ *   ::OFFLOAD_DEV_AUTO: a queue is bound to one device and does not fall back
+ *   to the CPU, so retry later, close a queue, or open one on the CPU device).
  *
  * Thread-safety: safe to call concurrently on one context. The queue itself
  * belongs to one thread at a time (the DPDK rule): calls on one queue must
@@ -123,9 +142,15 @@ int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, 
  * @brief Close a queue. Jobs not yet completed are waited for (up to the
  *        engine timeout) and then discarded.
  *
+ * The wait is bounded even if the engine stops answering: a direct engine
+ * fails its oldest job when no job finishes for the engine timeout (1 s on
+ * K3 UDMA, Linux's teardown wait), so a stuck queue closes after about that
+ * long per stall.
+ *
  * @param q The queue; the handle is invalid afterwards.
  * @return 0, or -EINVAL if q is NULL, or -ETIMEDOUT if outstanding jobs had
- *   to be aborted (the queue is closed anyway).
+ *   to be aborted (the queue is closed anyway), or another error the
+ *   backend reported while waiting (-EIO; the queue is closed anyway).
  *
  * Thread-safety: the owning thread only.
  */
@@ -181,7 +206,9 @@ int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigne
  * @param cpl        Array receiving up to @p max completions, in enqueue order.
  * @param max        Capacity of @p cpl (> 0).
  * @param timeout_us Longest wait in microseconds; 0 polls once, a negative
- *                   value waits without limit.
+ *                   value waits without limit, and so does in practice any
+ *                   value too large for the clock (INT64_MAX is about
+ *                   292 000 years; it never counts as already expired).
  * @return The number of completions written (> 0), or -ETIMEDOUT if none
  *   became ready in time (jobs stay queued), -EINVAL (bad argument, or
  *   nothing submitted and not reaped: waiting could never succeed).

@@ -63,6 +63,9 @@ struct ofl_memcpy_ops {
 	/*
 	 * Synchronous copy; arguments are validated, len > 0, no overlap. Any
 	 * thread, concurrently. On failure record the reason with ofl_err().
+	 * -EBUSY (no free channel) and -ENOMEM (no DMA memory for one) only
+	 * before any byte of dst was written: the core then runs a copy it chose
+	 * the device for on the CPU instead.
 	 */
 	int (*copy)(struct ofl_device *dev, void *dst, const void *src, size_t len,
 		    struct offload_result *res);

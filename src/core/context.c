@@ -336,15 +336,20 @@ static int discover(struct offload_ctx *ctx)
 	int n = ofl_dt_discover(fdt, m, (int)OFL_ARRAY_SIZE(m));
 	if (n < 0)
 		return ofl_err(ctx, n, "offload_ctx_open: device discovery failed in %s", ctx->dt.source);
-	if (n > (int)OFL_ARRAY_SIZE(m))
-		n = (int)OFL_ARRAY_SIZE(m);
+	/* A valid tree with more engines than the table holds: the first ones, and a note. */
+	int room = OFL_MAX_DEVICES - ctx->ndev;
+	if (n > room) {
+		snprintf(ctx->note, sizeof(ctx->note), "the device tree has %d engine nodes; the first %d "
+			 "(in tree order) are listed and the other %d skipped: the context holds %d devices",
+			 n, room, n - room, OFL_MAX_DEVICES);
+		n = room;
+	}
 
 	for (int k = 0; k < n; k++) {
 		const char *nm = fdt_get_name(fdt, m[k].node, NULL);
 		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?", engine_kind(m[k].engine));
 		if (!d)
-			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: too many devices (max %d)",
-				       OFL_MAX_DEVICES);
+			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory");
 		d->node = m[k].node;
 		d->engine = m[k].engine;
 		d->dt_path_mem = ofl_dt_path_dup(fdt, m[k].node);
@@ -455,6 +460,7 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		ctx->devs[i] = NULL;
 	}
 	ctx->ndev = 0;
+	ctx->note[0] = '\0';
 	for (int i = ctx->nbackends - 1; i >= 0; i--) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
 		if (!inherited && s->present && s->be->fini)

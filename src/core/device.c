@@ -68,3 +68,10 @@ int offload_backend_status(const offload_ctx *ctx, const char *name, const char 
 	return ofl_err(ctx, -ENOENT, "offload_backend_status: backend \"%s\" is not built into this "
 				     "library", name);
 }
+
+const char *offload_ctx_note(const offload_ctx *ctx)
+{
+	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
+		return NULL;
+	return ctx->note;
+}

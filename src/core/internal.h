@@ -116,6 +116,7 @@ struct offload_ctx {
 
 	struct ofl_device *devs[OFL_MAX_DEVICES];
 	int ndev;
+	char note[256];                 /* what open left out of a valid tree (offload_ctx_note()) */
 	int cpu_dev;                    /* index of the CPU device, -1 if not allowed */
 	int memcpy_dev;                 /* policy's memcpy choice (may be cpu_dev), -1 if none */
 	/*
@@ -226,6 +227,14 @@ static inline bool ofl_copy_args_ok(const struct offload_ctx *ctx, const void *d
 }
 /* Monotonic clock in nanoseconds. */
 uint64_t ofl_now_ns(void);
+/*
+ * now + timeout_us microseconds on the ofl_now_ns() clock, saturating:
+ * a negative timeout, or one too large to represent (INT64_MAX us is about
+ * 292 000 years), gives UINT64_MAX, which no clock reading reaches.
+ */
+uint64_t ofl_deadline_ns(uint64_t now, int64_t timeout_us);
+/* Microseconds from now to deadline, rounded up; 0 when passed, INT64_MAX at most. */
+int64_t ofl_us_until(uint64_t now, uint64_t deadline);
 /* Copy a string into a fixed buffer, always NUL-terminated; returns dst. */
 char *ofl_strlcpy(char *dst, const char *src, size_t len);
 /* Wipe memory so the compiler cannot drop it. */

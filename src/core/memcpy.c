@@ -59,6 +59,28 @@ static int __attribute__((noinline)) run_copy(struct ofl_device *d, void *dst, c
 	return r;
 }
 
+/*
+ * An automatically chosen engine that cannot take the copy now (-EBUSY: no
+ * free channel; -ENOMEM: no DMA memory for one; the backend touched nothing,
+ * see backend.h) hands it to the CPU, as a kernel dmaengine client falls back
+ * to memcpy when dma_request_chan() fails. An explicit device does not.
+ */
+static int __attribute__((noinline)) run_auto(struct offload_ctx *ctx, struct ofl_device *d,
+					      void *dst, const void *src, size_t len,
+					      struct offload_result *res)
+{
+	int r = run_copy(d, dst, src, len, res);
+
+	if ((r != -EBUSY && r != -ENOMEM) || ctx->cpu_dev < 0)
+		return r;
+	struct ofl_device *cpu = ctx->devs[ctx->cpu_dev];
+	ofl_err_clear(ctx);
+	r = cpu->backend->memcpy->copy(cpu, dst, src, len, res);
+	if (r == 0 && res)
+		res->flags |= OFFLOAD_RES_FALLBACK;
+	return r;
+}
+
 int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len)
 {
 	if (OFL_UNLIKELY(!ofl_copy_args_ok(ctx, dst, src, len)))
@@ -71,7 +93,7 @@ int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len)
 	/* The CPU backend never fails: straight to it. An engine may fail. */
 	if (OFL_LIKELY(d->index == ctx->cpu_dev))
 		return d->backend->memcpy->copy(d, dst, src, len, NULL);
-	return run_copy(d, dst, src, len, NULL);
+	return run_auto(ctx, d, dst, src, len, NULL);
 }
 
 int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
@@ -81,7 +103,8 @@ int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, si
 		return copy_args_err(ctx, "offload_memcpy_dev", dst, src, len);
 
 	struct ofl_device *d;
-	if (dev == OFFLOAD_DEV_AUTO) {
+	bool automatic = dev == OFFLOAD_DEV_AUTO;
+	if (automatic) {
 		d = len < ctx->memcpy_threshold ? ctx->memcpy_small : ctx->memcpy_big;
 		if (!d)
 			return no_copy_device(ctx, "offload_memcpy_dev");
@@ -102,5 +125,7 @@ int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, si
 		ofl_result_set(res, d, "none", 0);
 		return 0;
 	}
+	if (automatic && d->index != ctx->cpu_dev)
+		return run_auto(ctx, d, dst, src, len, res);
 	return run_copy(d, dst, src, len, res);
 }

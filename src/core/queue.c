@@ -109,7 +109,13 @@ int offload_queue_close(offload_queue *q)
 		return ofl_inherited_err(q->ctx, "offload_queue_close");
 	struct ofl_queue_handle *qh = (struct ofl_queue_handle *)q;
 	const struct ofl_memcpy_ops *ops = q->dev->backend->memcpy;
-	/* Let started jobs finish (the backend's own timeout bounds this). */
+	uint32_t done0 = q->done;
+	/*
+	 * Let started jobs finish. The backend's own timeout bounds this: a
+	 * progress call without a limit still fails what its engine does not
+	 * finish within the engine timeout (backends/udma: 1 s without a
+	 * completion tears the channel down).
+	 */
 	while (q->done != q->submitted) {
 		int p = ops->queue_progress(q, -1);
 		if (p < 0) {
@@ -117,6 +123,14 @@ int offload_queue_close(offload_queue *q)
 			break;
 		}
 	}
+	uint32_t aborted = 0;
+	for (uint32_t i = done0; i != q->done; i++) {
+		int32_t st = q->jobs[i & q->mask].status;
+		aborted += st == -ETIMEDOUT || st == -ECANCELED;
+	}
+	if (aborted && r == 0)
+		r = ofl_err(q->ctx, -ETIMEDOUT, "offload_queue_close: %u started job(s) did not finish "
+			    "on %s and were aborted", aborted, q->dev->name);
 	ops->queue_close(q);
 	ofl_ctx_handle_del(q->ctx, &qh->hdl);
 	free(q->jobs);
@@ -213,14 +227,13 @@ int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigne
 	/* Collect what finished meanwhile, then wait only if nothing is ready. */
 	int r = q->dev->backend->memcpy->queue_progress(q, 0);
 	if (q->head == q->done) {
-		uint64_t deadline = timeout_us > 0 ? ofl_now_ns() + (uint64_t)timeout_us * 1000u : 0;
+		/* saturating: a huge timeout (INT64_MAX) waits practically forever, never "expired" */
+		uint64_t deadline = timeout_us > 0 ? ofl_deadline_ns(ofl_now_ns(), timeout_us) : 0;
 		int64_t left = timeout_us;
 		while (q->head == q->done && (r == 0 || r == -ETIMEDOUT) && left != 0) {
 			r = q->dev->backend->memcpy->queue_progress(q, left);
-			if (timeout_us > 0) {
-				uint64_t now = ofl_now_ns();
-				left = now >= deadline ? 0 : (int64_t)((deadline - now + 999u) / 1000u);
-			}
+			if (timeout_us > 0)
+				left = ofl_us_until(ofl_now_ns(), deadline);
 		}
 	}
 	if (q->head == q->done) {

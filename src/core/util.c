@@ -13,6 +13,21 @@ uint64_t ofl_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t ofl_deadline_ns(uint64_t now, int64_t timeout_us)
+{
+	if (timeout_us < 0 || (uint64_t)timeout_us > (UINT64_MAX - now) / 1000u)
+		return UINT64_MAX;
+	return now + (uint64_t)timeout_us * 1000u;
+}
+
+int64_t ofl_us_until(uint64_t now, uint64_t deadline)
+{
+	if (now >= deadline)
+		return 0;
+	uint64_t us = (deadline - now) / 1000u + ((deadline - now) % 1000u != 0);
+	return us > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)us;
+}
+
 char *ofl_strlcpy(char *dst, const char *src, size_t len)
 {
 	if (len == 0)

@@ -149,7 +149,8 @@ static int walk_build(const void *fdt, const struct ofl_dt_chain *c, bool dma, b
 		char p[OFL_DT_PATH_LEN];
 		ofl_dt_chain_path(fdt, c, c->n - 1, p, sizeof(p));
 		ofl_dt_seterr(err, errlen, "%s: its interconnects \"dma-mem\" DMA parents %s", p,
-			      r == -ELOOP ? "form a loop" : "name a node that is not in the tree");
+			      r == -ELOOP ? "form a loop (not translatable)"
+					  : "name a node that is not in the tree (not translatable)");
 		return -EINVAL;
 	}
 	return 0;

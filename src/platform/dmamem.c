@@ -466,17 +466,122 @@ static void region_close(struct ofl_dma_region *r)
 	free(r);
 }
 
+/*
+ * Bus address of [phys, phys + len) when the device reaches all of it as one
+ * window: both ends translate, the same distance apart. 0, or -ERANGE with
+ * `why` saying what the device tree or the numbers say.
+ */
+static int xlate_range(const struct ofl_dma_pool *pool, uint64_t phys, uint64_t len, uint64_t *bus,
+		       char *why, size_t wl)
+{
+	uint64_t b0 = phys, b1 = phys;
+	char w[OFL_REASON_LEN] = "";
+	int e = 0;
+
+	if (len == 0 || phys + (len - 1) < phys) {
+		snprintf(why, wl, "[0x%" PRIx64 ", +0x%" PRIx64 ") wraps the address space", phys, len);
+		return -ERANGE;
+	}
+	if (pool->o.xlate) {
+		e = pool->o.xlate(pool->o.xlate_arg, phys, &b0, w, sizeof(w));
+		if (e == 0)
+			e = pool->o.xlate(pool->o.xlate_arg, phys + (len - 1), &b1, w, sizeof(w));
+		if (e == 0 && b1 - b0 != len - 1) {
+			snprintf(w, sizeof(w), "its dma-ranges do not map it as one window");
+			e = -ERANGE;
+		}
+	}
+	if (e == 0 && ((b0 - phys) & 4095u)) {
+		/* allocations are aligned (up to 4 KiB) in CPU addresses; the device must see the same */
+		snprintf(w, sizeof(w), "dma-ranges map CPU 0x%" PRIx64 " to bus 0x%" PRIx64 ", an offset "
+			 "that is not a multiple of 4 KiB (buffers would be misaligned for the device)", phys, b0);
+		e = -ERANGE;
+	}
+	if (e == 0 && pool->o.bus_limit && b1 > pool->o.bus_limit) {
+		snprintf(w, sizeof(w), "it sits at bus addresses up to 0x%" PRIx64 ", beyond %s (up to 0x%" PRIx64 ")",
+			 b1, pool->o.bus_limit_why ? pool->o.bus_limit_why : "the device's DMA addressing",
+			 pool->o.bus_limit);
+		e = -ERANGE;
+	}
+	if (e < 0) {
+		snprintf(why, wl, "memory at [0x%" PRIx64 ", +0x%" PRIx64 ") is out of the device's "
+			 "reach: %s", phys, len, w[0] ? w : "not translatable");
+		return -ERANGE;
+	}
+	*bus = b0;
+	return 0;
+}
+
+/* The device reaches all of region r: r->bus; else -ENOMEM (memory it cannot use). */
 static int region_bus(struct ofl_dma_pool *pool, struct ofl_dma_region *r, char *why, size_t wl)
 {
-	if (!pool->o.xlate) {
-		r->bus = r->phys;
+	char w[OFL_REASON_LEN];
+
+	if (xlate_range(pool, r->phys, r->size, &r->bus, w, sizeof(w)) == 0)
+		return 0;
+	snprintf(why, wl, "%s %s", ofl_dma_provider_name(r->kind), w);
+	return -ENOMEM;
+}
+
+int ofl_dma_xlate_dt(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t wl)
+{
+	const struct ofl_device *d = arg;
+
+	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, why, wl);
+}
+
+/*
+ * Can the device reach the provider's memory at all? A device that cannot is
+ * refused at probe (listed unusable with this reason) instead of failing
+ * every copy later.
+ */
+static int check_reach(struct ofl_dma_pool *pool, char *why, size_t wl)
+{
+	char w[OFL_REASON_LEN / 2]; /* leaves room for the words around it */
+	uint64_t bus;
+
+	switch (pool->provider) {
+	case OFL_DMA_SIM: {
+#ifdef OFFLOAD_HAVE_SIM
+		uint64_t base, size;
+		ofl_sim_dram(pool->sim, &base, &size);
+		size = OFL_MIN(size, OFL_MAX(pool->o.min_reach, (uint64_t)1 << 20));
+		if (xlate_range(pool, base, size, &bus, w, sizeof(w)) < 0) {
+			snprintf(why, wl, "the simulated DRAM window (where sim DMA memory comes from): %s", w);
+			return -ENODEV;
+		}
+#endif
 		return 0;
 	}
-	int e = pool->o.xlate(pool->o.xlate_arg, r->phys, &r->bus);
-	if (e < 0)
-		snprintf(why, wl, "%s memory at 0x%" PRIx64 " is outside the device's dma-ranges",
-			 ofl_dma_provider_name(r->kind), r->phys);
-	return e;
+	case OFL_DMA_UDMABUF: {
+		struct ofl_udmabuf_info info[16];
+		int n = OFL_MIN(ofl_udmabuf_scan(info, (int)OFL_ARRAY_SIZE(info)), (int)OFL_ARRAY_SIZE(info));
+		for (int i = 0; i < n; i++)
+			if (xlate_range(pool, info[i].phys, info[i].size, &bus, w, sizeof(w)) == 0)
+				return 0;
+		snprintf(why, wl, "no u-dma-buf buffer is reachable (%s)", n > 0 ? w : "none is listed");
+		return -ENODEV;
+	}
+	case OFL_DMA_RMEM:
+		if (xlate_range(pool, pool->o.rmem_addr, pool->o.rmem_size, &bus, w, sizeof(w)) < 0) {
+			snprintf(why, wl, "reserved-memory %s: %s", pool->o.rmem_name, w);
+			return -ENODEV;
+		}
+		return 0;
+	case OFL_DMA_HEAP: {
+		struct ofl_dma *d;
+		int r = ofl_dma_alloc(pool, pool->line, 0, pool->o.cache, false, &d, w, sizeof(w));
+		if (r < 0) {
+			snprintf(why, wl, "a probe allocation failed: %s", w);
+			return -ENODEV;
+		}
+		ofl_dma_free(d);
+		return 0;
+	}
+	case OFL_DMA_PLAIN:
+		break;
+	}
+	return 0;
 }
 
 static int pick_provider(struct ofl_dma_pool *pool, char *why, size_t wl)
@@ -567,6 +672,12 @@ int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *
 	snprintf(pool->desc, sizeof(pool->desc), "%s, %s", ofl_dma_provider_name(pool->provider),
 		 o->cache == OFFLOAD_CACHE_COHERENT ? "coherent"
 		 : o->cache == OFFLOAD_CACHE_STREAMING ? "streaming" : "uncached");
+	int r = check_reach(pool, why, sizeof(why));
+	if (r < 0) {
+		ofl_err(dev->ctx, r, "%s cannot reach its DMA memory: %s", dev->name, why);
+		ofl_dma_pool_destroy(pool);
+		return r;
+	}
 	*out = pool;
 	return 0;
 }
@@ -644,13 +755,22 @@ static int region_new(struct ofl_dma_pool *pool, size_t len, enum offload_cache_
 	case OFL_DMA_UDMABUF: {
 		struct ofl_udmabuf_info info[16];
 		int n = ofl_udmabuf_scan(info, (int)OFL_ARRAY_SIZE(info));
+		char w[OFL_REASON_LEN];
+		int unreachable = 0;
 		snprintf(why, wl, "u-dma-buf: no free buffer of %zu bytes", len);
 		for (int i = 0; i < OFL_MIN(n, (int)OFL_ARRAY_SIZE(info)); i++) {
 			bool taken = false;
 			for (struct ofl_dma_region *g = pool->regions; g; g = g->next)
 				taken |= strcmp(g->name, info[i].name) == 0;
+			uint64_t bus;
 			if (taken || info[i].size < len)
 				continue;
+			if (xlate_range(pool, info[i].phys, info[i].size, &bus, w, sizeof(w)) < 0) {
+				if (!unreachable++)
+					snprintf(why, wl, "u-dma-buf: no free buffer of %zu bytes the device "
+						 "reaches (%s: %s)", len, info[i].name, w);
+				continue;
+			}
 			e = udmabuf_open(pool, &info[i], mode, &r, why, wl);
 			if (e == 0)
 				break;

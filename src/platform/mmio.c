@@ -46,6 +46,23 @@ const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k)
 	return "not mapped";
 }
 
+void ofl_mmio_oob(const struct ofl_mmio *m, uint64_t off, unsigned width, bool write)
+{
+#ifdef OFFLOAD_HAVE_SIM
+	if (m->sim) {
+		ofl_sim_bus_error(m->sim->sim, "%s of %u bytes at %s+0x%" PRIx64 ": outside the mapped "
+				  "region (0x%" PRIx64 " bytes as the device tree declares it)",
+				  write ? "write" : "read", width, m->sim->name, off, m->size);
+		return;
+	}
+#endif
+	fprintf(stderr, "liboffload: %s of %u bytes at offset 0x%" PRIx64 " of the %s region at 0x%" PRIx64
+		" (0x%" PRIx64 " bytes): outside the region; stopping before touching memory past the "
+		"mapping (a library bug: report it with the device tree)\n",
+		write ? "write" : "read", width, off, ofl_mmio_map_kind_name(m->kind), m->phys, m->size);
+	abort();
+}
+
 void ofl_mmio_unmap(struct ofl_mmio *m)
 {
 	if (!m)

@@ -79,21 +79,63 @@ struct ofl_mmio {
 #define ofl_sim_mmio_write16(b, o, v) ((void)0)
 #endif
 
+/*
+ * Bounds: every access must lie inside the region the device tree declares
+ * ([0, m->size)). The backends check at probe that every register and ring
+ * they will touch does (backends/udma: udma_engine_init()), so an access
+ * outside is a library bug or a tree the probe did not understand:
+ *  - simulated regions are always checked (the model call costs far more
+ *    than one compare): the access becomes a bus error of the sim world
+ *    (counted, ofl_sim_bus_errors()), a read returns all ones, a write is
+ *    dropped, as an unmapped address on a K3 interconnect does;
+ *  - hardware regions are checked in builds without NDEBUG (Debug, the
+ *    sanitizer builds), or with -DOFFLOAD_MMIO_CHECK: an access outside is
+ *    reported on stderr and aborts, as an assert() would, instead of
+ *    touching whatever lies past the mapping. Release builds keep the plain
+ *    volatile access: the probe-time validation is what guards them.
+ */
+#if !defined(NDEBUG) || defined(OFFLOAD_MMIO_CHECK)
+#define OFL_MMIO_CHECK_HW 1
+#else
+#define OFL_MMIO_CHECK_HW 0
+#endif
+
+/* Out of line: an access of `width` bytes at `off` outside region m (see above). */
+void ofl_mmio_oob(const struct ofl_mmio *m, uint64_t off, unsigned width, bool write);
+
+static inline bool ofl_mmio_in(const struct ofl_mmio *m, uint64_t off, unsigned width)
+{
+	return off < m->size && m->size - off >= width;
+}
+
 /* 32-bit register read at byte offset `off`. */
 static inline uint32_t ofl_mmio_read32(const struct ofl_mmio *m, uint64_t off)
 {
-	if (OFL_MMIO_SIMULATED(m))
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 4)) {
+			ofl_mmio_oob(m, off, 4, false);
+			return 0xFFFFFFFFu;
+		}
 		return ofl_sim_mmio_read32(m->sim, off);
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
+		ofl_mmio_oob(m, off, 4, false);
 	return *(const volatile uint32_t *)(const volatile void *)(m->base + off);
 }
 
 /* 32-bit register write (relaxed: order it after descriptor writes with ofl_dma_wmb()). */
 static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint32_t v)
 {
-	if (OFL_MMIO_SIMULATED(m))
-		ofl_sim_mmio_write32(m->sim, off, v);
-	else
-		*(volatile uint32_t *)(volatile void *)(m->base + off) = v;
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 4))
+			ofl_mmio_oob(m, off, 4, true);
+		else
+			ofl_sim_mmio_write32(m->sim, off, v);
+		return;
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
+		ofl_mmio_oob(m, off, 4, true);
+	*(volatile uint32_t *)(volatile void *)(m->base + off) = v;
 }
 
 /*
@@ -102,17 +144,30 @@ static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint
  */
 static inline uint16_t ofl_mmio_read16(const struct ofl_mmio *m, uint64_t off)
 {
-	if (OFL_MMIO_SIMULATED(m))
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 2)) {
+			ofl_mmio_oob(m, off, 2, false);
+			return 0xFFFFu;
+		}
 		return (uint16_t)ofl_sim_mmio_read16(m->sim, off);
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
+		ofl_mmio_oob(m, off, 2, false);
 	return *(const volatile uint16_t *)(const volatile void *)(m->base + off);
 }
 
 static inline void ofl_mmio_write16(const struct ofl_mmio *m, uint64_t off, uint16_t v)
 {
-	if (OFL_MMIO_SIMULATED(m))
-		ofl_sim_mmio_write16(m->sim, off, v);
-	else
-		*(volatile uint16_t *)(volatile void *)(m->base + off) = v;
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 2))
+			ofl_mmio_oob(m, off, 2, true);
+		else
+			ofl_sim_mmio_write16(m->sim, off, v);
+		return;
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
+		ofl_mmio_oob(m, off, 2, true);
+	*(volatile uint16_t *)(volatile void *)(m->base + off) = v;
 }
 
 /*
@@ -122,8 +177,15 @@ static inline void ofl_mmio_write16(const struct ofl_mmio *m, uint64_t off, uint
  */
 static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 {
-	if (OFL_MMIO_SIMULATED(m))
+	if (OFL_MMIO_SIMULATED(m)) {
+		if (!ofl_mmio_in(m, off, 8)) {
+			ofl_mmio_oob(m, off, 8, false);
+			return ~0ull;
+		}
 		return ofl_sim_mmio_read64(m->sim, off);
+	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
+		ofl_mmio_oob(m, off, 8, false);
 #if UINTPTR_MAX > 0xFFFFFFFFu
 	return *(const volatile uint64_t *)(const volatile void *)(m->base + off);
 #else
@@ -135,9 +197,14 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 static inline void ofl_mmio_write64(const struct ofl_mmio *m, uint64_t off, uint64_t v)
 {
 	if (OFL_MMIO_SIMULATED(m)) {
-		ofl_sim_mmio_write64(m->sim, off, v);
+		if (!ofl_mmio_in(m, off, 8))
+			ofl_mmio_oob(m, off, 8, true);
+		else
+			ofl_sim_mmio_write64(m->sim, off, v);
 		return;
 	}
+	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
+		ofl_mmio_oob(m, off, 8, true);
 #if UINTPTR_MAX > 0xFFFFFFFFu
 	*(volatile uint64_t *)(volatile void *)(m->base + off) = v;
 #else
@@ -246,9 +313,22 @@ struct ofl_dma {
 
 /*
  * Translate a CPU physical address to the device's bus address (dma-ranges).
- * Returns 0 or -ERANGE.
+ * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
+ * be translated, e.g. an interconnect loop) with the reason in `why`.
  */
-typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus);
+/*
+ * A simulated engine's timeouts are this many times the hardware's: its model
+ * runs on a host thread that shares the CPU with everything else, and on a
+ * loaded 2-core host a model starved for a second is scheduling, not a stuck
+ * engine (fuzz_sim saw exactly that under load). Fault-injection tests set
+ * their own short timeouts.
+ */
+#define OFL_SIM_TIMEOUT_FACTOR 10u
+
+typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
+
+/* The usual ofl_dma_xlate_fn: the `dma-ranges` of the device's DT node; arg is its struct ofl_device. */
+int ofl_dma_xlate_dt(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
 struct ofl_dma_pool_opts {
 	enum offload_cache_mode cache;  /* the device's policy */
@@ -257,9 +337,25 @@ struct ofl_dma_pool_opts {
 	void *xlate_arg;
 	uint64_t rmem_addr, rmem_size;  /* the device's DT memory-region, 0 if none */
 	char rmem_name[64];
+	/* sim: how much of the simulated DRAM window, from its start, the device must reach */
+	uint64_t min_reach;
+	/* highest bus address the device can put on the bus (its DMA mask), 0 = any */
+	uint64_t bus_limit;
+	/* where that limit comes from, for the message (NULL: "the device's DMA addressing") */
+	const char *bus_limit_why;
 };
 
-/* A device's DMA memory. Created by the backend that serves the device. */
+/*
+ * A device's DMA memory. Created by the backend that serves the device.
+ * Checks that the device can reach the provider's memory through its
+ * dma-ranges (sim: the first o->min_reach bytes, at least 1 MiB, of the
+ * simulated DRAM window, where allocations start; u-dma-buf: at least one
+ * buffer; reserved-memory: the region; dma-heap: a probe allocation), so that
+ * a device that could never move a byte is refused at probe: -ENODEV with
+ * the reason recorded by ofl_err(). Allocations that still land outside
+ * (another dma-heap buffer) fail with -ENOMEM, as the kernel's DMA API does
+ * for memory beyond a device's reach.
+ */
 int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *o,
 			struct ofl_dma_pool **out);
 void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
@@ -271,8 +367,9 @@ void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
  * `user` links the allocation into the pool's lookup list (DMA buffers the
  * caller may hand back as plain pointers); ofl_dma_pool_destroy() frees
  * those, other allocations must be freed by their owner first.
- * -ENOMEM with the reasons in `why`; -EINVAL for len 0 or above SIZE_MAX / 2,
- * or an alignment that is not a power of two up to 4096.
+ * -ENOMEM with the reasons in `why` (no memory, or none the device reaches),
+ * -EBUSY (a u-dma-buf is locked by another user), -EINVAL for len 0 or above
+ * SIZE_MAX / 2, or an alignment that is not a power of two up to 4096.
  */
 int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offload_cache_mode cache,
 		  bool user, struct ofl_dma **out, char *why, size_t why_len);

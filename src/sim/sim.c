@@ -128,6 +128,12 @@ bool ofl_sim_noncoherent(const struct ofl_sim *sim)
 	return sim->opts.noncoherent;
 }
 
+void ofl_sim_dram(const struct ofl_sim *sim, uint64_t *base, uint64_t *size)
+{
+	*base = sim->opts.dram_base;
+	*size = sim->opts.dram_size;
+}
+
 size_t ofl_sim_cache_line(const struct ofl_sim *sim)
 {
 	return sim->line;
@@ -619,7 +625,7 @@ struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node)
 
 int ofl_sim_wait_idle(struct ofl_sim *sim, int64_t timeout_us)
 {
-	uint64_t deadline = ofl_now_ns() + (uint64_t)(timeout_us < 0 ? 0 : timeout_us) * 1000u;
+	uint64_t deadline = ofl_deadline_ns(ofl_now_ns(), timeout_us);
 
 	for (;;) {
 		bool idle = true;
@@ -696,9 +702,13 @@ bool ofl_sim_thread_sleep(struct ofl_sim_thread *t, int64_t timeout_us)
 	pthread_mutex_lock(&t->mu);
 	if (timeout_us >= 0) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)timeout_us * 1000u;
-		ts.tv_sec += (time_t)(ns / 1000000000u);
-		ts.tv_nsec = (long)(ns % 1000000000u);
+		/* whole seconds apart: no overflow even for INT64_MAX microseconds */
+		ts.tv_sec += (time_t)(timeout_us / 1000000);
+		ts.tv_nsec += (long)(timeout_us % 1000000) * 1000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
 	}
 	while (!t->kicked && !t->stop) {
 		if (timeout_us < 0)

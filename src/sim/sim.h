@@ -103,6 +103,9 @@ void ofl_sim_mem_free(struct ofl_sim_mem *m);
 void ofl_sim_mem_clean(struct ofl_sim_mem *m, size_t off, size_t len);
 void ofl_sim_mem_inval(struct ofl_sim_mem *m, size_t off, size_t len);
 
+/* The simulated DRAM window every ofl_sim_mem_alloc() address comes from. */
+void ofl_sim_dram(const struct ofl_sim *sim, uint64_t *base, uint64_t *size);
+
 /* The cache line size the world emulates (the host's, normally 64). */
 size_t ofl_sim_cache_line(const struct ofl_sim *sim);
 

@@ -788,6 +788,11 @@ START_TEST(dma_ranges)
 	ck_assert_int_eq(ofl_dt_dma_translate(dt.fdt, node(&dt, "/soc/ahb/crypto@1000"), 0x50000000, &b,
 					      err, sizeof(err)), -ERANGE);
 	assert_has(err, "outside every dma-ranges window of /soc");
+	/* a DMA parent chain that loops: bounded walk, reported as not translatable */
+	ck_assert_int_eq(ofl_dt_dma_translate(dt.fdt, node(&dt, "/noncoh-bus/crypto@3000"), 0x1000, &b,
+					      err, sizeof(err)), -EINVAL);
+	assert_has(err, "/noncoh-bus/crypto@3000: its interconnects \"dma-mem\" DMA parents form a loop "
+			"(not translatable)");
 	ofl_dt_free(&dt);
 }
 END_TEST

@@ -16,6 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* the hardware accessors' bounds check, whatever the build type (see platform.h) */
+#define OFFLOAD_MMIO_CHECK 1
+#include <signal.h>
+
 #include "core/internal.h"
 #include "platform/platform.h"
 #include "testutil.h"
@@ -232,11 +236,13 @@ static void udmabuf_tree(const char *name, const char *phys, long size)
 	blob(rel, size, 0, 0);
 }
 
-static int minus_2g(void *arg, uint64_t phys, uint64_t *bus)
+static int minus_2g(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t wl)
 {
 	(void)arg;
-	if (phys < 0x80000000ull)
+	if (phys < 0x80000000ull) {
+		snprintf(why, wl, "below the 2 GiB window");
 		return -ERANGE;
+	}
 	*bus = phys - 0x80000000ull;
 	return 0;
 }
@@ -298,18 +304,45 @@ START_TEST(udmabuf_provider)
 }
 END_TEST
 
+/* A device that cannot reach any u-dma-buf is refused when its pool is made (at probe). */
 START_TEST(udmabuf_outside_dma_ranges)
 {
-	struct ofl_dma_pool *pool;
-	struct ofl_dma *a;
-	char why[256];
+	struct ofl_dma_pool *pool = NULL;
 
 	udmabuf_tree("udmabuf1", "0x40000000\n", 1 << 16);
 	fake_dev();
 	struct ofl_dma_pool_opts o = { .cache = OFFLOAD_CACHE_COHERENT, .xlate = minus_2g };
+	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &pool), -ENODEV);
+	ck_assert_ptr_null(pool);
+	const char *m = offload_last_error(ctx);
+	ck_assert_msg(strstr(m, "cannot reach its DMA memory") &&
+		      strstr(m, "[0x40000000, +0x10000) is out of the device's reach: below the 2 GiB"),
+		      "%s", m);
+	fake_dev_free();
+}
+END_TEST
+
+/*
+ * Reachability is the whole buffer, not its first byte: a buffer straddling
+ * the window's start is skipped, a buffer inside it is used.
+ */
+START_TEST(udmabuf_partly_outside_is_skipped)
+{
+	struct ofl_dma_pool *pool;
+	struct ofl_dma *a, *b;
+	char why[300];
+
+	udmabuf_tree("udmabuf2", "0x7fff0000\n", 1 << 17); /* 64 KiB below 2 GiB, 64 KiB above */
+	udmabuf_tree("udmabuf3", "0x90000000\n", 1 << 16);
+	fake_dev();
+	struct ofl_dma_pool_opts o = { .cache = OFFLOAD_CACHE_COHERENT, .xlate = minus_2g };
 	ck_assert_int_eq(ofl_dma_pool_create(dev, &o, &pool), 0);
-	ck_assert_int_eq(ofl_dma_alloc(pool, 64, 64, OFFLOAD_CACHE_COHERENT, false, &a, why, sizeof(why)), -ERANGE);
-	ck_assert_ptr_nonnull(strstr(why, "outside the device's dma-ranges"));
+	ck_assert_int_eq(ofl_dma_alloc(pool, 64, 64, OFFLOAD_CACHE_COHERENT, false, &a, why, sizeof(why)), 0);
+	ck_assert_uint_eq(a->bus, 0x10000000u); /* udmabuf3, whatever the scan order */
+	/* udmabuf3 is taken whole by this pool; udmabuf2 stays unusable: -ENOMEM, not -ERANGE */
+	ck_assert_int_eq(ofl_dma_alloc(pool, 1 << 16, 64, OFFLOAD_CACHE_COHERENT, false, &b, why, sizeof(why)),
+			 -ENOMEM);
+	ofl_dma_free(a);
 	ofl_dma_pool_destroy(pool);
 	fake_dev_free();
 }
@@ -381,6 +414,30 @@ START_TEST(vfio_discovery)
 }
 END_TEST
 
+/* In checked builds an access past a hardware region stops the program before it touches memory. */
+static uint32_t regs[16];
+
+START_TEST(hw_access_inside_region)
+{
+	struct ofl_mmio m = { .base = (volatile uint8_t *)regs, .size = sizeof(regs),
+			      .kind = OFL_MMIO_DEVMEM, .fd = -1 };
+
+	ofl_mmio_write32(&m, 60, 0x1234);
+	ck_assert_uint_eq(regs[15], 0x1234);
+	ck_assert_uint_eq(ofl_mmio_read32(&m, 60), 0x1234);
+	ck_assert_uint_eq(ofl_mmio_read64(&m, 56), (uint64_t)0x1234 << 32);
+}
+END_TEST
+
+START_TEST(hw_access_past_region_aborts)
+{
+	struct ofl_mmio m = { .base = (volatile uint8_t *)regs, .size = 60,
+			      .kind = OFL_MMIO_DEVMEM, .fd = -1 };
+
+	(void)ofl_mmio_read32(&m, 60); /* regs[15] exists, but the region ends before it */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("platform");
@@ -393,9 +450,14 @@ int main(void)
 	tcase_add_test(t, pagemap_entries);
 	tcase_add_test(t, udmabuf_provider);
 	tcase_add_test(t, udmabuf_outside_dma_ranges);
+	tcase_add_test(t, udmabuf_partly_outside_is_skipped);
 	tcase_add_test(t, no_dma_memory_says_what_was_tried);
 	tcase_add_test(t, reserved_memory_through_devmem);
 	tcase_add_test(t, vfio_discovery);
+	TCase *hw = tcase_create("hw-bounds");
+	tcase_add_test(hw, hw_access_inside_region);
+	tcase_add_test_raise_signal(hw, hw_access_past_region_aborts, SIGABRT);
+	suite_add_tcase(s, hw);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

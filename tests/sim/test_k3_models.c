@@ -20,7 +20,7 @@ static void setup(struct world *w, bool bcdma, bool firewalled)
 {
 	memset(w, 0, sizeof(*w));
 	k3fx_world(&w->f, false);
-	k3fx_models(&w->f, bcdma, firewalled);
+	k3fx_models(&w->f, bcdma, firewalled, 0);
 	if (!bcdma) {
 		k3fx_map(&w->f, &w->gcfg, 0x31150000, 0x100);
 		k3fx_map(&w->f, &w->rchanrt, 0x34000000, 0x100000);

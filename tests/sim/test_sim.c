@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "platform/platform.h"
 #include "sim/sim.h"
 #include "testutil.h"
 
@@ -193,6 +194,38 @@ START_TEST(mmio_blocks_and_bus_errors)
 }
 END_TEST
 
+/*
+ * The platform's accessors check the region the device tree declares, not
+ * only the model's block: a region smaller than the block (a tree that
+ * declares less than the model serves) must not reach registers past it.
+ */
+START_TEST(mmio_region_smaller_than_block)
+{
+	struct ofl_sim *sim = world(false);
+	struct ofl_mmio m;
+	int model;
+	char last[160];
+
+	ck_assert_int_eq(ofl_sim_add_block(sim, 0x1000, 0x100, &blk_ops, &model, 5, "t"), 0);
+	ck_assert_int_eq(ofl_mmio_map_sim(sim, 0x1000, 0x40, &m), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&m, 0x3C), 0x3C + 5);
+	ck_assert_uint_eq(ofl_sim_bus_errors(sim, NULL, 0), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&m, 0x40), 0xFFFFFFFFu);          /* the block has it, the region not */
+	ck_assert_uint_eq(ofl_mmio_read64(&m, 0x3C), 0xFFFFFFFFFFFFFFFFull); /* straddles the end */
+	ck_assert_uint_eq(ofl_mmio_read32(&m, UINT64_MAX - 1), 0xFFFFFFFFu); /* off + 4 wraps */
+	last_write = 0;
+	ofl_mmio_write32(&m, 0x40, 9);
+	ofl_mmio_write64(&m, 0x3C, 9);
+	ck_assert_uint_eq(last_write, 0);
+	ck_assert_uint_eq(ofl_sim_bus_errors(sim, last, sizeof(last)), 5);
+	ck_assert_msg(strstr(last, "write of 8 bytes at t+0x3c: outside the mapped region (0x40 bytes"), "%s",
+		      last);
+	ofl_mmio_write32(&m, 0x3C, 9);
+	ck_assert_uint_eq(last_write, 9);
+	ofl_sim_destroy(sim);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -205,6 +238,7 @@ int main(void)
 	tcase_add_test(t, fault_skip_count_and_range);
 	tcase_add_test(t, dropped_clean_leaves_ram_stale);
 	tcase_add_test(t, mmio_blocks_and_bus_errors);
+	tcase_add_test(t, mmio_region_smaller_than_block);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

@@ -6,6 +6,7 @@
  * threads, and the rule that models from the AUTO fallback never take large
  * copies from the CPU.
  */
+#include <libfdt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,42 @@ START_TEST(noncoherent_emulation)
 	uint64_t v = 0;
 	ck_assert_int_eq(ofl_sim_dma_read(ofl_sim_of(ctx), offload_buf_bus_addr(a), &v, 8), 0);
 	ck_assert_uint_eq(v, 0x1111111111111111ull);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * Non-coherent: a copy into a DMA buffer at unaligned offsets writes its
+ * edges with the CPU. A later offload_buf_sync_for_cpu() over the buffer (an
+ * invalidate: the sim's, or the kernel's for a u-dma-buf) must not bring back
+ * what memory held before: the library cleans the edges it wrote. Before, 367
+ * bytes at both edges came back as the old 0xAA (the breaker's t_nc).
+ */
+START_TEST(sync_for_cpu_after_copy_keeps_edges)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
+	int d = dev_of(ctx, J721E_UDMA);
+	size_t n = 1 << 17, dof = 113, len = 62833;
+	uint8_t *src = malloc(n);
+	offload_buf *b;
+	struct offload_result res;
+
+	fill(src, n, 11);
+	ck_assert_int_eq(offload_buf_alloc(ctx, d, n, 0, &b), 0);
+	uint8_t *x = offload_buf_ptr(b);
+	memset(x, 0xAA, n);
+	ck_assert_int_eq(offload_buf_sync_for_device(b, 0, n, OFFLOAD_DMA_BIDIRECTIONAL), 0);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x + dof, src, len, &res), 0);
+	ck_assert_uint_eq(res.flags & (OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT),
+			  OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT); /* the engine wrote the aligned body */
+	ck_assert_int_eq(memcmp(x + dof, src, len), 0);
+	ck_assert_int_eq(offload_buf_sync_for_cpu(b, 0, n, OFFLOAD_DMA_FROM_DEVICE), 0);
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad += x[i] != (i >= dof && i < dof + len ? src[i - dof] : 0xAA);
+	ck_assert_uint_eq(bad, 0);
+	offload_buf_free(b);
+	free(src);
 	offload_ctx_free(ctx);
 }
 END_TEST
@@ -314,6 +351,283 @@ START_TEST(faults_through_the_api)
 }
 END_TEST
 
+/*
+ * Trees whose UDMA could never move a byte (the breaker's H1 and M2): the
+ * device is refused at probe with the reason, the CPU is the automatic
+ * device, and the device's own calls say it is not usable. Before, the first
+ * copy hung (FIFO windows past the mapped region) or failed with -ERANGE /
+ * -EINVAL while the device was listed usable and chosen automatically.
+ */
+static void refused_dev(const char *fixture, const char *compat, const char *want)
+{
+	char path[512];
+	struct offload_dev_info info;
+	struct offload_result res;
+	struct offload_queue_opts qo;
+	offload_queue *q;
+	size_t n = 1 << 20;
+	uint8_t *s = malloc(n), *x = malloc(n);
+
+	snprintf(path, sizeof(path), "%s/%s.dtb", UDMA_FIXTURE_DIR, fixture);
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
+	int d = dev_of(ctx, compat), cpu = offload_dev_find(ctx, "cpu");
+	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
+	ck_assert_msg(strstr(info.usable_reason, want), "%s: %s", fixture, info.usable_reason);
+	fill(s, n, 8);
+	ck_assert_int_eq(offload_memcpy(ctx, x, s, n), 0);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	memset(x, 0, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, x, s, n, &res), 0);
+	ck_assert_int_eq(res.dev, cpu);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x, s, n, NULL), -ENODEV);
+	offload_queue_opts_init(&qo);
+	qo.dev = d;
+	ck_assert_int_eq(offload_queue_open(ctx, &qo, &q), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "not usable"));
+	offload_ctx_free(ctx);
+	free(s);
+	free(x);
+}
+
+static void refused(const char *fixture, const char *want)
+{
+	refused_dev(fixture, J721E_UDMA, want);
+}
+
+/* ti,num-rings 1024, "fifos" 4 KiB: completion-ring windows would be read past the region */
+START_TEST(ring_windows_outside_fifos_refused)
+{
+	refused("fifos-small", "ring accelerator \"fifos\" region is 0x1000 bytes but ring 1023");
+}
+END_TEST
+
+/* no ring configuration region, and no DM firmware to do it instead (fuzz_sim's first find) */
+START_TEST(missing_ring_cfg_region_refused)
+{
+	refused("no-ring-cfg", "declares no ring accelerator \"cfg\" region, and without DM firmware");
+}
+END_TEST
+
+/* a 4 KiB dma-ranges window: no room for the simulated DMA memory */
+START_TEST(unreachable_dma_memory_refused)
+{
+	refused("dma-window", "outside every dma-ranges window");
+}
+END_TEST
+
+/* memory at bus addresses above the 48 bits K3 DMA can carry (fuzz_sim's second find) */
+START_TEST(bus_addresses_above_48_bits_refused)
+{
+	refused("dma-high", "up to 0x30000002fffff, beyond the device's DMA addressing (up to "
+		"0xffffffffffff)");
+}
+END_TEST
+
+/*
+ * A BCDMA whose memory sits at bus 0xCA_0000_0000: within the 48 bits of a
+ * TR's addresses, but a DMA ring's base register keeps only address bits
+ * 35:32 (Linux k3-ringacc.c, K3_DMARING_CFG_ADDR_HI_MASK = GENMASK(3, 0)), so
+ * the rings would be truncated to 0xA_xxxx_xxxx (fuzz_sim: a copy timed out
+ * on a device listed usable).
+ */
+START_TEST(bcdma_rings_above_36_bits_refused)
+{
+	refused_dev("bcdma-high", AM64_BCDMA,
+		    "up to 0xca002fffff, beyond the 36 address bits a BCDMA ring base register holds "
+		    "(Linux k3-ringacc.c K3_DMARING_CFG_ADDR_HI_MASK) (up to 0xfffffffff)");
+}
+END_TEST
+
+/* dma-ranges that shift addresses by 3: no buffer would be aligned for the device (fuzz_sim) */
+START_TEST(misaligning_dma_ranges_refused)
+{
+	refused("dma-odd-offset", "map CPU 0x880000000 to bus 0x3, an offset that is not a multiple of 4 KiB");
+}
+END_TEST
+
+/* the UDMA is its own "dma-mem" interconnect */
+START_TEST(dma_parent_loop_refused)
+{
+	refused("dma-loop", "DMA parents form a loop (not translatable)");
+}
+END_TEST
+
+/* INT64_MAX microseconds is "wait", not "already expired" (M4: timeout_us * 1000 wrapped). */
+START_TEST(wait_with_huge_timeout_waits)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	struct offload_queue_opts o;
+	struct offload_completion c;
+	offload_queue *q;
+	size_t n = 4 << 20;
+	uint8_t *s = malloc(n), *x = malloc(n);
+
+	fill(s, n, 9);
+	offload_queue_opts_init(&o);
+	o.dev = dev_of(ctx, J721E_UDMA);
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	/* a late completion: the wait has to wait */
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_DELAY, .count = 1, .arg = 20000 };
+	ofl_sim_fault_set(ofl_sim_of(ctx), &f);
+	const int64_t huge[] = { INT64_MAX, INT64_MAX / 1000 + 1, INT64_MAX - 1 };
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(huge); i++) {
+		memset(x, 0, n);
+		ck_assert_int_ge(offload_queue_copy(q, x, s, n, i), 0);
+		ck_assert_int_eq(offload_queue_submit(q), 1);
+		int r = offload_queue_wait(q, &c, 1, huge[i]);
+		ck_assert_msg(r == 1, "wait(%lld): %d %s", (long long)huge[i], r, offload_last_error(ctx));
+		ck_assert_int_eq(c.status, 0);
+		ck_assert_uint_eq(c.user_data, i);
+		ck_assert_int_eq(memcmp(x, s, n), 0);
+	}
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	offload_ctx_free(ctx);
+	free(s);
+	free(x);
+}
+END_TEST
+
+/* A queue on an engine that stopped answering closes, and says its jobs were aborted. */
+START_TEST(close_on_stuck_engine_is_bounded)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	int d = dev_of(ctx, J721E_UDMA);
+	struct offload_queue_opts o;
+	offload_queue *q;
+	char s[8192], x[8192];
+
+	memset(s, 1, sizeof(s));
+	((struct udma_engine *)ofl_ctx_device(ctx, d)->priv)->timeout_ns = 50000000;
+	offload_queue_opts_init(&o);
+	o.dev = d;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_STUCK, .count = 1 };
+	ofl_sim_fault_set(ofl_sim_of(ctx), &f);
+	ck_assert_int_ge(offload_queue_copy(q, x, s, sizeof(s), 1), 0);
+	ck_assert_int_ge(offload_queue_copy(q, x + 4096, s, 4096, 2), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 2);
+	ck_assert_int_eq(offload_queue_close(q), -ETIMEDOUT);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "aborted"));
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * M1: every channel taken (here marked busy directly, as 140 open queues
+ * would): the automatic copy runs on the CPU and says so; the explicit device
+ * says -EBUSY, naming the device once.
+ */
+START_TEST(busy_engine_falls_back_to_cpu)
+{
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
+	int d = dev_of(ctx, J721E_UDMA), cpu = offload_dev_find(ctx, "cpu");
+	struct udma_engine *e = ofl_ctx_device(ctx, d)->priv;
+	struct offload_result res;
+	struct offload_queue_opts o;
+	offload_queue *q;
+	size_t n = 1 << 20;
+	uint8_t *s = malloc(n), *x = malloc(n);
+
+	fill(s, n, 10);
+	/* no copy yet, so no synchronous channel is open either */
+	pthread_mutex_lock(&e->lock);
+	uint8_t *keep = malloc(e->nchan);
+	memcpy(keep, e->chan_busy, e->nchan);
+	memset(e->chan_busy, 1, e->nchan);
+	pthread_mutex_unlock(&e->lock);
+
+	memset(x, 0, n);
+	ck_assert_int_eq(offload_memcpy(ctx, x, s, n), 0);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	memset(x, 0, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, x, s, n, &res), 0);
+	ck_assert_int_eq(memcmp(x, s, n), 0);
+	ck_assert_int_eq(res.dev, cpu);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_eq(res.flags & (OFFLOAD_RES_CPU | OFFLOAD_RES_FALLBACK),
+			  OFFLOAD_RES_CPU | OFFLOAD_RES_FALLBACK);
+	ck_assert_str_eq(offload_last_error(ctx), "");
+	/* an explicit device, and a queue, may say busy (documented) */
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x, s, n, NULL), -EBUSY);
+	const char *m = offload_last_error(ctx), *name = "dma-controller@31150000";
+	ck_assert_msg(strstr(m, "no free memcpy channel"), "%s", m);
+	ck_assert_msg(strstr(m, name) && !strstr(strstr(m, name) + 1, name), "name twice: %s", m);
+	offload_queue_opts_init(&o);
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), -EBUSY);
+
+	pthread_mutex_lock(&e->lock);
+	memcpy(e->chan_busy, keep, e->nchan);
+	pthread_mutex_unlock(&e->lock);
+	free(keep);
+	/* with a free channel the engine is the automatic device for 1 MiB again */
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, x, s, n, &res), 0);
+	ck_assert_int_eq(res.dev, d);
+	ck_assert_uint_eq(res.flags & OFFLOAD_RES_FALLBACK, 0);
+	offload_ctx_free(ctx);
+	free(s);
+	free(x);
+}
+END_TEST
+
+/*
+ * A valid tree with more engine nodes than a context lists (the breaker's 300
+ * UDMAs) opens: the first ones are listed, the rest reported in a note.
+ * Before, the whole open failed with -ENOMEM "too many devices (max 64)".
+ */
+START_TEST(many_engines_open_with_a_note)
+{
+	enum { N = 100 };
+	size_t cap = 64 << 10;
+	void *fdt = malloc(cap);
+	char name[64];
+
+	ck_assert_int_eq(fdt_create(fdt, (int)cap), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#address-cells", 1), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#size-cells", 1), 0);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "dma-controller@%x", 0x2000000 + i * 0x1000);
+		ck_assert_int_eq(fdt_begin_node(fdt, name), 0);
+		ck_assert_int_eq(fdt_property_string(fdt, "compatible", J721E_UDMA), 0);
+		fdt32_t reg[2] = { cpu_to_fdt32(0x2000000 + i * 0x1000), cpu_to_fdt32(0x100) };
+		ck_assert_int_eq(fdt_property(fdt, "reg", reg, sizeof(reg)), 0);
+		ck_assert_int_eq(fdt_end_node(fdt), 0);
+	}
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_BLOB;
+	o.dtb_blob = fdt;
+	o.dtb_size = fdt_totalsize(fdt);
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	o.backends = "cpu,udma";
+	int r = offload_ctx_open(ctx, &o);
+	ck_assert_msg(r == 0, "%d %s", r, offload_last_error(ctx));
+	/* the CPU device first, then 63 of the 100 nodes, in tree order */
+	ck_assert_int_eq(offload_dev_count(ctx), 64);
+	struct offload_dev_info info;
+	ck_assert_int_eq(offload_dev_info(ctx, 63, &info), 0);
+	ck_assert_str_eq(info.name, "dma-controller@203e000");
+	ck_assert_str_eq(offload_ctx_note(ctx), "the device tree has 100 engine nodes; the first 63 (in "
+			 "tree order) are listed and the other 37 skipped: the context holds 64 devices");
+	char x[64], y[64] = "many";
+	ck_assert_int_eq(offload_memcpy(ctx, x, y, sizeof(y)), 0);
+	offload_ctx_free(ctx);
+	/* a tree that fits has no note */
+	ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	ck_assert_str_eq(offload_ctx_note(ctx), "");
+	offload_ctx_free(ctx);
+	ck_assert_ptr_null(offload_ctx_note(NULL));
+	free(fdt);
+}
+END_TEST
+
 struct worker {
 	offload_ctx *ctx;
 	int dev, id, bad;
@@ -395,6 +709,18 @@ int main(void)
 	tcase_add_test(t, digital_twins);
 	tcase_add_test(t, faults_through_the_api);
 	tcase_add_test(t, threads_with_their_own_queues);
+	tcase_add_test(t, ring_windows_outside_fifos_refused);
+	tcase_add_test(t, unreachable_dma_memory_refused);
+	tcase_add_test(t, dma_parent_loop_refused);
+	tcase_add_test(t, missing_ring_cfg_region_refused);
+	tcase_add_test(t, bus_addresses_above_48_bits_refused);
+	tcase_add_test(t, bcdma_rings_above_36_bits_refused);
+	tcase_add_test(t, misaligning_dma_ranges_refused);
+	tcase_add_test(t, wait_with_huge_timeout_waits);
+	tcase_add_test(t, close_on_stuck_engine_is_bounded);
+	tcase_add_test(t, busy_engine_falls_back_to_cpu);
+	tcase_add_test(t, sync_for_cpu_after_copy_keeps_edges);
+	tcase_add_test(t, many_engines_open_with_a_note);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

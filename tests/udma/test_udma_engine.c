@@ -8,6 +8,8 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "k3_fixture.h"
@@ -346,6 +348,164 @@ END_TEST
 START_TEST(bcdma_stuck_times_out_and_recovers) { stuck_or_lost(OFL_SIM_FAULT_STUCK, true); }
 END_TEST
 
+/*
+ * A huge timeout means "wait", not "already expired": INT64_MAX us times 1000
+ * wraps to -1000 ns in 64 bits, which made the first check of the deadline
+ * fail while a delayed completion was still on its way.
+ */
+START_TEST(progress_with_huge_timeout_waits)
+{
+	struct k3fx f;
+	enum { LEN = 1 << 16 };
+	uint8_t *src = malloc(LEN), *dst = calloc(1, LEN);
+	struct ofl_job jobs[2];
+	struct offload_queue q = { .ctx = NULL, .depth = 2, .mask = 1, .jobs = jobs };
+
+	k3fx_setup(&f, false, false);
+	q.ctx = f.ctx;
+	q.dev = f.dev;
+	memset(src, 0x5A, LEN);
+	ck_assert_int_eq(udma_memcpy_ops.queue_open(f.dev, &q), 0);
+	struct ofl_sim_fault fl = { .kind = OFL_SIM_FAULT_DELAY, .count = 1, .arg = 30000 };
+	ofl_sim_fault_set(f.sim, &fl);
+	jobs[0] = (struct ofl_job){ .dst = dst, .src = src, .len = LEN };
+	q.tail = 1;
+	ck_assert_int_eq(udma_memcpy_ops.queue_submit(&q), 0);
+	q.submitted = 1;
+	ck_assert_int_eq(udma_memcpy_ops.queue_progress(&q, INT64_MAX), 0);
+	ck_assert_uint_eq(q.done, 1);
+	ck_assert_int_eq(jobs[0].status, 0);
+	ck_assert_int_eq(memcmp(src, dst, LEN), 0);
+	ck_assert_uint_eq(ofl_sim_fault_fired(f.sim, OFL_SIM_FAULT_DELAY), 1);
+	udma_memcpy_ops.queue_close(&q);
+	k3fx_teardown(&f);
+	free(src);
+	free(dst);
+}
+END_TEST
+
+/*
+ * The breaker's H1: completion-ring FIFO windows past the mapped block. Every
+ * pop reads all ones (a bus error). That value is neither the descriptor nor
+ * a teardown marker anyone asked for: the copy must fail with -EIO, promptly
+ * (the old code took it as a stale marker, did not advance, re-read the same
+ * occupancy and spun forever, resetting the stall watchdog on each pass).
+ */
+START_TEST(bus_error_on_completion_ring_is_eio)
+{
+	struct k3fx f;
+	char s[4096], d[4096];
+
+	/* 4 KiB of FIFO windows: ring 0 (TX of channel 0) works, the completion rings do not */
+	k3fx_setup_ex(&f, false, false, false, 0x1000);
+	f.e.timeout_ns = 50000000;
+	memset(s, 5, sizeof(s));
+	for (int i = 0; i < 2; i++) { /* and again on the reset channel */
+		ck_assert_int_eq(udma_copy(&f.e, d, s, sizeof(s), NULL), -EIO);
+		const char *m = offload_last_error(f.ctx);
+		ck_assert_msg(strstr(m, "0xffffffffffffffff") && strstr(m, "torn down"), "%s", m);
+	}
+	char last[160];
+	ck_assert_uint_gt(ofl_sim_bus_errors(f.sim, last, sizeof(last)), 0);
+	ck_assert_ptr_nonnull(strstr(last, "fifos"));
+	k3fx_teardown(&f);
+}
+END_TEST
+
+/* An occupancy register that reads more than the ring holds is -EIO, not that many pops. */
+START_TEST(impossible_occupancy_is_eio)
+{
+	struct k3fx f;
+	char s[4096], d[4096];
+
+	k3fx_setup(&f, false, false);
+	f.e.timeout_ns = 50000000;
+	memset(s, 6, sizeof(s));
+	/* the completion ring's rt registers as a region one page short of them: reads are all ones */
+	uint32_t cq = f.e.gp_first; /* the first channel's completion ring */
+	f.e.ra_rt.size = (uint64_t)cq * K3_RA_RT_STRIDE;
+	ck_assert_int_eq(udma_copy(&f.e, d, s, sizeof(s), NULL), -EIO);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(f.ctx), "occupancy register reads 0xffffffff"));
+	f.e.ra_rt.size = 0x400000;
+	memset(d, 0, sizeof(d));
+	ck_assert_int_eq(udma_copy(&f.e, d, s, sizeof(s), NULL), 0);
+	ck_assert_int_eq(memcmp(s, d, sizeof(s)), 0);
+	k3fx_teardown(&f);
+}
+END_TEST
+
+/* A region smaller than the rings or channels the engine reports: refused at init, with the numbers. */
+START_TEST(regions_too_small_are_refused)
+{
+	static const struct {
+		bool bcdma;
+		size_t field;   /* offsetof the region in struct udma_engine */
+		uint64_t size;
+		const char *want;
+	} cases[] = {
+		/* 1024 rings x 4 KiB: ring 1023's FIFO window ends at 1023 * 0x1000 + 0x400 */
+		{ false, offsetof(struct udma_engine, ra_fifos), 0x3ff3ff, "ring 1023 needs it to reach 0x3ff400" },
+		{ false, offsetof(struct udma_engine, ra_rt), 0x1000, "ring accelerator \"rt\" region is 0x1000" },
+		{ false, offsetof(struct udma_engine, ra_cfg), 0x100, "ring accelerator \"cfg\"" },
+		/* 140 memcpy channels x 4 KiB: channel 139's SBCNT ends at 139 * 0x1000 + 0x414 */
+		{ false, offsetof(struct udma_engine, tchanrt), 0x8b413, "channel 139 needs it to reach 0x8b414" },
+		{ false, offsetof(struct udma_engine, rchancfg), 0x100, "\"rchan\" region" },
+		{ false, offsetof(struct udma_engine, gcfg), 0x20, "\"gcfg\" region is 0x20 bytes" },
+		/* 32 bchans x 8 KiB DMA rings: ring 31's ROCC ends at 31 * 0x2000 + 0x101c */
+		{ true, offsetof(struct udma_engine, ringrt), 0x3f01b, "ring 31 needs it to reach 0x3f01c" },
+		{ true, offsetof(struct udma_engine, bchanrt), 0x1000, "\"bchanrt\" region" },
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(cases); i++) {
+		struct k3fx f;
+		char why[512] = "";
+		k3fx_setup(&f, cases[i].bcdma, false);
+		udma_engine_fini(&f.e);
+		struct ofl_mmio *m = (struct ofl_mmio *)(void *)((char *)&f.e + cases[i].field);
+		uint64_t keep = m->size;
+		m->size = cases[i].size;
+		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), -ENODEV);
+		ck_assert_msg(strstr(why, cases[i].want), "case %zu: %s", i, why);
+		m->size = keep;
+		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), 0);
+		k3fx_teardown(&f);
+	}
+}
+END_TEST
+
+/* Configuring through registers (no DM firmware) needs the configuration regions in the tree. */
+START_TEST(config_regions_needed_without_firmware)
+{
+	static const struct {
+		bool bcdma;
+		size_t field;
+		const char *want;
+	} cases[] = {
+		{ false, offsetof(struct udma_engine, tchancfg), "no \"tchan\" region" },
+		{ false, offsetof(struct udma_engine, rchancfg), "no \"rchan\" region" },
+		{ false, offsetof(struct udma_engine, ra_cfg), "no ring accelerator \"cfg\" region" },
+		{ true, offsetof(struct udma_engine, bchancfg), "no \"bchan\" region" },
+		{ true, offsetof(struct udma_engine, ringcfg), "no \"ring\" region" },
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(cases); i++) {
+		struct k3fx f;
+		char why[512] = "";
+		k3fx_setup(&f, cases[i].bcdma, false);
+		udma_engine_fini(&f.e);
+		struct ofl_mmio *m = (struct ofl_mmio *)(void *)((char *)&f.e + cases[i].field);
+		enum ofl_mmio_kind keep = m->kind;
+		m->kind = OFL_MMIO_NONE;
+		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), -ENODEV);
+		ck_assert_msg(strstr(why, cases[i].want), "case %zu: %s", i, why);
+		/* DM firmware (here the sim's TI-SCI) configures them instead: fine without */
+		f.e.fw = &udma_fw_sim_tisci;
+		f.e.fw_arg = f.model;
+		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), 0);
+		m->kind = keep;
+		k3fx_teardown(&f);
+	}
+}
+END_TEST
+
 START_TEST(delayed_completion_is_waited_for)
 {
 	struct k3fx f;
@@ -368,7 +528,7 @@ START_TEST(firewalled_config_is_refused)
 	char why[256];
 
 	k3fx_world(&f, false);
-	k3fx_models(&f, false, true);
+	k3fx_models(&f, false, true, 0);
 	struct udma_engine *e = &f.e;
 	e->dev = f.dev;
 	e->sim = true;
@@ -561,6 +721,11 @@ int main(void)
 	tcase_add_test(x, lost_completion_times_out_and_recovers);
 	tcase_add_test(x, bcdma_stuck_times_out_and_recovers);
 	tcase_add_test(x, delayed_completion_is_waited_for);
+	tcase_add_test(x, bus_error_on_completion_ring_is_eio);
+	tcase_add_test(x, progress_with_huge_timeout_waits);
+	tcase_add_test(x, impossible_occupancy_is_eio);
+	tcase_add_test(e, regions_too_small_are_refused);
+	tcase_add_test(e, config_regions_needed_without_firmware);
 	tcase_set_timeout(q, 300);
 	tcase_add_test(q, threads_with_own_queues);
 	tcase_add_test(q, threads_share_sync_channels);

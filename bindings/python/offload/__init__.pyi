@@ -72,6 +72,7 @@ class ResFlag(enum.IntFlag):
     CPU = 8
     BOUNCED = 16
     HARDWARE = 32
+    FALLBACK = 64
 
 class CipherAlg(enum.IntEnum):
     AES_ECB = 1
@@ -298,6 +299,8 @@ class Context:
     def closed(self) -> bool: ...
     @property
     def dt_source(self) -> str: ...
+    @property
+    def note(self) -> str: ...
     @property
     def flags(self) -> int: ...
     @property

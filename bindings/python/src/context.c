@@ -762,6 +762,13 @@ static PyObject *ctx_get_dt_source(PyoCtx *c, void *unused)
 	return pyo_str(offload_ctx_dt_source(c->ctx));
 }
 
+static PyObject *ctx_get_note(PyoCtx *c, void *unused)
+{
+	if (pyo_ctx_check(c) < 0)
+		return NULL;
+	return pyo_str(offload_ctx_note(c->ctx));
+}
+
 static PyObject *ctx_get_flags(PyoCtx *c, void *unused)
 {
 	if (pyo_ctx_check(c) < 0)
@@ -850,6 +857,9 @@ static PyGetSetDef ctx_getset[] = {
 	{ "dt_source", (getter)ctx_get_dt_source, NULL,
 	  "Where the device tree came from: 'file:/path', 'live:/sys/firmware/fdt',\n"
 	  "'builtin:virtual-board', 'blob' or 'none' (offload_ctx_dt_source()).", NULL },
+	{ "note", (getter)ctx_get_note, NULL,
+	  "What opening left out of a valid device tree (engine nodes beyond the 64\n"
+	  "devices a context lists), or '' (offload_ctx_note()).", NULL },
 	{ "flags", (getter)ctx_get_flags, NULL,
 	  "The OFFLOAD_CTX_* bits in effect after the environment (offload_ctx_flags()):\n"
 	  "1 SIM (simulated engines may be chosen automatically), 2 NO_ENV,\n"

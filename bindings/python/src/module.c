@@ -314,7 +314,8 @@ static const struct pyo_const dev_flags[] = {
 static const struct pyo_const res_flags[] = {
 	{ "SIM", OFFLOAD_RES_SIM }, { "DIRECT", OFFLOAD_RES_DIRECT },
 	{ "KERNEL", OFFLOAD_RES_KERNEL }, { "CPU", OFFLOAD_RES_CPU },
-	{ "BOUNCED", OFFLOAD_RES_BOUNCED }, { "HARDWARE", OFFLOAD_RES_HARDWARE }, { NULL, 0 }
+	{ "BOUNCED", OFFLOAD_RES_BOUNCED }, { "HARDWARE", OFFLOAD_RES_HARDWARE },
+	{ "FALLBACK", OFFLOAD_RES_FALLBACK }, { NULL, 0 }
 };
 static const struct pyo_const cipher_algs[] = {
 	{ "AES_ECB", OFFLOAD_CIPHER_AES_ECB }, { "AES_CBC", OFFLOAD_CIPHER_AES_CBC },
@@ -371,7 +372,8 @@ static int init_enums(PyObject *m)
 		"(through AF_ALG or spidev), CPU (the software device).");
 	Pyo_ResFlag = make_enum(m, e, "IntFlag", "ResFlag", res_flags,
 		"How an operation ran (OFFLOAD_RES_*): SIM, DIRECT, KERNEL, CPU, BOUNCED (a user\n"
-		"buffer went through a DMA buffer), HARDWARE (an off-CPU engine).");
+		"buffer went through a DMA buffer), HARDWARE (an off-CPU engine), FALLBACK (the\n"
+		"automatic device was busy, the CPU ran it).");
 	Pyo_CipherAlg = make_enum(m, e, "IntEnum", "CipherAlg", cipher_algs,
 		"Cipher algorithm and mode (enum offload_cipher_alg). The AES key size follows\n"
 		"from the key length (16/24/32 bytes). AES_ECB: no IV; AES_CBC and AES_CTR: 16-byte\n"
