@@ -852,6 +852,47 @@ static int nobody_dmabuf(void)
 	return failures ? 1 : 0;
 }
 
+/* `offloadctl doctor --dtb none` into out. */
+static void run_doctor(char *out, size_t len)
+{
+	FILE *f = popen("offloadctl doctor --dtb none 2>&1", "r");
+	size_t n = f ? fread(out, 1, len - 1, f) : 0;
+
+	out[n] = '\0';
+	if (f)
+		pclose(f);
+}
+
+static int nobody_doctor(void)
+{
+	char out[8192];
+	int mark = failures;
+
+	run_doctor(out, sizeof(out));
+	CHECK(strstr(out, "no dma-buf exporter is usable") &&
+	      strstr(out, "udmabuf: /dev/udmabuf: permission denied") &&
+	      strstr(out, "system dma-heap: /dev/dma_heap/system: permission denied"),
+	      "doctor as uid %d:\n%s", NOBODY, out);
+	OK_SINCE(mark, "ok   offloadctl doctor (uid %d): permission denied on both nodes\n", NOBODY);
+	return failures ? 1 : 0;
+}
+
+/* `offloadctl doctor` names both exporters as root, and says why not as uid NOBODY. */
+static void dmabuf_doctor(void)
+{
+	char out[8192];
+	int mark = failures;
+
+	run_doctor(out, sizeof(out));
+	CHECK(strstr(out, "info: dma-buf buffers (OFFLOAD_BUF_DMABUF) come from: udmabuf, system "
+		      "dma-heap [dma-buf-exporters]") &&
+	      strstr(out, "udmabuf: a 4096-byte dma-buf made, mapped and synced (exporter \"udmabuf\")") &&
+	      strstr(out, "system dma-heap: a 4096-byte dma-buf made, mapped and synced (exporter \"system\")"),
+	      "doctor as root:\n%s", out);
+	OK_SINCE(mark, "ok   offloadctl doctor (root): both exporters reported\n");
+	CHECK(as_nobody(nobody_doctor) == 0, "doctor as uid %d failed", NOBODY);
+}
+
 static void dmabuf_buffers(void)
 {
 	struct stat sb = { 0 };
@@ -866,6 +907,7 @@ static void dmabuf_buffers(void)
 	CHECK((sb.st_mode & 0077) == 0 && sb.st_uid == 0, "/dev/udmabuf is not root's alone (mode %o)",
 	      (unsigned)(sb.st_mode & 0777));
 	CHECK(as_nobody(nobody_dmabuf) == 0, "the unprivileged dma-buf check failed");
+	dmabuf_doctor();
 	CHECK(nsync < (int)(sizeof(syncs) / sizeof(syncs[0])), "the sync log overflowed");
 }
 
