@@ -226,7 +226,7 @@ size_t offload_buf_size(const offload_buf *buf);
  * @brief Address of the buffer as the device sees it (after dma-ranges).
  * @param buf The buffer.
  * @return The bus address; 0 if buf is NULL or the buffer is plain memory
- *   (a device the library does not drive directly).
+ *   (a device the library does not drive directly) or a dma-buf.
  *
  * Thread-safety: safe from any thread.
  */
@@ -235,7 +235,8 @@ uint64_t offload_buf_bus_addr(const offload_buf *buf);
 /**
  * @brief Cache handling of a buffer.
  * @param buf The buffer.
- * @return The mode, or ::OFFLOAD_CACHE_COHERENT if buf is NULL.
+ * @return The mode, or ::OFFLOAD_CACHE_COHERENT if buf is NULL;
+ *   ::OFFLOAD_CACHE_STREAMING for a dma-buf (its CPU access must be bracketed).
  *
  * Thread-safety: safe from any thread.
  */
