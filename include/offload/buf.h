@@ -66,10 +66,14 @@ enum offload_dma_dir {
  * The dma-buf is mapped with mmap() of its fd (offload_buf_ptr()); the size is
  * rounded up to the page. Its pages are scattered and the library sets up no
  * IOMMU mapping for them, so only devices the library does not drive itself
- * accept it (the CPU, AF_ALG, spidev: it is CPU memory to them); a direct
- * engine (udma, eip97, dspi, real or simulated) is refused with -ENOTSUP —
- * allocate its memory without this flag (u-dma-buf, a CMA dma-heap or
- * reserved-memory) instead.
+ * accept it (the CPU and spidev, which copies user data in and out: it is CPU
+ * memory to them); a direct engine (udma, eip97, dspi, real or simulated) is
+ * refused with -ENOTSUP — allocate its memory without this flag (u-dma-buf,
+ * a CMA dma-heap or reserved-memory) instead. AF_ALG is refused too: the
+ * kernel pins the pages of the buffers it gets (crypto/af_alg.c), which a
+ * dma-buf mapping does not have, and answers EFAULT (seen on Linux 6.12 for
+ * both exporters); the same holds for a pointer into a dma-buf passed to an
+ * AF_ALG device: copy such data into plain memory first.
  *
  * CPU access is bracketed with DMA_BUF_IOCTL_SYNC (include/uapi/linux/dma-buf.h):
  * the buffer starts in the CPU's hands (SYNC_START issued at allocation);
@@ -125,7 +129,7 @@ typedef struct offload_buf offload_buf;
  *   dma-buf: no exporter node on this machine), -ENOMEM (no provider has
  *   that much DMA memory, or none gives uncached memory; dma-buf: an exporter
  *   refused the size), -EACCES (dma-buf: the exporter node exists but this
- *   process may not open it), -ENOTSUP (dma-buf for a direct engine). The
+ *   process may not open it), -ENOTSUP (dma-buf for a direct engine or AF_ALG). The
  *   message says what was tried: each path with its reason.
  *
  * Thread-safety: safe to call concurrently on one context.
@@ -152,7 +156,7 @@ int offload_buf_alloc(offload_ctx *ctx, int dev, size_t len, uint32_t flags, off
  * @return 0, or -EINVAL (NULL argument; fd is not a dma-buf: a plain file, a
  *   pipe, ...; the message names what it is), -EBADF (fd is not open, or the
  *   context is closed), -ENODEV (no such device), -ENOTSUP (dev is a direct
- *   engine), -EACCES (the fd is read-only and cannot be mapped for writing),
+ *   engine or AF_ALG), -EACCES (the fd is read-only and cannot be mapped for writing),
  *   or the -errno of dup/mmap/DMA_BUF_IOCTL_SYNC.
  *
  * Thread-safety: safe to call concurrently on one context.

@@ -59,8 +59,20 @@ static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
 			       "pages are scattered and reachable only through an IOMMU mapping, "
 			       "which this library does not set up; give it a buffer without the "
 			       "dma-buf flag (u-dma-buf, a CMA dma-heap or reserved-memory), or use "
-			       "the dma-buf with the CPU or a kernel-served device (AF_ALG, spidev)",
+			       "the dma-buf with the CPU or spidev",
 			       func, d->name, d->backend->name, d->sim ? ", simulated" : "");
+	/*
+	 * AF_ALG takes the pages of user buffers by reference (crypto/af_alg.c
+	 * extracts and pins them, for hash input and for every output), and a
+	 * dma-buf's CPU mapping on Linux 6.12 is a page-frame mapping without
+	 * pages to pin: the kernel answers EFAULT, seen in the qemu guest
+	 * (tests/qemu/guest_dmabuf.c) for udmabuf and the system heap alike.
+	 */
+	if (dmabuf && strcmp(d->backend->name, "kcapi") == 0)
+		return ofl_err(ctx, -ENOTSUP, "%s: device %s (AF_ALG) cannot use a dma-buf: the kernel "
+			       "pins the pages of the buffers it is given, and a dma-buf mapping has "
+			       "none to pin (EFAULT); copy the data into plain memory for AF_ALG, or use "
+			       "the dma-buf with the CPU", func, d->name);
 	*out = d;
 	return 0;
 }

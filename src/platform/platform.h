@@ -419,7 +419,7 @@ int ofl_pagemap_phys(const void *p, uint64_t *phys, char *why, size_t why_len);
  * kernel's /dev/udmabuf over a sealed memfd, by /dev/dma_heap/system, or
  * imported from a dma-buf fd someone else made. Its pages are scattered and
  * have no bus address the library could give an engine: it is memory for the
- * CPU and for kernel-served devices only. The roots (ofl_platform_roots())
+ * CPU and for spidev only (AF_ALG cannot pin its pages). The roots (ofl_platform_roots())
  * apply: <dev>/udmabuf, <dev>/dma_heap/system,
  * <sysfs>/module/udmabuf/parameters/size_limit_mb.
  */

@@ -752,6 +752,11 @@ static void dmabuf_import(void)
 	close(node);
 	if (!CHECK(raw >= 0, "raw UDMABUF_CREATE: %s", strerror(errno)))
 		goto out;
+	/* the kernel fact behind "every END follows a START" (udmabuf.c: no sg table before) */
+	struct dma_buf_sync end = { .flags = DMA_BUF_SYNC_END | RW_FLAGS };
+	errno = 0;
+	CHECK(ioctl(raw, DMA_BUF_IOCTL_SYNC, &end) < 0 && errno == EINVAL,
+	      "raw SYNC_END before any START on a fresh udmabuf: errno %d, want EINVAL", errno);
 	pattern(want, n, 3);
 	CHECK(pwrite(mfd, want, n, 0) == (ssize_t)n, "pwrite");
 	int fds = count_fds(), s0 = nsync;
@@ -852,6 +857,72 @@ static int nobody_dmabuf(void)
 	return failures ? 1 : 0;
 }
 
+/*
+ * AF_ALG and dma-bufs: the kernel pins the pages of the buffers it is given,
+ * and a dma-buf mapping has none (EFAULT, for either exporter). The library
+ * refuses a dma-buf for the af_alg device, and a pointer into one (from a
+ * buffer of the CPU) still fails there; the same data in plain memory hashes
+ * to the FIPS 180-2 value (SHA-256 of one million 'a'), so the failure is the
+ * mapping's, not the data's.
+ */
+static void dmabuf_af_alg(void)
+{
+	static const uint8_t million_a[32] = {
+		0xcd, 0xc7, 0x6e, 0x5c, 0x99, 0x14, 0xfb, 0x92, 0x81, 0xa1, 0xc7, 0xe2, 0x84, 0xd7, 0x3e, 0x67,
+		0xf1, 0x80, 0x9a, 0x48, 0xa4, 0x97, 0x20, 0x0e, 0x04, 0x6d, 0x39, 0xcc, 0xc7, 0x11, 0x2c, 0xd0
+	};
+	static const uint32_t flags[] = { OFFLOAD_BUF_DMABUF_UDMABUF, OFFLOAD_BUF_DMABUF_HEAP };
+	const size_t n = 1000000;
+	int d = offload_dev_find(ctx, "af_alg");
+	if (d < 0) {
+		printf("note: no af_alg device in this build (%s): dma-buf with AF_ALG not checked\n",
+		       offload_last_error(ctx));
+		return;
+	}
+	offload_buf *b = NULL;
+	uint8_t md[32], *plain = malloc(n);
+	int mark = failures;
+	int r = offload_buf_alloc(ctx, d, 4096, OFFLOAD_BUF_DMABUF, &b);
+	char msg[512];
+	snprintf(msg, sizeof(msg), "%s", offload_last_error(ctx));
+	CHECK(r == -ENOTSUP && strstr(msg, "AF_ALG") && strstr(msg, "pins the pages"),
+	      "dma-buf for af_alg: %d (%s), want -ENOTSUP", r, msg);
+	memset(plain, 'a', n);
+	r = offload_hash(ctx, OFFLOAD_HASH_SHA256, NULL, 0, plain, n, md, sizeof(md), NULL);
+	CHECK(r == 32 && memcmp(md, million_a, 32) == 0, "SHA-256 of 10^6 'a' in plain memory: %d", r);
+	for (int i = 0; i < 2; i++) {
+		r = offload_buf_alloc(ctx, OFFLOAD_DEV_AUTO, n, flags[i], &b);
+		if (!CHECK(r == 0, "dma-buf %d: %s", i, offload_last_error(ctx)))
+			continue;
+		memset(offload_buf_ptr(b), 'a', n);
+		offload_hash_session *h = NULL;
+		r = offload_hash_open_dev(ctx, d, OFFLOAD_HASH_SHA256, NULL, 0, &h);
+		if (r == 0)
+			r = offload_hash_update(h, offload_buf_ptr(b), n);
+		CHECK(r < 0 && strstr(offload_last_error(ctx), "kcapi backend"),
+		      "AF_ALG took data in a %s dma-buf (%d): the refusal's reason no longer holds",
+		      offload_buf_dmabuf_exporter(b), r);
+		printf("     AF_ALG, 10^6 bytes in a %s dma-buf: %d, %s\n", offload_buf_dmabuf_exporter(b), r,
+		       offload_last_error(ctx));
+		if (h)
+			offload_hash_close(h);
+		/* the CPU takes the same pointer */
+		r = offload_hash_open_dev(ctx, offload_dev_find(ctx, "cpu"), OFFLOAD_HASH_SHA256, NULL, 0, &h);
+		if (r == 0)
+			r = offload_hash_update(h, offload_buf_ptr(b), n);
+		if (r == 0)
+			r = offload_hash_final(h, md, sizeof(md), NULL);
+		CHECK(r == 32 && memcmp(md, million_a, 32) == 0, "CPU SHA-256 of the dma-buf: %d %s", r,
+		      offload_last_error(ctx));
+		if (h)
+			offload_hash_close(h);
+		offload_buf_free(b);
+	}
+	free(plain);
+	OK_SINCE(mark, "ok   AF_ALG: a dma-buf for it refused (%s); data in a udmabuf or system-heap "
+		 "dma-buf fails there, hashes right on the CPU\n", msg);
+}
+
 /* `offloadctl doctor --dtb none` into out. */
 static void run_doctor(char *out, size_t len)
 {
@@ -908,6 +979,7 @@ static void dmabuf_buffers(void)
 	      (unsigned)(sb.st_mode & 0777));
 	CHECK(as_nobody(nobody_dmabuf) == 0, "the unprivileged dma-buf check failed");
 	dmabuf_doctor();
+	dmabuf_af_alg();
 	CHECK(nsync < (int)(sizeof(syncs) / sizeof(syncs[0])), "the sync log overflowed");
 }
 

@@ -362,7 +362,8 @@ static PyMethodDef buffer_methods[] = {
 	  "mapped read-write; len() is the dma-buf's size. Like Buffer(dmabuf=True) it\n"
 	  "starts in the CPU's hands: call sync_for_device() before another device uses it\n"
 	  "and sync_for_cpu() after, which issue DMA_BUF_IOCTL_SYNC END and START.\n"
-	  "dev: None for the CPU; a device the library drives itself is refused.\n"
+	  "dev: None for the CPU; a device the library drives itself, and AF_ALG, are\n"
+	  "refused.\n"
 	  "Raises InvalidArgument (not a dma-buf: the message says what it is), Closed\n"
 	  "(EBADF: fd is not open), PermissionDenied (a read-only dma-buf), NotSupported\n"
 	  "(dev is a direct engine), NoDevice." },
@@ -413,13 +414,14 @@ PyTypeObject PyoBuffer_Type = {
 		  "/dev/dma_heap/system; \"udmabuf\" or \"heap\" for that exporter only. Its fd is\n"
 		  "dmabuf_fd. It starts in the CPU's hands (DMA_BUF_IOCTL_SYNC START):\n"
 		  "sync_for_device() ends the CPU's access before another device or process uses\n"
-		  "it, sync_for_cpu() begins it again. Only the CPU and kernel-served devices\n"
-		  "take one: a device the library drives itself raises NotSupported.\n"
+		  "it, sync_for_cpu() begins it again. Only the CPU and spidev take one: a\n"
+		  "device the library drives itself, and AF_ALG (the kernel cannot pin a dma-buf\n"
+		  "mapping's pages), raise NotSupported.\n"
 		  "Raises InvalidArgument (size 0), NoDevice, Error(ENOMEM) when no provider has\n"
 		  "that much DMA memory (the message lists what was tried); with dmabuf also\n"
 		  "NoDevice (no exporter node: the message names each path), PermissionDenied\n"
 		  "(a node this process may not open), Error(ENOMEM) (udmabuf's size_limit_mb\n"
-		  "and no system heap), NotSupported (a direct engine).",
+		  "and no system heap), NotSupported (a direct engine or AF_ALG).",
 	.tp_weaklistoffset = offsetof(PyoBuffer, weakreflist),
 	.tp_methods = buffer_methods,
 	.tp_getset = buffer_getset,
