@@ -72,8 +72,11 @@ enum offload_dma_dir {
  * a CMA dma-heap or reserved-memory) instead. AF_ALG is refused too: the
  * kernel pins the pages of the buffers it gets (crypto/af_alg.c), which a
  * dma-buf mapping does not have, and answers EFAULT (seen on Linux 6.12 for
- * both exporters); the same holds for a pointer into a dma-buf passed to an
- * AF_ALG device: copy such data into plain memory first.
+ * both exporters). A pointer into a dma-buf buffer of the same context that
+ * reaches an AF_ALG device (cipher or hash) is bounced through plain memory
+ * by the kcapi backend, at the cost of a CPU copy; memory of that kind the
+ * library does not know (another context's, a device mapping) fails there
+ * with -EFAULT and a message that says so.
  *
  * CPU access is bracketed with DMA_BUF_IOCTL_SYNC (include/uapi/linux/dma-buf.h):
  * the buffer starts in the CPU's hands (SYNC_START issued at allocation);

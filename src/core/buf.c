@@ -71,7 +71,8 @@ static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
 	if (dmabuf && strcmp(d->backend->name, "kcapi") == 0)
 		return ofl_err(ctx, -ENOTSUP, "%s: device %s (AF_ALG) cannot use a dma-buf: the kernel "
 			       "pins the pages of the buffers it is given, and a dma-buf mapping has "
-			       "none to pin (EFAULT); copy the data into plain memory for AF_ALG, or use "
+			       "none to pin (EFAULT), so it would never be zero-copy there (data in a "
+			       "dma-buf of this context is bounced through plain memory for AF_ALG); use "
 			       "the dma-buf with the CPU", func, d->name);
 	*out = d;
 	return 0;
@@ -81,7 +82,27 @@ static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
 static void buf_publish(offload_ctx *ctx, struct offload_buf *b, offload_buf **out)
 {
 	ofl_ctx_handle_add(ctx, &b->hdl, "dma buffer", buf_destroy);
+	if (b->dmabuf)
+		atomic_fetch_add_explicit(&ctx->ndmabufs, 1, memory_order_relaxed);
 	*out = b;
+}
+
+bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len)
+{
+	if (!p || !len || !atomic_load_explicit(&ctx->ndmabufs, memory_order_relaxed))
+		return false;
+	uintptr_t a = (uintptr_t)p, e = len > UINTPTR_MAX - a ? UINTPTR_MAX : a + len;
+	bool hit = false;
+	pthread_mutex_lock(&ctx->lock);
+	for (struct ofl_handle *h = ctx->handles.next; h != &ctx->handles && !hit; h = h->next) {
+		if (h->destroy != buf_destroy)
+			continue;
+		const struct offload_buf *b = ofl_container_of(h, struct offload_buf, hdl);
+		uintptr_t s = (uintptr_t)b->cpu;
+		hit = b->dmabuf && a < s + b->size && s < e;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return hit;
 }
 
 /* Open the CPU-access window of a new dma-buf buffer, or undo it (b freed). */
@@ -238,6 +259,7 @@ int offload_buf_free(offload_buf *b)
 	int r = 0;
 	ofl_ctx_handle_del(b->ctx, &b->hdl);
 	if (b->dmabuf) {
+		atomic_fetch_sub_explicit(&b->ctx->ndmabufs, 1, memory_order_relaxed);
 		char why[OFL_ERRMSG_LEN - 40];
 		if (b->cpu_open && (r = ofl_dmabuf_sync(b->dmabuf, false, why, sizeof(why))) < 0)
 			ofl_err(b->ctx, r, "offload_buf_free: %s (the buffer is freed all the same)", why);
