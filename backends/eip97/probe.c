@@ -256,6 +256,8 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 	d->priv = e;
 	d->dma = e->pool;
 	d->sim = e->sim;
+	if (e->sim)
+		e->timeout_ns *= OFL_SIM_TIMEOUT_FACTOR;
 	d->info.flags |= OFFLOAD_DEVF_DIRECT;
 	snprintf(why, wl,
 		 "eip97: EIP97 %u.%u.%u%s, EIP-96 %u.%u.%u, %u of %u rings (%u ring AICs), %u-bit bus, "

@@ -11,6 +11,7 @@
  * software kernel drivers are used only when the device is selected
  * explicitly or the allow-list names "kcapi".
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,14 @@ int ofl_kc_err(struct ofl_device *dev, int r, const char *what, const struct kc_
 			       "kcapi backend: the kernel has no %s (AF_ALG bind failed: %s); "
 			       "load its module or enable it in the kernel configuration",
 			       a->cra_name, offload_strerror(r));
+	/* libkcapi passes send()'s -1 through for updates under 32 KiB; errno has the reason */
+	if (r == -1 && errno && errno != EPERM)
+		r = -errno;
+	if (r == -EFAULT)
+		return ofl_err(dev->ctx, r, "kcapi backend: %s for %s failed: %s: the kernel could not pin "
+			       "the memory (memory without struct pages, such as a dma-buf or device mapping "
+			       "the library does not know: copy the data to ordinary memory first)",
+			       what, a->cra_name, offload_strerror(r));
 	return ofl_err(dev->ctx, r, "kcapi backend: %s for %s failed: %s", what, a->cra_name,
 		       offload_strerror(r));
 }

@@ -24,6 +24,7 @@ struct kc_hash {
 	const char *driver;  /* what the kernel bound (ofl_kc_resolve) */
 	bool hw;
 	uint32_t digest_len;
+	uint8_t *bounce;     /* KC_MD_PIECE bytes, for data in a dma-buf (kc_hash_update) */
 };
 
 static int kc_hash_query(struct ofl_device *dev, enum offload_hash_alg alg, bool *hw, char *why,
@@ -42,6 +43,10 @@ static void kc_hash_close(void *bs)
 
 	if (h->h)
 		kcapi_md_destroy(h->h);
+	if (h->bounce) {
+		ofl_wipe(h->bounce, KC_MD_PIECE);
+		free(h->bounce);
+	}
 	free(h);
 }
 
@@ -76,10 +81,16 @@ static int kc_hash_update(void *bs, const void *data, size_t len)
 {
 	struct kc_hash *h = bs;
 	const uint8_t *p = data;
+	/* data in a dma-buf goes through a bounce buffer: the kernel cannot pin its pages */
+	bool bounce = ofl_ctx_in_dmabuf(h->dev->ctx, data, len);
 
+	if (bounce && !h->bounce && !(h->bounce = malloc(KC_MD_PIECE)))
+		return ofl_err(h->dev->ctx, -ENOMEM, "kcapi backend: out of memory");
 	while (len) {
 		size_t n = OFL_MIN(len, (size_t)KC_MD_PIECE);
-		ssize_t r = kcapi_md_update(h->h, p, n);
+		if (bounce)
+			memcpy(h->bounce, p, n);
+		ssize_t r = kcapi_md_update(h->h, bounce ? h->bounce : p, n);
 		if (r < 0)
 			return ofl_kc_err(h->dev, (int)r, "hash update", h->a);
 		p += n;

@@ -120,6 +120,8 @@ static void ctr_add(uint8_t ctr[16], uint64_t n)
 	}
 }
 
+static int kc_stage(struct kc_cipher *c, size_t need);
+
 static int kc_skcipher_run(struct kc_cipher *c, const struct offload_cipher_op *op)
 {
 	const uint8_t *in = op->in;
@@ -128,22 +130,37 @@ static int kc_skcipher_run(struct kc_cipher *c, const struct offload_cipher_op *
 	size_t ivl = c->ci->iv_len, bl = c->ci->block;
 	bool cbc = c->alg == OFFLOAD_CIPHER_AES_CBC || c->alg == OFFLOAD_CIPHER_DES3_CBC;
 	bool enc = op->dir == OFFLOAD_ENCRYPT;
+	/*
+	 * The kernel pins the pages it is given; a dma-buf mapping has none
+	 * (EFAULT, and the operation socket is left unusable): such data goes
+	 * through the staging buffer, filled and emptied by the CPU.
+	 */
+	bool bounce = ofl_ctx_in_dmabuf(c->dev->ctx, in, op->len) || ofl_ctx_in_dmabuf(c->dev->ctx, out, op->len);
+	int r0;
 
+	if (bounce && (r0 = kc_stage(c, OFL_MIN(op->len, (size_t)KC_CHUNK))) < 0)
+		return r0;
 	if (ivl)
 		memcpy(iv, op->iv, ivl);
 	for (size_t off = 0; off < op->len;) {
 		size_t n = OFL_MIN(op->len - off, (size_t)KC_CHUNK);
+		const uint8_t *ci = in + off;
+		uint8_t *co = out + off;
 		if (cbc && !enc) /* in-place would overwrite the chaining block */
 			memcpy(next, in + off + n - bl, bl);
-		ssize_t r = enc ? kcapi_cipher_encrypt(c->h, in + off, n, ivl ? iv : NULL, out + off, n,
-						       KCAPI_ACCESS_HEURISTIC)
-				: kcapi_cipher_decrypt(c->h, in + off, n, ivl ? iv : NULL, out + off, n,
-						       KCAPI_ACCESS_HEURISTIC);
+		if (bounce) {
+			memcpy(c->stage, ci, n);
+			ci = co = c->stage;
+		}
+		ssize_t r = enc ? kcapi_cipher_encrypt(c->h, ci, n, ivl ? iv : NULL, co, n, KCAPI_ACCESS_HEURISTIC)
+				: kcapi_cipher_decrypt(c->h, ci, n, ivl ? iv : NULL, co, n, KCAPI_ACCESS_HEURISTIC);
 		if (r < 0)
 			return ofl_kc_err(c->dev, (int)r, enc ? "encrypt" : "decrypt", c->a);
 		if ((size_t)r != n)
 			return ofl_err(c->dev->ctx, -EIO,
 				       "kcapi backend: %s returned %zd of %zu bytes", c->a->cra_name, r, n);
+		if (bounce)
+			memcpy(out + off, c->stage, n);
 		if (cbc)
 			memcpy(iv, enc ? out + off + n - bl : next, bl);
 		else if (c->alg == OFFLOAD_CIPHER_AES_CTR)

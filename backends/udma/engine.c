@@ -179,14 +179,14 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 		return -ENOMEM;
 	}
 	if (!e->timeout_ns)
-		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS;
+		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS * (e->sim ? OFL_SIM_TIMEOUT_FACTOR : 1u);
 	/*
 	 * Separate from the stall watchdog: Linux gives the teardown completion
 	 * its own 1 s (drivers/dma/ti/k3-udma.c udma_synchronize()), so a caller
 	 * who shortens the watchdog does not shorten the teardown with it.
 	 */
 	if (!e->teardown_ns)
-		e->teardown_ns = UDMA_DEFAULT_TIMEOUT_NS;
+		e->teardown_ns = UDMA_DEFAULT_TIMEOUT_NS * (e->sim ? OFL_SIM_TIMEOUT_FACTOR : 1u);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	return 0;
@@ -281,6 +281,11 @@ static int reg_ring_cfg(struct udma_engine *e, uint32_t ring, uint64_t base, uin
 	if ((r = need(m, e->bcdma ? "ring" : "cfg (ring accelerator)", why, wl)) < 0)
 		return r;
 	if (e->bcdma) {
+		if ((base & K3_ADDR_MASK) > K3_DRING_ADDR_LIMIT) { /* the probe's bus_limit keeps this from happening */
+			snprintf(why, wl, "ring %u at bus 0x%" PRIx64 " is above the 36 bits its base register holds",
+				 ring, base);
+			return -ERANGE;
+		}
 		hi = K3_DRING_BA_HI_ADDR((uint32_t)(base >> 32)) |
 		     K3_DRING_BA_HI_ASEL((uint32_t)(base >> K3_ASEL_SHIFT) & 0xFu);
 		size = K3_DRING_SIZE_QMODE(mode) | K3_DRING_SIZE_ELCNT(count);

@@ -202,6 +202,12 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20),
 					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (hw/k3_udma.h §1.5) */
 					.bus_limit = K3_ADDR_MASK };
+	if (e->bcdma) {
+		/* the pool also holds the DMA rings, whose base the ring registers carry in 36 bits */
+		po.bus_limit = K3_DRING_ADDR_LIMIT;
+		po.bus_limit_why = "the 36 address bits a BCDMA ring base register holds (Linux k3-ringacc.c "
+				   "K3_DMARING_CFG_ADDR_HI_MASK)";
+	}
 	memory_region(ctx->dt.fdt, d->node, &po);
 	int r = map_regions(e, why, wl);
 	e->fw = &udma_fw_registers;

@@ -4,10 +4,13 @@
  * backend serves comes from that device's DMA pool (src/platform), so the
  * backend can use pointers inside it zero-copy; any other device (the CPU,
  * kernel-interface backends) gets plain cache-line-aligned memory, which is
- * all those need.
+ * all those need. A dma-buf buffer (OFFLOAD_BUF_DMABUF, or an imported fd)
+ * is CPU memory backed by a Linux dma-buf (src/platform/dmabuf.c), with the
+ * CPU-access window of include/offload/buf.h.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "platform/platform.h"
@@ -20,14 +23,126 @@ struct offload_buf {
 	struct offload_ctx *ctx;
 	struct ofl_device *dev;
 	struct ofl_dma *dma; /* NULL: plain memory */
+	struct ofl_dmabuf *dmabuf; /* a dma-buf buffer; NULL otherwise */
+	bool cpu_open;       /* dma-buf: SYNC_START issued, SYNC_END not yet */
 	void *cpu;
 	size_t size;
 	enum offload_cache_mode mode;
 };
 
+#define OFL_BUF_FLAGS (OFFLOAD_BUF_UNCACHED | OFFLOAD_BUF_DMABUF | OFFLOAD_BUF_DMABUF_UDMABUF | \
+		       OFFLOAD_BUF_DMABUF_HEAP)
+
 static void buf_destroy(struct ofl_handle *h)
 {
 	offload_buf_free(ofl_container_of(h, struct offload_buf, hdl));
+}
+
+/*
+ * Device `dev` of ctx for a buffer (OFFLOAD_DEV_AUTO: the CPU), usable; with
+ * a dma-buf not one a direct backend drives (it has a DMA pool): its engine
+ * would need the dma-buf's scattered pages mapped by an IOMMU.
+ */
+static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
+		      struct ofl_device **out)
+{
+	struct ofl_device *d = ofl_ctx_device(ctx, dev == OFFLOAD_DEV_AUTO ? ctx->cpu_dev : dev);
+	if (!d)
+		return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, dev,
+			       ctx->ndev);
+	if (!d->backend)
+		return ofl_err(ctx, -ENODEV, "%s: device %s is not usable: %s", func, d->name,
+			       d->usable_reason);
+	if (dmabuf && d->dma)
+		return ofl_err(ctx, -ENOTSUP, "%s: device %s (%s backend%s) is an engine the library "
+			       "drives itself: it needs memory at one bus address, and a dma-buf's "
+			       "pages are scattered and reachable only through an IOMMU mapping, "
+			       "which this library does not set up; give it a buffer without the "
+			       "dma-buf flag (u-dma-buf, a CMA dma-heap or reserved-memory), or use "
+			       "the dma-buf with the CPU or spidev",
+			       func, d->name, d->backend->name, d->sim ? ", simulated" : "");
+	/*
+	 * AF_ALG takes the pages of user buffers by reference (crypto/af_alg.c
+	 * extracts and pins them, for hash input and for every output), and a
+	 * dma-buf's CPU mapping on Linux 6.12 is a page-frame mapping without
+	 * pages to pin: the kernel answers EFAULT, seen in the qemu guest
+	 * (tests/qemu/guest_dmabuf.c) for udmabuf and the system heap alike.
+	 */
+	if (dmabuf && strcmp(d->backend->name, "kcapi") == 0)
+		return ofl_err(ctx, -ENOTSUP, "%s: device %s (AF_ALG) cannot use a dma-buf: the kernel "
+			       "pins the pages of the buffers it is given, and a dma-buf mapping has "
+			       "none to pin (EFAULT), so it would never be zero-copy there (data in a "
+			       "dma-buf of this context is bounced through plain memory for AF_ALG); use "
+			       "the dma-buf with the CPU", func, d->name);
+	*out = d;
+	return 0;
+}
+
+/* Register a new buffer with its context and hand it out. */
+static void buf_publish(offload_ctx *ctx, struct offload_buf *b, offload_buf **out)
+{
+	ofl_ctx_handle_add(ctx, &b->hdl, "dma buffer", buf_destroy);
+	if (b->dmabuf)
+		atomic_fetch_add_explicit(&ctx->ndmabufs, 1, memory_order_relaxed);
+	*out = b;
+}
+
+bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len)
+{
+	if (!p || !len || !atomic_load_explicit(&ctx->ndmabufs, memory_order_relaxed))
+		return false;
+	uintptr_t a = (uintptr_t)p, e = len > UINTPTR_MAX - a ? UINTPTR_MAX : a + len;
+	bool hit = false;
+	pthread_mutex_lock(&ctx->lock);
+	for (struct ofl_handle *h = ctx->handles.next; h != &ctx->handles && !hit; h = h->next) {
+		if (h->destroy != buf_destroy)
+			continue;
+		const struct offload_buf *b = ofl_container_of(h, struct offload_buf, hdl);
+		uintptr_t s = (uintptr_t)b->cpu;
+		hit = b->dmabuf && a < s + b->size && s < e;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return hit;
+}
+
+/* Open the CPU-access window of a new dma-buf buffer, or undo it (b freed). */
+static int dmabuf_start(offload_ctx *ctx, struct offload_buf *b, const char *func)
+{
+	char why[OFL_ERRMSG_LEN - 120];
+	int r = ofl_dmabuf_sync(b->dmabuf, true, why, sizeof(why));
+
+	if (r < 0) {
+		ofl_dmabuf_release(b->dmabuf);
+		free(b->dmabuf);
+		free(b);
+		return ofl_err(ctx, r, "%s: %s", func, why);
+	}
+	b->cpu_open = true;
+	b->cpu = b->dmabuf->cpu;
+	b->size = b->dmabuf->len;
+	b->mode = OFFLOAD_CACHE_STREAMING;
+	return 0;
+}
+
+static int dmabuf_alloc(offload_ctx *ctx, struct offload_buf *b, size_t len, uint32_t flags)
+{
+	char why[OFL_ERRMSG_LEN - 120];
+	unsigned which = (flags & OFFLOAD_BUF_DMABUF_UDMABUF) ? OFL_DMABUF_UDMABUF
+			 : (flags & OFFLOAD_BUF_DMABUF_HEAP)  ? OFL_DMABUF_SYSTEM_HEAP
+							      : OFL_DMABUF_UDMABUF | OFL_DMABUF_SYSTEM_HEAP;
+
+	b->dmabuf = calloc(1, sizeof(*b->dmabuf));
+	if (!b->dmabuf) {
+		free(b);
+		return ofl_err(ctx, -ENOMEM, "offload_buf_alloc: out of memory");
+	}
+	int r = ofl_dmabuf_alloc(len, which, b->dmabuf, why, sizeof(why));
+	if (r < 0) {
+		free(b->dmabuf);
+		free(b);
+		return ofl_err(ctx, r, "offload_buf_alloc: no dma-buf of %zu bytes: %s", len, why);
+	}
+	return dmabuf_start(ctx, b, "offload_buf_alloc");
 }
 
 int offload_buf_alloc(offload_ctx *ctx, int dev, size_t len, uint32_t flags, offload_buf **out)
@@ -43,22 +158,31 @@ int offload_buf_alloc(offload_ctx *ctx, int dev, size_t len, uint32_t flags, off
 	if (len == 0 || len > (SIZE_MAX >> 1))
 		return ofl_err(ctx, -EINVAL, "offload_buf_alloc: length %zu is not in 1 .. %zu", len,
 			       SIZE_MAX >> 1);
-	if (flags & ~OFFLOAD_BUF_UNCACHED)
-		return ofl_err(ctx, -EINVAL, "offload_buf_alloc: unknown flags 0x%x", flags & ~OFFLOAD_BUF_UNCACHED);
-	struct ofl_device *d = ofl_ctx_device(ctx, dev == OFFLOAD_DEV_AUTO ? ctx->cpu_dev : dev);
-	if (!d)
-		return ofl_err(ctx, -ENODEV, "offload_buf_alloc: no device %d (the context has %d)", dev,
-			       ctx->ndev);
-	if (!d->backend)
-		return ofl_err(ctx, -ENODEV, "offload_buf_alloc: device %s is not usable: %s", d->name,
-			       d->usable_reason);
+	if (flags & ~OFL_BUF_FLAGS)
+		return ofl_err(ctx, -EINVAL, "offload_buf_alloc: unknown flags 0x%x", flags & ~OFL_BUF_FLAGS);
+	bool dmabuf = flags & (OFFLOAD_BUF_DMABUF | OFFLOAD_BUF_DMABUF_UDMABUF | OFFLOAD_BUF_DMABUF_HEAP);
+	if (dmabuf && (flags & OFFLOAD_BUF_UNCACHED))
+		return ofl_err(ctx, -EINVAL, "offload_buf_alloc: OFFLOAD_BUF_UNCACHED does not apply to a "
+			       "dma-buf (its exporter decides the mapping)");
+	if ((flags & OFFLOAD_BUF_DMABUF_UDMABUF) && (flags & OFFLOAD_BUF_DMABUF_HEAP))
+		return ofl_err(ctx, -EINVAL, "offload_buf_alloc: OFFLOAD_BUF_DMABUF_UDMABUF and "
+			       "OFFLOAD_BUF_DMABUF_HEAP each allow one exporter only; give "
+			       "OFFLOAD_BUF_DMABUF for either");
+	struct ofl_device *d;
+	r = buf_device(ctx, dev, dmabuf, "offload_buf_alloc", &d);
+	if (r < 0)
+		return r;
 	struct offload_buf *b = calloc(1, sizeof(*b));
 	if (!b)
 		return ofl_err(ctx, -ENOMEM, "offload_buf_alloc: out of memory");
 	b->magic = OFL_BUF_MAGIC;
 	b->ctx = ctx;
 	b->dev = d;
-	if (d->dma) {
+	if (dmabuf) {
+		r = dmabuf_alloc(ctx, b, len, flags);
+		if (r < 0)
+			return r;
+	} else if (d->dma) {
 		enum offload_cache_mode want = (flags & OFFLOAD_BUF_UNCACHED) ? OFFLOAD_CACHE_UNCACHED
 									      : ofl_dma_pool_cache(d->dma);
 		r = ofl_dma_alloc(d->dma, len, ofl_cache_line(), want, true, &b->dma, why, sizeof(why));
@@ -82,8 +206,44 @@ int offload_buf_alloc(offload_ctx *ctx, int dev, size_t len, uint32_t flags, off
 		memset(b->cpu, 0, b->size);
 		b->mode = OFFLOAD_CACHE_COHERENT;
 	}
-	ofl_ctx_handle_add(ctx, &b->hdl, "dma buffer", buf_destroy);
-	*out = b;
+	buf_publish(ctx, b, out);
+	return 0;
+}
+
+int offload_buf_import_dmabuf(offload_ctx *ctx, int dev, int fd, offload_buf **out)
+{
+	char why[OFL_ERRMSG_LEN - 120];
+	int r = ofl_ctx_check(ctx, "offload_buf_import_dmabuf");
+
+	if (r < 0)
+		return r;
+	if (!out)
+		return ofl_err(ctx, -EINVAL, "offload_buf_import_dmabuf: out is NULL");
+	*out = NULL;
+	struct ofl_device *d;
+	r = buf_device(ctx, dev, true, "offload_buf_import_dmabuf", &d);
+	if (r < 0)
+		return r;
+	struct offload_buf *b = calloc(1, sizeof(*b));
+	if (b)
+		b->dmabuf = calloc(1, sizeof(*b->dmabuf));
+	if (!b || !b->dmabuf) {
+		free(b);
+		return ofl_err(ctx, -ENOMEM, "offload_buf_import_dmabuf: out of memory");
+	}
+	b->magic = OFL_BUF_MAGIC;
+	b->ctx = ctx;
+	b->dev = d;
+	r = ofl_dmabuf_import(fd, b->dmabuf, why, sizeof(why));
+	if (r < 0) {
+		free(b->dmabuf);
+		free(b);
+		return ofl_err(ctx, r, "offload_buf_import_dmabuf: %s", why);
+	}
+	r = dmabuf_start(ctx, b, "offload_buf_import_dmabuf");
+	if (r < 0)
+		return r;
+	buf_publish(ctx, b, out);
 	return 0;
 }
 
@@ -96,14 +256,38 @@ int offload_buf_free(offload_buf *b)
 {
 	if (!buf_ok(b))
 		return ofl_err(NULL, -EINVAL, "offload_buf_free: %s", b ? "not a buffer" : "buffer is NULL");
+	int r = 0;
 	ofl_ctx_handle_del(b->ctx, &b->hdl);
-	if (b->dma)
+	if (b->dmabuf) {
+		atomic_fetch_sub_explicit(&b->ctx->ndmabufs, 1, memory_order_relaxed);
+		char why[OFL_ERRMSG_LEN - 40];
+		if (b->cpu_open && (r = ofl_dmabuf_sync(b->dmabuf, false, why, sizeof(why))) < 0)
+			ofl_err(b->ctx, r, "offload_buf_free: %s (the buffer is freed all the same)", why);
+		ofl_dmabuf_release(b->dmabuf);
+		free(b->dmabuf);
+	} else if (b->dma) {
 		ofl_dma_free(b->dma);
-	else
+	} else {
 		free(b->cpu);
+	}
 	b->magic = 0;
 	free(b);
-	return 0;
+	return r;
+}
+
+int offload_buf_dmabuf_fd(const offload_buf *b)
+{
+	if (!buf_ok(b))
+		return ofl_err(NULL, -EINVAL, "offload_buf_dmabuf_fd: %s", b ? "not a buffer" : "buffer is NULL");
+	if (!b->dmabuf)
+		return ofl_err(b->ctx, -ENOTSUP, "offload_buf_dmabuf_fd: the buffer is not a dma-buf "
+			       "(allocate it with OFFLOAD_BUF_DMABUF or import one)");
+	return b->dmabuf->fd;
+}
+
+const char *offload_buf_dmabuf_exporter(const offload_buf *b)
+{
+	return buf_ok(b) && b->dmabuf ? b->dmabuf->exporter : NULL;
 }
 
 void *offload_buf_ptr(const offload_buf *b)
@@ -147,6 +331,14 @@ int offload_buf_sync_for_device(offload_buf *b, size_t off, size_t len, enum off
 
 	if (r < 0)
 		return r;
+	if (b->dmabuf) {
+		if (!b->cpu_open)
+			return 0;
+		char why[OFL_ERRMSG_LEN - 40];
+		b->cpu_open = false;
+		r = ofl_dmabuf_sync(b->dmabuf, false, why, sizeof(why));
+		return r < 0 ? ofl_err(b->ctx, r, "offload_buf_sync_for_device: %s", why) : 0;
+	}
 	/* every direction cleans: a dirty line evicted during the DMA would overwrite the device's data */
 	if (b->dma)
 		ofl_dma_sync_for_device(b->dma, off, len);
@@ -159,6 +351,20 @@ int offload_buf_sync_for_cpu(offload_buf *b, size_t off, size_t len, enum offloa
 
 	if (r < 0)
 		return r;
+	if (b->dmabuf) {
+		char why[OFL_ERRMSG_LEN - 40];
+		if (b->cpu_open) { /* each START gets its END */
+			b->cpu_open = false;
+			r = ofl_dmabuf_sync(b->dmabuf, false, why, sizeof(why));
+			if (r < 0)
+				return ofl_err(b->ctx, r, "offload_buf_sync_for_cpu: %s", why);
+		}
+		r = ofl_dmabuf_sync(b->dmabuf, true, why, sizeof(why));
+		if (r < 0)
+			return ofl_err(b->ctx, r, "offload_buf_sync_for_cpu: %s", why);
+		b->cpu_open = true;
+		return 0;
+	}
 	if (b->dma && dir != OFFLOAD_DMA_TO_DEVICE) /* the device only read: the CPU's view is current */
 		ofl_dma_sync_for_cpu(b->dma, off, len);
 	return 0;

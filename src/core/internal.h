@@ -134,6 +134,7 @@ struct offload_ctx {
 
 	struct ofl_handle handles;      /* list head of open handles */
 	int nhandles;
+	_Atomic int ndmabufs;           /* dma-buf buffers among the handles (ofl_ctx_in_dmabuf) */
 	pthread_mutex_t lock;           /* protects the handle list and backend lazy state */
 };
 
@@ -190,6 +191,13 @@ void *ofl_ctx_backend_state(const struct offload_ctx *ctx, const char *name);
 void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,
 			void (*destroy)(struct ofl_handle *h));
 void ofl_ctx_handle_del(struct offload_ctx *ctx, struct ofl_handle *h);
+/*
+ * Does [p, p + len) overlap a dma-buf buffer of this context (src/core/buf.c)?
+ * Such memory has no struct pages, so the kernel cannot pin it (AF_ALG's
+ * af_alg_make_sg / vmsplice fail with EFAULT): the kcapi backend bounces it.
+ * One relaxed load when the context has no dma-buf buffer.
+ */
+bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len);
 /* The containing struct of an embedded member. */
 #define ofl_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 

@@ -155,6 +155,12 @@
 #define K3_DRING_CFG_SIZE 0x48
 #define K3_DRING_BA_HI_ADDR(v) K3_FIELD_GET(v, 3, 0)
 #define K3_DRING_BA_HI_ASEL(x) K3_FIELD_PREP(x, 19, 16)
+/*
+ * BA_HI of a BCDMA/PKTDMA DMA ring holds address bits 35:32 only (Linux
+ * drivers/soc/ti/k3-ringacc.c: K3_DMARING_CFG_ADDR_HI_MASK is GENMASK(3, 0)):
+ * ring memory must lie below 64 GiB in bus addresses.
+ */
+#define K3_DRING_ADDR_LIMIT 0x0000000FFFFFFFFFull
 #define K3_DRING_SIZE_QMODE(x) K3_FIELD_PREP(x, 31, 29)
 #define K3_DRING_SIZE_ELCNT(x) K3_FIELD_PREP(x, 15, 0)
 #define K3_DRING_SIZE_ELCNT_GET(v) K3_FIELD_GET(v, 15, 0)

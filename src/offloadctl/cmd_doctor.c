@@ -6,7 +6,8 @@
  * Uses only the public API (offload_dev_info): everything it reports is
  * something the library decided and can justify. Checks are a table; a
  * module that knows more about the live system adds a row (the AF_ALG
- * check asks the af_alg device which kernel driver serves each algorithm).
+ * check asks the af_alg device which kernel driver serves each algorithm;
+ * the dma-buf check makes one page-sized dma-buf with each exporter).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -274,6 +275,66 @@ static void check_af_alg(struct report *r, offload_ctx *ctx)
 		put(f->action, sizeof(f->action), "none");
 }
 
+/*
+ * Which of the kernel's dma-buf exporters offload_buf_alloc(OFFLOAD_BUF_DMABUF)
+ * can use here: one page from each, made and freed as an application would,
+ * so that a missing node, a root-only node or a kernel without the option is
+ * reported in the library's own words (the paths it tried).
+ */
+static void check_dmabuf(struct report *r, offload_ctx *ctx)
+{
+	static const struct {
+		const char *name;
+		uint32_t flag;
+	} exp[] = {
+		{ "udmabuf", OFFLOAD_BUF_DMABUF_UDMABUF },
+		{ "system dma-heap", OFFLOAD_BUF_DMABUF_HEAP },
+	};
+	char ev[1024] = "", have[64] = "";
+	size_t at = 0;
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(exp) / sizeof(exp[0]); i++) {
+		offload_buf *b = NULL;
+		int e = offload_buf_alloc(ctx, OFFLOAD_DEV_AUTO, 4096, exp[i].flag, &b);
+		char one[512];
+		if (e == 0) {
+			snprintf(one, sizeof(one), "%s: a %zu-byte dma-buf made, mapped and synced "
+				 "(exporter \"%s\")", exp[i].name, offload_buf_size(b),
+				 offload_buf_dmabuf_exporter(b));
+			offload_buf_free(b);
+			snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s%s", n ? ", " : "",
+				 exp[i].name);
+			n++;
+		} else {
+			/* the library's message names the paths; drop its function prefix */
+			const char *m = offload_last_error(ctx), *p = strstr(m, "bytes: ");
+			snprintf(one, sizeof(one), "%s: %s", exp[i].name, p ? p + 7 : m);
+		}
+		at += (size_t)snprintf(ev + at, at < sizeof(ev) ? sizeof(ev) - at : 0, "%s%s",
+				       i ? "; " : "", one);
+		if (at >= sizeof(ev))
+			at = sizeof(ev) - 1;
+	}
+	struct finding *f = add(r, SEV_INFO, "dma-buf-exporters", NULL);
+	if (!f)
+		return;
+	if (n)
+		put(f->summary, sizeof(f->summary), "dma-buf buffers (OFFLOAD_BUF_DMABUF) come from: %s",
+		    have);
+	else
+		put(f->summary, sizeof(f->summary), "no dma-buf exporter is usable: OFFLOAD_BUF_DMABUF "
+		    "buffers cannot be made here (importing a dma-buf fd still works)");
+	put(f->evidence, sizeof(f->evidence), "%s", ev);
+	if (n)
+		put(f->action, sizeof(f->action), "none");
+	else
+		put(f->action, sizeof(f->action), "for dma-buf buffers: a kernel with CONFIG_UDMABUF or "
+		    "CONFIG_DMABUF_HEAPS_SYSTEM (Debian's 6.12 kernel has both), and read-write access "
+		    "to /dev/udmabuf or /dev/dma_heap/system (a udev rule); engines the library drives "
+		    "need u-dma-buf, a CMA heap or reserved-memory instead");
+}
+
 /* The checks, in output order. */
 static const struct {
 	const char *name;
@@ -281,6 +342,7 @@ static const struct {
 } checks[] = {
 	{ "device-tree", check_devices },
 	{ "af-alg", check_af_alg },
+	{ "dma-buf", check_dmabuf },
 };
 
 /* ------------------------------------------------------------------ output */

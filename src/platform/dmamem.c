@@ -498,8 +498,9 @@ static int xlate_range(const struct ofl_dma_pool *pool, uint64_t phys, uint64_t 
 		e = -ERANGE;
 	}
 	if (e == 0 && pool->o.bus_limit && b1 > pool->o.bus_limit) {
-		snprintf(w, sizeof(w), "it sits at bus addresses up to 0x%" PRIx64 ", beyond the device's "
-			 "DMA addressing (up to 0x%" PRIx64 ")", b1, pool->o.bus_limit);
+		snprintf(w, sizeof(w), "it sits at bus addresses up to 0x%" PRIx64 ", beyond %s (up to 0x%" PRIx64 ")",
+			 b1, pool->o.bus_limit_why ? pool->o.bus_limit_why : "the device's DMA addressing",
+			 pool->o.bus_limit);
 		e = -ERANGE;
 	}
 	if (e < 0) {

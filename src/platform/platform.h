@@ -316,6 +316,15 @@ struct ofl_dma {
  * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
  * be translated, e.g. an interconnect loop) with the reason in `why`.
  */
+/*
+ * A simulated engine's timeouts are this many times the hardware's: its model
+ * runs on a host thread that shares the CPU with everything else, and on a
+ * loaded 2-core host a model starved for a second is scheduling, not a stuck
+ * engine (fuzz_sim saw exactly that under load). Fault-injection tests set
+ * their own short timeouts.
+ */
+#define OFL_SIM_TIMEOUT_FACTOR 10u
+
 typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
 /* The usual ofl_dma_xlate_fn: the `dma-ranges` of the device's DT node; arg is its struct ofl_device. */
@@ -332,6 +341,8 @@ struct ofl_dma_pool_opts {
 	uint64_t min_reach;
 	/* highest bus address the device can put on the bus (its DMA mask), 0 = any */
 	uint64_t bus_limit;
+	/* where that limit comes from, for the message (NULL: "the device's DMA addressing") */
+	const char *bus_limit_why;
 };
 
 /*
@@ -411,5 +422,65 @@ struct ofl_udmabuf_info {
 int ofl_udmabuf_scan(struct ofl_udmabuf_info *out, int max);
 /* Read the physical address of a page-aligned mapping from the pagemap; -EPERM without CAP_SYS_ADMIN. */
 int ofl_pagemap_phys(const void *p, uint64_t *phys, char *why, size_t why_len);
+
+/* ------------------------------------------------------------------ dma-buf (CPU memory) */
+
+/*
+ * A Linux dma-buf mapped for the CPU (src/platform/dmabuf.c): made by the
+ * kernel's /dev/udmabuf over a sealed memfd, by /dev/dma_heap/system, or
+ * imported from a dma-buf fd someone else made. Its pages are scattered and
+ * have no bus address the library could give an engine: it is memory for the
+ * CPU and for spidev only (AF_ALG cannot pin its pages). The roots (ofl_platform_roots())
+ * apply: <dev>/udmabuf, <dev>/dma_heap/system,
+ * <sysfs>/module/udmabuf/parameters/size_limit_mb.
+ */
+enum ofl_dmabuf_src {
+	OFL_DMABUF_UDMABUF = 1u << 0,     /* /dev/udmabuf over a memfd */
+	OFL_DMABUF_SYSTEM_HEAP = 1u << 1, /* /dev/dma_heap/system */
+	OFL_DMABUF_IMPORTED = 1u << 2,    /* someone else's fd, duplicated */
+};
+const char *ofl_dmabuf_src_name(enum ofl_dmabuf_src s);
+
+/*
+ * The access flags of every DMA_BUF_IOCTL_SYNC: READ and WRITE, at START and
+ * at END alike. A CPU-access window is opened by offload_buf_sync_for_cpu()
+ * and closed by offload_buf_sync_for_device(), and the caller may both read
+ * and write inside it; the kernel does not remember START's flags
+ * (dma_buf_end_cpu_access() gets END's direction alone and exporters sync for
+ * the device in that direction), so an END narrower than what the CPU did
+ * would skip writing back its stores, and one wider than START would break
+ * the uapi rule that END uses START's flags (include/uapi/linux/dma-buf.h).
+ */
+#define OFL_DMABUF_SYNC_ACCESS DMA_BUF_SYNC_RW
+
+struct ofl_dmabuf {
+	int fd;                 /* the dma-buf, owned (-1 when none) */
+	void *cpu;              /* MAP_SHARED mapping of all of it */
+	size_t len;             /* bytes: the dma-buf's size, a multiple of the page */
+	enum ofl_dmabuf_src src;
+	char exporter[32];      /* the kernel's exp_name ("udmabuf", "system", ...) */
+};
+
+/*
+ * Make and map a dma-buf of `len` bytes (rounded up to the page) from the
+ * exporters in `which` (OFL_DMABUF_UDMABUF / _SYSTEM_HEAP), tried in that
+ * order. On failure `why` lists every exporter tried with its path and
+ * reason, and the errno is that of the attempt that got furthest:
+ * -ENOMEM (an exporter refused the size: udmabuf's size_limit_mb, out of
+ * memory), -EACCES (a node this process may not open), -ENODEV (no node),
+ * -EINVAL (len 0 or above SIZE_MAX / 2, `which` empty), or another -errno.
+ */
+int ofl_dmabuf_alloc(size_t len, unsigned which, struct ofl_dmabuf *out, char *why, size_t why_len);
+/*
+ * Duplicate (F_DUPFD_CLOEXEC) and map a dma-buf fd: size from fstat (the
+ * dma-buf inode's size) or lseek(SEEK_END). -EBADF (not an open fd), -EINVAL
+ * (not a dma-buf: fstatfs is not DMA_BUF_MAGIC; or no size), -EACCES (a
+ * read-only fd), or the -errno of dup / mmap; `why` says which.
+ */
+int ofl_dmabuf_import(int fd, struct ofl_dmabuf *out, char *why, size_t why_len);
+/* DMA_BUF_IOCTL_SYNC START or END with OFL_DMABUF_SYNC_ACCESS (retried on EINTR/EAGAIN). */
+int ofl_dmabuf_sync(const struct ofl_dmabuf *b, bool start, char *why, size_t why_len);
+/* Unmap and close; b->fd is -1 afterwards. */
+void ofl_dmabuf_release(struct ofl_dmabuf *b);
 
 #endif /* OFL_PLATFORM_H */

@@ -105,7 +105,7 @@ has doctor-espressobin "warning: /soc/internal-regs@d0000000/crypto@90000: the S
 has doctor-espressobin "mark EIP97 as dma-coherent"
 has doctor-espressobin "+3..326 %"
 has doctor-espressobin "action:   add \`dma-coherent;\` to /soc/internal-regs@d0000000/crypto@90000"
-has doctor-espressobin "doctor: 1 warning, 0 notes"
+has doctor-espressobin "doctor: 1 warning, 1 note"
 
 run doctor-espressobin-json 1 doctor --backends cpu --json --dtb "$dtb/armada-3720-espressobin.dtb"
 json_ok doctor-espressobin-json

@@ -374,7 +374,7 @@ END_TEST
  * copy hung (FIFO windows past the mapped region) or failed with -ERANGE /
  * -EINVAL while the device was listed usable and chosen automatically.
  */
-static void refused(const char *fixture, const char *want)
+static void refused_dev(const char *fixture, const char *compat, const char *want)
 {
 	char path[512];
 	struct offload_dev_info info;
@@ -386,7 +386,7 @@ static void refused(const char *fixture, const char *want)
 
 	snprintf(path, sizeof(path), "%s/%s.dtb", UDMA_FIXTURE_DIR, fixture);
 	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
-	int d = dev_of(ctx, J721E_UDMA), cpu = offload_dev_find(ctx, "cpu");
+	int d = dev_of(ctx, compat), cpu = offload_dev_find(ctx, "cpu");
 	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
 	ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
 	ck_assert_msg(strstr(info.usable_reason, want), "%s: %s", fixture, info.usable_reason);
@@ -405,6 +405,11 @@ static void refused(const char *fixture, const char *want)
 	offload_ctx_free(ctx);
 	free(s);
 	free(x);
+}
+
+static void refused(const char *fixture, const char *want)
+{
+	refused_dev(fixture, J721E_UDMA, want);
 }
 
 /* ti,num-rings 1024, "fifos" 4 KiB: completion-ring windows would be read past the region */
@@ -433,6 +438,21 @@ START_TEST(bus_addresses_above_48_bits_refused)
 {
 	refused("dma-high", "up to 0x30000002fffff, beyond the device's DMA addressing (up to "
 		"0xffffffffffff)");
+}
+END_TEST
+
+/*
+ * A BCDMA whose memory sits at bus 0xCA_0000_0000: within the 48 bits of a
+ * TR's addresses, but a DMA ring's base register keeps only address bits
+ * 35:32 (Linux k3-ringacc.c, K3_DMARING_CFG_ADDR_HI_MASK = GENMASK(3, 0)), so
+ * the rings would be truncated to 0xA_xxxx_xxxx (fuzz_sim: a copy timed out
+ * on a device listed usable).
+ */
+START_TEST(bcdma_rings_above_36_bits_refused)
+{
+	refused_dev("bcdma-high", AM64_BCDMA,
+		    "up to 0xca002fffff, beyond the 36 address bits a BCDMA ring base register holds "
+		    "(Linux k3-ringacc.c K3_DMARING_CFG_ADDR_HI_MASK) (up to 0xfffffffff)");
 }
 END_TEST
 
@@ -716,6 +736,7 @@ int main(void)
 	tcase_add_test(t, dma_parent_loop_refused);
 	tcase_add_test(t, missing_ring_cfg_region_refused);
 	tcase_add_test(t, bus_addresses_above_48_bits_refused);
+	tcase_add_test(t, bcdma_rings_above_36_bits_refused);
 	tcase_add_test(t, misaligning_dma_ranges_refused);
 	tcase_add_test(t, wait_with_huge_timeout_waits);
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);

@@ -3,7 +3,7 @@
 
 import enum
 import sys
-from typing import Any, Final, Iterable, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Final, Iterable, List, Literal, Optional, Sequence, Tuple, Union, final
 
 from _typeshed import ReadableBuffer, StrPath, WriteableBuffer, structseq
 
@@ -357,7 +357,17 @@ class Queue:
 @final
 class Buffer:
     """A DMA buffer, writable through the buffer protocol."""
-    def __init__(self, ctx: Context, size: int, dev: _DevArg = None, *, uncached: bool = False) -> None: ...
+    def __init__(
+        self,
+        ctx: Context,
+        size: int,
+        dev: _DevArg = None,
+        *,
+        uncached: bool = False,
+        dmabuf: Union[bool, Literal["udmabuf", "heap"]] = False,
+    ) -> None: ...
+    @classmethod
+    def import_dmabuf(cls, ctx: Context, fd: int, dev: _DevArg = None) -> "Buffer": ...
     def __buffer__(self, flags: int, /) -> memoryview: ...
     def __len__(self) -> int: ...
     def sync_for_device(self, offset: int = 0, length: Optional[int] = None, dir: DmaDir = DmaDir.BIDIRECTIONAL) -> None: ...
@@ -373,6 +383,10 @@ class Buffer:
     def address(self) -> int: ...
     @property
     def cache_mode(self) -> CacheMode: ...
+    @property
+    def dmabuf_fd(self) -> Optional[int]: ...
+    @property
+    def dmabuf_exporter(self) -> Optional[str]: ...
     @property
     def closed(self) -> bool: ...
     @property

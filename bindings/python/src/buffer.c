@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pyoffload.h"
 
@@ -51,36 +52,100 @@ static PyObject *buffer_new(PyTypeObject *t, PyObject *args, PyObject *kwds)
 	return pyo_child_new(t, PYO_CHILD_BUFFER, buffer_child_close, NULL);
 }
 
+/* dmabuf=: False, True (any exporter), "udmabuf" or "heap". 0 or -1 with an exception. */
+static int dmabuf_flags(PyObject *v, uint32_t *flags)
+{
+	if (v == Py_None || v == Py_False) {
+		*flags = 0;
+		return 0;
+	}
+	if (v == Py_True) {
+		*flags = OFFLOAD_BUF_DMABUF;
+		return 0;
+	}
+	const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+	if (s && strcmp(s, "udmabuf") == 0)
+		*flags = OFFLOAD_BUF_DMABUF_UDMABUF;
+	else if (s && strcmp(s, "heap") == 0)
+		*flags = OFFLOAD_BUF_DMABUF_HEAP;
+	else {
+		if (!PyErr_Occurred())
+			pyo_raise(EINVAL, "Buffer: dmabuf must be False, True, \"udmabuf\" or \"heap\"");
+		return -1;
+	}
+	return 0;
+}
+
+/* Keep a new library buffer in o. */
+static void buffer_attach(PyoBuffer *o, PyoCtx *c, offload_buf *b)
+{
+	o->buf = b;
+	o->ptr = offload_buf_ptr(b);
+	o->size = offload_buf_size(b);
+	pyo_child_attach(&o->link, c, NULL); /* o->buf is the handle */
+}
+
 static int buffer_init(PyoBuffer *o, PyObject *args, PyObject *kwds)
 {
-	static char *kwlist[] = { "ctx", "size", "dev", "uncached", NULL };
+	static char *kwlist[] = { "ctx", "size", "dev", "uncached", "dmabuf", NULL };
 	PyoCtx *c;
-	PyObject *devo = Py_None;
+	PyObject *devo = Py_None, *dmabufo = Py_False;
 	Py_ssize_t size;
 	int uncached = 0, dev, r;
+	uint32_t flags;
 	offload_buf *b = NULL;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!n|O$p:Buffer", kwlist, &PyoCtx_Type, &c,
-					 &size, &devo, &uncached))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!n|O$pO:Buffer", kwlist, &PyoCtx_Type, &c,
+					 &size, &devo, &uncached, &dmabufo))
 		return -1;
-	if (pyo_child_init_begin(&o->link, c, "Buffer") < 0 || pyo_dev_arg(c, devo, &dev) < 0)
+	if (pyo_child_init_begin(&o->link, c, "Buffer") < 0 || pyo_dev_arg(c, devo, &dev) < 0 ||
+	    dmabuf_flags(dmabufo, &flags) < 0)
 		return -1;
 	if (size < 0) {
 		pyo_raise(EINVAL, "Buffer: size %zd is negative", size);
 		return -1;
 	}
+	if (uncached)
+		flags |= OFFLOAD_BUF_UNCACHED;
 	PYO_BEGIN(c);
-	r = offload_buf_alloc(c->ctx, dev, (size_t)size, uncached ? OFFLOAD_BUF_UNCACHED : 0, &b);
+	r = offload_buf_alloc(c->ctx, dev, (size_t)size, flags, &b);
 	PYO_END(c);
 	if (r < 0) {
 		pyo_raise_lib(c->ctx, r);
 		return -1;
 	}
-	o->buf = b;
-	o->ptr = offload_buf_ptr(b);
-	o->size = offload_buf_size(b);
-	pyo_child_attach(&o->link, c, NULL); /* o->buf is the handle */
+	buffer_attach(o, c, b);
 	return 0;
+}
+
+static PyObject *buffer_import_dmabuf(PyTypeObject *cls, PyObject *args, PyObject *kwds)
+{
+	static char *kwlist[] = { "ctx", "fd", "dev", NULL };
+	PyoCtx *c;
+	PyObject *devo = Py_None;
+	int fd, dev, r;
+	offload_buf *b = NULL;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!i|O:import_dmabuf", kwlist, &PyoCtx_Type, &c,
+					 &fd, &devo))
+		return NULL;
+	PyoBuffer *o = (PyoBuffer *)buffer_new(cls, NULL, NULL);
+	if (!o)
+		return NULL;
+	if (pyo_child_init_begin(&o->link, c, "Buffer") < 0 || pyo_dev_arg(c, devo, &dev) < 0)
+		goto fail;
+	PYO_BEGIN(c);
+	r = offload_buf_import_dmabuf(c->ctx, dev, fd, &b);
+	PYO_END(c);
+	if (r < 0) {
+		pyo_raise_lib(c->ctx, r);
+		goto fail;
+	}
+	buffer_attach(o, c, b);
+	return (PyObject *)o;
+fail:
+	Py_DECREF(o);
+	return NULL;
 }
 
 static void buffer_dealloc(PyoBuffer *o)
@@ -229,6 +294,24 @@ static PyObject *buffer_get_cache_mode(PyoBuffer *o, void *unused)
 	return pyo_enum(Pyo_CacheMode, offload_buf_cache_mode(o->buf));
 }
 
+static PyObject *buffer_get_dmabuf_fd(PyoBuffer *o, void *unused)
+{
+	BUF_OPEN_OR_RAISE(o);
+	const char *exp = offload_buf_dmabuf_exporter(o->buf);
+	if (!exp)
+		Py_RETURN_NONE;
+	return PyLong_FromLong(offload_buf_dmabuf_fd(o->buf));
+}
+
+static PyObject *buffer_get_dmabuf_exporter(PyoBuffer *o, void *unused)
+{
+	BUF_OPEN_OR_RAISE(o);
+	const char *exp = offload_buf_dmabuf_exporter(o->buf);
+	if (!exp)
+		Py_RETURN_NONE;
+	return PyUnicode_FromString(exp);
+}
+
 static PyObject *buffer_get_closed(PyoBuffer *o, void *unused)
 {
 	return PyBool_FromLong(o->buf == NULL);
@@ -255,17 +338,35 @@ static PyMethodDef buffer_methods[] = {
 	  "CPU caches for them (offload_buf_sync_for_device()). Call it after the CPU wrote\n"
 	  "data the device will read, when moving data yourself; liboffload's own\n"
 	  "operations do it for the ranges they touch. Nothing happens on a coherent device.\n"
+	  "A dma-buf: ends the CPU's access (DMA_BUF_IOCTL_SYNC END, READ|WRITE, the whole\n"
+	  "dma-buf) if it is open; do it before another device or process uses the fd.\n"
 	  "Raises InvalidArgument for a range outside the buffer or a bad direction." },
 	{ "sync_for_cpu", (PyCFunction)(void (*)(void))buffer_sync_for_cpu,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "sync_for_cpu($self, /, offset=0, length=None, dir=DmaDir.BIDIRECTIONAL)\n--\n\n"
 	  "Give bytes [offset, offset+length) back to the CPU: invalidate the CPU caches for\n"
 	  "them (offload_buf_sync_for_cpu()) before reading what the device wrote.\n"
+	  "A dma-buf: begins the CPU's access (DMA_BUF_IOCTL_SYNC START, READ|WRITE, the\n"
+	  "whole dma-buf), ending an open one first.\n"
 	  "Raises InvalidArgument for a range outside the buffer or a bad direction." },
 	{ "close", (PyCFunction)buffer_close, METH_NOARGS,
 	  "close($self, /)\n--\n\n"
 	  "Free the buffer (offload_buf_free()). Closing twice does nothing. Raises\n"
 	  "BufferError while it is exported (a memoryview or queued copy uses it)." },
+	{ "import_dmabuf", (PyCFunction)(void (*)(void))buffer_import_dmabuf,
+	  METH_CLASS | METH_VARARGS | METH_KEYWORDS,
+	  "import_dmabuf($cls, /, ctx, fd, dev=None)\n--\n\n"
+	  "A Buffer over a dma-buf file descriptor someone else made (a V4L2 VIDIOC_EXPBUF\n"
+	  "fd, a DRM PRIME fd, one received from another process):\n"
+	  "offload_buf_import_dmabuf(). The fd is duplicated (you keep and close yours) and\n"
+	  "mapped read-write; len() is the dma-buf's size. Like Buffer(dmabuf=True) it\n"
+	  "starts in the CPU's hands: call sync_for_device() before another device uses it\n"
+	  "and sync_for_cpu() after, which issue DMA_BUF_IOCTL_SYNC END and START.\n"
+	  "dev: None for the CPU; a device the library drives itself, and AF_ALG, are\n"
+	  "refused.\n"
+	  "Raises InvalidArgument (not a dma-buf: the message says what it is), Closed\n"
+	  "(EBADF: fd is not open), PermissionDenied (a read-only dma-buf), NotSupported\n"
+	  "(dev is a direct engine), NoDevice." },
 	{ "__enter__", (PyCFunction)buffer_enter, METH_NOARGS,
 	  "__enter__($self, /)\n--\n\nReturn the buffer." },
 	{ "__exit__", (PyCFunction)buffer_exit, METH_VARARGS,
@@ -280,6 +381,13 @@ static PyGetSetDef buffer_getset[] = {
 	  "Address of the buffer as the device sees it (after dma-ranges).", NULL },
 	{ "address", (getter)buffer_get_address, NULL, "CPU virtual address of the buffer.", NULL },
 	{ "cache_mode", (getter)buffer_get_cache_mode, NULL, "CacheMode of the buffer.", NULL },
+	{ "dmabuf_fd", (getter)buffer_get_dmabuf_fd, NULL,
+	  "The dma-buf file descriptor (offload_buf_dmabuf_fd()), or None if the buffer is\n"
+	  "not a dma-buf. The Buffer owns it and closes it on close(): os.dup() it to\n"
+	  "keep the dma-buf longer.", NULL },
+	{ "dmabuf_exporter", (getter)buffer_get_dmabuf_exporter, NULL,
+	  "The kernel's name for the dma-buf's exporter (\"udmabuf\", \"system\", a driver\n"
+	  "name for an import), or None if the buffer is not a dma-buf.", NULL },
 	{ "closed", (getter)buffer_get_closed, NULL, "True once the buffer is freed.", NULL },
 	{ "context", (getter)buffer_get_context, NULL, "The Context the buffer belongs to.", NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
@@ -294,7 +402,7 @@ PyTypeObject PyoBuffer_Type = {
 	.tp_as_sequence = &buffer_as_sequence,
 	.tp_as_buffer = &buffer_as_buffer,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "Buffer(ctx, size, dev=None, *, uncached=False)\n--\n\n"
+	.tp_doc = "Buffer(ctx, size, dev=None, *, uncached=False, dmabuf=False)\n--\n\n"
 		  "A DMA buffer device `dev` can reach (offload_buf_alloc()), writable through\n"
 		  "the buffer protocol: memoryview(buf), numpy.frombuffer(buf, dtype), or pass it\n"
 		  "to Context.memcpy(), Queue.copy(), ciphers and SPI transfers, which then use it\n"
@@ -302,8 +410,18 @@ PyTypeObject PyoBuffer_Type = {
 		  "size: bytes (> 0), rounded up to the cache line. dev: None for plain memory\n"
 		  "for the CPU, an index, a name or a DeviceInfo. uncached: ask for uncached\n"
 		  "memory instead of the device's cache mode.\n"
+		  "dmabuf: True for a Linux dma-buf (OFFLOAD_BUF_DMABUF) from /dev/udmabuf, else\n"
+		  "/dev/dma_heap/system; \"udmabuf\" or \"heap\" for that exporter only. Its fd is\n"
+		  "dmabuf_fd. It starts in the CPU's hands (DMA_BUF_IOCTL_SYNC START):\n"
+		  "sync_for_device() ends the CPU's access before another device or process uses\n"
+		  "it, sync_for_cpu() begins it again. Only the CPU and spidev take one: a\n"
+		  "device the library drives itself, and AF_ALG (the kernel cannot pin a dma-buf\n"
+		  "mapping's pages), raise NotSupported.\n"
 		  "Raises InvalidArgument (size 0), NoDevice, Error(ENOMEM) when no provider has\n"
-		  "that much DMA memory (the message lists what was tried).",
+		  "that much DMA memory (the message lists what was tried); with dmabuf also\n"
+		  "NoDevice (no exporter node: the message names each path), PermissionDenied\n"
+		  "(a node this process may not open), Error(ENOMEM) (udmabuf's size_limit_mb\n"
+		  "and no system heap), NotSupported (a direct engine or AF_ALG).",
 	.tp_weaklistoffset = offsetof(PyoBuffer, weakreflist),
 	.tp_methods = buffer_methods,
 	.tp_getset = buffer_getset,
