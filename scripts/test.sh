@@ -7,9 +7,10 @@
 #                              (build-asan/) and every test
 #   scripts/test.sh --configs  the optional parts switched off one at a time
 #                              (OFFLOAD_WITH_SIM, _OPENSSL, _KCAPI; build-no*/):
-#                              -Werror build and the C tests (the Python suites
-#                              assume a crypto backend, which OPENSSL=OFF on a
-#                              kernel without AF_ALG does not have)
+#                              -Werror build and every test (with OPENSSL=OFF
+#                              on a kernel without AF_ALG there is no crypto
+#                              backend: the Python crypto tests then skip,
+#                              saying so, and the rest still run)
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,7 @@ if [ "${1:-}" = "--configs" ]; then
         d=build-no$(echo "$opt" | tr 'A-Z' 'a-z')
         cmake -S . -B "$d" -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_DOCS=OFF -DOFFLOAD_WITH_$opt=OFF
         cmake --build "$d" -j "$jobs"
-        ctest --test-dir "$d" --output-on-failure -j "$jobs" -E '^python_'
+        ctest --test-dir "$d" --output-on-failure -j "$jobs"
     done
     exit 0
 fi

@@ -140,7 +140,7 @@ static inline void k3fx_setup_ex(struct k3fx *f, bool bcdma, bool noncoherent, b
 		k3fx_map(f, &e->ra_cfg, 0x31080000, 0x40000);
 		e->psil_base = J7_PSIL;
 		e->ra_rings = J7_RINGS;
-		/* j721e_main_data: burst 64 / 256 / 256 B for normal / H / UH (udma.md §2) */
+		/* j721e_main_data: burst 64 / 256 / 256 B for normal / H / UH (hw/k3_udma.h §2) */
 		e->burst_by_tpl[0] = 64;
 		e->burst_by_tpl[1] = 256;
 		e->burst_by_tpl[2] = 256;
@@ -166,6 +166,9 @@ static inline void k3fx_setup_ex(struct k3fx *f, bool bcdma, bool noncoherent, b
 		e->fw = &udma_fw_sim_tisci;
 		e->fw_arg = f->model;
 	}
+	/* the model runs in its own thread: bounds a loaded machine cannot reach (testutil.h) */
+	e->timeout_ns = TEST_PATIENT_NS;
+	e->teardown_ns = TEST_PATIENT_NS;
 	int r = udma_engine_init(e, why, sizeof(why));
 	ck_assert_msg(r == 0, "udma_engine_init: %d %s", r, why);
 }

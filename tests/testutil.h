@@ -13,6 +13,18 @@
 /* Exit status ctest treats as "skipped". */
 #define TEST_SKIP 77
 
+/*
+ * Time bounds for tests on the sim models, which run in their own threads, so
+ * a busy machine can hold a model back for many milliseconds. A phase that
+ * must succeed (a copy after recovery, a completion delayed by tens of ms, a
+ * teardown) gets TEST_PATIENT_NS: scheduling alone cannot reach it, only a
+ * hung model would (and Check's tcase timeout then reports it). A fault that
+ * never completes (stuck, lost) reaches any bound, so it may use the short
+ * TEST_IMPATIENT_NS to keep the test quick; its outcome does not depend on it.
+ */
+#define TEST_PATIENT_NS 30000000000ull
+#define TEST_IMPATIENT_NS 50000000ull
+
 /* Open a context with explicit options and no environment influence. */
 static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char *path,
 					 uint32_t flags, const char *backends)

@@ -2,7 +2,8 @@
 /*
  * Where the DSPI protocol clock rate comes from. The DT `clocks` entry names
  * the clock but, on Layerscape, not its rate (clockgen <4 1> is the platform
- * PLL / 2, set by the reset configuration word; hw/dspi.md 1.3). In order:
+ * PLL / 2 (drivers/clk/clk-qoriq.c), set by the reset configuration word).
+ * In order:
  *  1. OFFLOAD_DSPI_CLOCK_HZ: the user knows (not read when the context
  *     ignores the environment);
  *  2. the device tree: clock-frequency, a fixed clock, a fixed-factor chain

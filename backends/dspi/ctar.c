@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CTAR for a device at a clock, as Linux dspi_setup() computes it
- * (hw/dspi.md 4): CPOL, CPHA, LSBFE from the mode; PBR/BR by
+ * (spi-fsl-dspi.c dspi_setup()): CPOL, CPHA, LSBFE from the mode; PBR/BR by
  * hz_to_spi_baud's rule (never faster than asked); PCSSCK/CSSCK and
  * PASC/ASC from the CS setup/hold delays raised to a quarter SCK period,
  * by ns_delay_scale's rule. Unlike Linux, which computes CTAR once per

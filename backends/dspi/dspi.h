@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The direct DSPI backend (register-level, host mode, PIO): internal
- * declarations. Facts: ../shared/hw/dspi.md; the register map and clock
+ * declarations. Facts: Linux drivers/spi/spi-fsl-dspi.c (sources by topic:
+ * src/hw/dspi.h); the register map and clock
  * arithmetic are shared with the model in src/hw/dspi.h.
  *
  * Files: probe.c (binding a controller: mode, protocol clock, kernel
@@ -24,7 +25,7 @@
 #include "hw/dspi.h"
 #include "platform/platform.h"
 
-/* How messages are moved (dspi.md 5.3, 5.5). */
+/* How messages are moved (hw/dspi.h topic 5.3, 5.5). */
 enum dspi_flow {
 	DSPI_FLOW_XSPI, /* CMD FIFO + CTARE.DTCP, completion by CMDTCF (current Linux) */
 	DSPI_FLOW_EOQ,  /* 32-bit PUSHR entries, completion by EOQF (2017/2020 Linux) */

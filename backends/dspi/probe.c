@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dspi backend: binding a DSPI device-tree node (hw/dspi.md 1, 2, 5.1).
+ * The dspi backend: binding a DSPI device-tree node (src/hw/dspi.h topics 1,
+ * 2 and 5.1: fsl,dspi.yaml, spi-fsl-dspi.c devtype_data, dspi_probe()).
  *
  * Which flow: the devtype's register set decides (XSPI where CTARE/CMD FIFO
  * exist, as Linux runs every Layerscape and S32G part; the EOQ flow of the

@@ -3,8 +3,8 @@
  * The SPI op table of the dspi backend: opening a chip select of a bound
  * controller, messages, releasing a held chip select, info.
  *
- * What a handle can do, compared with Linux's spi-fsl-dspi (hw/dspi.md 1.3,
- * hw/spidev.md 4):
+ * What a handle can do, compared with Linux's spi-fsl-dspi (dspi_setup(),
+ * its mode_bits; mode bits of include/uapi/linux/spi/spi.h):
  *  - mode bits CPOL, CPHA, LSB_FIRST as Linux; CS_HIGH on a native chip
  *    select by clearing its MCR.PCSIS bit (Linux keeps native PCS
  *    active-low); NO_CS by commands with no PCS bit (Linux refuses it);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Messages on the DSPI, host mode, the CPU moving every word (hw/dspi.md 5):
+ * Messages on the DSPI, host mode, the CPU moving every word (Linux
+ * spi-fsl-dspi.c dspi_transfer_one_message() and its XSPI PIO path):
  *
  *  - per message (Linux dspi_transfer_one_message, 5.2): start the module
  *    if halted (HALT = 0, wait for TXRXS); per transfer a base command of

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Ciphers on the EIP97 (eip97.md §4, §5): one context record per session
+ * Ciphers on the EIP97 (hw/eip97.h §4, §5): one context record per session
  * holding the key (and, for GCM, H = AES_K(0^128) stored byte-reversed per
  * 32-bit word); control words, IV and instructions in each packet's first
  * CD, more instructions in its shadow block.

@@ -2,7 +2,8 @@
 /*
  * backends/eip97: direct (UIO / VFIO / /dev/mem, or the model) driver for
  * the Inside Secure SafeXcel EIP97, with the register, descriptor and token
- * sequence of Linux drivers/crypto/inside-secure (../shared/hw/eip97.md):
+ * sequence of Linux drivers/crypto/inside-secure (sources by topic §n:
+ * src/hw/eip97.h):
  *
  *   probe.c   the device tree node, ID/version/options registers (§1.3,
  *             §1.4, §2.6), EIP197 layout detection, the backend table;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Hashes and HMAC on the EIP97, the way Linux safexcel_hash.c drives it
- * (eip97.md §4.3, §5.3 c):
+ * (hw/eip97.h §4.3, §5.3 c):
  *
  *  - updates are cached in a 128-byte block (HASH_CACHE_SIZE); once more
  *    arrives, everything but the last 1..128 bytes goes to the engine as

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * EIP97 engine and ring initialisation, the sequence of Linux
- * safexcel_hw_init() on the EIP97 path (eip97.md §6.1), and the ring
+ * safexcel_hw_init() on the EIP97 path (hw/eip97.h §6.1), and the ring
  * re-initialisation the library adds after a stuck engine.
  */
 #include <sched.h>

@@ -4,7 +4,7 @@
  * node. The register window (reg[0]) is mapped through UIO, VFIO-platform,
  * /dev/mem on the DT-declared region, or the sim world's model; the layout
  * is confirmed from the silicon as Linux safexcel_probe_generic() does
- * (eip97.md §1.3): the EIP-202 signature at 0xfffc (EIP97 layout, native
+ * (hw/eip97.h §1.3): the EIP-202 signature at 0xfffc (EIP97 layout, native
  * or byte-swapped), else at 0x9fffc (EIP197 layout, which this backend
  * declines), then the EIP97, EIP-206 and EIP-96 versions, the HIA options
  * and the ring AIC count (§1.4, §2.2, §2.3).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Command and result descriptors, doorbells and completion (eip97.md §3,
+ * Command and result descriptors, doorbells and completion (hw/eip97.h §3,
  * §6.2-§6.4), as Linux safexcel_add_cdesc/_rdesc, safexcel_dequeue and
  * safexcel_handle_result_descriptor do them, with polling instead of the
  * ring interrupt:

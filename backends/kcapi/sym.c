@@ -4,7 +4,8 @@
  *
  * libkcapi's one-shot skcipher call splits inputs above 16 pages (64 KiB on
  * 4 KiB pages) into chunks that each restart from the caller's IV, so CBC
- * and CTR output past 64 KiB would be wrong (hw/kcapi.md, libkcapi issue
+ * and CTR output past 64 KiB would be wrong (libkcapi lib/kcapi-kernel-if.c
+ * _kcapi_cipher_crypt_chunk(); libkcapi issue
  * #127). We therefore hand libkcapi at most 64 KiB at a time and chain the
  * IV ourselves: CBC continues from the last ciphertext block, CTR from the
  * counter advanced by the blocks done. Every chunk is a whole number of

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The spidev backend: SPI messages through the kernel's /dev/spidevB.C with
- * SPI_IOC_MESSAGE. Facts: shared/hw/spidev.md (Linux drivers/spi/spidev.c,
- * include/uapi/linux/spi/spidev.h, drivers/spi/spi.c).
+ * SPI_IOC_MESSAGE. Facts: Linux drivers/spi/spidev.c,
+ * include/uapi/linux/spi/spidev.h, drivers/spi/spi.c.
  *
  * Setup order at open: mode (WR_MODE32, or WR_MODE on kernels without it),
  * then bits per word, then the clock LAST. spi-fsl-dspi computes its clock
@@ -10,7 +10,7 @@
  * runs spi_setup() with the requested speed and then restores the DT max, and
  * every later WR_MODE/WR_BITS_PER_WORD re-runs spi_setup() with that restored
  * max. Writing the clock last leaves the requested clock programmed
- * (hw/spidev.md section 3).
+ * (spidev.c spidev_ioctl() SPI_IOC_WR_MAX_SPEED_HZ).
  *
  * Limits reported to the core, which splits messages to fit them:
  *  - bytes per direction per message: spidev's bufsiz module parameter
@@ -21,7 +21,8 @@
  *  - transfers per message: SPI_IOC_MESSAGE(N) encodes 32*N in the ioctl's
  *    size field, _IOC_SIZEBITS wide (14 on asm-generic: N <= 511; 13 on
  *    powerpc/mips/alpha: N <= 255); a larger N wraps to a no-op;
- *  - per-transfer speed_hz is ignored by spi-fsl-dspi (hw/dspi.md 1.3), so
+ *  - per-transfer speed_hz is ignored by spi-fsl-dspi (its dspi_setup()
+ *    programs only spi->max_speed_hz), so
  *    on that driver only the handle's clock is accepted.
  */
 #include <fcntl.h>
@@ -157,7 +158,8 @@ static int setup_mode(struct spidev_handle *h, struct ofl_spi_cfg *cfg, bool dsp
 	}
 	/*
 	 * spi_setup() silently drops dual/quad bits the controller lacks, and
-	 * spidev hides CS_HIGH when the chip select is a GPIO (hw/spidev.md 3, 4).
+	 * spidev hides CS_HIGH when the chip select is a GPIO (spidev.c spidev_ioctl()
+	 * SPI_IOC_RD_MODE; spi.c spi_register_controller() use_gpio_descriptors).
 	 * Lanes the DT asked for are dropped as Linux itself drops them; lanes
 	 * the caller asked for are an error.
 	 */

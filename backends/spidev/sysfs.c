@@ -3,7 +3,8 @@
  * What sysfs tells about spidev nodes: which DT node a /dev/spidevB.C
  * belongs to, and spidev's bufsiz.
  *
- * Layout used (Linux driver core and spidev, hw/spidev.md section 1):
+ * Layout used (Linux driver core and spidev: Documentation/spi/spidev.rst,
+ * spidev.c spidev_probe()):
  *   <root>/class/spidev/spidevB.C/device      -> the spi device (spiB.C)
  *   <spi device>/of_node                     -> its DT child node
  *   <spi device>/..                          -> the controller (spi_master/spiB),

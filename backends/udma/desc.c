@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CPPI 5.0 TR descriptors for memcpy (udma.md §4): a 16-byte header in the
+ * CPPI 5.0 TR descriptors for memcpy (hw/k3_udma.h §4): a 16-byte header in the
  * first 64-byte record, one or two type-15 TRs, then one 4-byte response per
  * TR. The field values are those of Linux udma_prep_dma_memcpy() and
  * cppi5_trdesc_init()/cppi5_tr_init()/cppi5_tr_csf_set().
@@ -33,7 +33,7 @@ int udma_split(uint64_t len, uint64_t src, uint64_t dst, uint16_t *cnt0, uint16_
 			*rem = (uint16_t)(len % c0);
 			/*
 			 * Linux always emits the second TR here, with icnt0 = 0 when rem is 0;
-			 * udma.md §4.6 leaves the hardware's answer to that unconfirmed and the
+			 * no source (hw/k3_udma.h §4.6) confirms the hardware's answer to that, and the
 			 * response table lists "ICNT0 was 0" as a submission error, so a zero
 			 * remainder gets one TR.
 			 */
@@ -82,7 +82,7 @@ int udma_desc_memcpy(void *d, bool bcdma, uint32_t pktid, uint16_t retq, uint64_
 	hdr[1] = CPPI5_HDR1(CPPI5_TR_RECSIZE_64, pktid, CPPI5_FLOW_ID_DEFAULT);
 	hdr[2] = retq;
 	hdr[3] = 0;
-	/* SUPR_EVT on every TR, EOL_ICNT0 on UDMA only, EOP on the last (udma.md §4.3) */
+	/* SUPR_EVT on every TR, EOL_ICNT0 on UDMA only, EOP on the last (hw/k3_udma.h §4.3) */
 	uint32_t flags = CPPI5_TR_TYPE15 | CPPI5_TR_WAIT | CPPI5_CSF_SUPR_EVT |
 			 (bcdma ? 0 : CPPI5_CSF_EOL_ICNT0);
 	tr15(&rec[1].tr, flags | (ntr == 1 ? CPPI5_CSF_EOP : 0), c0, c1, c0, src, dst);

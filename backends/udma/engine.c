@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Engine and channel management (udma.md §2.1-§2.2, §5.1-§5.5): GCFG
+ * Engine and channel management (hw/k3_udma.h §2.1-§2.2, §5.1-§5.5): GCFG
  * capabilities, channel classes, the highest-capacity free channel, channel
  * and ring configuration through the firmware hook, start, teardown, reset.
  */
@@ -60,7 +60,7 @@ static int fits(const struct extent *x, char *why, size_t wl)
 
 /*
  * Every register and ring the backend will touch lies inside the mapped
- * regions (udma.md §3: 4 KiB per channel in the RT regions, 256 B per
+ * regions (hw/k3_udma.h §3: 4 KiB per channel in the RT regions, 256 B per
  * channel in the configuration regions, 4 KiB per ring in the ring
  * accelerator's rt and fifos windows, 256 B per ring configuration, 8 KiB per
  * DMA ring). Memcpy uses channels 0..nchan-1, their TX rings 0..nchan-1 and,
@@ -130,7 +130,7 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 	uint32_t cap3 = ofl_mmio_read32(&e->gcfg, K3_GCFG_CAP3);
 
 	if (e->bcdma) {
-		/* the bchan count excludes the H/UH ones (2024 fix, udma.md §2.1) */
+		/* the bchan count excludes the H/UH ones (2024 fix, hw/k3_udma.h §2.1) */
 		e->bchan_cnt = K3_BCDMA_CAP2_BCHAN(cap2) + K3_BCDMA_CAP3_HBCHAN(cap3) +
 			       K3_BCDMA_CAP3_UBCHAN(cap3);
 		e->tchan_cnt = K3_BCDMA_CAP2_TCHAN(cap2);
@@ -180,6 +180,13 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 	}
 	if (!e->timeout_ns)
 		e->timeout_ns = UDMA_DEFAULT_TIMEOUT_NS * (e->sim ? OFL_SIM_TIMEOUT_FACTOR : 1u);
+	/*
+	 * Separate from the stall watchdog: Linux gives the teardown completion
+	 * its own 1 s (drivers/dma/ti/k3-udma.c udma_synchronize()), so a caller
+	 * who shortens the watchdog does not shorten the teardown with it.
+	 */
+	if (!e->teardown_ns)
+		e->teardown_ns = UDMA_DEFAULT_TIMEOUT_NS * (e->sim ? OFL_SIM_TIMEOUT_FACTOR : 1u);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	return 0;
@@ -244,7 +251,7 @@ static int reg_chan_cfg(struct udma_engine *e, uint32_t ch, uint32_t burst, uint
 	}
 	if ((r = need(&e->tchancfg, "\"tchan\"", why, wl)) < 0 || (r = need(&e->rchancfg, "\"rchan\"", why, wl)) < 0)
 		return r;
-	/* the values TI-SCI TX_CH_CFG / RX_CH_CFG carry for memcpy (udma.md §5.2 steps 5-6) */
+	/* the values TI-SCI TX_CH_CFG / RX_CH_CFG carry for memcpy (hw/k3_udma.h §5.2 steps 5-6) */
 	cfg |= K3_CFG_FETCH_SIZE(4) | K3_CFG_ATYPE(e->atype);
 	ofl_mmio_write32(&e->tchancfg, CFG(ch) + K3_TCFG, cfg);
 	ofl_mmio_write32(&e->tchancfg, CFG(ch) + K3_TCQ, cq);
@@ -374,7 +381,7 @@ bool udma_chan_teardown(struct udma_chan *ch)
 {
 	struct udma_engine *e = ch->e;
 	const struct ofl_mmio *tx = tx_rt(e);
-	uint64_t o = RT(ch->id), deadline = ofl_now_ns() + e->timeout_ns;
+	uint64_t o = RT(ch->id), deadline = ofl_now_ns() + e->teardown_ns;
 	bool marker = false, ok = true, was_running = ch->running;
 	uint64_t elem;
 	uint32_t popped = 0;

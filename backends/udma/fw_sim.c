@@ -4,7 +4,7 @@
  * system controller (`ti,sci`): as on a real K3 under Linux, the models
  * firewall the channel and ring configuration registers, and the library
  * hands the configuration to the (simulated) DM firmware with the fields of
- * the TI-SCI messages Linux sends for memcpy (udma.md §5.2-§5.3, §7):
+ * the TI-SCI messages Linux sends for memcpy (hw/k3_udma.h §5.2-§5.3, §7):
  * RM_RING_CFG (0x1110), RM_UDMAP_TX_CH_CFG (0x1205) / RX_CH_CFG (0x1215) with
  * the burst under valid bit 14, PSIL_PAIR (0x1280). On real hardware no
  * user-space TI-SCI client exists; a platform that has one plugs it in the

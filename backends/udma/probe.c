@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The udma backend: binding a K3 UDMA or BCDMA device-tree node (udma.md
- * §1, §5.1). The register regions are mapped by name (UIO, VFIO-platform,
+ * The udma backend: binding a K3 UDMA or BCDMA device-tree node
+ * (hw/k3_udma.h §1, §5.1). The register regions are mapped by name (UIO, VFIO-platform,
  * /dev/mem on a DT-declared region, or the sim world's models), GCFG gives
  * the channel counts, the policy gives the burst per channel class, the
  * cache mode and the alignment, the DT gives ATYPE/ASEL and the ring
@@ -200,7 +200,7 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	/* one channel's descriptors, rings and bounce buffers, with the sim's gaps between allocations */
 	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d,
 					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20),
-					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (udma.md §1.5) */
+					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (hw/k3_udma.h §1.5) */
 					.bus_limit = K3_ADDR_MASK };
 	if (e->bcdma) {
 		/* the pool also holds the DMA rings, whose base the ring registers carry in 36 bits */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Rings (udma.md §3.4-§3.6).
+ * Rings (hw/k3_udma.h §3.4-§3.6).
  *
  * UDMA: the TX ring and the completion ring are NAVSS ring-accelerator rings
  * in MESSAGE mode, as Linux configures them for memcpy: a push is one 8-byte

@@ -2,7 +2,7 @@
 /*
  * backends/udma: direct memcpy on TI K3 UDMA-P and BCDMA engines, with the
  * register and descriptor sequence of Linux drivers/dma/ti/k3-udma.c
- * (../shared/hw/udma.md §5):
+ * (§5; sources by topic §n: src/hw/k3_udma.h):
  *
  *   engine.c  GCFG capabilities, channel classes (TPL), channel allocation,
  *             channel/ring configuration through a firmware hook, channel
@@ -28,14 +28,14 @@
 #include "hw/k3_udma.h"
 #include "platform/platform.h"
 
-/* One descriptor slot: header + 2 type-15 TRs + 2 responses = 200 B (udma.md §4.1). */
+/* One descriptor slot: header + 2 type-15 TRs + 2 responses = 200 B (hw/k3_udma.h §4.1). */
 #define UDMA_MAX_TRS 2u
 #define UDMA_SLOT_SIZE 256u
 #define UDMA_SYNC_CHANS 4
 #define UDMA_SYNC_SLOTS 16u
 #define UDMA_BOUNCE_PAIRS 4u
 #define UDMA_BOUNCE_SIZE (256u << 10)
-/* Linux waits 1 s for a teardown (udma.md §5.5); the same bound is used for a stalled descriptor. */
+/* Linux waits 1 s for a teardown (drivers/dma/ti/k3-udma.c udma_synchronize()); the stall watchdog's default is the same. */
 #define UDMA_DEFAULT_TIMEOUT_NS 1000000000ull
 /* Largest body one descriptor moves (a multiple of every alignment; well below §4.6's limit). */
 #define UDMA_SEG_MAX (1ull << 30)
@@ -44,7 +44,7 @@ struct udma_engine;
 struct udma_chan;
 
 /*
- * Who programs channel and ring configuration (udma.md §6). On K3 under
+ * Who programs channel and ring configuration (hw/k3_udma.h §6). On K3 under
  * Linux the TI-SCI resource manager in DM firmware owns these registers and
  * user space has no TI-SCI path; without DM firmware (U-Boot, bare metal)
  * they are written directly. A platform with its own TI-SCI client plugs in
@@ -88,7 +88,8 @@ struct udma_engine {
 	uint16_t burst_by_tpl[3];    /* bytes per TPL [normal, H, UH], 0 = leave the hardware default */
 	uint32_t align;              /* body alignment (burst, at least a cache line when streaming) */
 	enum offload_cache_mode cache;
-	uint64_t timeout_ns;
+	uint64_t timeout_ns;  /* stall watchdog: no completion for this long fails the head job */
+	uint64_t teardown_ns; /* how long a teardown may take to be acknowledged (0: 1 s) */
 	const struct udma_fw_ops *fw;
 	void *fw_arg;
 	struct ofl_dma_pool *pool;

@@ -158,7 +158,7 @@ static void issue_seg(struct udma_q *bq, struct ofl_job *j, uint32_t js, size_t 
 	bq->remaining[js]++;
 	bq->next_off += n;
 	ch->tail++;
-	ofl_dma_wmb(); /* the descriptor before the push (udma.md §4.7) */
+	ofl_dma_wmb(); /* the descriptor before the push (hw/k3_udma.h §4.7) */
 	udma_ring_push(ch, desc_bus(ch, s));
 	atomic_fetch_add_explicit(&e->dev->stats.bytes, n, memory_order_relaxed);
 }
@@ -191,7 +191,7 @@ out:
 	if (pushed) {
 		udma_ring_commit(ch, pushed);
 		if (!ch->running)
-			udma_chan_enable(ch); /* descriptors first, then enable (udma.md §5.4) */
+			udma_chan_enable(ch); /* descriptors first, then enable (hw/k3_udma.h §5.4) */
 	}
 	return 0;
 }

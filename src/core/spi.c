@@ -2,8 +2,8 @@
 /*
  * The SPI API: resolve a path (spidev node, DT child, DT controller + chip
  * select) into a configuration, route it to a backend, validate messages the
- * way the Linux SPI core does (drivers/spi/spi.c __spi_validate, facts in
- * shared/hw/spidev.md section 5) and split messages that exceed what the
+ * way the Linux SPI core does (drivers/spi/spi.c __spi_validate(); limits
+ * of drivers/spi/spidev.c bufsiz) and split messages that exceed what the
  * backend takes in one call without changing what appears on the wire.
  */
 #include <libfdt.h>
@@ -59,7 +59,7 @@ int ofl_spi_parse_spidev_name(const char *path, int *bus, int *cs)
 
 /* ------------------------------------------------------------- mode checks */
 
-/* The combinations spi_setup() refuses (drivers/spi/spi.c; hw/spidev.md section 4). */
+/* The combinations spi_setup() refuses (drivers/spi/spi.c; bits of include/uapi/linux/spi/spi.h). */
 static int check_mode(const struct offload_ctx *ctx, const char *fn, uint64_t mode, const char *from)
 {
 	if (mode & ~(uint64_t)OFFLOAD_SPI_MODE_ALL)
@@ -516,7 +516,7 @@ static int check_nbits(const struct offload_spi *spi, unsigned i, const char *di
 }
 
 /*
- * Check a message as Linux's SPI core would (hw/spidev.md section 5), before
+ * Check a message as Linux's SPI core would (spi.c __spi_validate()), before
  * anything reaches a backend. *total gets the sum of len; *fits says whether
  * the backend takes the message in one call.
  */
@@ -621,7 +621,7 @@ struct cursor {
  *    cs_change, which on the last transfer of a message leaves CS asserted
  *    until the next message (include/linux/spi/spi.h, struct spi_transfer,
  *    rule (ii); drivers/spi/spi.c spi_transfer_one_message keep_cs; DSPI
- *    does the same, hw/dspi.md section 5.6), so *hold = true.
+ *    does the same, spi-fsl-dspi.c dspi_transfer_one_message()), so *hold = true.
  * Returns the number of entries, or -EMSGSIZE when not even one word of the
  * next transfer fits an empty part (*bad names that transfer).
  */

@@ -2,13 +2,25 @@
 /*
  * NXP (Freescale) DSPI: the register map and the clock arithmetic shared by
  * the register-level model (src/sim/dspi*.c) and the direct backend
- * (backends/dspi/). Facts from ../shared/hw/dspi.md (section numbers below),
- * which were read in Linux drivers/spi/spi-fsl-dspi.c, the Kinetis K22 SDK
- * register header and NXP's S32Z2 SPI header.
+ * (backends/dspi/). Sources, by the topic numbers used here and in
+ * backends/dspi and src/sim/dspi*.c:
+ *   1 device tree    Linux Documentation/devicetree/bindings/spi/fsl,dspi.yaml and
+ *                    fsl,dspi-peripheral-props.yaml; drivers/spi/spi-fsl-dspi.c
+ *                    fsl_dspi_dt_ids, dspi_setup() (1.3: the child's
+ *                    spi-max-frequency is the only clock the driver programs)
+ *   2 per-SoC data   spi-fsl-dspi.c devtype_data[]
+ *   3 registers      spi-fsl-dspi.c register definitions; the NXP Kinetis
+ *                    MK22FA12 SDK header (SPI registers, reset values) and the
+ *                    NXP S32Z2_SPI.h header (XSPI CTARE/SREX/command fields)
+ *   4 baud, delays   spi-fsl-dspi.c hz_to_spi_baud(), ns_delay_scale()
+ *   5 flows          spi-fsl-dspi.c dspi_probe()/dspi_init() (5.1),
+ *                    dspi_transfer_one_message() (5.2, 5.6 chip select and
+ *                    cs_change), dspi_xspi_fifo_write()/dspi_fifo_read()/dspi_poll()
+ *                    (5.3 XSPI PIO), dspi_dma_xfer() (5.4)
  *
  * Everything here is pure: offsets, bit fields, the prescaler/scaler tables
  * and the selection rules of Linux's hz_to_spi_baud() and ns_delay_scale()
- * (dspi.md section 4), reimplemented from the description.
+ * (topic 4), reimplemented from their arithmetic.
  */
 #ifndef OFL_HW_DSPI_H
 #define OFL_HW_DSPI_H
@@ -17,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ------------------------------------------------------------- register offsets (dspi.md 3.1) */
+/* ------------------------------------------------------------- register offsets (topic 3.1) */
 
 #define DSPI_MCR 0x00u
 #define DSPI_TCR 0x08u
@@ -37,7 +49,7 @@
 #define DSPI_MAX_CTAR 8u
 #define DSPI_MAX_FIFO 16u
 
-/* ------------------------------------------------------------- MCR (dspi.md 3.2) */
+/* ------------------------------------------------------------- MCR (topic 3.2) */
 
 #define DSPI_MCR_MSTR (1u << 31)
 #define DSPI_MCR_CONT_SCKE (1u << 30)
@@ -63,12 +75,12 @@
 /* Kinetis reset value (MDIS | HALT); the Layerscape reset value is unconfirmed. */
 #define DSPI_MCR_RESET 0x00004001u
 
-/* ------------------------------------------------------------- TCR (dspi.md 3.3) */
+/* ------------------------------------------------------------- TCR (topic 3.3) */
 
 #define DSPI_TCR_TCNT_SHIFT 16
 #define DSPI_TCR_TCNT(v) ((uint32_t)(v) << DSPI_TCR_TCNT_SHIFT)
 
-/* ------------------------------------------------------------- CTARn, master view (dspi.md 3.4) */
+/* ------------------------------------------------------------- CTARn, master view (topic 3.4) */
 
 #define DSPI_CTAR_DBR (1u << 31)
 #define DSPI_CTAR_FMSZ_SHIFT 27
@@ -98,7 +110,7 @@
 /* Kinetis reset value: 16-bit frames. */
 #define DSPI_CTAR_RESET 0x78000000u
 
-/* ------------------------------------------------------------- SR (dspi.md 3.5) */
+/* ------------------------------------------------------------- SR (topic 3.5) */
 
 #define DSPI_SR_TCF (1u << 31)
 #define DSPI_SR_TXRXS (1u << 30)
@@ -121,7 +133,7 @@
 /* Kinetis reset value: TFFF. */
 #define DSPI_SR_RESET 0x02000000u
 
-/* ------------------------------------------------------------- RSER (dspi.md 3.6) */
+/* ------------------------------------------------------------- RSER (topic 3.6) */
 
 #define DSPI_RSER_TCF_RE (1u << 31)
 #define DSPI_RSER_CMDFFF_RE (1u << 30)
@@ -137,7 +149,7 @@
 #define DSPI_RSER_RFDF_DIRS (1u << 16)
 #define DSPI_RSER_CMDFFF_DIRS (1u << 15)
 
-/* ------------------------------------------------------------- PUSHR command half (dspi.md 3.7) */
+/* ------------------------------------------------------------- PUSHR command half (topic 3.7) */
 
 /* Bit positions inside the 16-bit command half; shift by 16 for a 32-bit entry. */
 #define DSPI_CMD_CONT (1u << 15)
@@ -154,14 +166,14 @@
 /*
  * XSPI 16-bit halves of PUSHR: little-endian registers put the command at
  * +2 and the TX data at +0; big-endian ones the command at +0 and the data
- * at +2 (dspi.md 3.7, Linux dspi_probe).
+ * at +2 (topic 3.7, Linux dspi_probe).
  */
 #define DSPI_PUSHR_CMD_LE (DSPI_PUSHR + 2u)
 #define DSPI_PUSHR_TX_LE (DSPI_PUSHR + 0u)
 #define DSPI_PUSHR_CMD_BE (DSPI_PUSHR + 0u)
 #define DSPI_PUSHR_TX_BE (DSPI_PUSHR + 2u)
 
-/* ------------------------------------------------------------- CTAREn, SREX (dspi.md 3.8) */
+/* ------------------------------------------------------------- CTAREn, SREX (topic 3.8) */
 
 #define DSPI_CTARE_FMSZE (1u << 16)
 #define DSPI_CTARE_DTCP_MASK 0x7FFu
@@ -181,7 +193,7 @@ static inline uint32_t dspi_ctare_fmsze_bits(unsigned bits)
 	return (bits - 1u) & 0x10u ? DSPI_CTARE_FMSZE : 0u;
 }
 
-/* ------------------------------------------------------------- clock arithmetic (dspi.md 4) */
+/* ------------------------------------------------------------- clock arithmetic (topic 4) */
 
 /* Baud rate prescaler (PBR) and scaler (BR) values by field code. */
 static const uint8_t dspi_pbr_tab[4] = { 2, 3, 5, 7 };
@@ -312,7 +324,7 @@ static inline uint32_t dspi_ctar_tdt_clocks(uint32_t ctar)
  * labelled assumption: the clockgen's fixed input clock x 4 / 2, i.e. a
  * platform PLL of 4 x SYSCLK (400 MHz at 100 MHz SYSCLK, the ratio of
  * NXP's usual LS1028A reset configurations; the ratio lives in an RCW field
- * no device tree carries, hw/dspi.md 1.3 calls the decoding unconfirmed).
+ * no device tree carries; no Layerscape reference manual confirms it).
  *
  * Returns 0 with *hz and a sentence in `how`, or -ENOENT (with the reason in
  * `how`) when the tree does not tell.

@@ -5,9 +5,26 @@
  * encoding: the facts the direct backend (backends/eip97) and the
  * register-level model (src/sim/eip97*.c) are both written against.
  *
- * Source of every value: ../shared/hw/eip97.md, which cites Linux
- * drivers/crypto/inside-secure/safexcel{.c,.h,_ring.c,_cipher.c,_hash.c}.
- * Section numbers below refer to eip97.md. Registers and descriptor words
+ * Sources, by the topic marks (§n) used here and in backends/eip97 and
+ * src/sim/eip97*.c (Linux drivers/crypto/inside-secure/):
+ *   §0/§1 platform, device tree  safexcel.c safexcel_of_match_table,
+ *                    safexcel_probe_generic(); binding inside-secure,safexcel.yaml;
+ *                    arch/arm64/boot/dts/marvell/armada-37xx.dtsi; §1.3 base
+ *                    offsets safexcel_init_register_offsets(); §1.4 version
+ *                    registers safexcel.h
+ *   §2 registers     safexcel.h offset and register macros; safexcel.c
+ *                    safexcel_hw_init()
+ *   §3 descriptors   safexcel.h struct safexcel_command_desc,
+ *                    safexcel_result_desc; safexcel_ring.c
+ *   §4 context record  safexcel.h struct safexcel_context_record;
+ *                    safexcel_cipher.c / safexcel_hash.c safexcel_context_control()
+ *   §5 tokens        safexcel.h struct safexcel_token; safexcel_cipher.c
+ *                    safexcel_skcipher_token(), safexcel_aead_token();
+ *                    safexcel_hash.c safexcel_hash_token()
+ *   §6 flow          safexcel.c safexcel_hw_init(), safexcel_dequeue(),
+ *                    safexcel_rdesc_check_errors(), safexcel_handle_result_descriptor()
+ *   §7 algorithms    safexcel.c safexcel_algs[]
+ * Registers and descriptor words
  * are 32-bit, little-endian; bit fields are numbered LSB first. Offsets are
  * the EIP97 layout (§1.3): HIA/AIC at 0, DFE 0xf000, DSE 0xf400, PE and the
  * global block at 0x10000. The EIP197 layout is only detected (§1.3), not

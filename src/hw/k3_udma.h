@@ -4,11 +4,26 @@
  * descriptor formats: the facts the direct backend (backends/udma) and the
  * register-level model (src/sim/k3_udma.c) are both written against.
  *
- * Source of every value: ../shared/hw/udma.md, which cites Linux
- * drivers/dma/ti/k3-udma.{c,h}, drivers/soc/ti/k3-ringacc.c,
- * include/linux/dma/ti-cppi5.h, TI MCU+ SDK cslr_udmap.h / cslr_bcdma.h /
- * cslr_lcdma_ringacc.h and U-Boot k3-udma-hwdef.h. Section numbers below
- * refer to udma.md. All registers are 32-bit, little-endian.
+ * Sources, by the topic marks (§n) used here and in backends/udma and
+ * src/sim/k3_*.c:
+ *   §1 device tree   Linux Documentation/devicetree/bindings/dma/ti/k3-udma.yaml,
+ *                    k3-bcdma.yaml, soc/ti/k3-ringacc.yaml; drivers/dma/ti/k3-udma.c
+ *                    udma_probe(), udma_get_mmrs(); §1.5 coherency:
+ *                    k3_configure_chan_coherency(), of_dma_is_coherent()
+ *   §2 match data    k3-udma.c udma_match_data tables (am654_main_data ...
+ *                    am64_bcdma_data), udma_get_chan_tpl_index(), udma_get_copy_align()
+ *   §3 registers     drivers/dma/ti/k3-udma.h, drivers/soc/ti/k3-ringacc.c and
+ *                    include/linux/soc/ti/k3-ringacc.h, TI MCU+ SDK cslr_udmap.h /
+ *                    cslr_bcdma.h / cslr_lcdma_ringacc.h, U-Boot
+ *                    drivers/dma/ti/k3-udma-hwdef.h
+ *   §4 descriptors   include/linux/dma/ti-cppi5.h; k3-udma.c udma_get_tr_counters()
+ *   §5 sequences     k3-udma.c udma_alloc_chan_resources(),
+ *                    bcdma_alloc_chan_resources(), udma_prep_dma_memcpy(),
+ *                    udma_start(), udma_terminate_all(), udma_synchronize();
+ *                    §5.6 is the minimal engine behaviour derived from them
+ *   §6/§7 firmware   drivers/firmware/ti_sci.h and ti_sci.c (TI-SCI resource
+ *                    manager messages)
+ * All registers are 32-bit, little-endian.
  */
 #ifndef OFL_HW_K3_UDMA_H
 #define OFL_HW_K3_UDMA_H
@@ -211,7 +226,7 @@ struct cppi5_tr_type15 {
 	uint16_t dicnt2;
 	uint16_t dicnt3;
 } __attribute__((packed, aligned(8)));
-_Static_assert(sizeof(struct cppi5_tr_type15) == 64, "type-15 TR is 64 bytes (udma.md 4.4)");
+_Static_assert(sizeof(struct cppi5_tr_type15) == 64, "type-15 TR is 64 bytes (ti-cppi5.h cppi5_tr_type15_t)");
 #define CPPI5_TR_SIZE 64u
 
 /*

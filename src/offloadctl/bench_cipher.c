@@ -23,7 +23,7 @@
  * request, the cache-maintenance calls, the bytes they covered and the time
  * spent in them, from offload_dev_stats() around the timed runs. When an
  * EIP97 ran, the Armada 3720 coherent-vs-non-coherent gains of the upstream
- * patch (eip97.md 6.6) are printed as a hardware reference, labelled as
+ * patch ("arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent") are printed as a hardware reference, labelled as
  * such: they were not measured here.
  */
 #include <errno.h>

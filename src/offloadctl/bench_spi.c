@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * offloadctl bench spi: Linux's tools/spi/spidev_test on liboffload, with
- * its options and line shapes (hw/spidev.md section 8), and three fixes:
+ * its options and line shapes (tools/spi/spidev_test.c parse_opts(),
+ * show_transfer_rate()), and three fixes:
  *  - the periodic "rate:" lines divide by the time that really elapsed
  *    (spidev_test divides by a fixed 5 s while printing about every 6 s,
  *    reading about 1.2x high), and put the tx figure first;
@@ -50,7 +51,7 @@ struct spi_bench {
 	struct offload_spi_info info;
 };
 
-/* spidev_test's built-in message (hw/spidev.md 8.2). */
+/* spidev_test's built-in message (tools/spi/spidev_test.c default_tx). */
 static const uint8_t default_tx[32] = {
 	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x40, 0x00, 0x00, 0x00, 0x00, 0x95, 0xFF, 0xFF, 0xFF, 0xFF,
 	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0x0D,

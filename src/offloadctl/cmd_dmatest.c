@@ -2,7 +2,8 @@
 /*
  * offloadctl dmatest: the kernel's own dmaengine memcpy path, measured the way
  * the published J721E figures were (dmatest, 8,000,000-byte buffers, 50
- * iterations, 1 channel; ../shared/hw/udma.md §2).
+ * iterations, 1 channel; LKML "[PATCH v2 0/3] dmaengine: ti: k3-udma: memcpy
+ * throughput improvement", 13 Jan 2021).
  *
  * It drives the dmatest module through /sys/module/dmatest/parameters
  * (Documentation/driver-api/dmaengine/dmatest.rst): every parameter first,

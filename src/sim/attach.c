@@ -211,7 +211,7 @@ static const struct attacher attachers[] = {
 	{ "inside-secure,safexcel-eip197c-mxl", ofl_sim_eip97_attach },
 	{ "inside-secure,safexcel-eip197", ofl_sim_eip97_attach },
 #endif
-	/* NXP DSPI devtypes (dspi.md 1.1) */
+	/* NXP DSPI devtypes (hw/dspi.h topic 1.1) */
 	{ "fsl,vf610-dspi", ofl_sim_dspi_attach },
 	{ "fsl,ls1021a-v1.0-dspi", ofl_sim_dspi_attach },
 	{ "fsl,ls1012a-dspi", ofl_sim_dspi_attach },

@@ -2,7 +2,7 @@
 /*
  * The DSPI register-level model (see dspi_model.h for what it implements
  * and why it runs synchronously on register reads). Register facts:
- * ../shared/hw/dspi.md section 3; behaviour: sections 5 and 7. Model
+ * src/hw/dspi.h topic 3; behaviour: topic 5 (Linux spi-fsl-dspi.c). Model
  * choices where no stored source settles the hardware's behaviour are
  * marked "model:".
  */
@@ -339,7 +339,7 @@ static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
 	}
 	if (eoq) {
 		m->st.eoq++;
-		m->running = false; /* TXRXS clears when EOQF sets (dspi.md 3.5) */
+		m->running = false; /* TXRXS clears when EOQF sets (hw/dspi.h topic 3.5) */
 		post(m, DSPI_SR_EOQF);
 	}
 }

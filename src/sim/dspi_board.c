@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Digital twin of a DSPI node: the controller model with the devtype's FIFO
- * depth, CTAR count and register set (the capability table, dspi.md 2),
+ * depth, CTAR count and register set (the capability table, hw/dspi.h topic 2),
  * the protocol clock the tree gives (src/hw/dspi_clock.c), and a device on
  * each enabled child's chip select:
  *  - "liboffload,spi-loopback": a MOSI-to-MISO wire (the virtual board);

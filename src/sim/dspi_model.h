@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Register-level model of the NXP DSPI SPI controller (../shared/hw/dspi.md
- * sections 3, 5 and the checklist of section 7), with devices on its chip
+ * Register-level model of the NXP DSPI SPI controller (registers and flows
+ * of src/hw/dspi.h topics 3 and 5: Linux drivers/spi/spi-fsl-dspi.c, the
+ * Kinetis MK22FA12 and S32Z2 SPI headers), with devices on its chip
  * selects that answer on MISO: a MOSI-to-MISO loopback wire, or a JEDEC
  * SPI-NOR flash (READ ID 9Fh, READ 03h, FAST READ 0Bh, RDSR 05h, WREN 06h,
  * WRDI 04h, PAGE PROGRAM 02h, SECTOR ERASE 20h) on a small array.
@@ -71,7 +72,7 @@ struct ofl_sim_dspi;
 
 struct ofl_sim_dspi_params {
 	uint64_t phys, size;  /* the register window (DT reg); accesses past the map are bus errors */
-	uint8_t fifo_size;    /* TX/RX (and CMD) FIFO entries: 4, 5 or 16 (dspi.md 2) */
+	uint8_t fifo_size;    /* TX/RX (and CMD) FIFO entries: 4, 5 or 16 (hw/dspi.h topic 2) */
 	uint8_t num_ctar;     /* CTAR (and CTARE) registers: 4, S32G 6 */
 	bool xspi;            /* the XSPI register set exists (CTARE, SREX, CMD FIFO) */
 	bool big_endian;      /* DT big-endian: registers byte-swapped, PUSHR halves swapped */

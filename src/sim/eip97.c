@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * EIP97 model, host-interface side: registers (eip97.md §1.4, §2), the
+ * EIP97 model, host-interface side: registers (hw/eip97.h §1.4, §2), the
  * command/result descriptor rings and the packet flow (§3, §6), faults.
  * The processing of one packet is eip97_pe.c.
  *
@@ -13,7 +13,7 @@
  * over the RD buffers in ring order, writes the RDs back with the result
  * token in the last one and counts the packet in the RDR PROC_COUNT.
  *
- * Model choices where eip97.md is silent ("model:" below):
+ * Model choices where the Linux driver is silent ("model:" below):
  *  - version fields of the VERSION registers (signatures are the real ones);
  *  - DFE/DSE THR_STAT bits 15:12 read set while the threads are held in
  *    reset and no packet is in flight;
@@ -215,7 +215,7 @@ static enum fetch fetch(struct ofl_sim_eip97 *m, uint32_t idx, struct pkt *k)
 		return F_HUNG;
 	}
 	if (EIP97_CD_PKT_LEN(k->cd[EIP97_CD_W_PKT]) == 0) {
-		r->hung = true; /* zero-length packets hang the engine (eip97.md §6.5) */
+		r->hung = true; /* zero-length packets hang the engine (hw/eip97.h §6.5) */
 		return F_HUNG;
 	}
 	uint32_t w[EIP97_CD_WORDS];

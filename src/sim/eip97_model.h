@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Register-level model of the Inside Secure SafeXcel EIP97 (EIP-202 HIA +
- * EIP-201 ring AICs + EIP-206 pipe + EIP-96 core), per ../shared/hw/eip97.md.
+ * EIP-201 ring AICs + EIP-206 pipe + EIP-96 core), per Linux
+ * drivers/crypto/inside-secure/ (sources by topic §n: src/hw/eip97.h).
  *
  * What the model implements, so that backends/eip97 drives it with the
  * register, descriptor and token sequence the Linux driver uses:
@@ -25,7 +26,7 @@
  *    GHASH by a GF(2^128) multiply on H as read from the context record;
  *  - the result-descriptor error bits of §6.4 for bad tokens, lengths,
  *    contexts and DMA faults; zero-length packets hang the ring, as
- *    eip97.md §6.5 documents for the real engine.
+ *    hw/eip97.h §6.5 documents for the real engine.
  *
  * Model choices where the hardware behaviour is unconfirmed are marked
  * "model:" in eip97.c and eip97_pe.c.

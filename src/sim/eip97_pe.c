@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * EIP97 model, processing side: context record decode, token
- * interpretation, the crypto and hash engines (eip97.md §4, §5).
+ * interpretation, the crypto and hash engines (hw/eip97.h §4, §5).
  *
  * Ciphers are OpenSSL EVP (AES and DES ECB/CBC; CTR_LOAD keystream from
  * AES-ECB over counter blocks with the engine's 32-bit big-endian counter,
@@ -10,11 +10,11 @@
  * load a precomputed state and byte count as the engine does. GHASH is a
  * bitwise GF(2^128) multiply (SP 800-38D algorithm 1) on H as the engine
  * reads it from the context record: OpenSSL has no interface that takes an
- * arbitrary H, and reading H from memory is the point (eip97.md §4.3 stores
+ * arbitrary H, and reading H from memory is the point (hw/eip97.h §4.3 stores
  * it byte-reversed per 32-bit word; a record written in the wrong order
  * must give a wrong tag here too).
  *
- * Formats the model chooses where eip97.md says [U]:
+ * Formats the model chooses where no source settles them:
  *  - model: an intermediate (NO_FINISH) hash state is written out as the
  *    state words in the digest's byte order (big-endian words for SHA,
  *    little-endian for MD5), and read back from a context record the same

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Register-level models of the TI K3 NAVSS ring accelerator and of the
- * UDMA-P / BCDMA engines (../shared/hw/udma.md §3-§5, behaviour per §5.6).
+ * UDMA-P / BCDMA engines (§3-§5, behaviour per §5.6; sources by topic:
+ * src/hw/k3_udma.h).
  *
  * What the models implement, so that backends/udma drives them with the
  * register and descriptor sequence the Linux driver uses:
@@ -63,7 +64,7 @@ uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t ring);
 /*
  * Firmware side (stands in for TI-SCI RING_CFG, 0x1110): configure ring
  * `ring` even when "cfg" is firewalled. valid: bit0 ADDR_LO, bit1 ADDR_HI,
- * bit2 COUNT, bit3 MODE, bit4 SIZE (udma.md §7). Setting COUNT resets the ring.
+ * bit2 COUNT, bit3 MODE, bit4 SIZE (hw/k3_udma.h §7). Setting COUNT resets the ring.
  */
 int ofl_sim_ringacc_fw_ring_cfg(struct ofl_sim_ringacc *ra, uint32_t ring, uint32_t valid,
 				uint64_t addr, uint32_t count, uint8_t mode, uint8_t size_code);
@@ -93,7 +94,7 @@ struct ofl_sim_udma_params {
 	uint64_t rchan, rchan_size;
 	uint64_t bchan, bchan_size;      /* BCDMA */
 	uint64_t rflow, rflow_size;      /* UDMA */
-	/* what GCFG reports (udma.md §2.1 / §3.1) */
+	/* what GCFG reports (hw/k3_udma.h §2.1 / §3.1) */
 	uint32_t tchan_cnt, echan_cnt, rchan_cnt, rflow_cnt;
 	uint32_t hchan_cnt, uchan_cnt;   /* UDMA CAP3: HCHAN includes the UH channels */
 	uint32_t bchan_cnt, hbchan_cnt, ubchan_cnt; /* BCDMA */
@@ -110,7 +111,7 @@ struct ofl_sim_udma *ofl_sim_udma_create(struct ofl_sim *sim, const struct ofl_s
  * Firmware side (stands in for TI-SCI TX_CH_CFG 0x1205 / RX_CH_CFG 0x1215
  * and PSIL_PAIR 0x1280): program a channel's configuration even when the
  * cfg regions are firewalled. `which` is 't', 'r' or 'b'. Fields follow
- * the register layouts (udma.md §3.3).
+ * the register layouts (hw/k3_udma.h §3.3).
  */
 int ofl_sim_udma_fw_chan_cfg(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t cfg,
 			     uint32_t cq, uint32_t thread);

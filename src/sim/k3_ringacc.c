@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Model of the TI K3 NAVSS ring accelerator (udma.md §3.4, §3.6).
+ * Model of the TI K3 NAVSS ring accelerator (hw/k3_udma.h §3.4, §3.6).
  *
  * A ring is `count` elements of `elsize` bytes in DMA memory at its base
  * address. The accelerator keeps an occupancy and two indexes:
@@ -217,7 +217,7 @@ static void cfg_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint
 
 /*
  * FIFO window access for ring n at offset `o` inside its 4 KiB page.
- * An element sits at the end of its 512-byte window (udma.md §3.4).
+ * An element sits at the end of its 512-byte window (hw/k3_udma.h §3.4).
  */
 static uint64_t fifo_read(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width)
 {

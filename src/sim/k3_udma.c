@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Model of the TI K3 UDMA-P (NAVSS) and BCDMA (DMSS) engines for
- * memory-to-memory block copy (udma.md §3, §4, behaviour per §5.6).
+ * memory-to-memory block copy (hw/k3_udma.h §3, §4, behaviour per §5.6).
  *
  * The processing thread serves every enabled channel round-robin, one
  * descriptor per channel per pass:
@@ -28,7 +28,7 @@ enum {
 	R_COUNT
 };
 
-/* Model: REVISION reads this value; the silicon's MODID/revision is not documented in udma.md. */
+/* Model: REVISION reads this value; the silicon's MODID/revision is in none of the sources (k3_udma.h). */
 #define SIM_UDMA_REVISION 0x00000000u
 /* Model: CAP0 advertises TR types 0-3, 8-10 and 15 plus EOL; the silicon's set is unconfirmed. */
 #define SIM_UDMA_CAP0 (0x870Fu | K3_BIT(17))

@@ -5,7 +5,7 @@
  * tests/dspi/fixtures/dspi-board.dts (VF610 EOQ flow, big-endian LS1021A,
  * LS1043A FIFO 16, S32G) and on a digital twin of the LS1028A-QDS. The model
  * logs every frame, so the wire is asserted: frame sizes, CTAR fields, SCK,
- * chip-select edges. Expected values come from hw/dspi.md (rules applied by
+ * chip-select edges. Expected values come from spi-fsl-dspi.c (rules applied by
  * hand in the comments), the flashes' JEDEC IDs, or the data sent.
  */
 #include <libfdt.h>
@@ -20,6 +20,7 @@
 
 #include "core/internal.h"
 #include "platform/platform.h"
+#include "dspi/dspi.h"
 #include "sim/dspi_model.h"
 #include "testutil.h"
 
@@ -27,14 +28,34 @@
 #define VB_FLASH "/bus@100000/spi@2100000/flash@1"
 #define VB_CTRL "/bus@100000/spi@2100000"
 
+/*
+ * The bound of every wait on the controllers (backends/dspi timeout_floor_ns,
+ * 50 ms). The model answers register reads in the caller's thread, so a wait
+ * ends after a number of reads, not of nanoseconds; only a thread preempted
+ * past the bound could flip it. Tests give the controllers TEST_PATIENT_NS,
+ * and a fault that never completes the short TEST_IMPATIENT_NS (testutil.h).
+ */
+static void set_floor(offload_ctx *ctx, uint64_t ns)
+{
+	for (int i = 0; ctx && i < offload_dev_count(ctx); i++) {
+		struct ofl_device *d = ofl_ctx_device(ctx, i);
+		if (d->backend && !strcmp(d->backend->name, "dspi") && d->priv)
+			((struct dspi_ctrl *)d->priv)->timeout_floor_ns = ns;
+	}
+}
+
 static offload_ctx *vb(void)
 {
-	return test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, 0, NULL);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, 0, NULL);
+	set_floor(ctx, TEST_PATIENT_NS);
+	return ctx;
 }
 
 static offload_ctx *fixture(void)
 {
-	return test_ctx_open(OFFLOAD_DT_FILE, DSPI_FIXTURE_DTB, OFFLOAD_CTX_SIM, NULL);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, DSPI_FIXTURE_DTB, OFFLOAD_CTX_SIM, NULL);
+	set_floor(ctx, TEST_PATIENT_NS);
+	return ctx;
 }
 
 static offload_spi *open_ok(offload_ctx *ctx, const char *path, const struct offload_spi_opts *o)
@@ -572,19 +593,25 @@ START_TEST(faults)
 	still_works(ctx, spi, m);
 	/* a transfer that never completes -> -ETIMEDOUT, CS released, usable again */
 	arm(ctx, OFL_SIM_FAULT_STUCK, 0, 0);
+	set_floor(ctx, TEST_IMPATIENT_NS); /* never completes: reached whatever the load */
 	ck_assert_err(ctx, xfer1(spi, tx, rx, sizeof(tx), 0, 0), -ETIMEDOUT,
 		      "the command never completed (no SR.CMDTCF)");
+	set_floor(ctx, TEST_PATIENT_NS);
 	still_works(ctx, spi, m);
 	/* stuck in the middle, CS asserted (CONT) at the time */
 	arm(ctx, OFL_SIM_FAULT_STUCK, 7, 0);
+	set_floor(ctx, TEST_IMPATIENT_NS);
 	ck_assert_err(ctx, xfer1(spi, tx, rx, sizeof(tx), 0, 0), -ETIMEDOUT, "never completed");
+	set_floor(ctx, TEST_PATIENT_NS);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "bytes were clocked"));
 	still_works(ctx, spi, m);
 	/* the completion is lost -> -ETIMEDOUT */
 	arm(ctx, OFL_SIM_FAULT_LOST, 2, 0);
+	set_floor(ctx, TEST_IMPATIENT_NS);
 	ck_assert_err(ctx, xfer1(spi, tx, rx, sizeof(tx), 0, 0), -ETIMEDOUT, "never completed");
+	set_floor(ctx, TEST_PATIENT_NS);
 	still_works(ctx, spi, m);
-	/* a late completion (200 us) within the time bound is no failure */
+	/* a late completion (200 us), far inside the time bound, is no failure */
 	arm(ctx, OFL_SIM_FAULT_DELAY, 1, 200);
 	ck_assert_int_eq(xfer1(spi, tx, rx, sizeof(tx), 0, 0), (int)sizeof(tx));
 	ck_assert_mem_eq(rx, tx, sizeof(tx));

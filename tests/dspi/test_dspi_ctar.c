@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * DSPI clock arithmetic (src/hw/dspi.h) against values computed by hand from
- * ../shared/hw/dspi.md section 4, and where the protocol clock comes from
+ * spi-fsl-dspi.c hz_to_spi_baud() and ns_delay_scale(), and where the protocol clock comes from
  * (src/hw/dspi_clock.c, backends/dspi/clock.c).
  *
- * The rules, as dspi.md 4 states them:
+ * The rules, as hw/dspi.h topic 4 states them:
  *   SCK = fP / PBR x (1 + DBR) / BR, PBR in {2, 3, 5, 7},
  *   BR in {2, 4, 6, 8, 16, 32, ..., 32768};
  *   need = ceil(fP / asked); for each BR in table order take the first PBR
@@ -30,7 +30,7 @@ struct baud_case {
 	uint64_t sck_mhz; /* fP x 1000 / (PBR x BR), rounded down */
 };
 
-/* The five worked examples of dspi.md 4, then more. */
+/* The five worked examples of hw/dspi.h topic 4, then more. */
 static const struct baud_case baud_cases[] = {
 	/* 100 MHz, 10 MHz: need 10. BR 2: PBR 2->4, 3->6, 5->10 (10). BR 4: 2->8, 3->12 (12).
 	 * BR 6: 2->12. BR 8: 2->16. Smallest 10: PBR 5 (code 2), BR 2 (code 0); 100/10 = 10 MHz. */
@@ -129,7 +129,7 @@ struct delay_case {
 };
 
 static const struct delay_case delay_cases[] = {
-	/* dspi.md 4: 25 ns at 100 MHz: need ceil(2.5) = 3; x1: 2, 4 (4); x3: 6; x5: 10; x7: 14.
+	/* hw/dspi.h topic 4: 25 ns at 100 MHz: need ceil(2.5) = 3; x1: 2, 4 (4); x3: 6; x5: 10; x7: 14.
 	 * Smallest 4: prescaler 1 (0), scaler 4 (1): 40 ns. */
 	{ 100000000, 25, 0, 1, 4 },
 	/* 25 ns at 250 MHz: need ceil(6.25) = 7; x1: 8 (code 2); x3: 12; x5: 10; x7: 14. 8 -> 32 ns. */
@@ -183,7 +183,7 @@ END_TEST
 
 START_TEST(frame_size_fields)
 {
-	/* FMSZ = bits - 1 in CTAR 30:27; XSPI's 5th bit in CTARE 16 (dspi.md 3.4, 3.8) */
+	/* FMSZ = bits - 1 in CTAR 30:27; XSPI's 5th bit in CTARE 16 (hw/dspi.h topic 3.4, 3.8) */
 	ck_assert_uint_eq(dspi_ctar_fmsz_bits(8), 7u << 27);
 	ck_assert_uint_eq(dspi_ctar_fmsz_bits(16), 15u << 27);
 	ck_assert_uint_eq(dspi_ctar_fmsz_bits(4), 3u << 27);
@@ -192,7 +192,7 @@ START_TEST(frame_size_fields)
 	ck_assert_uint_eq(dspi_ctare_fmsze_bits(17), 1u << 16);
 	ck_assert_uint_eq(dspi_ctar_fmsz_bits(32), 15u << 27);
 	ck_assert_uint_eq(dspi_ctare_fmsze_bits(32), 1u << 16);
-	ck_assert_uint_eq(DSPI_SR_CLEAR, 0x8AAF0000u); /* the Linux value, bit by bit in dspi.md 3.5 */
+	ck_assert_uint_eq(DSPI_SR_CLEAR, 0x8AAF0000u); /* the Linux value, bit by bit in hw/dspi.h topic 3.5 */
 }
 END_TEST
 

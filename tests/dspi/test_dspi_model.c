@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The DSPI model (src/sim/dspi.c) driven by raw register accesses. Every
- * expected value is a register fact of ../shared/hw/dspi.md 3 (offsets, bit
+ * expected value is a register fact of src/hw/dspi.h topic 3 (offsets, bit
  * positions), a behaviour of its section 5/7, a JEDEC ID of the part's
  * datasheet, or a hand computation, not the backend's code.
  *
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/internal.h"
 #include "hw/dspi.h"
 #include "platform/platform.h"
 #include "sim/dspi_model.h"
@@ -92,7 +93,7 @@ START_TEST(reset_and_mcr)
 	struct w w;
 
 	up(&w, 4, true, false);
-	/* Kinetis resets (dspi.md 3.2, 3.4, 3.5): MCR MDIS|HALT, CTAR 16-bit frames, SR TFFF */
+	/* Kinetis resets (hw/dspi.h topic 3.2, 3.4, 3.5): MCR MDIS|HALT, CTAR 16-bit frames, SR TFFF */
 	ck_assert_uint_eq(rd(&w, 0x00), 0x00004001u);
 	ck_assert_uint_eq(rd(&w, 0x0C), 0x78000000u);
 	ck_assert_uint_eq(rd(&w, 0x2C) & 0xFFFF0000u, 0x02000000u | 0x00010000u); /* TFFF, CMDFFF */
@@ -615,14 +616,25 @@ START_TEST(faults)
 	ck_assert_uint_eq(sr & (1u << 23), 0);
 	ck_assert_uint_eq(DSPI_SR_RXCTR(sr), 1);
 	rd(&w, 0x38);
-	/* delayed by 2 ms of real time */
-	f = (struct ofl_sim_fault){ .kind = OFL_SIM_FAULT_DELAY, .count = 1, .arg = 2000 };
+	/*
+	 * Delayed by 20 ms of real time: CMDTCF first shows no earlier than 20 ms
+	 * after the frame was queued. Measured from before the frame, so a busy
+	 * machine only lengthens the wait (checking "not yet" right after the
+	 * frame would flip whenever this thread were preempted for the delay).
+	 */
+	f = (struct ofl_sim_fault){ .kind = OFL_SIM_FAULT_DELAY, .count = 1, .arg = 20000 };
 	ofl_sim_fault_set(w.sim, &f);
+	uint64_t t0 = ofl_now_ns(), seen = 0;
 	one_frame(&w);
-	ck_assert_uint_eq(rd(&w, 0x2C) & (1u << 23), 0);
-	struct timespec ts = { 0, 3000000 };
-	nanosleep(&ts, NULL);
-	ck_assert_uint_ne(rd(&w, 0x2C) & (1u << 23), 0);
+	while (!seen && ofl_now_ns() - t0 < TEST_PATIENT_NS) {
+		if (rd(&w, 0x2C) & (1u << 23))
+			seen = ofl_now_ns();
+		else
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	ck_assert_msg(seen, "the delayed CMDTCF never came");
+	ck_assert_uint_ge(seen - t0, 20000000u);
+	ck_assert_uint_eq(ofl_sim_fault_fired(w.sim, OFL_SIM_FAULT_DELAY), 1);
 	down(&w, 0);
 }
 END_TEST

@@ -2,7 +2,7 @@
 /*
  * SPI child nodes of the LS1028A-QDS DSPI controllers, read through
  * ofl_dt_spi_children() (src/dt/spi.c, the SPI module's). Expected values
- * from `dtc -I dtb -O dts fsl-ls1028a-qds.dtb` and hw/dspi.md 1.3: every
+ * from `dtc -I dtb -O dts fsl-ls1028a-qds.dtb` and spi-fsl-dspi.c dspi_setup(): every
  * child is a "jedec,spi-nor" with spi-cpol, spi-cpha and
  * spi-max-frequency = <0x989680> (10 MHz); chip selects are reg 0, 1, 2 on
  * spi@2100000 and spi@2110000 and 0 on spi@2120000. Built only when

@@ -186,7 +186,7 @@ START_TEST(j721e_defaults)
 	k.stop = true;
 	pthread_join(k.th, NULL);
 	ck_assert_msg(r->code == 0, "exit %d: %s", r->code, r->err);
-	/* the J721E figures' setup (udma.md §2): 8,000,000-byte buffers, 50 iterations, 1 channel */
+	/* the J721E figures' setup (hw/k3_udma.h §2): 8,000,000-byte buffers, 50 iterations, 1 channel */
 	ck_assert_str_eq(k.seen_buf_size, "8000000");
 	ck_assert_str_eq(k.seen_iterations, "50");
 	ck_assert_str_eq(k.seen_max, "1");

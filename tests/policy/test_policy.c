@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * src/policy: the capability table against the facts in ../shared/hw/
- * (udma.md 1.1/2, dspi.md 1.1/2, eip97.md 1.1), and the per-device decisions
+ * (hw/k3_udma.h 1.1/2, hw/dspi.h topic 1.1/2, hw/eip97.h 1.1), and the per-device decisions
  * on the DT fixtures (the expected values are in each fixture's comment).
  */
 #include <errno.h>
@@ -16,7 +16,7 @@
 
 /* ------------------------------------------------------------------ table */
 
-/* udma.md section 2: compatible, engine, memcpy, BURST_SIZE flag, burst [normal, H, UH] in bytes. */
+/* k3_udma.h section 2: compatible, engine, memcpy, BURST_SIZE flag, burst [normal, H, UH] in bytes. */
 static const struct {
 	const char *compat;
 	enum ofl_engine e;
@@ -54,7 +54,7 @@ START_TEST(table_udma)
 }
 END_TEST
 
-/* dspi.md 1.1 and 2: compatible, trans_mode, FIFO entries, max clock factor. */
+/* hw/dspi.h topic 1.1 and 2: compatible, trans_mode, FIFO entries, max clock factor. */
 static const struct {
 	const char *compat;
 	enum ofl_dspi_mode mode;

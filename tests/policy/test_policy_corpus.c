@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Exact decisions on real boards (../shared/dtb, Debian 6.12 arm64 DTBs).
- * Expected values come from hw/udma.md, hw/dspi.md, hw/eip97.md and from
+ * Expected values come from the Linux drivers (k3-udma.c, spi-fsl-dspi.c,
+ * inside-secure/safexcel.c; sources by topic in the src/hw headers) and from
  * reading each blob with `dtc -I dtb -O dts`; paths and addresses below are
  * copied from that dtc output. Skipped (77) when the directory is absent.
  */

@@ -2,7 +2,7 @@
 /*
  * The K3 ring accelerator and UDMA/BCDMA models driven by raw register
  * accesses and hand-built descriptors. Every expected value is a number
- * from ../shared/hw/udma.md (register offsets, CAP layouts, descriptor and
+ * from the sources listed in src/hw/k3_udma.h (register offsets, CAP layouts, descriptor and
  * response words) or a hand computation, not the backend's code.
  */
 #include <string.h>
@@ -56,7 +56,8 @@ static uint32_t occ_wait(const struct ofl_mmio *rt, uint64_t off, uint32_t want)
 {
 	uint32_t v = 0;
 
-	for (int i = 0; i < 200000; i++) {
+	/* the model runs in its own thread: wait up to TEST_PATIENT_NS (testutil.h) */
+	for (uint64_t t0 = ofl_now_ns(); ofl_now_ns() - t0 < TEST_PATIENT_NS;) {
 		v = ofl_mmio_read32(rt, off);
 		if ((v & 0x1FFFFF) >= want)
 			return v;
@@ -219,7 +220,7 @@ static void enable0(struct world *w)
 	ofl_mmio_write32(&w->tchanrt, 0, 0x80000000u);
 }
 
-/* A one-TR memcpy descriptor, words per udma.md §4.2-§4.4. */
+/* A one-TR memcpy descriptor, words per hw/k3_udma.h §4.2-§4.4. */
 static void desc1(uint32_t *d, uint32_t retq, uint32_t flags, uint64_t src, uint64_t dst, uint16_t len)
 {
 	memset(d, 0, 132);
@@ -357,7 +358,7 @@ START_TEST(udma_teardown_flushes_and_marks)
 	ofl_sim_fault_set(w.f.sim, &f);
 	ofl_mmio_write64(&w.fifos, PUSH(0), dp);
 	enable0(&w);
-	ck_assert_int_eq(ofl_sim_wait_idle(w.f.sim, 2000000), 0);
+	ck_assert_int_eq(ofl_sim_wait_idle(w.f.sim, (int64_t)(TEST_PATIENT_NS / 1000u)), 0);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(440)), 0);
 	/* teardown: CTL = EN | TDOWN */
 	ofl_mmio_write32(&w.tchanrt, 0, 0xC0000000u);
@@ -389,7 +390,8 @@ START_TEST(udma_needs_pairing_and_type)
 	ofl_mmio_write32(&w.rchan, 0x68, 0x1000);
 	ofl_mmio_write32(&w.tchan, 0x00, 2u << 16);
 	enable0(&w);
-	for (int i = 0; i < 1000 && !(ofl_mmio_read32(&w.tchanrt, 0) & 1); i++)
+	for (uint64_t t0 = ofl_now_ns();
+	     !(ofl_mmio_read32(&w.tchanrt, 0) & 1) && ofl_now_ns() - t0 < TEST_PATIENT_NS;)
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0) & 1, 1);
 	teardown(&w);
@@ -444,7 +446,7 @@ START_TEST(bcdma_dual_ring)
 	/* teardown: ROCC.COMP, acknowledged through RDB bit 31 */
 	ofl_mmio_write32(&w.bchanrt, 3 * 0x1000, 0xC0000000u);
 	uint32_t v = occ_wait(&w.ringrt, 3 * 0x2000 + 0x1018, 0);
-	for (int i = 0; i < 1000 && !(v & 0x80000000u); i++) {
+	for (uint64_t t0 = ofl_now_ns(); !(v & 0x80000000u) && ofl_now_ns() - t0 < TEST_PATIENT_NS;) {
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 		v = ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x1018);
 	}

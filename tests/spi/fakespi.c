@@ -56,7 +56,7 @@ void fake_spi_cfg_default(struct fake_spi_cfg *c)
 void fake_spi_cfg_dspi(struct fake_spi_cfg *c)
 {
 	fake_spi_cfg_default(c);
-	/* mode_bits CPOL|CPHA|LSB_FIRST, plus CS_HIGH from use_gpio_descriptors (hw/dspi.md 1.3). */
+	/* mode_bits CPOL|CPHA|LSB_FIRST, plus CS_HIGH from use_gpio_descriptors (spi.c spi_register_controller()). */
 	c->ctlr_mode_bits = FK_CPOL | FK_CPHA | FK_LSB_FIRST | FK_CS_HIGH;
 	c->bpw_mask = 0xFFFFFFF8u; /* XSPI: 4..32 */
 	c->ctlr_max_hz = 50000000; /* LS1028A: 400 MHz / 8 */

@@ -13,7 +13,7 @@
  * release resetting the default speed) and drivers/spi/spi.c (spi_setup's
  * mode-bit rules and max-speed clamp, __spi_validate's defaults and checks,
  * the chip-select rules of spi_transfer_one_message), as summarised in
- * shared/hw/spidev.md. MOSI is looped back to MISO. The wire is recorded
+ * Linux drivers/spi/spidev.c and spi.c. MOSI is looped back to MISO. The wire is recorded
  * as a canonical trace so that tests can compare a split message with the
  * same message sent whole.
  */
@@ -41,7 +41,7 @@
 #define FK_CS_WORD 0x1000u
 #define FK_TX_OCTAL 0x2000u
 #define FK_RX_OCTAL 0x4000u
-/* spidev.c SPI_MODE_MASK and uapi SPI_MODE_USER_MASK with current values (hw/spidev.md 4). */
+/* spidev.c SPI_MODE_MASK and uapi SPI_MODE_USER_MASK (include/uapi/linux/spi/spi.h) with current values. */
 #define FK_SPIDEV_MODE_MASK 0x3EFFFu
 #define FK_MODE_USER_MASK 0x7FFFFu
 
@@ -97,9 +97,9 @@ struct fake_spi {
 
 /* A generic controller: every mode bit, 1..32 bits per word, 50 MHz, bufsiz 4096. */
 void fake_spi_cfg_default(struct fake_spi_cfg *cfg);
-/* An LS1028A DSPI behind spi-fsl-dspi (hw/dspi.md): CPOL|CPHA|LSB_FIRST (+CS_HIGH), 4..32 bits. */
+/* An LS1028A DSPI behind spi-fsl-dspi (mode_bits, bits_per_word_mask): CPOL|CPHA|LSB_FIRST (+CS_HIGH), 4..32 bits. */
 void fake_spi_cfg_dspi(struct fake_spi_cfg *cfg);
-/* ARCH_DMA_MINALIGN of the host's kernel architecture (facts in hw/spidev.md 5). */
+/* ARCH_DMA_MINALIGN of the host's kernel architecture (arch/<arch>/include/asm/cache.h; arm64: 128). */
 uint32_t fake_spi_host_minalign(void);
 
 /* Register a device at `path` ("/dev/spidev0.0"); returns it (owned by the fake). */

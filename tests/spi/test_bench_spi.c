@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * offloadctl bench spi against the spidev stand-in: spidev_test's options
- * and line shapes (hw/spidev.md 8), the rate lines, the summary, --json and
+ * and line shapes (tools/spi/spidev_test.c), the rate lines, the summary, --json and
  * the loop-back verification. The command's code is linked into this
  * program (not main.c), with stdout and stderr captured.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The stand-in itself, driven with raw ioctls, against the facts of
- * hw/spidev.md (drivers/spi/spidev.c, spi.c): the other SPI suites are only
+ * Linux drivers/spi/spidev.c and spi.c: the other SPI suites are only
  * as good as its fidelity.
  */
 #include <fcntl.h>
@@ -103,7 +103,7 @@ START_TEST(message_budget_and_checks)
 	static uint8_t buf[8192];
 	struct spi_ioc_transfer t[33];
 
-	/* hw/spidev.md 5 (arm64, bufsiz 4096): 32 transfers of <= 128 bytes fit, 33 do not. */
+	/* arm64 (ARCH_DMA_MINALIGN 128), spidev bufsiz 4096: 32 transfers of <= 128 bytes fit, 33 do not. */
 	memset(t, 0, sizeof(t));
 	for (int i = 0; i < 33; i++) {
 		t[i].tx_buf = (uintptr_t)(buf + i * 128);

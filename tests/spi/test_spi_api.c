@@ -61,7 +61,7 @@ START_TEST(open_programs_mode_word_then_clock)
 	ck_assert_uint_eq(fk->mode, 0x3);
 	ck_assert_uint_eq(fk->bpw, 16);
 	ck_assert_uint_eq(fk->speed_hz, 1000000);
-	/* The clock was the last setup (hw/spidev.md 3), so it is the one programmed. */
+	/* The clock was the last setup (spidev.c SPI_IOC_WR_MAX_SPEED_HZ), so it is the one programmed. */
 	ck_assert_str_eq(fk->last_setup, "speed");
 	ck_assert_uint_eq(fk->sck_hz, 1000000);
 	/* spi_device.max_speed_hz was restored to the DT's 10 MHz by WR_MAX_SPEED_HZ. */

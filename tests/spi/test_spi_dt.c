@@ -62,7 +62,7 @@ START_TEST(children_properties)
 	ck_assert_str_eq(k[0].compatible, "vendor,mode3");
 	ck_assert(k[0].enabled);
 
-	/* Generic setup delay 0 and hold delay absent: the deprecated fsl,* values (dspi.md 1.3). */
+	/* Generic setup delay 0 and hold delay absent: the deprecated fsl,* values (hw/dspi.h topic 1.3). */
 	ck_assert_uint_eq(k[1].chip_select, 1);
 	ck_assert_uint_eq(k[1].max_frequency_hz, 2000000);
 	ck_assert_uint_eq(k[1].mode, OFFLOAD_SPI_LSB_FIRST | OFFLOAD_SPI_CS_HIGH);

@@ -2,7 +2,7 @@
 /*
  * The NXP LS1028A-QDS device tree (shared/dtb/fsl-ls1028a-qds.dtb, the
  * board's real blob): its DSPI peripherals are jedec,spi-nor children with
- * spi-cpol, spi-cpha and spi-max-frequency = 10 MHz (hw/dspi.md 1.3). Skips
+ * spi-cpol, spi-cpha and spi-max-frequency = 10 MHz (fsl-ls1028a-qds.dtb). Skips
  * (77) when the blob is not available.
  */
 #include <libfdt.h>

@@ -3,7 +3,8 @@
  * spidev backend: messages larger than spidev takes in one SPI_IOC_MESSAGE
  * are split where the wire stays the same, and refused where it would not.
  *
- * Expected numbers are computed from the kernel rules in hw/spidev.md 5:
+ * Expected numbers are computed from the kernel rules (spidev.c bufsiz and
+ * spidev_message(), spi.c __spi_validate(), ARCH_DMA_MINALIGN):
  * each transfer with a tx (rx) buffer uses ALIGN(len, ARCH_DMA_MINALIGN) of
  * a bufsiz-byte tx (rx) budget, and one ioctl carries at most 511
  * transfers. Wire equivalence is checked by sending the same message whole
@@ -97,7 +98,7 @@ static uint8_t *pattern(size_t len, unsigned seed)
 
 START_TEST(arm64_example_32_fit_33_do_not)
 {
-	/* hw/spidev.md 5, arm64 with bufsiz 4096: 32 transfers of <= 128 bytes fit, 33 do not. */
+	/* arm64 (ARCH_DMA_MINALIGN 128) with spidev bufsiz 4096: 32 transfers of <= 128 bytes fit, 33 do not. */
 	struct offload_spi_xfer x[33];
 	uint8_t *tx = pattern(33 * 100, 1), *rx = calloc(33, 100);
 

@@ -24,7 +24,7 @@ START_TEST(split_rules)
 	ck_assert_int_eq(udma_split(65535, 0, 0, &c0, &c1, &rem), 1);
 	ck_assert_uint_eq(c0, 65535);
 	ck_assert_uint_eq(c1, 1);
-	/* 8-aligned: rows of 65536 - 8 = 65528 bytes (udma.md §4.6) */
+	/* 8-aligned: rows of 65536 - 8 = 65528 bytes (hw/k3_udma.h §4.6) */
 	ck_assert_int_eq(udma_split(1048576, 0x1000, 0x2000, &c0, &c1, &rem), 2);
 	ck_assert_uint_eq(c0, 65528);
 	ck_assert_uint_eq(c1, 16);
@@ -53,7 +53,7 @@ START_TEST(descriptor_words)
 	uint32_t d[UDMA_SLOT_SIZE / 4];
 	const struct cppi5_tr_type15 *tr = (const void *)(d + 16);
 
-	/* one TR, UDMA, packet id 5, return ring 440 (udma.md §4.2 worked example) */
+	/* one TR, UDMA, packet id 5, return ring 440 (hw/k3_udma.h §4.2 worked example) */
 	ck_assert_int_eq(udma_desc_memcpy(d, false, 5, 440, 0x880000000ull, 0x880100000ull, 1000), 1);
 	ck_assert_uint_eq(d[0], 0xC0000000u);
 	ck_assert_uint_eq(d[1], 0x02000000u | (5u << 14) | 0x3FFFu);
@@ -67,7 +67,7 @@ START_TEST(descriptor_words)
 	ck_assert_uint_eq(tr[0].dicnt0, 1000);
 	/* the response word follows at R * (N + 1) = 128 */
 	ck_assert_uint_eq(d[32], 0xFFFFFFFFu);
-	/* two TRs, BCDMA flags: 0x0400002F then 0x8400002F (udma.md §4.3) */
+	/* two TRs, BCDMA flags: 0x0400002F then 0x8400002F (hw/k3_udma.h §4.3) */
 	ck_assert_int_eq(udma_desc_memcpy(d, true, 0, 7, 0x1000, 0x2000, 200000), 2);
 	ck_assert_uint_eq(d[0], 0xC0000001u);
 	ck_assert_uint_eq(tr[0].flags, 0x0400002Fu);
@@ -324,14 +324,16 @@ static void stuck_or_lost(enum ofl_sim_fault_kind kind, bool bcdma)
 	char s[4096], d[4096];
 
 	k3fx_setup(&f, bcdma, false);
-	f.e.timeout_ns = 50000000; /* 50 ms instead of 1 s */
+	/* never completes, so the short watchdog fires whatever the load (the teardown stays patient) */
+	f.e.timeout_ns = TEST_IMPATIENT_NS;
 	memset(s, 7, sizeof(s));
 	struct ofl_sim_fault fl = { .kind = kind, .count = 1 };
 	ofl_sim_fault_set(f.sim, &fl);
 	ck_assert_int_eq(udma_copy(&f.e, d, s, sizeof(s), NULL), -ETIMEDOUT);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(f.ctx), "torn down"));
 	ck_assert_ptr_null(strstr(offload_last_error(f.ctx), "teardown itself timed out"));
-	/* the same channel serves the next copy */
+	/* the same channel serves the next copy, however late the model thread runs */
+	f.e.timeout_ns = TEST_PATIENT_NS;
 	memset(d, 0, sizeof(d));
 	struct offload_result res;
 	ck_assert_int_eq(udma_copy(&f.e, d, s, sizeof(s), &res), 0);
@@ -398,7 +400,7 @@ START_TEST(bus_error_on_completion_ring_is_eio)
 
 	/* 4 KiB of FIFO windows: ring 0 (TX of channel 0) works, the completion rings do not */
 	k3fx_setup_ex(&f, false, false, false, 0x1000);
-	f.e.timeout_ns = 50000000;
+	/* the fixture's watchdog is patient: the -EIO comes from the pops, not from a late model thread */
 	memset(s, 5, sizeof(s));
 	for (int i = 0; i < 2; i++) { /* and again on the reset channel */
 		ck_assert_int_eq(udma_copy(&f.e, d, s, sizeof(s), NULL), -EIO);
@@ -419,7 +421,6 @@ START_TEST(impossible_occupancy_is_eio)
 	char s[4096], d[4096];
 
 	k3fx_setup(&f, false, false);
-	f.e.timeout_ns = 50000000;
 	memset(s, 6, sizeof(s));
 	/* the completion ring's rt registers as a region one page short of them: reads are all ones */
 	uint32_t cq = f.e.gp_first; /* the first channel's completion ring */
@@ -512,6 +513,7 @@ START_TEST(delayed_completion_is_waited_for)
 	char s[256], d[256];
 
 	k3fx_setup(&f, false, false);
+	/* 30 ms late: 1000 times inside the fixture's watchdog, so always waited for */
 	memset(s, 9, sizeof(s));
 	struct ofl_sim_fault fl = { .kind = OFL_SIM_FAULT_DELAY, .count = 1, .arg = 30000 };
 	ofl_sim_fault_set(f.sim, &fl);

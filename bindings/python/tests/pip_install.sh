@@ -55,7 +55,15 @@ with offload.Context(source=offload.DtSource.NONE, no_env=True) as ctx:
     dst = bytearray(len(src))
     r = ctx.memcpy(dst, src)
     assert dst == src and r.backend == "cpu", r
-    d = ctx.hash(offload.HashAlg.SHA256, b"abc").digest
-    assert d == hashlib.sha256(b"abc").digest(), d.hex()
+    if any(d.usable and offload.Cap.HASH in d.caps for d in ctx.devices()):
+        d = ctx.hash(offload.HashAlg.SHA256, b"abc").digest
+        assert d == hashlib.sha256(b"abc").digest(), d.hex()
+    else:  # no crypto backend (no OpenSSL, no AF_ALG): the library must say so
+        try:
+            ctx.hash(offload.HashAlg.SHA256, b"abc")
+        except offload.NotSupported as e:
+            print(f"hash not checked, no crypto backend: {e.strerror}")
+        else:
+            raise AssertionError("hash ran although no device lists Cap.HASH")
 print(f"installed offload {offload.__version__} works: {ext.__file__}")
 PY

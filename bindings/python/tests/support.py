@@ -27,6 +27,41 @@ def open_ctx(**kw):
     return offload.Context(**kw)
 
 
+_CRYPTO_CAPS = offload.Cap.CIPHER | offload.Cap.HASH
+_crypto_missing = {}
+
+
+def crypto_missing(**kw):
+    """Why a context opened as open_ctx(**kw) has no crypto backend, or None if it has one.
+
+    Asked of the library, not of the build options: no usable device lists
+    Cap.CIPHER and Cap.HASH, and a SHA-256 there is refused with
+    NotSupported (ENOTSUP, the library's "no device implements it"); that
+    message is the reason. A device that claims the capabilities makes the
+    answer None, so a false claim fails the crypto tests instead of skipping
+    them. (A build without OpenSSL on a kernel without AF_ALG has no backend.)
+    """
+    key = tuple(sorted(kw.items()))
+    if key not in _crypto_missing:
+        with open_ctx(**kw) as ctx:
+            reason = None
+            if not any(d.usable and (d.caps & _CRYPTO_CAPS) == _CRYPTO_CAPS for d in ctx.devices()):
+                try:
+                    ctx.hash(offload.HashAlg.SHA256, b"")
+                except offload.NotSupported as e:
+                    reason = f"no crypto backend: {e.strerror}"
+        _crypto_missing[key] = reason
+    return _crypto_missing[key]
+
+
+def needs_crypto(**kw):
+    """Decorator: skip the test (or every test of the class) when crypto_missing(**kw)."""
+    def deco(obj):
+        reason = crypto_missing(**kw)
+        return unittest.skip(reason)(obj) if reason else obj
+    return deco
+
+
 def shared_dtb(name):
     """Path of a real board's .dtb in shared/dtb, or skip the test."""
     d = os.environ.get("OFFLOAD_TEST_SHARED_DTB") or os.path.join(HERE, "..", "..", "..", "..", "shared", "dtb")

@@ -10,7 +10,7 @@ import unittest
 import weakref
 
 import offload
-from support import header_defines, header_enum, header_text, open_ctx, shared_dtb
+from support import crypto_missing, header_defines, header_enum, header_text, open_ctx, shared_dtb
 
 
 class TestModule(unittest.TestCase):
@@ -364,21 +364,25 @@ class TestContext(unittest.TestCase):
     def test_close_closes_children_first(self):
         ctx = open_ctx()
         q = offload.Queue(ctx, depth=4)
-        hs = offload.HashSession(ctx, offload.HashAlg.SHA256)
-        cs = offload.CipherSession(ctx, offload.CipherAlg.AES_CBC, bytes(16))
+        children = [q]
+        if crypto_missing() is None:  # sessions too when there is a crypto backend
+            hs = offload.HashSession(ctx, offload.HashAlg.SHA256)
+            cs = offload.CipherSession(ctx, offload.CipherAlg.AES_CBC, bytes(16))
+            self.assertIs(hs.context, ctx)
+            children += [hs, cs]
         dst = bytearray(8)
         q.copy(dst, b"12345678", user_data="job")
         self.assertIs(q.context, ctx)
-        self.assertIs(hs.context, ctx)
         ctx.close()  # the library would say EBUSY; the binding closes them first
-        for o in (q, hs, cs):
+        for o in children:
             self.assertTrue(o.closed, o)
         with self.assertRaises(offload.Closed):
             q.submit()
-        with self.assertRaises(offload.Closed):
-            hs.update(b"x")
-        with self.assertRaises(offload.Closed):
-            cs.run(bytes(16), bytes(16))
+        if len(children) > 1:
+            with self.assertRaises(offload.Closed):
+                hs.update(b"x")
+            with self.assertRaises(offload.Closed):
+                cs.run(bytes(16), bytes(16))
         dst.extend(b"!")  # the queue's hold on dst was released
 
     def test_context_outlives_its_last_reference_while_children_live(self):
@@ -532,6 +536,7 @@ class TestDevices(unittest.TestCase):
 class TestThreads(unittest.TestCase):
     def test_concurrent_calls_on_one_context(self):
         errors = []
+        hashes = crypto_missing() is None  # without a crypto backend: the copies alone
         with open_ctx() as ctx:
             def work(seed):
                 try:
@@ -541,7 +546,8 @@ class TestThreads(unittest.TestCase):
                         ctx.memcpy(dst, src)
                         if dst != src:
                             errors.append("bad copy")
-                        ctx.hash(offload.HashAlg.SHA256, src)
+                        if hashes:
+                            ctx.hash(offload.HashAlg.SHA256, src)
                 except Exception as e:  # report in the main thread
                     errors.append(repr(e))
             ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]

@@ -8,7 +8,7 @@ import os
 import unittest
 
 import offload
-from support import gil_released_during, h, numpy, needs_numpy, open_ctx
+from support import gil_released_during, h, needs_crypto, numpy, needs_numpy, open_ctx
 
 try:
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -21,7 +21,7 @@ needs_cryptography = unittest.skipIf(AESGCM is None, "the cryptography package i
 A = offload.CipherAlg
 H = offload.HashAlg
 
-# NIST SP 800-38A, key and plaintext of F.1.1 / F.2.1 / F.5.1 (shared/hw/kcapi.md section 12).
+# NIST SP 800-38A, key and plaintext of F.1.1 / F.2.1 / F.5.1.
 SP38A_KEY = h("2b7e151628aed2a6abf7158809cf4f3c")
 SP38A_PT = h("6bc1bee22e409f96e93d7e117393172a ae2d8a571e03ac9c9eb76fac45af8e51"
              "30c81c46a35ce411e5fbc1191a0a52ef f69f2445df4f9b17ad2b417be66c3710")
@@ -80,6 +80,7 @@ HASHLIB_NAME = {H.MD5: "md5", H.SHA1: "sha1", H.SHA224: "sha224", H.SHA256: "sha
                 H.SHA384: "sha384", H.SHA512: "sha512"}
 
 
+@needs_crypto(backends="cpu")  # every class below: they check the cpu backend's OpenSSL
 class CryptoCase(unittest.TestCase):
     def setUp(self):
         self.ctx = open_ctx(backends="cpu")

@@ -45,7 +45,7 @@ class TestOpen(FakeCase):
         s = offload.Spi(self.ctx, DEV, mode=offload.SpiMode.MODE_3, max_speed_hz=1000000, bits_per_word=16)
         st = self.state()
         self.assertEqual((st["mode"], st["bpw"], st["speed_hz"]), (3, 16, 1000000))
-        self.assertEqual(st["last_setup"], "speed")  # the clock is set last (hw/spidev.md 3)
+        self.assertEqual(st["last_setup"], "speed")  # the clock is set last (spidev.c SPI_IOC_WR_MAX_SPEED_HZ)
         i = s.info()
         self.assertIsInstance(i, offload.SpiInfo)
         self.assertEqual((i.backend, i.path, i.dev, i.chip_select), ("spidev", DEV, -1, 0))
