@@ -80,10 +80,11 @@ struct config {
 	char spec[128];
 	char label[48];
 	bool evp;               /* raw OpenSSL EVP, not the library */
-	char backends[64];      /* allow-list, "" = all */
+	char backends[256];     /* allow-list, "" = all */
 	char device[64];        /* "" = auto */
 	char dtb[128];          /* "" = none */
 	bool sim, noncoherent;
+	bool common;            /* no SPEC: opened from the common options and environment */
 	offload_ctx *ctx;
 	int dev;
 	/* per-run state */
@@ -122,12 +123,22 @@ static bool text_value(char *dst, size_t size, const char *v)
 	return (size_t)snprintf(dst, size, "%s", v) < size;
 }
 
-/* Returns 0, or -EINVAL for a malformed SPEC (a usage error). */
-static int config_parse(struct config *c, const char *spec)
+/*
+ * Returns 0, or -EINVAL for a malformed SPEC (a usage error). The common
+ * options (cli: --dtb, --sim, --backends; NULL for none) are the starting
+ * point, and the SPEC's keys override them.
+ */
+static int config_parse(struct config *c, const char *spec, const struct cli *cli)
 {
 	memset(c, 0, sizeof(*c));
 	if (!spec[0] || !text_value(c->spec, sizeof(c->spec), spec))
 		return -EINVAL;
+	if (cli) {
+		if ((cli->dtb && !text_value(c->dtb, sizeof(c->dtb), cli->dtb)) ||
+		    (cli->backends && !text_value(c->backends, sizeof(c->backends), cli->backends)))
+			return -EINVAL;
+		c->sim = cli->sim;
+	}
 	snprintf(c->label, sizeof(c->label), "%.47s", spec);
 	if (strcmp(spec, "evp") == 0) {
 		c->evp = true;
@@ -174,6 +185,11 @@ static int config_open(struct cli *cli, struct config *c)
 	c->dev = OFFLOAD_DEV_AUTO;
 	if (c->evp)
 		return 0;
+	if (c->common) {
+		/* no SPEC: the context every other command opens */
+		c->ctx = cli_open_ctx(cli);
+		return c->ctx ? 0 : -EINVAL;
+	}
 	offload_ctx_opts_init(&o);
 	o.flags = OFFLOAD_CTX_NO_ENV | (c->sim ? OFFLOAD_CTX_SIM : 0) |
 		  (c->noncoherent ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
@@ -553,11 +569,14 @@ static void usage(const struct cli *cli, FILE *f)
 		"                 with 'ms' (default 0.2 = 200ms)\n"
 		"  --rounds N     rounds, 1..%d (default 5): the median is reported with the\n"
 		"                 spread of the rounds (one round: no noise estimate)\n"
-		"  --config SPEC  one configuration (default: the policy's choice, all backends)\n"
+		"  --config SPEC  one configuration (default: the context the common options\n"
+		"                 and the environment give, as for every command)\n"
 		"SPEC: evp (OpenSSL EVP called directly), a backend name (cpu, kcapi), or\n"
 		"      key=value pairs joined by ':': backends=LIST, device=NAME,\n"
-		"      dtb=FILE|builtin|live|none (default none), sim=0|1, noncoherent=0|1,\n"
-		"      label=TEXT\n"
+		"      dtb=FILE|builtin|live|none, sim=0|1, noncoherent=0|1, label=TEXT.\n"
+		"      A SPEC starts from the common --dtb, --sim and --backends (dtb none if\n"
+		"      not given) and its keys override them; OFFLOAD_DTB, OFFLOAD_SIM and\n"
+		"      OFFLOAD_BACKENDS are not read for a SPEC, so an A/B run is reproducible\n"
 		"\noptions:\n" CLI_COMMON_HELP,
 		MAXROUNDS);
 }
@@ -645,13 +664,8 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	int ncfg = spec[1] ? 2 : 1;
 	struct config cfg[2];
 	for (int k = 0; k < ncfg; k++) {
-		const char *sp = spec[k];
-		char dflt[128];
-		if (!sp) {
-			snprintf(dflt, sizeof(dflt), "backends=%s:label=auto", cli->backends ? cli->backends : "");
-			sp = dflt;
-		}
-		if (config_parse(&cfg[k], sp) < 0 ||
+		const char *sp = spec[k] ? spec[k] : "label=auto";
+		if (config_parse(&cfg[k], sp, cli) < 0 ||
 		    (cfg[k].backends[0] && !cli_backends_ok(cli, "configuration", cfg[k].backends))) {
 			for (int j = 0; j < k; j++)
 				offload_ctx_free(cfg[j].ctx);
@@ -659,8 +673,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 						    "key=value pairs joined by ':')",
 					       sp);
 		}
-		if (!spec[k] && cli->dtb)
-			snprintf(cfg[k].dtb, sizeof(cfg[k].dtb), "%s", cli->dtb);
+		cfg[k].common = !spec[k];
 		if (config_open(cli, &cfg[k]) < 0) {
 			for (int j = 0; j < k; j++)
 				offload_ctx_free(cfg[j].ctx);
@@ -729,7 +742,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 		}
 		/* the independent reference for a single configuration */
 		struct config refc;
-		config_parse(&refc, "evp");
+		config_parse(&refc, "evp", NULL);
 		bool refok = ncfg == 1 && !cfg[0].evp && run_open(&refc, a, enc) == 0;
 		bool header[2] = { false, false };
 		struct table_row *row = nrows < 16 ? &rows[nrows++] : NULL;
