@@ -93,6 +93,7 @@ struct config {
 	char driver[96];
 	char backend[16];
 	int run_dev;            /* the device that ran (from the result), -1 unknown */
+	char run_name[64];      /* its name ("cpu", "crypto@90000"), "" for evp */
 	bool run_sim;
 #ifdef OFFLOAD_HAVE_OPENSSL
 	EVP_CIPHER_CTX *ex[2]; /* [0] decrypt, [1] encrypt: AES keys differ per direction */
@@ -228,6 +229,12 @@ static int config_open(struct cli *cli, struct config *c)
 
 static uint8_t key[32], iv[16], tag[16];
 
+/* "enc", "dec", or "digest" for a hash (which has no direction). */
+static const char *dir_name(const struct alg *a, bool enc)
+{
+	return a->hash ? "digest" : enc ? "enc" : "dec";
+}
+
 static void run_close(struct config *c)
 {
 	if (c->cs)
@@ -255,6 +262,7 @@ static int run_open(struct config *c, const struct alg *a, bool enc)
 {
 	snprintf(c->driver, sizeof(c->driver), "?");
 	snprintf(c->backend, sizeof(c->backend), "%s", c->evp ? "evp" : "?");
+	snprintf(c->run_name, sizeof(c->run_name), "%s", c->evp ? "cpu" : "?");
 	if (c->evp) {
 #ifdef OFFLOAD_HAVE_OPENSSL
 		snprintf(c->driver, sizeof(c->driver), "raw EVP %s", a->evp);
@@ -387,7 +395,9 @@ static int verify(struct config *c, const struct alg *a, bool enc, const uint8_t
 		snprintf(c->driver, sizeof(c->driver), "%s", res->driver ? res->driver : "?");
 		snprintf(c->backend, sizeof(c->backend), "%s", res->backend ? res->backend : "?");
 		c->run_dev = res->dev;
-		c->run_sim = offload_dev_info(c->ctx, res->dev, &info) == 0 && (info.flags & OFFLOAD_DEVF_SIM);
+		bool known = offload_dev_info(c->ctx, res->dev, &info) == 0;
+		c->run_sim = known && (info.flags & OFFLOAD_DEVF_SIM);
+		snprintf(c->run_name, sizeof(c->run_name), "%s", known && info.name ? info.name : "?");
 	}
 	size_t cmp = a->hash ? (size_t)offload_hash_digest_size((enum offload_hash_alg)a->alg) : n;
 	if (ref && memcmp(out, ref, cmp) != 0)
@@ -697,11 +707,17 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	for (int i = 0; i < 16; i++)
 		iv[i] = (uint8_t)(0x80 + i);
 
+	/* the device tree and models each configuration runs on, as list says it */
+	for (int k = 0; k < ncfg && !cli->json && !cli->csv; k++) {
+		const char *note = cfg[k].ctx ? cli_dt_note(cfg[k].ctx) : "";
+		if (note[0])
+			printf("note [%s]: %s\n", cfg[k].label, note);
+	}
 	if (cli->json)
 		printf("{\n  \"results\": [");
 	else if (cli->csv)
 		printf("alg,dir,config,backend,driver,size,round,ops_per_s,mb_per_s,cache_clean_per_op,"
-		       "cache_inval_per_op,cache_bytes_per_op,cache_ns_per_op\n");
+		       "cache_inval_per_op,cache_bytes_per_op,cache_ns_per_op,device,sim\n");
 	bool first_json = true;
 	char tmpa[256];
 	snprintf(tmpa, sizeof(tmpa), "%s", alist);
@@ -817,18 +833,21 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					}
 					ops[si][k][r] = v;
 					if (cli->csv)
-						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f\n",
-						       a->name, enc ? "enc" : "dec", cfg[k].label, cfg[k].backend,
+						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f,%s,%d\n",
+						       a->name, dir_name(a, enc), cfg[k].label, cfg[k].backend,
 						       cfg[k].driver, n, r, v, v * (double)n / 1e6,
 						       per_op(one.clean, &one), per_op(one.inval, &one),
-						       per_op(one.bytes, &one), per_op(one.ns, &one));
+						       per_op(one.bytes, &one), per_op(one.ns, &one),
+						       cfg[k].run_name, cfg[k].run_sim ? 1 : 0);
 				}
 			for (int k = 0; k < ncfg; k++) {
 				double m = median(ops[si][k], rounds);
 				if (cli->json) {
 					printf("%s\n    {\"alg\": \"%s\", \"dir\": \"%s\", \"config\": ",
-					       first_json ? "" : ",", a->name, enc ? "enc" : "dec");
+					       first_json ? "" : ",", a->name, dir_name(a, enc));
 					cli_json_str(stdout, cfg[k].label);
+					printf(", \"device\": ");
+					cli_json_str(stdout, cfg[k].run_name);
 					printf(", \"backend\": ");
 					cli_json_str(stdout, cfg[k].backend);
 					printf(", \"driver\": ");
@@ -850,9 +869,11 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					first_json = false;
 				} else if (!cli->csv) {
 					if (!header[k]) {
-						printf("\ntesting speed of %s (%s) %s on %s [%s]\n", a->name,
-						       cfg[k].driver, a->hash ? "digest" : enc ? "encryption" : "decryption",
-						       cfg[k].backend, cfg[k].label);
+						/* the device can change with the size (thresholds):
+						 * each line names the one that ran */
+						printf("\ntesting speed of %s %s [%s]: device and driver per size\n",
+						       a->name, a->hash ? "digest" : enc ? "encryption" : "decryption",
+						       cfg[k].label);
 						header[k] = true;
 					}
 					char spread[48];
@@ -861,10 +882,14 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 							 rounds, rsd(ops[si][k], rounds));
 					else
 						snprintf(spread, sizeof(spread), "one round: no noise estimate");
-					printf("test %d (%zu bit key, %zu byte blocks): %.0f ops/s, %.2f MB/s "
-					       "(%s, %s; %s)\n",
-					       si, a->key_len * 8, n, m, m * (double)n / 1e6, cfg[k].backend,
-					       cfg[k].driver, spread);
+					char keyd[32] = "";
+					if (a->key_len)
+						snprintf(keyd, sizeof(keyd), "%zu bit key, ", a->key_len * 8);
+					printf("test %d (%s%zu byte blocks): %.0f ops/s, %.2f MB/s "
+					       "(%s: %s, %s%s; %s)\n",
+					       si, keyd, n, m, m * (double)n / 1e6, cfg[k].run_name,
+					       cfg[k].backend, cfg[k].driver,
+					       cfg[k].run_sim ? " [sim: a model, not hardware]" : "", spread);
 					if (n != sizes[si])
 						printf("    %zu -> %zu B: %s needs whole %zu-byte blocks\n",
 						       sizes[si], n, a->name, a->block);

@@ -26,6 +26,17 @@ for pos in before after; do
     has '^aes-128-cbc,enc,auto,eip97,eip97-ring[0-9]-sim,8192,' "bench cipher --dtb builtin --sim ($pos): 8192 B on the sim EIP97"
     has '^aes-128-cbc,enc,auto,cpu,[^,]*,16,' "bench cipher --dtb builtin --sim ($pos): 16 B on the CPU"
 done
+# the CSV's device and sim columns: the model is labelled sim, the CPU is not
+has '^alg,.*,device,sim$' "bench cipher CSV header: device and sim columns"
+has '^aes-128-cbc,enc,auto,eip97,eip97-ring[0-9]-sim,8192,.*,crypto@[0-9a-f]+,1$' "bench cipher CSV: the sim EIP97 row"
+has '^aes-128-cbc,enc,auto,cpu,.*,cpu,0$' "bench cipher CSV: the CPU row"
+run --dtb builtin --sim bench cipher -a sha256 --sizes 8192 --rounds 1 --time 20ms --json
+has '"dir": "digest", "config": "auto", "device": "crypto@[0-9a-f]+", "backend": "eip97"' "bench cipher JSON: a digest on the sim EIP97"
+has '"sim": true' "bench cipher JSON: sim"
+run --dtb builtin --sim bench cipher -a aes-128-cbc,sha256 --sizes 16,8192 --rounds 1 --time 20ms
+hasnt 'testing speed of .* on cpu' "bench cipher text: the header names no device (it changes with the size)"
+has '^test 1 \(128 bit key, 8192 byte blocks\): .*\(crypto@[0-9a-f]+: eip97, eip97-ring[0-9]-sim \[sim: a model, not hardware\];' "bench cipher text: the sim line"
+has '^test 0 \(16 byte blocks\): .*\(cpu: cpu, ' "bench cipher text: a digest has no key size"
 if [ -r "$esp" ]; then
     run --dtb "$esp" --sim bench cipher $bc
     has '^aes-128-cbc,enc,auto,eip97,eip97-ring[0-9]-sim,8192,' "bench cipher on the espressobin twin"
