@@ -100,20 +100,7 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 	int failed = 0, devices = 0;
 	if (cli->json)
 		printf("{\n  \"absent\": [");
-	bool first = true;
-	for (int i = 0; backends[i]; i++) {
-		const char *why = NULL;
-		if (offload_backend_status(ctx, backends[i], &why) == 0) {
-			if (cli->json) {
-				printf("%s{\"backend\": \"%s\", \"reason\": ", first ? "" : ", ", backends[i]);
-				cli_json_str(stdout, why);
-				printf("}");
-				first = false;
-			} else {
-				printf("backend %s: absent: %s\n", backends[i], why);
-			}
-		}
-	}
+	cli_print_absent(ctx, backends, cli->json);
 	if (cli->json)
 		printf("],\n  \"results\": [\n");
 	for (int i = 0; i < offload_dev_count(ctx); i++) {

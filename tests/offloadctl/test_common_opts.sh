@@ -78,6 +78,17 @@ run --dtb builtin --sim list
 has '^device tree: builtin' "list"
 run --dtb builtin --sim doctor
 has '^device tree: builtin' "doctor"
+# findings about this machine's kernel (dma-buf exporters) are not the board's
+has '^info \(this host, not the device tree.s board\): .*\[dma-buf-exporters\]' "doctor on another board's tree: host findings labelled"
+run --dtb none doctor
+hasnt 'this host' "doctor without a tree: the host is the machine"
+run --dtb builtin doctor --json
+has '"this_host": true, "code": "dma-buf-exporters"' "doctor JSON: this_host"
+# list says which backends serve nothing here and why
+run --backends cpu list
+has '^backend [a-z0-9]+: absent: excluded by the backend allow-list "cpu"' "list: absent backends"
+run --backends cpu list --json
+has '"absent": \[\{"backend": "[a-z0-9]+", "reason": "excluded by the backend allow-list \\"cpu\\""' "list JSON: absent backends"
 run --dtb builtin --sim bench memcpy --size 65536 --iterations 4
 has '\+sim' "bench memcpy --size"
 run --dtb builtin --sim bench spi --device /bus@100000/spi@2100000/loopback@0 -S 64 -I 2
