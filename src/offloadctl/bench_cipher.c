@@ -458,8 +458,8 @@ static const struct {
 	{ "aes-128-ecb", "+6..22 %" },
 	{ "aes-128-cbc", "+5..23 %" },
 	{ "aes-256-cbc", "+6..23 %" },
-	{ "aes-128-gcm", "+27..44 % (1 MB), +41..326 % (8 MB; +319 % at 16 B, +326 % at 64 B), "
-			 "+28..128 % (4096 MB)" },
+	{ "aes-128-gcm", "+27..44 % (num_mb 1), +41..326 % (num_mb 8; +319 % at 16 B, +326 % at "
+			 "64 B), +28..128 % (num_mb 4096)" },
 	{ "md5", "+15..50 %" },
 	{ "sha1", "+18..27 %" },
 	{ "sha256", "+19..41 %" },
@@ -471,7 +471,8 @@ static void print_a3720_reference(bool json)
 	if (json) {
 		printf(",\n  \"hardware_reference\": {\"label\": \"hardware reference (Armada 3720, upstream "
 		       "patch, not measured by us)\", \"source\": \"docs/policy.md §7: arm64: dts: marvell: "
-		       "armada-37xx: mark EIP97 as dma-coherent (2026-05-24)\", \"gain_coherent_vs_"
+		       "armada-37xx: mark EIP97 as dma-coherent (A. J. Bajkowski, LKML 2026-05-24)\", "
+		       "\"gain_coherent_vs_"
 		       "noncoherent\": {");
 		for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
 			printf("%s\"%s\": \"%s\"", i ? ", " : "", a3720_ref[i].alg, a3720_ref[i].gain);
@@ -480,8 +481,9 @@ static void print_a3720_reference(bool json)
 	}
 	printf("\nhardware reference (Armada 3720, upstream patch, not measured by us):\n"
 	       "  throughput with dma-coherent vs without, 16..4096 B requests, from \"arm64: dts: "
-	       "marvell:\n  armada-37xx: mark EIP97 as dma-coherent\" (2026-05-24; docs/policy.md §7; tool "
-	       "not named, likely tcrypt)\n");
+	       "marvell:\n  armada-37xx: mark EIP97 as dma-coherent\" (A. J. Bajkowski, LKML 2026-05-24; "
+	       "docs/policy.md §7);\n  tool not named, likely tcrypt; num_mb: the patch's \"MB\" "
+	       "column, most likely\n  tcrypt's num_mb (requests in flight), not megabytes\n");
 	for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
 		printf("  %-14s %s\n", a3720_ref[i].alg, a3720_ref[i].gain);
 }

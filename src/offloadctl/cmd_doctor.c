@@ -265,7 +265,9 @@ static void check_af_alg(struct report *r, offload_ctx *ctx)
 	    "kernel; %s", u.release, pc && *pc ? pc : "/proc/crypto", unavailable, algs);
 	if (deprecated)
 		put(f->action, sizeof(f->action), "Linux %s is 7.2 or later: AF_ALG no longer reaches "
-		    "off-CPU accelerators there; use a direct backend (eip97) for the engine", u.release);
+		    "off-CPU accelerators there (kernel documentation commit 5624ea54, May 2026; 7.2 as "
+		    "Phoronix reports it; docs/policy.md §7); use a direct backend (eip97) for the "
+		    "engine", u.release);
 	else if (engine && hw < avail)
 		put(f->action, sizeof(f->action), "load the kernel driver of %s (%s; crypto_safexcel "
 		    "for the Inside Secure EIP97/EIP197) so that AF_ALG reaches it, or use the "
