@@ -80,10 +80,11 @@ struct config {
 	char spec[128];
 	char label[48];
 	bool evp;               /* raw OpenSSL EVP, not the library */
-	char backends[64];      /* allow-list, "" = all */
+	char backends[256];     /* allow-list, "" = all */
 	char device[64];        /* "" = auto */
 	char dtb[128];          /* "" = none */
 	bool sim, noncoherent;
+	bool common;            /* no SPEC: opened from the common options and environment */
 	offload_ctx *ctx;
 	int dev;
 	/* per-run state */
@@ -92,6 +93,7 @@ struct config {
 	char driver[96];
 	char backend[16];
 	int run_dev;            /* the device that ran (from the result), -1 unknown */
+	char run_name[64];      /* its name ("cpu", "crypto@90000"), "" for evp */
 	bool run_sim;
 #ifdef OFFLOAD_HAVE_OPENSSL
 	EVP_CIPHER_CTX *ex[2]; /* [0] decrypt, [1] encrypt: AES keys differ per direction */
@@ -122,12 +124,22 @@ static bool text_value(char *dst, size_t size, const char *v)
 	return (size_t)snprintf(dst, size, "%s", v) < size;
 }
 
-/* Returns 0, or -EINVAL for a malformed SPEC (a usage error). */
-static int config_parse(struct config *c, const char *spec)
+/*
+ * Returns 0, or -EINVAL for a malformed SPEC (a usage error). The common
+ * options (cli: --dtb, --sim, --backends; NULL for none) are the starting
+ * point, and the SPEC's keys override them.
+ */
+static int config_parse(struct config *c, const char *spec, const struct cli *cli)
 {
 	memset(c, 0, sizeof(*c));
 	if (!spec[0] || !text_value(c->spec, sizeof(c->spec), spec))
 		return -EINVAL;
+	if (cli) {
+		if ((cli->dtb && !text_value(c->dtb, sizeof(c->dtb), cli->dtb)) ||
+		    (cli->backends && !text_value(c->backends, sizeof(c->backends), cli->backends)))
+			return -EINVAL;
+		c->sim = cli->sim;
+	}
 	snprintf(c->label, sizeof(c->label), "%.47s", spec);
 	if (strcmp(spec, "evp") == 0) {
 		c->evp = true;
@@ -174,6 +186,11 @@ static int config_open(struct cli *cli, struct config *c)
 	c->dev = OFFLOAD_DEV_AUTO;
 	if (c->evp)
 		return 0;
+	if (c->common) {
+		/* no SPEC: the context every other command opens */
+		c->ctx = cli_open_ctx(cli);
+		return c->ctx ? 0 : -EINVAL;
+	}
 	offload_ctx_opts_init(&o);
 	o.flags = OFFLOAD_CTX_NO_ENV | (c->sim ? OFFLOAD_CTX_SIM : 0) |
 		  (c->noncoherent ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
@@ -212,6 +229,12 @@ static int config_open(struct cli *cli, struct config *c)
 
 static uint8_t key[32], iv[16], tag[16];
 
+/* "enc", "dec", or "digest" for a hash (which has no direction). */
+static const char *dir_name(const struct alg *a, bool enc)
+{
+	return a->hash ? "digest" : enc ? "enc" : "dec";
+}
+
 static void run_close(struct config *c)
 {
 	if (c->cs)
@@ -239,6 +262,7 @@ static int run_open(struct config *c, const struct alg *a, bool enc)
 {
 	snprintf(c->driver, sizeof(c->driver), "?");
 	snprintf(c->backend, sizeof(c->backend), "%s", c->evp ? "evp" : "?");
+	snprintf(c->run_name, sizeof(c->run_name), "%s", c->evp ? "cpu" : "?");
 	if (c->evp) {
 #ifdef OFFLOAD_HAVE_OPENSSL
 		snprintf(c->driver, sizeof(c->driver), "raw EVP %s", a->evp);
@@ -371,7 +395,9 @@ static int verify(struct config *c, const struct alg *a, bool enc, const uint8_t
 		snprintf(c->driver, sizeof(c->driver), "%s", res->driver ? res->driver : "?");
 		snprintf(c->backend, sizeof(c->backend), "%s", res->backend ? res->backend : "?");
 		c->run_dev = res->dev;
-		c->run_sim = offload_dev_info(c->ctx, res->dev, &info) == 0 && (info.flags & OFFLOAD_DEVF_SIM);
+		bool known = offload_dev_info(c->ctx, res->dev, &info) == 0;
+		c->run_sim = known && (info.flags & OFFLOAD_DEVF_SIM);
+		snprintf(c->run_name, sizeof(c->run_name), "%s", known && info.name ? info.name : "?");
 	}
 	size_t cmp = a->hash ? (size_t)offload_hash_digest_size((enum offload_hash_alg)a->alg) : n;
 	if (ref && memcmp(out, ref, cmp) != 0)
@@ -432,8 +458,8 @@ static const struct {
 	{ "aes-128-ecb", "+6..22 %" },
 	{ "aes-128-cbc", "+5..23 %" },
 	{ "aes-256-cbc", "+6..23 %" },
-	{ "aes-128-gcm", "+27..44 % (1 MB), +41..326 % (8 MB; +319 % at 16 B, +326 % at 64 B), "
-			 "+28..128 % (4096 MB)" },
+	{ "aes-128-gcm", "+27..44 % (num_mb 1), +41..326 % (num_mb 8; +319 % at 16 B, +326 % at "
+			 "64 B), +28..128 % (num_mb 4096)" },
 	{ "md5", "+15..50 %" },
 	{ "sha1", "+18..27 %" },
 	{ "sha256", "+19..41 %" },
@@ -445,7 +471,8 @@ static void print_a3720_reference(bool json)
 	if (json) {
 		printf(",\n  \"hardware_reference\": {\"label\": \"hardware reference (Armada 3720, upstream "
 		       "patch, not measured by us)\", \"source\": \"docs/policy.md §7: arm64: dts: marvell: "
-		       "armada-37xx: mark EIP97 as dma-coherent (2026-05-24)\", \"gain_coherent_vs_"
+		       "armada-37xx: mark EIP97 as dma-coherent (A. J. Bajkowski, LKML 2026-05-24)\", "
+		       "\"gain_coherent_vs_"
 		       "noncoherent\": {");
 		for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
 			printf("%s\"%s\": \"%s\"", i ? ", " : "", a3720_ref[i].alg, a3720_ref[i].gain);
@@ -454,8 +481,9 @@ static void print_a3720_reference(bool json)
 	}
 	printf("\nhardware reference (Armada 3720, upstream patch, not measured by us):\n"
 	       "  throughput with dma-coherent vs without, 16..4096 B requests, from \"arm64: dts: "
-	       "marvell:\n  armada-37xx: mark EIP97 as dma-coherent\" (2026-05-24; docs/policy.md §7; tool "
-	       "not named, likely tcrypt)\n");
+	       "marvell:\n  armada-37xx: mark EIP97 as dma-coherent\" (A. J. Bajkowski, LKML 2026-05-24; "
+	       "docs/policy.md §7);\n  tool not named, likely tcrypt; num_mb: the patch's \"MB\" "
+	       "column, most likely\n  tcrypt's num_mb (requests in flight), not megabytes\n");
 	for (size_t i = 0; i < sizeof(a3720_ref) / sizeof(a3720_ref[0]); i++)
 		printf("  %-14s %s\n", a3720_ref[i].alg, a3720_ref[i].gain);
 }
@@ -553,11 +581,14 @@ static void usage(const struct cli *cli, FILE *f)
 		"                 with 'ms' (default 0.2 = 200ms)\n"
 		"  --rounds N     rounds, 1..%d (default 5): the median is reported with the\n"
 		"                 spread of the rounds (one round: no noise estimate)\n"
-		"  --config SPEC  one configuration (default: the policy's choice, all backends)\n"
+		"  --config SPEC  one configuration (default: the context the common options\n"
+		"                 and the environment give, as for every command)\n"
 		"SPEC: evp (OpenSSL EVP called directly), a backend name (cpu, kcapi), or\n"
 		"      key=value pairs joined by ':': backends=LIST, device=NAME,\n"
-		"      dtb=FILE|builtin|live|none (default none), sim=0|1, noncoherent=0|1,\n"
-		"      label=TEXT\n"
+		"      dtb=FILE|builtin|live|none, sim=0|1, noncoherent=0|1, label=TEXT.\n"
+		"      A SPEC starts from the common --dtb, --sim and --backends (dtb none if\n"
+		"      not given) and its keys override them; OFFLOAD_DTB, OFFLOAD_SIM and\n"
+		"      OFFLOAD_BACKENDS are not read for a SPEC, so an A/B run is reproducible\n"
 		"\noptions:\n" CLI_COMMON_HELP,
 		MAXROUNDS);
 }
@@ -645,13 +676,8 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	int ncfg = spec[1] ? 2 : 1;
 	struct config cfg[2];
 	for (int k = 0; k < ncfg; k++) {
-		const char *sp = spec[k];
-		char dflt[128];
-		if (!sp) {
-			snprintf(dflt, sizeof(dflt), "backends=%s:label=auto", cli->backends ? cli->backends : "");
-			sp = dflt;
-		}
-		if (config_parse(&cfg[k], sp) < 0 ||
+		const char *sp = spec[k] ? spec[k] : "label=auto";
+		if (config_parse(&cfg[k], sp, cli) < 0 ||
 		    (cfg[k].backends[0] && !cli_backends_ok(cli, "configuration", cfg[k].backends))) {
 			for (int j = 0; j < k; j++)
 				offload_ctx_free(cfg[j].ctx);
@@ -659,8 +685,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 						    "key=value pairs joined by ':')",
 					       sp);
 		}
-		if (!spec[k] && cli->dtb)
-			snprintf(cfg[k].dtb, sizeof(cfg[k].dtb), "%s", cli->dtb);
+		cfg[k].common = !spec[k];
 		if (config_open(cli, &cfg[k]) < 0) {
 			for (int j = 0; j < k; j++)
 				offload_ctx_free(cfg[j].ctx);
@@ -684,11 +709,17 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	for (int i = 0; i < 16; i++)
 		iv[i] = (uint8_t)(0x80 + i);
 
+	/* the device tree and models each configuration runs on, as list says it */
+	for (int k = 0; k < ncfg && !cli->json && !cli->csv; k++) {
+		const char *note = cfg[k].ctx ? cli_dt_note(cfg[k].ctx) : "";
+		if (note[0])
+			printf("note [%s]: %s\n", cfg[k].label, note);
+	}
 	if (cli->json)
 		printf("{\n  \"results\": [");
 	else if (cli->csv)
 		printf("alg,dir,config,backend,driver,size,round,ops_per_s,mb_per_s,cache_clean_per_op,"
-		       "cache_inval_per_op,cache_bytes_per_op,cache_ns_per_op\n");
+		       "cache_inval_per_op,cache_bytes_per_op,cache_ns_per_op,device,sim\n");
 	bool first_json = true;
 	char tmpa[256];
 	snprintf(tmpa, sizeof(tmpa), "%s", alist);
@@ -729,7 +760,7 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 		}
 		/* the independent reference for a single configuration */
 		struct config refc;
-		config_parse(&refc, "evp");
+		config_parse(&refc, "evp", NULL);
 		bool refok = ncfg == 1 && !cfg[0].evp && run_open(&refc, a, enc) == 0;
 		bool header[2] = { false, false };
 		struct table_row *row = nrows < 16 ? &rows[nrows++] : NULL;
@@ -804,18 +835,21 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					}
 					ops[si][k][r] = v;
 					if (cli->csv)
-						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f\n",
-						       a->name, enc ? "enc" : "dec", cfg[k].label, cfg[k].backend,
+						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f,%s,%d\n",
+						       a->name, dir_name(a, enc), cfg[k].label, cfg[k].backend,
 						       cfg[k].driver, n, r, v, v * (double)n / 1e6,
 						       per_op(one.clean, &one), per_op(one.inval, &one),
-						       per_op(one.bytes, &one), per_op(one.ns, &one));
+						       per_op(one.bytes, &one), per_op(one.ns, &one),
+						       cfg[k].run_name, cfg[k].run_sim ? 1 : 0);
 				}
 			for (int k = 0; k < ncfg; k++) {
 				double m = median(ops[si][k], rounds);
 				if (cli->json) {
 					printf("%s\n    {\"alg\": \"%s\", \"dir\": \"%s\", \"config\": ",
-					       first_json ? "" : ",", a->name, enc ? "enc" : "dec");
+					       first_json ? "" : ",", a->name, dir_name(a, enc));
 					cli_json_str(stdout, cfg[k].label);
+					printf(", \"device\": ");
+					cli_json_str(stdout, cfg[k].run_name);
 					printf(", \"backend\": ");
 					cli_json_str(stdout, cfg[k].backend);
 					printf(", \"driver\": ");
@@ -837,9 +871,11 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 					first_json = false;
 				} else if (!cli->csv) {
 					if (!header[k]) {
-						printf("\ntesting speed of %s (%s) %s on %s [%s]\n", a->name,
-						       cfg[k].driver, a->hash ? "digest" : enc ? "encryption" : "decryption",
-						       cfg[k].backend, cfg[k].label);
+						/* the device can change with the size (thresholds):
+						 * each line names the one that ran */
+						printf("\ntesting speed of %s %s [%s]: device and driver per size\n",
+						       a->name, a->hash ? "digest" : enc ? "encryption" : "decryption",
+						       cfg[k].label);
 						header[k] = true;
 					}
 					char spread[48];
@@ -848,10 +884,14 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 							 rounds, rsd(ops[si][k], rounds));
 					else
 						snprintf(spread, sizeof(spread), "one round: no noise estimate");
-					printf("test %d (%zu bit key, %zu byte blocks): %.0f ops/s, %.2f MB/s "
-					       "(%s, %s; %s)\n",
-					       si, a->key_len * 8, n, m, m * (double)n / 1e6, cfg[k].backend,
-					       cfg[k].driver, spread);
+					char keyd[32] = "";
+					if (a->key_len)
+						snprintf(keyd, sizeof(keyd), "%zu bit key, ", a->key_len * 8);
+					printf("test %d (%s%zu byte blocks): %.0f ops/s, %.2f MB/s "
+					       "(%s: %s, %s%s; %s)\n",
+					       si, keyd, n, m, m * (double)n / 1e6, cfg[k].run_name,
+					       cfg[k].backend, cfg[k].driver,
+					       cfg[k].run_sim ? " [sim: a model, not hardware]" : "", spread);
 					if (n != sizes[si])
 						printf("    %zu -> %zu B: %s needs whole %zu-byte blocks\n",
 						       sizes[si], n, a->name, a->block);

@@ -493,7 +493,7 @@ static void human_time(char *buf, size_t len, double ns)
 
 static void print_row_text(const struct row *w)
 {
-	char sz[24], lt[24], mt[24], ov[24] = "";
+	char sz[24], lt[24], mt[24], ov[24] = "-";
 	double lmb = w->lib_ns > 0 ? (double)w->size / w->lib_ns * 1e3 : 0;
 	double mmb = w->mem_ns > 0 ? (double)w->size / w->mem_ns * 1e3 : 0;
 
@@ -587,6 +587,10 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 			break;
 	}
 
+	if (!cli->json && !cli->csv && nrows && rows[nrows - 1].size > BM_OVERHEAD_MAX)
+		printf("overhead '-': above %u KiB the per-call difference is within the copy's own "
+		       "run-to-run variation, not the library's cost\n",
+		       BM_OVERHEAD_MAX >> 10);
 	/*
 	 * The summary line is dmatest's for the largest size (what dmatest prints
 	 * for one --size run); a sum of rates over sizes would mean nothing. The

@@ -110,6 +110,25 @@ offload_ctx *cli_open_ctx(struct cli *cli)
 	return ctx;
 }
 
+void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json)
+{
+	bool first = true;
+
+	for (int i = 0; names[i]; i++) {
+		const char *why = NULL;
+		if (offload_backend_status(ctx, names[i], &why) != 0)
+			continue;
+		if (json) {
+			printf("%s{\"backend\": \"%s\", \"reason\": ", first ? "" : ", ", names[i]);
+			cli_json_str(stdout, why);
+			printf("}");
+			first = false;
+		} else {
+			printf("backend %s: absent: %s\n", names[i], why && why[0] ? why : "no reason given");
+		}
+	}
+}
+
 void cli_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);

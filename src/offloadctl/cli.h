@@ -109,6 +109,14 @@ const char *cli_text(const char *s);
  */
 const char *cli_dt_note(offload_ctx *ctx);
 
+/*
+ * For each backend of the NULL-terminated names that is built but absent
+ * from ctx (excluded by the allow-list, or unavailable here), with the
+ * library's reason: "backend NAME: absent: WHY" lines, or with json the
+ * elements of a JSON array ({"backend": .., "reason": ..}, comma-separated).
+ */
+void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json);
+
 /* Print s as a JSON string literal (with quotes). */
 void cli_json_str(FILE *f, const char *s);
 

@@ -27,6 +27,7 @@ struct finding {
 	char code[32];
 	const char *device;  /* DT path or name, owned by the context */
 	bool sim;            /* about a simulated device: advice for the modelled SoC */
+	bool host;           /* about the machine doctor runs on, not the tree's board */
 	char summary[320];
 	char evidence[1024];
 	char action[320];
@@ -251,6 +252,7 @@ static void check_af_alg(struct report *r, offload_ctx *ctx)
 	struct finding *f = add(r, stranded ? SEV_WARNING : SEV_INFO, "af-alg-drivers", &d);
 	if (!f)
 		return;
+	f->host = true; /* this kernel's AF_ALG */
 	if (hw == avail && avail > 0)
 		put(f->summary, sizeof(f->summary),
 		    "AF_ALG reaches a hardware driver for every available algorithm (%d)", avail);
@@ -263,7 +265,9 @@ static void check_af_alg(struct report *r, offload_ctx *ctx)
 	    "kernel; %s", u.release, pc && *pc ? pc : "/proc/crypto", unavailable, algs);
 	if (deprecated)
 		put(f->action, sizeof(f->action), "Linux %s is 7.2 or later: AF_ALG no longer reaches "
-		    "off-CPU accelerators there; use a direct backend (eip97) for the engine", u.release);
+		    "off-CPU accelerators there (kernel documentation commit 5624ea54, May 2026; 7.2 as "
+		    "Phoronix reports it; docs/policy.md §7); use a direct backend (eip97) for the "
+		    "engine", u.release);
 	else if (engine && hw < avail)
 		put(f->action, sizeof(f->action), "load the kernel driver of %s (%s; crypto_safexcel "
 		    "for the Inside Secure EIP97/EIP197) so that AF_ALG reaches it, or use the "
@@ -319,6 +323,7 @@ static void check_dmabuf(struct report *r, offload_ctx *ctx)
 	struct finding *f = add(r, SEV_INFO, "dma-buf-exporters", NULL);
 	if (!f)
 		return;
+	f->host = true; /* this kernel's exporters */
 	if (n)
 		put(f->summary, sizeof(f->summary), "dma-buf buffers (OFFLOAD_BUF_DMABUF) come from: %s",
 		    have);
@@ -347,6 +352,19 @@ static const struct {
 
 /* ------------------------------------------------------------------ output */
 
+/*
+ * Whether the device tree is another machine's (a .dtb file, the built-in
+ * board, a blob): then findings about this host's kernel are labelled so,
+ * not read as the board's. The live tree and "none" describe this machine.
+ */
+static bool foreign_tree(offload_ctx *ctx)
+{
+	const char *src = offload_ctx_dt_source(ctx);
+	return src && strncmp(src, "live:", 5) != 0 && strcmp(src, "none") != 0;
+}
+
+#define HOST_LABEL "this host, not the device tree's board"
+
 /* Text output: device-tree strings are escaped (cli_text). */
 static void print_text(const struct report *r, offload_ctx *ctx)
 {
@@ -356,10 +374,12 @@ static void print_text(const struct report *r, offload_ctx *ctx)
 	if (note[0])
 		printf("note: %s\n", note);
 	printf("device tree: %s\n", cli_text(offload_ctx_dt_source(ctx)));
+	bool foreign = foreign_tree(ctx);
 	for (int i = 0; i < r->n; i++) {
 		const struct finding *f = &r->f[i];
-		printf("%s%s: %s%s%s [%s]\n", f->sev == SEV_WARNING ? "warning" : "info",
-		       f->sim ? " (sim)" : "", cli_text(f->device), f->device[0] ? ": " : "",
+		printf("%s%s%s: %s%s%s [%s]\n", f->sev == SEV_WARNING ? "warning" : "info",
+		       f->sim ? " (sim)" : "", f->host && foreign ? " (" HOST_LABEL ")" : "",
+		       cli_text(f->device), f->device[0] ? ": " : "",
 		       cli_text(f->summary), f->code);
 		printf("    evidence: %s\n", cli_text(f->evidence));
 		printf("    action:   %s%s\n", f->sim ? SIM_ACTION : "", cli_text(f->action));
@@ -379,8 +399,9 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 	       r->n - r->warnings);
 	for (int i = 0; i < r->n; i++) {
 		const struct finding *f = &r->f[i];
-		printf("    {\"severity\": \"%s\", \"sim\": %s, \"code\": ",
-		       f->sev == SEV_WARNING ? "warning" : "info", f->sim ? "true" : "false");
+		printf("    {\"severity\": \"%s\", \"sim\": %s, \"this_host\": %s, \"code\": ",
+		       f->sev == SEV_WARNING ? "warning" : "info", f->sim ? "true" : "false",
+		       f->host && foreign_tree(ctx) ? "true" : "false");
 		cli_json_str(stdout, f->code);
 		printf(", \"device\": ");
 		cli_json_str(stdout, f->device);

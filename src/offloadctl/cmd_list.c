@@ -278,8 +278,15 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 			print_algorithms_text(p, np);
 		}
 	}
-	if (cli->json)
-		printf("  ]\n}\n");
+	/* backends that serve no device here, and why (AF_ALG on a kernel without it) */
+	static const char *const all[] = { "cpu", "kcapi", "spidev", "udma", "dspi", "eip97", NULL };
+	if (cli->json) {
+		printf("  ],\n  \"absent\": [");
+		cli_print_absent(ctx, all, true);
+		printf("]\n}\n");
+	} else if (!cli->csv) {
+		cli_print_absent(ctx, all, false);
+	}
 	offload_ctx_free(ctx);
 	return CLI_EXIT_OK;
 }

@@ -121,11 +121,11 @@ const size_t kat_ncipher = sizeof(kat_ciphers) / sizeof(kat_ciphers[0]);
 #define M896 "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
 
 const struct kat_hash kat_hashes[] = {
-	{ "RFC 1321 A.5", OFFLOAD_HASH_MD5, NULL, "", 1, "d41d8cd98f00b204e9800998ecf8427e" },
-	{ "RFC 1321 A.5", OFFLOAD_HASH_MD5, NULL, "a", 1, "0cc175b9c0f1b6a831c399e269772661" },
-	{ "RFC 1321 A.5", OFFLOAD_HASH_MD5, NULL, "abc", 1, "900150983cd24fb0d6963f7d28e17f72" },
-	{ "RFC 1321 A.5", OFFLOAD_HASH_MD5, NULL, "message digest", 1, "f96b697d7cb7938d525a2f31aaf161d0" },
-	{ "RFC 1321 A.5", OFFLOAD_HASH_MD5, NULL, "abcdefghijklmnopqrstuvwxyz", 1,
+	{ "RFC 1321 A.5 MD5 (\"\")", OFFLOAD_HASH_MD5, NULL, "", 1, "d41d8cd98f00b204e9800998ecf8427e" },
+	{ "RFC 1321 A.5 MD5 (\"a\")", OFFLOAD_HASH_MD5, NULL, "a", 1, "0cc175b9c0f1b6a831c399e269772661" },
+	{ "RFC 1321 A.5 MD5 (\"abc\")", OFFLOAD_HASH_MD5, NULL, "abc", 1, "900150983cd24fb0d6963f7d28e17f72" },
+	{ "RFC 1321 A.5 MD5 (\"message digest\")", OFFLOAD_HASH_MD5, NULL, "message digest", 1, "f96b697d7cb7938d525a2f31aaf161d0" },
+	{ "RFC 1321 A.5 MD5 (\"a..z\")", OFFLOAD_HASH_MD5, NULL, "abcdefghijklmnopqrstuvwxyz", 1,
 	  "c3fcd3d76192e4007dfb496cca67e13b" },
 	{ "FIPS 180-4 example (NIST CSRC SHA1.pdf)", OFFLOAD_HASH_SHA1, NULL, "abc", 1,
 	  "a9993e364706816aba3e25717850c26c9cd0d89d" },

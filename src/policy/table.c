@@ -107,9 +107,10 @@ const struct ofl_soc_entry *ofl_soc_lookup(const char *compatible)
  * "marvell,armada-3700-crypto".
  */
 #define A37XX_SRC                                                                                  \
-	"upstream patch \"arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent\" "         \
-	"(2026-05-24, mvebu/dt64): Armada 37xx has a coherent bus like 7k/8k; EIP97 throughput "  \
-	"+3..326 % with it (docs/policy.md §7)"
+	"patch \"arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent\" (A. J. Bajkowski, " \
+	"LKML 2026-05-24; maintainer reply: applied to mvebu dt64; not in a release as of 6.12): " \
+	"Armada 37xx has a coherent bus like 7k/8k; EIP97 throughput +3..326 % with it "          \
+	"(docs/policy.md §7)"
 
 const struct ofl_soc_coherent ofl_soc_coherent_table[] = {
 	{ "marvell,armada3700", "Marvell Armada 37xx", A37XX_SRC },

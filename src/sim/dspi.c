@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/internal.h"
 #include "hw/dspi.h"
@@ -55,6 +56,10 @@ struct ofl_sim_dspi {
 	unsigned frames_per_poll;
 
 	uint64_t t_ps;
+	bool unpaced;             /* ofl_sim_dspi_set_paced(false) */
+	uint64_t wire_free_ns;    /* pacing: when the wire is done with what it shifted */
+	bool wire_backlog;        /* pacing: frames were waiting when the last read returned */
+	uint64_t pace_rem_ps;     /* pacing: virtual time under 1 ns carried over */
 	struct ofl_sim_dspi_frame log[LOG_SIZE];
 	uint64_t nlog;            /* frames logged since the last clear */
 	struct ofl_sim_dspi_stats st;
@@ -344,10 +349,40 @@ static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
 	}
 }
 
+/*
+ * Pacing: the frames and delays just run took `ps` of virtual (wire) time.
+ * They started when the wire became free if frames were already waiting
+ * then (silicon would have kept shifting while the CPU was away; only reads
+ * let the model shift), else now (the wire was idle), and their data is not
+ * handed back before they would have ended on the wire. Long
+ * waits sleep, the last 200 us spin, so no wait overshoots by a scheduler
+ * tick and the host rate stays at (not far under) the wire rate.
+ */
+static void pace(struct ofl_sim_dspi *m, uint64_t ps)
+{
+	uint64_t now = ofl_now_ns();
+
+	ps += m->pace_rem_ps;
+	m->pace_rem_ps = ps % 1000u;
+	if (m->wire_free_ns < now && !m->wire_backlog)
+		m->wire_free_ns = now;
+	m->wire_free_ns += ps / 1000u;
+	while (now < m->wire_free_ns) {
+		uint64_t left = m->wire_free_ns - now;
+		if (left > 200000u) {
+			struct timespec ts = { .tv_sec = (time_t)((left - 100000u) / 1000000000u),
+					       .tv_nsec = (long)((left - 100000u) % 1000000000u) };
+			nanosleep(&ts, NULL);
+		}
+		now = ofl_now_ns();
+	}
+}
+
 /* Let the shifter run, as SCK time passing while the CPU was away. */
 static void advance(struct ofl_sim_dspi *m)
 {
 	unsigned budget = m->frames_per_poll;
+	uint64_t t0 = m->t_ps;
 	uint16_t cmd;
 	unsigned bits;
 
@@ -361,6 +396,11 @@ static void advance(struct ofl_sim_dspi *m)
 		}
 		run_frame(m, cmd, bits);
 	}
+	if (!m->unpaced && m->t_ps != t0)
+		pace(m, m->t_ps - t0);
+	/* what next_frame() would find, without taking a command out of its FIFO */
+	m->wire_backlog = m->running && !m->stuck && m->tx.cnt &&
+			  (!xspi_mode(m) || m->cmd_active || m->cmd.cnt);
 }
 
 /* ------------------------------------------------------------- registers */
@@ -593,7 +633,6 @@ static const struct ofl_sim_block_ops dspi_ops = {
 static void m_destroy(struct ofl_sim_model *base)
 {
 	struct ofl_sim_dspi *m = (struct ofl_sim_dspi *)base;
-
 	for (unsigned i = 0; i < NUM_CS; i++)
 		if (m->dev[i])
 			m->dev[i]->ops->destroy(m->dev[i]);
@@ -745,6 +784,13 @@ void ofl_sim_dspi_set_frames_per_poll(struct ofl_sim_dspi *m, unsigned n)
 {
 	pthread_mutex_lock(&m->mu);
 	m->frames_per_poll = n;
+	pthread_mutex_unlock(&m->mu);
+}
+
+void ofl_sim_dspi_set_paced(struct ofl_sim_dspi *m, bool paced)
+{
+	pthread_mutex_lock(&m->mu);
+	m->unpaced = !paced;
 	pthread_mutex_unlock(&m->mu);
 }
 

@@ -37,7 +37,10 @@
  *    PASC x ASC / fP after the last before CS releases, tASC + tCSC between
  *    frames with CS kept [Linux dspi_setup comment: "tCSC and tASC apply to
  *    continuous transfers too"], tDT after CS releases; each frame is logged
- *    with its SCK, delays, data and CS edges (ofl_sim_dspi_frames()).
+ *    with its SCK, delays, data and CS edges (ofl_sim_dspi_frames());
+ *  - pacing: by default a read that let frames run returns only once the
+ *    wire time they took has passed in real time (ofl_sim_dspi_set_paced()),
+ *    so rates measured on the model are never above the modelled SCK.
  *
  * Execution is synchronous, on the CPU's register accesses, not on a model
  * thread: an SPI master is clocked by its own SCK and has no bus-master
@@ -153,6 +156,14 @@ void ofl_sim_dspi_stats(struct ofl_sim_dspi *m, struct ofl_sim_dspi_stats *out);
 
 /* Frames the shifter may run per register read (0 = as many as it can). Default 1. */
 void ofl_sim_dspi_set_frames_per_poll(struct ofl_sim_dspi *m, unsigned n);
+/*
+ * Paced (the default): a register read that lets frames run returns no
+ * earlier than those frames and their CS delays would have ended on the
+ * wire, counted from when the wire was last free (SCK from CTAR, as logged),
+ * so a rate measured on the host never exceeds what the wire could carry.
+ * Unpaced: reads return at once (tests that only look at virtual time).
+ */
+void ofl_sim_dspi_set_paced(struct ofl_sim_dspi *m, bool paced);
 
 /* The interrupt line (SR flags enabled in RSER) and the TFFF/RFDF DMA requests (RSER *_DIRS). */
 void ofl_sim_dspi_lines(struct ofl_sim_dspi *m, bool *irq, bool *dma_tx, bool *dma_rx);

@@ -326,8 +326,10 @@ static PyObject *buffer_repr(PyoBuffer *o)
 {
 	if (!o->buf)
 		return PyUnicode_FromString("<offload.Buffer closed>");
-	return PyUnicode_FromFormat("<offload.Buffer size=%zu bus_addr=0x%llx>", o->size,
-				    (unsigned long long)offload_buf_bus_addr(o->buf));
+	/* PyUnicode_FromFormat has no %llx: the address is formatted here */
+	char addr[24];
+	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)offload_buf_bus_addr(o->buf));
+	return PyUnicode_FromFormat("<offload.Buffer size=%zu bus_addr=%s>", o->size, addr);
 }
 
 static PyMethodDef buffer_methods[] = {

@@ -48,7 +48,7 @@ class TestBuffer(unittest.TestCase):
             self.assertIsInstance(b.cache_mode, offload.CacheMode)
             self.assertEqual(b.bus_addr, 0)  # plain memory: no bus address (buf.h)
             self.assertIs(b.context, self.ctx)
-            self.assertIn("size=", repr(b))
+            self.assertEqual(repr(b), f"<offload.Buffer size={b.size} bus_addr=0x0>")
             m = memoryview(b)
             self.assertEqual((m.nbytes, m.readonly, m.format, m.contiguous), (b.size, False, "B", True))
             m[:5] = b"hello"
@@ -224,6 +224,8 @@ class TestSimulatedDevice(unittest.TestCase):
         with offload.Buffer(self.ctx, n, dev=self.dev) as a, offload.Buffer(self.ctx, n, dev=self.dev) as b:
             self.assertEqual(a.cache_mode, self.dev.cache_mode)
             self.assertNotEqual(a.bus_addr, 0)
+            # the address in hex, as Python's format() writes it (repr once printed "0x%llx")
+            self.assertEqual(repr(a), f"<offload.Buffer size={a.size} bus_addr={a.bus_addr:#x}>")
             src = os.urandom(a.size)
             memoryview(a)[:] = src
             a.sync_for_device()
