@@ -138,12 +138,12 @@ static void decide_cache(struct ofl_policy *p)
 {
 	if (p->coherent) {
 		p->cache_mode = OFFLOAD_CACHE_COHERENT;
-		why(p->cache_reason, "coherent: no cache maintenance, as Linux dma-direct skips it for "
+		why(p->cache_reason, "the device is coherent: no cache maintenance, as Linux dma-direct skips it for "
 		    "coherent devices (dev_is_dma_coherent()); an invalidate could even drop data the "
 		    "device left in the caches (docs/policy.md §2)");
 	} else {
 		p->cache_mode = OFFLOAD_CACHE_STREAMING;
-		why(p->cache_reason, "not coherent: streaming, as the Linux DMA API does "
+		why(p->cache_reason, "the device is not coherent: streaming, as the Linux DMA API does "
 		    "(dma_sync_single_for_device/_for_cpu): cached buffers, cleaned before the device "
 		    "reads and invalidated before the CPU reads, by whole cache lines; uncached "
 		    "buffers would make every CPU access 5-14x slower (u-dma-buf README tables; "
