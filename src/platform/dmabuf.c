@@ -164,7 +164,7 @@ static uint64_t udmabuf_limit(char *path, size_t plen)
 		     ofl_platform_roots()->sysfs) < 0 ||
 	    ofl_read_u64(path, &mb) < 0)
 		return 0;
-	return mb << 20;
+	return mb > UINT64_MAX >> 20 ? UINT64_MAX : mb << 20; /* saturate: no wrap to a tiny limit */
 }
 
 static int udmabuf_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)

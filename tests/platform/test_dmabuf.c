@@ -177,6 +177,29 @@ START_TEST(size_limit_falls_back_to_the_heap)
 END_TEST
 
 /*
+ * size_limit_mb too large to shift into bytes: the limit saturates (nothing
+ * is above it) rather than wrapping. 2^44 + 1 MiB << 20 would wrap to 1 MiB.
+ */
+START_TEST(size_limit_saturates)
+{
+	offload_ctx *ctx = cpu_ctx();
+	offload_buf *b = NULL;
+
+	mkpath("sys/module", 0755);
+	mkpath("sys/module/udmabuf", 0755);
+	mkpath("sys/module/udmabuf/parameters", 0755);
+	mkfile("sys/module/udmabuf/parameters/size_limit_mb", "17592186044417\n", 0644);
+	mkfile("dev/udmabuf", NULL, 0600);
+	ck_assert_int_eq(offload_buf_alloc(ctx, OFFLOAD_DEV_AUTO, 2u << 20, OFFLOAD_BUF_DMABUF_UDMABUF, &b),
+			 -ENODEV);
+	const char *msg = offload_last_error(ctx);
+	ck_assert_msg(!strstr(msg, "size limit"), "%s", msg);
+	ck_assert_msg(strstr(msg, "UDMABUF_CREATE"), "%s", msg); /* tried: within the limit */
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
  * Nodes that are no exporter: -ENODEV, "is not a dma-buf exporter", whatever
  * they are. Directories fail at open (EISDIR); a FIFO, a symlink to
  * /dev/zero and a regular file open, then answer the ioctl with ENOTTY.
@@ -399,6 +422,7 @@ int main(void)
 	tcase_add_test(t, no_exporter_names_every_path);
 	tcase_add_test(t, this_machine_without_exporters);
 	tcase_add_test(t, size_limit_falls_back_to_the_heap);
+	tcase_add_test(t, size_limit_saturates);
 	tcase_add_test(t, directories_are_not_exporters);
 	tcase_add_test(t, other_nodes_are_not_exporters);
 	tcase_add_test(t, permission_denied_says_so);
