@@ -208,6 +208,16 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		free(c);
 		return -ENODEV;
 	}
+	/* Every SCK is fP / (PBR x BR) <= fP / 4, and at most fP / max_clock_factor: none >= 1 Hz? */
+	unsigned fastest_div = OFL_MAX(DSPI_MIN_BAUD_DIV, c->clock_factor);
+	if (c->fp < fastest_div) {
+		snprintf(why, wl, "the protocol clock of %llu Hz cannot produce any SCK of 1 Hz or more: "
+			 "the fastest is fP / %u (PBR 2 x BR 2, and at most fP / %u for this DSPI, Linux "
+			 "spi-fsl-dspi.c max_clock_factor); protocol clock %.200s",
+			 (unsigned long long)c->fp, fastest_div, c->clock_factor, c->clock_how);
+		free(c);
+		return -ENODEV;
+	}
 #ifdef OFFLOAD_HAVE_SIM
 	if (ctx->sim) {
 		c->sim = ofl_sim_get(ctx) != NULL;

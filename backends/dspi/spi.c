@@ -137,9 +137,10 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 	}
 	uint32_t hz = dspi_clamp_hz(c, cfg->max_speed_hz ? cfg->max_speed_hz : UINT32_MAX);
 	if (dspi_timing(c, cfg->mode, hz, cfg->cs_setup_ns, cfg->cs_hold_ns, &t) < 0) {
-		snprintf(why, wl, "%u Hz is below the slowest SCK, %llu / %u = %llu Hz", hz,
-			 (unsigned long long)c->fp, DSPI_MAX_BAUD_DIV,
-			 (unsigned long long)(c->fp / DSPI_MAX_BAUD_DIV));
+		uint64_t m = dspi_min_sck_mhz(c->fp);
+		snprintf(why, wl, "%u Hz is below the slowest SCK, %llu / %u = %llu.%03llu Hz (rounded up)",
+			 hz, (unsigned long long)c->fp, DSPI_MAX_BAUD_DIV, (unsigned long long)(m / 1000u),
+			 (unsigned long long)(m % 1000u));
 		return -EINVAL;
 	}
 	struct dspi_handle *h = calloc(1, sizeof(*h));
@@ -190,12 +191,13 @@ static int check_speeds(struct dspi_handle *h, const struct offload_spi_xfer *x,
 
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t hz = dspi_clamp_hz(h->c, x[i].speed_hz ? x[i].speed_hz : h->speed);
+		uint64_t m = dspi_min_sck_mhz(h->c->fp);
 		if (!dspi_baud_select(h->c->fp, hz, false, &pbr, &br))
 			return ofl_err(h->ctx, -EINVAL,
 				       "offload_spi_xfer: transfer %u: speed_hz %u is below the slowest SCK "
-				       "the DSPI divider gives, %llu / %u = %llu Hz",
+				       "the DSPI divider gives, %llu / %u = %llu.%03llu Hz (rounded up)",
 				       i, hz, (unsigned long long)h->c->fp, DSPI_MAX_BAUD_DIV,
-				       (unsigned long long)(h->c->fp / DSPI_MAX_BAUD_DIV));
+				       (unsigned long long)(m / 1000u), (unsigned long long)(m % 1000u));
 	}
 	return 0;
 }

@@ -233,7 +233,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	d->sim = e->sim;
 	d->info.flags |= OFFLOAD_DEVF_DIRECT;
 	p->caps |= OFFLOAD_CAP_MEMCPY;
-	uint32_t h = e->bcdma ? 0 : e->hchan_cnt - e->uchan_cnt, u = e->bcdma ? 0 : e->uchan_cnt;
+	/* among the channels memcpy uses (0..nchan-1): UH ones first, then H (k3-udma.c tpl start_idx) */
+	uint32_t u = e->bcdma ? 0 : OFL_MIN(e->uchan_cnt, e->nchan);
+	uint32_t h = e->bcdma ? 0 : OFL_MIN(e->hchan_cnt, e->nchan) - u;
 	size_t n = strlen(p->burst_reason);
 	while (n && (p->burst_reason[n - 1] == ' ' || p->burst_reason[n - 1] == ';'))
 		p->burst_reason[--n] = '\0';
@@ -244,8 +246,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	else
 		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
 			 "%shere handed to %s (sim)", n ? "; " : "", e->fw->name);
-	snprintf(why, wl, "udma: %u memcpy channels (%u UH, %u H); registers: %s; DMA memory: %s; "
-		 "configuration: %s", e->nchan, u, h, ofl_mmio_map_kind_name(e->gcfg.kind),
+	snprintf(why, wl, "udma: %u memcpy channel%s (%u UH, %u H); registers: %s; DMA memory: %s; "
+		 "configuration: %s", e->nchan, e->nchan == 1 ? "" : "s", u, h,
+		 ofl_mmio_map_kind_name(e->gcfg.kind),
 		 ofl_dma_pool_describe(e->pool), owner);
 	return 0;
 }

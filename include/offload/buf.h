@@ -129,10 +129,17 @@ typedef struct offload_buf offload_buf;
  * @return 0, or -EINVAL (NULL argument, len 0 or above SIZE_MAX / 2, unknown
  *   flags, ::OFFLOAD_BUF_UNCACHED with a dma-buf flag, both exporter flags),
  *   -EBADF (context closed), -ENODEV (no such device, or it is not usable;
- *   dma-buf: no exporter node on this machine), -ENOMEM (no provider has
- *   that much DMA memory, or none gives uncached memory; dma-buf: an exporter
- *   refused the size), -EACCES (dma-buf: the exporter node exists but this
- *   process may not open it), -ENOTSUP (dma-buf for a direct engine or AF_ALG). The
+ *   dma-buf: no exporter node on this machine, or the node is not an
+ *   exporter: a directory, a regular file, a device that answers the
+ *   allocation ioctl with ENOTTY), -ENOMEM (no provider has that much DMA
+ *   memory, or none gives uncached memory; dma-buf: an exporter refused the
+ *   size), -EACCES (dma-buf: the exporter node exists but this process may
+ *   not open it, or the dma-buf it gave cannot be mapped for writing),
+ *   -ENOTSUP (dma-buf for a direct engine or AF_ALG), and for a dma-buf only:
+ *   -EMFILE (the process or the system is out of file descriptors), -EIO (an
+ *   exporter failed in another way; the message gives the errno it returned).
+ *   Nothing else. When several exporters were tried, the errno is that of the
+ *   one that got furthest (-ENODEV least, then -EACCES, then the others). The
  *   message says what was tried: each path with its reason.
  *
  * Thread-safety: safe to call concurrently on one context.

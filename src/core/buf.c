@@ -115,6 +115,9 @@ static int dmabuf_start(offload_ctx *ctx, struct offload_buf *b, const char *fun
 		ofl_dmabuf_release(b->dmabuf);
 		free(b->dmabuf);
 		free(b);
+		/* offload_buf_alloc() reports exactly the errnos buf.h lists: the exporter failed */
+		if (strcmp(func, "offload_buf_alloc") == 0 && r != -ENOMEM)
+			r = -EIO;
 		return ofl_err(ctx, r, "%s: %s", func, why);
 	}
 	b->cpu_open = true;

@@ -194,6 +194,59 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 	return d;
 }
 
+int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, int node,
+		       const char *name, uint64_t phys, uint64_t size, char *why, size_t why_len)
+{
+	uint64_t last = phys + size - 1; /* ofl_dt_reg() refuses ranges that wrap */
+
+	for (int i = 0; size && i < ctx->nclaims; i++) {
+		const struct ofl_reg_claim *c = &ctx->claims[i];
+		if (c->dev == dev->index || phys > c->phys + c->size - 1 || c->phys > last)
+			continue;
+		const struct ofl_device *o = ctx->devs[c->dev];
+		char other[160];
+		if (c->node == o->node)
+			ofl_strlcpy(other, o->dt_path, sizeof(other));
+		else
+			ofl_dt_path(ctx->dt.fdt, c->node, other, sizeof(other));
+		snprintf(why, why_len,
+			 "0x%llx-0x%llx is already claimed by %.150s (\"%s\" [0x%llx, +0x%llx), "
+			 "for device %d %s): Linux refuses a second claim of the same registers "
+			 "(devm_ioremap_resource -> __request_region, kernel/resource.c: -EBUSY)",
+			 (unsigned long long)OFL_MAX(phys, c->phys),
+			 (unsigned long long)OFL_MIN(last, c->phys + c->size - 1), other, c->name,
+			 (unsigned long long)c->phys, (unsigned long long)c->size, o->index, o->name);
+		return -EBUSY;
+	}
+	if (ctx->nclaims == ctx->claims_cap) {
+		int cap = ctx->claims_cap ? 2 * ctx->claims_cap : 16;
+		struct ofl_reg_claim *n = realloc(ctx->claims, (size_t)cap * sizeof(*n));
+		if (!n) {
+			snprintf(why, why_len, "out of memory for the table of claimed registers");
+			return -ENOMEM;
+		}
+		ctx->claims = n;
+		ctx->claims_cap = cap;
+	}
+	struct ofl_reg_claim *c = &ctx->claims[ctx->nclaims++];
+	c->phys = phys;
+	c->size = size;
+	c->dev = dev->index;
+	c->node = node;
+	ofl_strlcpy(c->name, name, sizeof(c->name));
+	return 0;
+}
+
+void ofl_ctx_release_regs(struct offload_ctx *ctx, const struct ofl_device *dev)
+{
+	int k = 0;
+
+	for (int i = 0; i < ctx->nclaims; i++)
+		if (ctx->claims[i].dev != dev->index)
+			ctx->claims[k++] = ctx->claims[i];
+	ctx->nclaims = k;
+}
+
 struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index)
 {
 	if (index < 0 || index >= ctx->ndev)
@@ -304,6 +357,7 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 			return;
 		}
 		d->bstate = NULL;
+		ofl_ctx_release_regs(ctx, d);
 		off += (size_t)snprintf(d->usable_reason + off,
 					off < sizeof(d->usable_reason) ? sizeof(d->usable_reason) - off : 0,
 					"%s%s: %s", off ? "; " : "", s->be->name, why[0] ? why : "not bound");
@@ -460,6 +514,9 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		ctx->devs[i] = NULL;
 	}
 	ctx->ndev = 0;
+	free(ctx->claims);
+	ctx->claims = NULL;
+	ctx->nclaims = ctx->claims_cap = 0;
 	ctx->note[0] = '\0';
 	for (int i = ctx->nbackends - 1; i >= 0; i--) {
 		struct ofl_backend_slot *s = &ctx->backends[i];

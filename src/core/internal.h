@@ -92,6 +92,17 @@ struct ofl_handle {
 	const char *what;                      /* "queue", "spi", ... for messages */
 };
 
+/*
+ * A register range a device mapped (ofl_ctx_claim_regs), like a Linux
+ * platform driver's request_mem_region() through devm_ioremap_resource().
+ */
+struct ofl_reg_claim {
+	uint64_t phys, size;
+	int dev;                        /* index of the device that claimed it */
+	int node;                       /* DT node whose reg entry it is */
+	char name[24];                  /* reg-names entry, or "reg[N]" */
+};
+
 struct ofl_backend_slot {
 	const struct ofl_backend *be;
 	void *state;
@@ -116,6 +127,8 @@ struct offload_ctx {
 
 	struct ofl_device *devs[OFL_MAX_DEVICES];
 	int ndev;
+	struct ofl_reg_claim *claims;   /* register ranges mapped by bound devices (malloc()ed) */
+	int nclaims, claims_cap;
 	char note[256];                 /* what open left out of a valid tree (offload_ctx_note()) */
 	int cpu_dev;                    /* index of the CPU device, -1 if not allowed */
 	int memcpy_dev;                 /* policy's memcpy choice (may be cpu_dev), -1 if none */
@@ -183,6 +196,19 @@ bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d);
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
 /* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */
 struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name, const char *kind);
+/*
+ * Claim [phys, phys + size), reg entry `name` of DT node `node`, for `dev`
+ * before mapping it, as a Linux driver's devm_ioremap_resource() does with
+ * __request_region() (kernel/resource.c): a range that overlaps one another
+ * device already claimed is refused with -EBUSY and `why` names that device,
+ * its node and the overlapping addresses. Ranges of the same device may
+ * overlap each other. -ENOMEM when the table cannot grow. Open-time only
+ * (the context is not shared yet): no lock.
+ */
+int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, int node,
+		       const char *name, uint64_t phys, uint64_t size, char *why, size_t why_len);
+/* Drop every claim of `dev` (its probe failed: Linux releases devm resources then). */
+void ofl_ctx_release_regs(struct offload_ctx *ctx, const struct ofl_device *dev);
 /* Device by index, or NULL. */
 struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index);
 /* Context state of a backend, NULL if absent. */

@@ -586,7 +586,7 @@ int ofl_dt_dma_translate(const void *fdt, int node, uint64_t cpu_addr, uint64_t 
 	struct ofl_dt_chain c;
 	struct walk w;
 	char p[OFL_DT_PATH_LEN];
-	int len, valid = 0;
+	int len, valid = 0, wraps = 0;
 
 	if (ofl_dt_chain(fdt, node, &c) < 0) {
 		ofl_dt_seterr(err, errlen, "offset %d is not a node of this device tree", node);
@@ -617,6 +617,11 @@ int ofl_dt_dma_translate(const void *fdt, int node, uint64_t cpu_addr, uint64_t 
 		if (read_num(e + fna, na - fna, &busa) || read_num(e + na + pna, ns, &size) ||
 		    translate(fdt, &c, &sub, "dma-ranges", e + na, &cpu, NULL, NULL, 0) < 0)
 			continue;
+		/* a window that wraps past 2^64 on either side is not translatable (as reg, ranges) */
+		if (size && (busa + (size - 1) < busa || cpu + (size - 1) < cpu)) {
+			wraps++;
+			continue;
+		}
 		valid++;
 		if (cpu_addr >= cpu && cpu_addr - cpu < size) {
 			*bus_addr = cpu_addr - cpu + busa;
@@ -624,7 +629,9 @@ int ofl_dt_dma_translate(const void *fdt, int node, uint64_t cpu_addr, uint64_t 
 		}
 	}
 	if (!valid) {
-		ofl_dt_seterr(err, errlen, "no dma-ranges entry of %s translates to a CPU address", p);
+		ofl_dt_seterr(err, errlen, "no dma-ranges entry of %s translates to a CPU address%s", p,
+			      wraps ? " (an entry whose bus or CPU window wraps the 64-bit address "
+				      "space is not translatable)" : "");
 		return -EINVAL;
 	}
 	ofl_dt_seterr(err, errlen, "CPU address 0x%llx is outside every dma-ranges window of %s",

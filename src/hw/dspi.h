@@ -209,6 +209,20 @@ static inline uint32_t dspi_dly_scaler(unsigned code)
 
 /* Largest baud divisor: PBR 7 x BR 32768. */
 #define DSPI_MAX_BAUD_DIV (7u * 32768u)
+/* Smallest baud divisor: PBR 2 x BR 2 (DBR, which halves it, only serves S32G above 25 MHz). */
+#define DSPI_MIN_BAUD_DIV (2u * 2u)
+
+/*
+ * The slowest SCK at protocol clock fp, fp / DSPI_MAX_BAUD_DIV, in
+ * millihertz rounded up: printed as Hz with three decimals it is never
+ * below the true minimum (200 MHz: 871.930.. Hz gives 871931).
+ */
+static inline uint64_t dspi_min_sck_mhz(uint64_t fp)
+{
+	uint64_t rem = fp % DSPI_MAX_BAUD_DIV; /* rem * 1000 fits: rem < 229376 */
+
+	return fp / DSPI_MAX_BAUD_DIV * 1000u + (rem * 1000u + DSPI_MAX_BAUD_DIV - 1u) / DSPI_MAX_BAUD_DIV;
+}
 
 /*
  * Linux hz_to_spi_baud(): the (PBR, BR) pair with the smallest divisor

@@ -437,7 +437,7 @@ static const struct {
 static int hash_file(struct cli *cli, offload_hash_session *s, offload_ctx *ctx, const char *path,
 		     const char *label, bool hmac, bool coreutils, bool verbose)
 {
-	/* "-" is a file named "-", as for openssl dgst */
+	/* a "-" here is a file named "-", as for openssl dgst (see cmd_dgst) */
 	FILE *f = !path ? stdin : strcmp(path, "-") == 0 ? fopen(path, "rb") : cli_fopen_read(path);
 	static uint8_t buf[65536];
 	uint8_t d[OFFLOAD_HASH_MAX_DIGEST];
@@ -526,6 +526,13 @@ int cmd_dgst(struct cli *cli, int argc, char **argv)
 	}
 	if (!cli_operands_ok(cli, argc, argv, argc, 0))
 		return CLI_EXIT_USAGE;
+	/*
+	 * openssl dgst (3.0 opt_next) ends its options at a lone "-" as at "--":
+	 * `dgst -` reads stdin, `dgst - FILE` hashes FILE. A "-" after a file or
+	 * after "--" stays a file named "-".
+	 */
+	if (optind < argc && strcmp(argv[optind], "-") == 0 && strcmp(argv[optind - 1], "--") != 0)
+		optind++;
 	offload_ctx *ctx = cli_open_ctx(cli);
 	if (!ctx)
 		return CLI_EXIT_FAIL;

@@ -77,7 +77,32 @@ static void note(char *why, size_t wl, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Open an exporter's node; on failure a note naming it and -ENODEV / -EACCES / -errno. */
+/*
+ * The errno offload_buf_alloc() reports for errno `e` of an exporter's call
+ * (buf.h lists exactly these): running out of file descriptors or memory is
+ * that; an ioctl the node does not know (ENOTTY) means it is no exporter;
+ * anything else is the exporter failing.
+ */
+static int alloc_errno(int e)
+{
+	switch (e) {
+	case EMFILE:
+	case ENFILE:
+		return -EMFILE;
+	case ENOMEM:
+		return -ENOMEM;
+	case ENOTTY:
+		return -ENODEV;
+	default:
+		return -EIO;
+	}
+}
+
+/*
+ * Open an exporter's node; on failure a note naming it and -ENODEV (absent,
+ * or not a device node: a directory, a symlink loop, ...), -EACCES, -EMFILE
+ * or -ENOMEM.
+ */
 static int open_node(const char *path, char *why, size_t wl)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -94,8 +119,24 @@ static int open_node(const char *path, char *why, size_t wl)
 		     "or change its mode with a udev rule)", path);
 		return -EACCES;
 	}
-	note(why, wl, "%s: %s", path, strerror(e));
-	return -e;
+	if (e == EMFILE || e == ENFILE || e == ENOMEM) {
+		note(why, wl, "%s: %s", path, strerror(e));
+		return alloc_errno(e);
+	}
+	note(why, wl, "%s: is not a dma-buf exporter (open: %s)", path, strerror(e));
+	return -ENODEV;
+}
+
+/* The note and errno of an exporter's allocation ioctl that failed with errno `e`. */
+static int ioctl_failed(const char *node, const char *ioc, size_t sz, int e, char *why, size_t wl)
+{
+	if (e == ENOTTY) {
+		note(why, wl, "%s: is not a dma-buf exporter (%s: %s)", node, ioc, strerror(e));
+		return -ENODEV;
+	}
+	note(why, wl, "%s: %s of %zu bytes: %s", node, ioc, sz, strerror(e));
+	/* udmabuf above size_limit_mb and the heaps on a bad size answer EINVAL */
+	return e == EINVAL ? -ENOMEM : alloc_errno(e);
 }
 
 /* Map the whole dma-buf fd read-write; 0 or -errno with a note. */
@@ -123,7 +164,7 @@ static uint64_t udmabuf_limit(char *path, size_t plen)
 		     ofl_platform_roots()->sysfs) < 0 ||
 	    ofl_read_u64(path, &mb) < 0)
 		return 0;
-	return mb << 20;
+	return mb > UINT64_MAX >> 20 ? UINT64_MAX : mb << 20; /* saturate: no wrap to a tiny limit */
 }
 
 static int udmabuf_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)
@@ -146,26 +187,25 @@ static int udmabuf_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)
 	}
 	int r, mfd = memfd_create("offload-dmabuf", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (mfd < 0) {
-		r = -errno;
-		note(why, wl, "%s: memfd_create: %s", node, strerror(-r));
+		int e = errno;
+		note(why, wl, "%s: memfd_create: %s", node, strerror(e));
 		close(dfd);
-		return r;
+		return e == EMFILE || e == ENFILE ? -EMFILE : -ENOMEM;
 	}
 	if (ftruncate(mfd, (off_t)sz) < 0 || fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
-		r = -errno;
-		note(why, wl, "%s: cannot size and seal a %zu-byte memfd: %s", node, sz, strerror(-r));
+		int e = errno;
+		note(why, wl, "%s: cannot size and seal a %zu-byte memfd: %s", node, sz, strerror(e));
+		r = -ENOMEM; /* tmpfs out of room, or a kernel without sealing: no memory to export */
 		goto out;
 	}
 	struct udmabuf_create c = { .memfd = (uint32_t)mfd, .flags = UDMABUF_FLAGS_CLOEXEC,
 				    .offset = 0, .size = sz };
 	r = ioctl(dfd, UDMABUF_CREATE, &c);
 	if (r < 0) {
-		r = -errno;
-		note(why, wl, "%s: UDMABUF_CREATE of %zu bytes: %s%s", node, sz, strerror(-r),
-		     r == -EINVAL && !limit ? " (size_limit_mb unreadable; above it the kernel says "
-					      "EINVAL too)" : "");
-		if (r == -EINVAL || r == -ENOTTY)
-			r = -ENOMEM;
+		int e = errno;
+		r = ioctl_failed(node, "UDMABUF_CREATE", sz, e, why, wl);
+		if (e == EINVAL && !limit)
+			note(why, wl, "size_limit_mb unreadable; above it the kernel says EINVAL too");
 		goto out;
 	}
 	b->fd = r;
@@ -193,10 +233,8 @@ static int heap_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)
 	int r = ioctl(hfd, DMA_HEAP_IOCTL_ALLOC, &a);
 	int e = errno;
 	close(hfd);
-	if (r < 0) {
-		note(why, wl, "%s: DMA_HEAP_IOCTL_ALLOC of %zu bytes: %s", node, sz, strerror(e));
-		return e == ENOMEM || e == EINVAL || e == ENOTTY ? -ENOMEM : -e;
-	}
+	if (r < 0)
+		return ioctl_failed(node, "DMA_HEAP_IOCTL_ALLOC", sz, e, why, wl);
 	b->fd = (int)a.fd;
 	b->len = sz;
 	b->src = OFL_DMABUF_SYSTEM_HEAP;
@@ -246,6 +284,8 @@ int ofl_dmabuf_alloc(size_t len, unsigned which, struct ofl_dmabuf *out, char *w
 						       : heap_create(sz, out, why, wl);
 		if (r == 0) {
 			r = map_fd(out, why, wl);
+			if (r < 0 && r != -EACCES)
+				r = alloc_errno(-r);
 			if (r == 0) {
 				exporter_name(out->fd, out->exporter, sizeof(out->exporter));
 				return 0;

@@ -36,15 +36,35 @@ int ofl_mmio_map_reg(struct ofl_device *dev, int node, const char *name, int ind
 			 err[0] ? err : offload_strerror(r));
 		return r;
 	}
+	/* Every direct backend maps through here: one device per register range, as in Linux. */
+	char rname[24];
+	if (name)
+		ofl_strlcpy(rname, name, sizeof(rname));
+	else
+		snprintf(rname, sizeof(rname), "reg[%d]", index);
+	r = ofl_ctx_claim_regs(ctx, dev, node, rname, phys, size, why, wl);
+	if (r < 0)
+		return r;
 #ifdef OFFLOAD_HAVE_SIM
 	if (ctx->sim) {
 		struct ofl_sim *sim = ofl_sim_of(ctx);
 		if (!sim)
 			return -ENODEV;
-		if (!ofl_sim_find_block(sim, phys, size) &&
-		    (r = ofl_sim_attach(sim, fdt, node, err, sizeof(err))) < 0) {
-			snprintf(why, wl, "sim: %s", err);
-			return r;
+		/* The model of this node, never another node's that happens to sit at this address. */
+		struct ofl_sim_model *own = ofl_sim_model_by_node(sim, node);
+		if (!own) {
+			if ((r = ofl_sim_attach(sim, fdt, node, err, sizeof(err))) < 0) {
+				snprintf(why, wl, "sim: %s", err);
+				return r;
+			}
+			own = ofl_sim_model_by_node(sim, node);
+		}
+		struct ofl_sim_block *b = ofl_sim_find_block(sim, phys, size);
+		if (b && !ofl_sim_block_of(b, own)) {
+			snprintf(why, wl, "sim: 0x%llx+0x%llx is served by the model block \"%s\", "
+				 "which is not this node's", (unsigned long long)phys,
+				 (unsigned long long)size, b->name);
+			return -EBUSY;
 		}
 		r = ofl_mmio_map_sim(sim, phys, size, out);
 		if (r < 0)

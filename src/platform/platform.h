@@ -467,8 +467,11 @@ struct ofl_dmabuf {
  * order. On failure `why` lists every exporter tried with its path and
  * reason, and the errno is that of the attempt that got furthest:
  * -ENOMEM (an exporter refused the size: udmabuf's size_limit_mb, out of
- * memory), -EACCES (a node this process may not open), -ENODEV (no node),
- * -EINVAL (len 0 or above SIZE_MAX / 2, `which` empty), or another -errno.
+ * memory), -EACCES (a node this process may not open, or a read-only
+ * mapping), -ENODEV (no node, or a node that is no exporter: a directory, a
+ * file or device answering ENOTTY), -EMFILE (out of file descriptors), -EIO
+ * (an exporter failed otherwise; `why` has its errno), -EINVAL (len 0 or
+ * above SIZE_MAX / 2, `which` empty). Nothing else.
  */
 int ofl_dmabuf_alloc(size_t len, unsigned which, struct ofl_dmabuf *out, char *why, size_t why_len);
 /*

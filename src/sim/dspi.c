@@ -64,6 +64,7 @@ struct ofl_sim_dspi {
 	uint64_t nlog;            /* frames logged since the last clear */
 	struct ofl_sim_dspi_stats st;
 };
+_Static_assert(offsetof(struct ofl_sim_dspi, base) == 0, "ofl_sim_block_of() needs the model first");
 
 /* ------------------------------------------------------------- helpers */
 

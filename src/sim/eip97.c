@@ -80,6 +80,7 @@ struct ofl_sim_eip97 {
 	uint32_t in_dbuf, in_tbuf, out_dbuf, token_ctrl, func_en, func2_en, ctx_ctrl;
 	struct mring ring[EIP97_MAX_RINGS];
 };
+_Static_assert(offsetof(struct ofl_sim_eip97, base) == 0, "ofl_sim_block_of() needs the model first");
 
 /* One packet as fetched from the rings. */
 struct pkt {

@@ -44,6 +44,7 @@ struct ofl_sim_ringacc {
 	void (*overflow)(void *arg, uint32_t ring, uint64_t elem);
 	void *listen_arg;
 };
+_Static_assert(offsetof(struct ofl_sim_ringacc, base) == 0, "ofl_sim_block_of() needs the model first");
 
 static uint64_t ring_base(const struct ra_ring *r)
 {

@@ -69,6 +69,7 @@ struct ofl_sim_udma {
 	uint32_t firewall_drops;
 	struct ofl_sim_thread thr;
 };
+_Static_assert(offsetof(struct ofl_sim_udma, base) == 0, "ofl_sim_block_of() needs the model first");
 
 /* ------------------------------------------------------------- helpers */
 

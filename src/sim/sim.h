@@ -65,6 +65,16 @@ int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
 void ofl_sim_remove_blocks(struct ofl_sim *sim, const void *model);
 /* The block containing all of [phys, phys + size), or NULL. */
 struct ofl_sim_block *ofl_sim_find_block(struct ofl_sim *sim, uint64_t phys, uint64_t size);
+/*
+ * Is `b` a block of model `m` (NULL: no)? Every model struct embeds its
+ * struct ofl_sim_model as its first member (asserted next to each), and
+ * registers its blocks with the model struct's address.
+ */
+struct ofl_sim_model;
+static inline bool ofl_sim_block_of(const struct ofl_sim_block *b, const struct ofl_sim_model *m)
+{
+	return m && b->model == (const void *)m;
+}
 
 /*
  * The accessors the platform's mmio layer calls for a simulated region.

@@ -65,4 +65,11 @@ check "dgst -hmac (default, file)" "$t/h.ssl" "$t/h.ctl"
 openssl dgst < "$t/in48" > "$t/s.ssl"
 "$ctl" --dtb none dgst < "$t/in48" > "$t/s.ctl"
 check "dgst (default, stdin)" "$t/s.ssl" "$t/s.ctl"
+# a lone leading "-" ends the options as "--" does: alone it means stdin
+(cd "$t" && openssl dgst -sha1 - < in48 > m.ssl && "$ctl" --dtb none dgst -sha1 - < in48 > m.ctl)
+check "dgst -sha1 -" "$t/m.ssl" "$t/m.ctl"
+(cd "$t" && openssl dgst -r -hmac k - < in48 > m.ssl && "$ctl" --dtb none dgst -r -hmac k - < in48 > m.ctl)
+check "dgst -r -hmac k -" "$t/m.ssl" "$t/m.ctl"
+(cd "$t" && openssl dgst - in0 < in48 > m.ssl && "$ctl" --dtb none dgst - in0 < in48 > m.ctl)
+check "dgst - FILE" "$t/m.ssl" "$t/m.ctl"
 exit $fail

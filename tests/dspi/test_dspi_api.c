@@ -363,8 +363,10 @@ START_TEST(per_transfer_speed)
 	ck_assert_uint_eq(f[1].tcsc_ps, 280000);
 	/* slower than the divider goes: refused before anything is clocked */
 	uint64_t before = stats(m).frames;
-	x[1].speed_hz = 800;
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 3), -EINVAL, "below the slowest SCK");
+	x[1].speed_hz = 871; /* 200 MHz / 229376 = 871.9308.. Hz: 871 is slower */
+	ck_assert_err(ctx, offload_spi_xfer(spi, x, 3), -EINVAL,
+		      "speed_hz 871 is below the slowest SCK the DSPI divider gives, 200000000 / 229376 "
+		      "= 871.931 Hz (rounded up)");
 	ck_assert_uint_eq(stats(m).frames, before);
 	offload_spi_close(spi);
 	offload_ctx_free(ctx);
@@ -530,8 +532,9 @@ START_TEST(bad_input)
 	o.mode = OFFLOAD_SPI_TX_DUAL;
 	ck_assert_err(ctx, offload_spi_open(ctx, VB_LOOP, &o, &spi), -EINVAL, "dual/quad");
 	o.mode = -1;
-	o.max_speed_hz = 800;
-	ck_assert_err(ctx, offload_spi_open(ctx, VB_LOOP, &o, &spi), -EINVAL, "below the slowest SCK");
+	o.max_speed_hz = 871;
+	ck_assert_err(ctx, offload_spi_open(ctx, VB_LOOP, &o, &spi), -EINVAL,
+		      "871 Hz is below the slowest SCK, 200000000 / 229376 = 871.931 Hz (rounded up)");
 	o.max_speed_hz = 0;
 	o.chip_select = 4;
 	ck_assert_err(ctx, offload_spi_open(ctx, VB_CTRL, &o, &spi), -EINVAL, "out of range");
@@ -746,6 +749,40 @@ START_TEST(eoq_flow_vf610)
 }
 END_TEST
 
+/*
+ * A protocol clock that cannot give any SCK of 1 Hz or more: every SCK is
+ * fP / (PBR x BR) with PBR x BR >= 4, and an LS1028A's at most fP / 8 (Linux
+ * max_clock_factor), so fP must be at least 8 Hz. Below that the controller
+ * is refused at probe, instead of listed usable with nothing that opens.
+ */
+START_TEST(protocol_clock_too_slow_refused)
+{
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, DSPI_SLOWCLK_DTB, OFFLOAD_CTX_SIM, NULL);
+	struct offload_dev_info d;
+	struct offload_spi_info info;
+	offload_spi *spi = NULL;
+
+	ck_assert_int_eq(offload_dev_info(ctx, offload_dev_find(ctx, "/soc/spi@2100000"), &d), 0);
+	ck_assert_uint_eq(d.flags & OFFLOAD_DEVF_USABLE, 0);
+	ck_assert_msg(strstr(d.usable_reason, "the protocol clock of 1 Hz cannot produce any SCK of "
+				 "1 Hz or more: the fastest is fP / 8"), "%s", d.usable_reason);
+	ck_assert_int_eq(offload_dev_info(ctx, offload_dev_find(ctx, "/soc/spi@2110000"), &d), 0);
+	ck_assert_uint_eq(d.flags & OFFLOAD_DEVF_USABLE, 0);
+	ck_assert_msg(strstr(d.usable_reason, "the protocol clock of 7 Hz cannot produce"), "%s",
+		      d.usable_reason);
+	ck_assert_int_eq(offload_spi_open(ctx, "/soc/spi@2100000/loopback@0", NULL, &spi), -ENODEV);
+	ck_assert_ptr_null(spi);
+	/* 8 Hz: 25 MHz asked, clamped to fP / 8 = 1 Hz: need 8 = PBR 2 x BR 4: SCK 1 Hz */
+	ck_assert_int_eq(offload_dev_info(ctx, offload_dev_find(ctx, "/soc/spi@2120000"), &d), 0);
+	ck_assert_msg(d.flags & OFFLOAD_DEVF_USABLE, "%s", d.usable_reason);
+	spi = open_ok(ctx, "/soc/spi@2120000/loopback@0", NULL);
+	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_uint_eq(info.actual_speed_hz, 1);
+	offload_spi_close(spi);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(big_endian_ls1021a)
 {
 	offload_ctx *ctx = fixture();
@@ -929,6 +966,7 @@ int main(void)
 	tcase_add_test(t, s32g_mtf);
 	tcase_add_test(t, ls1028a_qds_twin);
 	tcase_add_test(t, live_refusals);
+	tcase_add_test(t, protocol_clock_too_slow_refused);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

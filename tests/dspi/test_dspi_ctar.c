@@ -103,6 +103,21 @@ START_TEST(baud_out_of_range)
 }
 END_TEST
 
+/* The slowest SCK in millihertz, rounded up, computed by hand. */
+START_TEST(min_sck_rounded_up)
+{
+	/* 200e6 / 229376 = 871.9308.. Hz: 871930.8.. mHz -> 871931 */
+	ck_assert_uint_eq(dspi_min_sck_mhz(200000000), 871931);
+	/* 229376 Hz / 229376 = exactly 1 Hz */
+	ck_assert_uint_eq(dspi_min_sck_mhz(229376), 1000);
+	/* 1 Hz / 229376 = 0.00436 mHz -> 1 mHz; 0 stays 0 */
+	ck_assert_uint_eq(dspi_min_sck_mhz(1), 1);
+	ck_assert_uint_eq(dspi_min_sck_mhz(0), 0);
+	/* 4e9 = 229376 x 17438 + 141312; 141312 / 229376 = 0.6160.. -> 17438617 mHz */
+	ck_assert_uint_eq(dspi_min_sck_mhz(4000000000ull), 17438617);
+}
+END_TEST
+
 START_TEST(baud_mtf)
 {
 	uint8_t pbr = 0, br = 0;
@@ -298,6 +313,7 @@ int main(void)
 	TCase *t = tcase_create("arithmetic");
 	tcase_add_test(t, baud_selection);
 	tcase_add_test(t, baud_out_of_range);
+	tcase_add_test(t, min_sck_rounded_up);
 	tcase_add_test(t, baud_mtf);
 	tcase_add_test(t, delay_selection);
 	tcase_add_test(t, quarter_period);

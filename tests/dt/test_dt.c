@@ -793,6 +793,12 @@ START_TEST(dma_ranges)
 					      err, sizeof(err)), -EINVAL);
 	assert_has(err, "/noncoh-bus/crypto@3000: its interconnects \"dma-mem\" DMA parents form a loop "
 			"(not translatable)");
+	/* a window wrapping past 2^64 is not translatable, like a reg or ranges entry */
+	ck_assert_int_eq(ofl_dt_dma_translate(dt.fdt, node(&dt, "/wrap-bus/dev@1000"), 0x1000, &b, err,
+					      sizeof(err)), -EINVAL);
+	assert_has(err, "no dma-ranges entry of /wrap-bus translates to a CPU address (an entry whose "
+			"bus or CPU window wraps the 64-bit address space is not translatable)");
+	expect_bus(&dt, "/wrap2-bus/dev@1000", 0x1000, 0x40001000);
 	ofl_dt_free(&dt);
 }
 END_TEST

@@ -162,17 +162,109 @@ START_TEST(size_limit_falls_back_to_the_heap)
 			 -ENOMEM);
 	msg = offload_last_error(ctx);
 	ck_assert_ptr_nonnull(strstr(msg, "size limit of 1 MiB"));
-	snprintf(want, sizeof(want), "%s/dev/dma_heap/system: DMA_HEAP_IOCTL_ALLOC of 2097152 bytes: "
-		 "Inappropriate ioctl", root);
+	snprintf(want, sizeof(want), "%s/dev/dma_heap/system: is not a dma-buf exporter "
+		 "(DMA_HEAP_IOCTL_ALLOC: Inappropriate ioctl for device)", root);
 	ck_assert_msg(strstr(msg, want), "\"%s\" lacks \"%s\"", msg, want);
-	/* 1 MiB is within the limit: UDMABUF_CREATE is tried (and fails on the stand-in) */
+	/* 1 MiB is within the limit: UDMABUF_CREATE is tried; the stand-in is no exporter */
 	ck_assert_int_eq(offload_buf_alloc(ctx, OFFLOAD_DEV_AUTO, 1u << 20, OFFLOAD_BUF_DMABUF_UDMABUF, &b),
-			 -ENOMEM);
-	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "UDMABUF_CREATE of 1048576 bytes: "
-				     "Inappropriate ioctl"));
+			 -ENODEV);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "udmabuf: is not a dma-buf exporter "
+				     "(UDMABUF_CREATE: Inappropriate ioctl for device)"));
 	ck_assert_ptr_null(b);
 	ck_assert_int_eq(count_fds(), fds); /* node, memfd: all closed */
 	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * size_limit_mb too large to shift into bytes: the limit saturates (nothing
+ * is above it) rather than wrapping. 2^44 + 1 MiB << 20 would wrap to 1 MiB.
+ */
+START_TEST(size_limit_saturates)
+{
+	offload_ctx *ctx = cpu_ctx();
+	offload_buf *b = NULL;
+
+	mkpath("sys/module", 0755);
+	mkpath("sys/module/udmabuf", 0755);
+	mkpath("sys/module/udmabuf/parameters", 0755);
+	mkfile("sys/module/udmabuf/parameters/size_limit_mb", "17592186044417\n", 0644);
+	mkfile("dev/udmabuf", NULL, 0600);
+	ck_assert_int_eq(offload_buf_alloc(ctx, OFFLOAD_DEV_AUTO, 2u << 20, OFFLOAD_BUF_DMABUF_UDMABUF, &b),
+			 -ENODEV);
+	const char *msg = offload_last_error(ctx);
+	ck_assert_msg(!strstr(msg, "size limit"), "%s", msg);
+	ck_assert_msg(strstr(msg, "UDMABUF_CREATE"), "%s", msg); /* tried: within the limit */
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * Nodes that are no exporter: -ENODEV, "is not a dma-buf exporter", whatever
+ * they are. Directories fail at open (EISDIR); a FIFO, a symlink to
+ * /dev/zero and a regular file open, then answer the ioctl with ENOTTY.
+ */
+static void not_exporter(const char *what, const char *why_udmabuf, const char *why_heap)
+{
+	offload_ctx *ctx = cpu_ctx();
+	offload_buf *b = NULL;
+	char want[256];
+	int fds = count_fds();
+
+	ck_assert_err(ctx, offload_buf_alloc(ctx, OFFLOAD_DEV_AUTO, 4096, OFFLOAD_BUF_DMABUF, &b), -ENODEV,
+		      "no dma-buf of 4096 bytes");
+	const char *msg = offload_last_error(ctx);
+	snprintf(want, sizeof(want), "%s/dev/udmabuf: is not a dma-buf exporter (%s)", root, why_udmabuf);
+	ck_assert_msg(strstr(msg, want), "%s: \"%s\" lacks \"%s\"", what, msg, want);
+	snprintf(want, sizeof(want), "%s/dev/dma_heap/system: is not a dma-buf exporter (%s)", root,
+		 why_heap);
+	ck_assert_msg(strstr(msg, want), "%s: \"%s\" lacks \"%s\"", what, msg, want);
+	ck_assert_ptr_null(b);
+	ck_assert_int_eq(count_fds(), fds);
+	offload_ctx_free(ctx);
+}
+
+static void node_path(char *p, size_t len, const char *rel)
+{
+	snprintf(p, len, "%s/%s", root, rel);
+}
+
+START_TEST(directories_are_not_exporters)
+{
+	mkpath("dev/udmabuf", 0755);
+	mkpath("dev/dma_heap", 0755);
+	mkpath("dev/dma_heap/system", 0755);
+	not_exporter("directories", "open: Is a directory", "open: Is a directory");
+}
+END_TEST
+
+START_TEST(other_nodes_are_not_exporters)
+{
+	char p[256];
+	const char *enotty_u = "UDMABUF_CREATE: Inappropriate ioctl for device";
+	const char *enotty_h = "DMA_HEAP_IOCTL_ALLOC: Inappropriate ioctl for device";
+
+	mkpath("dev/dma_heap", 0755);
+	/* regular files */
+	mkfile("dev/udmabuf", NULL, 0600);
+	mkfile("dev/dma_heap/system", NULL, 0600);
+	not_exporter("regular files", enotty_u, enotty_h);
+	/* a character device that is something else: /dev/zero */
+	node_path(p, sizeof(p), "dev/udmabuf");
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(symlink("/dev/zero", p), 0);
+	node_path(p, sizeof(p), "dev/dma_heap/system");
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(symlink("/dev/zero", p), 0);
+	not_exporter("/dev/zero", enotty_u, enotty_h);
+	/* FIFOs (O_RDWR does not block on Linux, fifo(7)) */
+	node_path(p, sizeof(p), "dev/udmabuf");
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	node_path(p, sizeof(p), "dev/dma_heap/system");
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	not_exporter("FIFOs", enotty_u, enotty_h);
 }
 END_TEST
 
@@ -330,6 +422,9 @@ int main(void)
 	tcase_add_test(t, no_exporter_names_every_path);
 	tcase_add_test(t, this_machine_without_exporters);
 	tcase_add_test(t, size_limit_falls_back_to_the_heap);
+	tcase_add_test(t, size_limit_saturates);
+	tcase_add_test(t, directories_are_not_exporters);
+	tcase_add_test(t, other_nodes_are_not_exporters);
 	tcase_add_test(t, permission_denied_says_so);
 	tcase_add_test(t, import_refuses_what_is_not_a_dma_buf);
 	tcase_add_test(t, flags_and_accessors);

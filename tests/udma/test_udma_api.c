@@ -413,6 +413,30 @@ static void refused(const char *fixture, const char *want)
 }
 
 /* ti,num-rings 1024, "fifos" 4 KiB: completion-ring windows would be read past the region */
+/*
+ * rchanrt with room for one channel: one memcpy channel, and the class counts
+ * are those of that channel (channel 0 is UH), not the engine's 4 UH + 12 H.
+ */
+START_TEST(channel_classes_counted_among_memcpy_channels)
+{
+	char path[512];
+	struct offload_dev_info info;
+
+	snprintf(path, sizeof(path), "%s/rchanrt-small.dtb", UDMA_FIXTURE_DIR);
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
+	ck_assert_int_eq(offload_dev_info(ctx, dev_of(ctx, J721E_UDMA), &info), 0);
+	ck_assert_msg(strstr(info.usable_reason, "udma: 1 memcpy channel (1 UH, 0 H);"), "%s",
+		      info.usable_reason);
+	offload_ctx_free(ctx);
+	/* the whole region: 140 channels, 4 UH and 12 H among them */
+	ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
+	ck_assert_int_eq(offload_dev_info(ctx, dev_of(ctx, J721E_UDMA), &info), 0);
+	ck_assert_msg(strstr(info.usable_reason, "udma: 140 memcpy channels (4 UH, 12 H);"), "%s",
+		      info.usable_reason);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(ring_windows_outside_fifos_refused)
 {
 	refused("fifos-small", "ring accelerator \"fifos\" region is 0x1000 bytes but ring 1023");
@@ -732,6 +756,7 @@ int main(void)
 	tcase_add_test(t, faults_through_the_api);
 	tcase_add_test(t, threads_with_their_own_queues);
 	tcase_add_test(t, ring_windows_outside_fifos_refused);
+	tcase_add_test(t, channel_classes_counted_among_memcpy_channels);
 	tcase_add_test(t, unreachable_dma_memory_refused);
 	tcase_add_test(t, dma_parent_loop_refused);
 	tcase_add_test(t, missing_ring_cfg_region_refused);
