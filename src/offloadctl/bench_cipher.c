@@ -209,7 +209,7 @@ static int config_open(struct cli *cli, struct config *c)
 		return -ENOMEM;
 	int r = offload_ctx_open(c->ctx, &o);
 	if (r == 0 && c->device[0]) {
-		r = offload_dev_find(c->ctx, c->device);
+		r = cli_dev_find(c->ctx, c->device);
 		if (r >= 0) {
 			c->dev = r;
 			r = 0;

@@ -944,8 +944,7 @@ static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
 static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_opts *o)
 {
 	if (o->dev) {
-		uint64_t idx;
-		int d = parse_uint(o->dev, 1000, &idx) ? (int)idx : offload_dev_find(ctx, o->dev);
+		int d = cli_dev_find(ctx, o->dev);
 		struct offload_dev_info info;
 		if (d < 0 || offload_dev_info(ctx, d, &info) < 0) {
 			fprintf(stderr, "%s bench memcpy: no device '%s' (see '%s list')\n", cli->prog,

@@ -291,3 +291,15 @@ const char *cli_dt_note(offload_ctx *ctx)
 		       "(labelled sim); their results are not hardware figures";
 	return "";
 }
+
+int cli_dev_find(offload_ctx *ctx, const char *s)
+{
+	struct offload_dev_info info;
+	size_t n = s ? strspn(s, "0123456789") : 0;
+
+	if (n == 0 || n > 4 || s[n])
+		return offload_dev_find(ctx, s);
+	int d = atoi(s);
+	int r = offload_dev_info(ctx, d, &info);
+	return r < 0 ? r : d;
+}

@@ -117,6 +117,14 @@ const char *cli_dt_note(offload_ctx *ctx);
  */
 void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json);
 
+/*
+ * A device named on the command line (--dev, --device): a decimal index as
+ * `list` prints it, or whatever offload_dev_find() takes (name, DT path,
+ * compatible). Returns the index, or a negative errno with the library's
+ * message set (-ENODEV for an index past the list).
+ */
+int cli_dev_find(offload_ctx *ctx, const char *s);
+
 /* Print s as a JSON string literal (with quotes). */
 void cli_json_str(FILE *f, const char *s);
 

@@ -246,7 +246,7 @@ static int find_dev(struct cli *cli, offload_ctx *ctx, const char *name)
 {
 	if (!name)
 		return OFFLOAD_DEV_AUTO;
-	int d = offload_dev_find(ctx, name);
+	int d = cli_dev_find(ctx, name);
 	if (d < 0)
 		cli_fail(cli, ctx, "--device", d);
 	return d;
@@ -317,7 +317,7 @@ static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher
 		case 'V': verbose = true; break;
 		case 'h':
 			printf("usage: %s %s -c CIPHER -K HEXKEY [-iv HEXIV] [-in FILE] [-out FILE] "
-			       "[--device NAME] [-V]\n\nLike `openssl %s -nopad -K .. -iv ..`: no "
+			       "[--device NAME|INDEX] [-V]\n\nLike `openssl %s -nopad -K .. -iv ..`: no "
 			       "padding, so ECB/CBC input must be\na whole number of blocks. Ciphers:",
 			       cli->prog, cli->cmd, dir == OFFLOAD_ENCRYPT ? "enc" : "enc -d");
 			for (size_t i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
@@ -515,7 +515,7 @@ int cmd_dgst(struct cli *cli, int argc, char **argv)
 			verbose = true;
 		} else if (c == 'h') {
 			printf("usage: %s dgst [-md5|-sha1|-sha224|-sha256|-sha384|-sha512] [-hmac KEY] "
-			       "[-r] [--device NAME] [-V] [FILE...]\n\nLike `openssl dgst`: one line "
+			       "[-r] [--device NAME|INDEX] [-V] [FILE...]\n\nLike `openssl dgst`: one line "
 			       "per file (stdin if none); -hmac takes the key as text,\n-r prints "
 			       "coreutils format. Default -sha256.\n\noptions:\n" CLI_COMMON_HELP,
 			       cli->prog);

@@ -93,4 +93,15 @@ run --dtb builtin --sim bench memcpy --size 65536 --iterations 4
 has '\+sim' "bench memcpy --size"
 run --dtb builtin --sim bench spi --device /bus@100000/spi@2100000/loopback@0 -S 64 -I 2
 has 'dspi-sim' "bench spi"
+# --device takes the index `list` prints, as bench memcpy --dev does: on the
+# virtual board [1] is the EIP97 model. SHA-256("abc") is FIPS 180-2's example.
+printf abc >"$tmp/abc"
+run --dtb builtin dgst -sha256 --device 1 -V "$tmp/abc"
+has '= ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad$' "dgst --device 1: the digest"
+has ': eip97 \(eip97-ring[0-9]-sim\)' "dgst --device 1: ran on the EIP97 model"
+if "$ctl" --dtb builtin dgst -sha256 --device 99 "$tmp/abc" >"$tmp/out" 2>&1; then
+    bad "dgst --device 99 succeeded"
+else
+    has 'no device 99' "dgst --device 99: the message"
+fi
 test_done
