@@ -148,6 +148,18 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			 "firmware");
 		return -ENOTSUP;
 	}
+	/* Linux udma_probe() refuses these out-of-range values (-EINVAL) */
+	uint32_t v;
+	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0 && v > 2) {
+		snprintf(why, wl, "ti,udma-atype = %u is out of range (0..2; Linux k3-udma.c udma_probe() "
+			 "refuses the device)", v);
+		return -EINVAL;
+	}
+	if (dt_u32(ctx->dt.fdt, d->node, "ti,asel", &v) == 0 && v > 15) {
+		snprintf(why, wl, "ti,asel = %u is out of range (a 4-bit field, 0..15; Linux k3-udma.c "
+			 "udma_probe() refuses the device)", v);
+		return -EINVAL;
+	}
 	struct udma_engine *e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
@@ -156,11 +168,10 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	e->psil_base = soc->u.udma.psil_base;
 	e->tpl_quirk = soc->u.udma.am654_tpl_quirk;
 	snprintf(e->name, sizeof(e->name), "%s", d->name);
-	uint32_t v;
 	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0)
-		e->atype = (uint8_t)(v & 3);
+		e->atype = (uint8_t)v;
 	if (dt_u32(ctx->dt.fdt, d->node, "ti,asel", &v) == 0)
-		e->asel = (uint8_t)(v & 15);
+		e->asel = (uint8_t)v;
 #ifdef OFFLOAD_HAVE_SIM
 	if (ctx->sim) {
 		e->sim = ofl_sim_get(ctx) != NULL;

@@ -480,6 +480,13 @@ START_TEST(bcdma_rings_above_36_bits_refused)
 }
 END_TEST
 
+/* ASEL is 4 bits: Linux k3-udma.c refuses ti,asel > 15 at probe */
+START_TEST(bcdma_asel_out_of_range_refused)
+{
+	refused_dev("bcdma-asel", AM64_BCDMA, "ti,asel = 16 is out of range (a 4-bit field, 0..15");
+}
+END_TEST
+
 /* dma-ranges that shift addresses by 3: no buffer would be aligned for the device (fuzz_sim) */
 START_TEST(misaligning_dma_ranges_refused)
 {
@@ -762,6 +769,7 @@ int main(void)
 	tcase_add_test(t, missing_ring_cfg_region_refused);
 	tcase_add_test(t, bus_addresses_above_48_bits_refused);
 	tcase_add_test(t, bcdma_rings_above_36_bits_refused);
+	tcase_add_test(t, bcdma_asel_out_of_range_refused);
 	tcase_add_test(t, misaligning_dma_ranges_refused);
 	tcase_add_test(t, wait_with_huge_timeout_waits);
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);
