@@ -123,6 +123,40 @@ static const char *cfg_owner(const struct ofl_device *d, bool *direct)
 			 : NULL;
 }
 
+/*
+ * A ti,sci property must name an enabled TI-SCI system controller: Linux
+ * k3-udma probes through ti_sci_get_by_phandle(), which fails (and the probe
+ * with it) for a dangling phandle or a node the ti_sci driver does not bind
+ * (compatibles "ti,k2g-sci" and "ti,am654-sci", drivers/firmware/ti_sci.c).
+ */
+static int check_tisci(const void *fdt, int node, char *why, size_t wl)
+{
+	int len = 0;
+	const fdt32_t *ph = fdt_getprop(fdt, node, "ti,sci", &len);
+
+	if (!ph)
+		return 0;
+	int sci = len == 4 ? fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(ph[0])) : -FDT_ERR_BADVALUE;
+	const char *st = NULL;
+	if (sci < 0) {
+		snprintf(why, wl, "ti,sci %s (Linux ti_sci_get_by_phandle() fails, and k3-udma's probe with it)",
+			 len == 4 ? "names no node" : "is not one phandle");
+		return -ENODEV;
+	}
+	if (fdt_node_check_compatible(fdt, sci, "ti,k2g-sci") != 0 &&
+	    fdt_node_check_compatible(fdt, sci, "ti,am654-sci") != 0) {
+		snprintf(why, wl, "ti,sci names %s, which is not a TI-SCI system controller (ti,k2g-sci or "
+			 "ti,am654-sci; Linux ti_sci_get_by_phandle() fails)", fdt_get_name(fdt, sci, NULL));
+		return -ENODEV;
+	}
+	if (!ofl_dt_enabled(fdt, sci, &st)) {
+		snprintf(why, wl, "ti,sci names %s, whose status is \"%s\" (Linux ti_sci_get_by_phandle() finds no "
+			 "probed controller)", fdt_get_name(fdt, sci, NULL), st ? st : "?");
+		return -ENODEV;
+	}
+	return 0;
+}
+
 static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
 {
 	const struct ofl_soc_entry *soc = d->policy.soc;
@@ -148,6 +182,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			 "firmware");
 		return -ENOTSUP;
 	}
+	int rs = check_tisci(ctx->dt.fdt, d->node, why, wl);
+	if (rs < 0)
+		return rs;
 	/* Linux udma_probe() refuses these out-of-range values (-EINVAL) */
 	uint32_t v;
 	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0 && v > 2) {

@@ -487,6 +487,15 @@ START_TEST(bcdma_asel_out_of_range_refused)
 }
 END_TEST
 
+/* ti,sci must name an enabled TI-SCI controller, as Linux ti_sci_get_by_phandle() requires */
+START_TEST(bcdma_bad_tisci_refused)
+{
+	refused_dev("bcdma-sci-self", AM64_BCDMA, "ti,sci names dma-controller@485c0100, which is not a TI-SCI "
+		    "system controller");
+	refused_dev("bcdma-sci-off", AM64_BCDMA, "ti,sci names system-controller, whose status is \"disabled\"");
+}
+END_TEST
+
 /* dma-ranges that shift addresses by 3: no buffer would be aligned for the device (fuzz_sim) */
 START_TEST(misaligning_dma_ranges_refused)
 {
@@ -770,6 +779,7 @@ int main(void)
 	tcase_add_test(t, bus_addresses_above_48_bits_refused);
 	tcase_add_test(t, bcdma_rings_above_36_bits_refused);
 	tcase_add_test(t, bcdma_asel_out_of_range_refused);
+	tcase_add_test(t, bcdma_bad_tisci_refused);
 	tcase_add_test(t, misaligning_dma_ranges_refused);
 	tcase_add_test(t, wait_with_huge_timeout_waits);
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);
