@@ -467,7 +467,8 @@ static void summary(const struct spi_bench *b, uint64_t tx_bytes, uint64_t rx_by
 	bool sim = (b->info.flags & OFFLOAD_RES_SIM) != 0;
 	const char *data = verified ? "verified (rx == tx for every transfer)"
 			   : b->no_verify ? "not verified (--no-verify)"
-					  : "not verified (no rx: TX lanes without --loop)";
+			   : (b->nbits && !b->loop) ? "not verified (no rx: TX lanes without --loop)"
+						    : "not verified (nothing was transferred: --iter 0)";
 
 	if (b->json) {
 		printf("{\"device\":");
@@ -573,6 +574,7 @@ static int read_file(const struct cli *cli, const char *path, uint8_t **buf, siz
 		free(p);
 		return CLI_EXIT_FAIL;
 	}
+	int err = 0;
 	for (;;) {
 		if (n == cap) {
 			uint8_t *q = cap < ((size_t)1 << 30) ? realloc(p, cap * 2) : NULL;
@@ -585,15 +587,17 @@ static int read_file(const struct cli *cli, const char *path, uint8_t **buf, siz
 			p = q;
 			cap *= 2;
 		}
+		errno = 0;
 		size_t got = fread(p + n, 1, cap - n, f);
 		n += got;
-		if (got == 0)
+		if (got == 0) {
+			err = ferror(f) ? (errno ? errno : EIO) : 0;
 			break;
+		}
 	}
-	int err = ferror(f);
 	fclose(f);
 	if (err) {
-		fprintf(stderr, "%s bench spi: failed to read input file %s\n", cli->prog, path);
+		fprintf(stderr, "%s bench spi: failed to read input file %s: %s\n", cli->prog, path, strerror(err));
 		free(p);
 		return CLI_EXIT_FAIL;
 	}

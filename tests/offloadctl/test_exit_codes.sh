@@ -84,6 +84,12 @@ for v in 0 x 1h; do expect 2 --dtb none bench memcpy --time "$v"; done
 expect 2 --dtb none bench spi -D /nonexistent/spidev9.9 -p '\x'
 has "$tmp/err" "malformed input string" "bench spi -p '\\x'"
 hasnt "$tmp/err" "cannot open" "bench spi -p '\\x'"
+# a directory as bench spi's input file says so; --iter 0 says why nothing was verified
+lb=/bus@100000/spi@2100000/loopback@0
+expect 1 --dtb builtin bench spi --device $lb -i /
+has "$tmp/err" "failed to read input file /: Is a directory" "bench spi -i /"
+expect 0 --dtb builtin bench spi --device $lb -S 4 -I 0
+has "$tmp/out" "data not verified \\(nothing was transferred: --iter 0\\)" "bench spi -I 0"
 
 # ---- operation failures (1)
 expect 1 --dtb /nonexistent.dtb list
