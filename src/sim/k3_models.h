@@ -61,6 +61,9 @@ uint32_t ofl_sim_ringacc_occ(struct ofl_sim_ringacc *ra, uint32_t ring);
 /* Elements dropped because a CPU push found the ring full. */
 uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t ring);
 
+/* Does DM firmware own the ring configuration registers (the tree names ti,sci)? */
+bool ofl_sim_ringacc_firewalled(const struct ofl_sim_ringacc *ra);
+
 /*
  * Firmware side (stands in for TI-SCI RING_CFG, 0x1110): configure ring
  * `ring` even when "cfg" is firewalled. valid: bit0 ADDR_LO, bit1 ADDR_HI,
@@ -132,6 +135,12 @@ int ofl_sim_udma_chan_stats(struct ofl_sim_udma *u, char which, uint32_t index,
 /* CPU writes dropped because the cfg regions are firewalled. */
 uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u);
 /* Whether DM firmware owns the configuration (writes firewalled), and the engine's RA (UDMA). */
+/*
+ * Does DM firmware own this engine's configuration: the UDMA's own channel
+ * configuration, or (UDMA with a separate ring accelerator) the rings'? Either
+ * means configuration must go through the firmware entry points; a tree may
+ * name ti,sci on the ring accelerator only (fuzz_sim found one).
+ */
 bool ofl_sim_udma_firewalled(const struct ofl_sim_udma *u);
 struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u);
 

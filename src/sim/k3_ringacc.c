@@ -458,6 +458,11 @@ uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t n)
 	return v;
 }
 
+bool ofl_sim_ringacc_firewalled(const struct ofl_sim_ringacc *ra)
+{
+	return ra->p.cfg_firewalled;
+}
+
 int ofl_sim_ringacc_fw_ring_cfg(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t valid,
 				uint64_t addr, uint32_t count, uint8_t mode, uint8_t size_code)
 {

@@ -857,7 +857,7 @@ uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u)
 
 bool ofl_sim_udma_firewalled(const struct ofl_sim_udma *u)
 {
-	return u->p.cfg_firewalled;
+	return u->p.cfg_firewalled || (u->p.ra && ofl_sim_ringacc_firewalled(u->p.ra));
 }
 
 struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u)

@@ -480,6 +480,34 @@ START_TEST(bcdma_rings_above_36_bits_refused)
 }
 END_TEST
 
+/*
+ * DM firmware owns the ring accelerator's configuration but not the UDMA's
+ * (ti,sci on the ringacc node only): the device is usable and copies, its
+ * rings configured through the (simulated) firmware, with no configuration
+ * write dropped by the firewall going unnoticed.
+ */
+START_TEST(ringacc_only_firewalled_copies)
+{
+	char path[512];
+	struct offload_dev_info info;
+	size_t n = 256 * 1024;
+	uint8_t *s = malloc(n), *x = malloc(n);
+
+	snprintf(path, sizeof(path), "%s/ringacc-fw.dtb", UDMA_FIXTURE_DIR);
+	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
+	int d = dev_of(ctx, J721E_UDMA);
+	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s", info.usable_reason);
+	ck_assert_msg(strstr(info.usable_reason, "TI-SCI messages to simulated DM firmware"), "%s",
+		      info.usable_reason);
+	fill(s, n, 21);
+	copy_on(ctx, d, x, s, n, OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT | OFFLOAD_RES_BOUNCED);
+	free(s);
+	free(x);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 /* ASEL is 4 bits: Linux k3-udma.c refuses ti,asel > 15 at probe */
 START_TEST(bcdma_asel_out_of_range_refused)
 {
@@ -779,6 +807,7 @@ int main(void)
 	tcase_add_test(t, bus_addresses_above_48_bits_refused);
 	tcase_add_test(t, bcdma_rings_above_36_bits_refused);
 	tcase_add_test(t, bcdma_asel_out_of_range_refused);
+	tcase_add_test(t, ringacc_only_firewalled_copies);
 	tcase_add_test(t, bcdma_bad_tisci_refused);
 	tcase_add_test(t, misaligning_dma_ranges_refused);
 	tcase_add_test(t, wait_with_huge_timeout_waits);
