@@ -31,6 +31,14 @@
  * (offload_last_error() works). The child opens a context of its own for
  * its work; the parent's contexts are unaffected by the child.
  *
+ * Lifetime: a handle's close (or free) call releases it, as free() does a
+ * pointer. Passing it to any call afterwards, a second close included, is
+ * undefined, as for free(): the -EINVAL the calls document for "not an open
+ * session / handle / buffer" is certain for NULL and a best-effort catch of
+ * other stale or foreign pointers, not a guarantee. offload_ctx_close() is
+ * different: a closed context stays valid until offload_ctx_free(), and
+ * calls on it fail with -EBADF.
+ *
  * Errors: every fallible call returns a negative errno (see
  * offload_strerror()) and records a sentence for offload_last_error().
  * The codes are the E* constants of <errno.h> (-EINVAL, -EBADMSG, ...):

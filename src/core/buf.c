@@ -259,6 +259,8 @@ int offload_buf_free(offload_buf *b)
 {
 	if (!buf_ok(b))
 		return ofl_err(NULL, -EINVAL, "offload_buf_free: %s", b ? "not a buffer" : "buffer is NULL");
+	if (ofl_ctx_inherited(b->ctx))
+		return ofl_inherited_err(b->ctx, "offload_buf_free");
 	int r = 0;
 	ofl_ctx_handle_del(b->ctx, &b->hdl);
 	if (b->dmabuf) {
@@ -282,6 +284,8 @@ int offload_buf_dmabuf_fd(const offload_buf *b)
 {
 	if (!buf_ok(b))
 		return ofl_err(NULL, -EINVAL, "offload_buf_dmabuf_fd: %s", b ? "not a buffer" : "buffer is NULL");
+	if (ofl_ctx_inherited(b->ctx))
+		return ofl_inherited_err(b->ctx, "offload_buf_dmabuf_fd");
 	if (!b->dmabuf)
 		return ofl_err(b->ctx, -ENOTSUP, "offload_buf_dmabuf_fd: the buffer is not a dma-buf "
 			       "(allocate it with OFFLOAD_BUF_DMABUF or import one)");
@@ -318,6 +322,8 @@ static int check_range(const offload_buf *b, size_t off, size_t len, enum offloa
 {
 	if (!buf_ok(b))
 		return ofl_err(NULL, -EINVAL, "%s: %s", func, b ? "not a buffer" : "buffer is NULL");
+	if (ofl_ctx_inherited(b->ctx))
+		return ofl_inherited_err(b->ctx, func);
 	if (off > b->size || len > b->size - off)
 		return ofl_err(b->ctx, -EINVAL, "%s: range [%zu,+%zu) is outside the %zu-byte buffer", func,
 			       off, len, b->size);

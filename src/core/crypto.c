@@ -519,6 +519,8 @@ int offload_cipher_session_run(offload_cipher_session *s, const struct offload_c
 			       !s ? "session is NULL" : "not an open cipher session");
 	if (OFL_UNLIKELY(!s->ctx->open))
 		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
+	if (OFL_UNLIKELY(ofl_ctx_inherited(s->ctx)))
+		return ofl_inherited_err(s->ctx, func);
 	if (OFL_UNLIKELY(!op))
 		return ofl_err(s->ctx, -EINVAL, "%s: op is NULL", func);
 	if (OFL_UNLIKELY(op->alg || op->key || op->key_len))
@@ -534,6 +536,8 @@ int offload_cipher_session_close(offload_cipher_session *s)
 	if (!s || s->magic != CIPHER_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_cipher_session_close: %s",
 			       !s ? "session is NULL" : "not an open cipher session");
+	if (ofl_ctx_inherited(s->ctx))
+		return ofl_inherited_err(s->ctx, "offload_cipher_session_close");
 	cipher_destroy(&s->h);
 	return 0;
 }
@@ -804,6 +808,8 @@ static int hash_check(offload_hash_session *s, const char *func)
 			       !s ? "session is NULL" : "not an open hash session");
 	if (OFL_UNLIKELY(!s->ctx->open))
 		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
+	if (OFL_UNLIKELY(ofl_ctx_inherited(s->ctx)))
+		return ofl_inherited_err(s->ctx, func);
 	return 0;
 }
 
@@ -853,6 +859,8 @@ int offload_hash_close(offload_hash_session *s)
 	if (!s || s->magic != HASH_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_hash_close: %s",
 			       !s ? "session is NULL" : "not an open hash session");
+	if (ofl_ctx_inherited(s->ctx))
+		return ofl_inherited_err(s->ctx, "offload_hash_close");
 	hash_destroy(&s->h);
 	return 0;
 }

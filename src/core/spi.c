@@ -455,6 +455,8 @@ int offload_spi_close(offload_spi *spi)
 	if (!spi || spi->magic != OFL_SPI_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_spi_close: %s", spi ? "not an open SPI handle" :
 									 "spi is NULL");
+	if (ofl_ctx_inherited(spi->ctx))
+		return ofl_inherited_err(spi->ctx, "offload_spi_close");
 	ofl_ctx_handle_del(spi->ctx, &spi->h);
 	spi->be->spi->close(spi->priv);
 	spi->magic = 0;
@@ -468,6 +470,8 @@ int offload_spi_info(const offload_spi *spi, struct offload_spi_info *info)
 	if (!spi || spi->magic != OFL_SPI_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_spi_info: %s",
 			       spi ? "not an open SPI handle" : "spi is NULL");
+	if (ofl_ctx_inherited(spi->ctx))
+		return ofl_inherited_err(spi->ctx, "offload_spi_info");
 	if (!info)
 		return ofl_err(spi->ctx, -EINVAL, "offload_spi_info: info is NULL");
 	memset(info, 0, sizeof(*info));
@@ -756,6 +760,8 @@ int offload_spi_xfer(offload_spi *spi, const struct offload_spi_xfer *xfers, uns
 	if (!spi || spi->magic != OFL_SPI_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_spi_xfer: %s",
 			       spi ? "not an open SPI handle" : "spi is NULL");
+	if (ofl_ctx_inherited(spi->ctx))
+		return ofl_inherited_err(spi->ctx, "offload_spi_xfer");
 	int r = validate(spi, xfers, n, &total, &fits);
 	if (r < 0)
 		return r;

@@ -665,6 +665,75 @@ START_TEST(fork_child_may_close_inherited_sim_ctx)
 END_TEST
 #endif
 
+/*
+ * Every handle of an inherited context refuses in the child, close calls
+ * included (offload.h: only offload_ctx_close/free may be given an inherited
+ * context or handle): the child must not drive the parent's DSPI, reset its
+ * EIP97 ring or issue cache/dma-buf operations on its buffers (breaker 3:
+ * xfer succeeded on the DSPI, session run timed out and reset a ring).
+ */
+#ifdef OFFLOAD_HAVE_SIM
+START_TEST(fork_child_refuses_inherited_handles)
+{
+	static const uint8_t key[16];
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, NULL);
+	int eip = offload_dev_find(ctx, "crypto@4000000");
+	offload_cipher_session *cs;
+	offload_hash_session *hs;
+	offload_spi *spi;
+	offload_buf *buf;
+	uint8_t in[16] = { 0 }, out[16], md[32], tx[4] = { 1, 2, 3, 4 }, rx[4];
+	struct offload_spi_xfer x = { .tx = tx, .rx = rx, .len = sizeof(tx) };
+	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .in = in, .out = out, .len = 16 };
+	struct offload_spi_info si;
+
+	ck_assert_int_ge(eip, 0);
+	ck_assert_int_eq(offload_cipher_session_open_dev(ctx, eip, OFFLOAD_CIPHER_AES_ECB, key, 16, &cs), 0);
+	ck_assert_int_eq(offload_hash_open_dev(ctx, eip, OFFLOAD_HASH_SHA256, NULL, 0, &hs), 0);
+	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/loopback@0", NULL, &spi), 0);
+	ck_assert_int_eq(offload_buf_alloc(ctx, eip, 4096, 0, &buf), 0);
+
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int bad = 0, i = 0;
+		alarm(20);
+#define REFUSED(call) (i++, (call) != -EBADF || !strstr(offload_last_error(ctx), "fork") ? (bad |= 1 << i) : 0)
+		REFUSED(offload_cipher_session_run(cs, &op));
+		REFUSED(offload_hash_update(hs, in, sizeof(in)));
+		REFUSED(offload_hash_final(hs, md, sizeof(md), NULL));
+		REFUSED(offload_spi_xfer(spi, &x, 1));
+		REFUSED(offload_spi_info(spi, &si));
+		REFUSED(offload_buf_sync_for_device(buf, 0, 64, OFFLOAD_DMA_TO_DEVICE));
+		REFUSED(offload_buf_sync_for_cpu(buf, 0, 64, OFFLOAD_DMA_FROM_DEVICE));
+		REFUSED(offload_cipher_session_close(cs));
+		REFUSED(offload_hash_close(hs));
+		REFUSED(offload_spi_close(spi));
+		REFUSED(offload_buf_free(buf));
+#undef REFUSED
+		offload_ctx_free(ctx);
+		_exit(bad ? 3 : 0);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st), "child killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : -1);
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	/* the parent's handles still work: AES-128(0^128, key 0^128) = 66e94bd4ef8a2c3b884cfa59ca342b2e (FIPS-197 style KAT) */
+	static const uint8_t want[16] = { 0x66, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b,
+					  0x88, 0x4c, 0xfa, 0x59, 0xca, 0x34, 0x2b, 0x2e };
+	ck_assert_int_eq(offload_cipher_session_run(cs, &op), 0);
+	ck_assert_int_eq(memcmp(out, want, 16), 0);
+	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(memcmp(rx, tx, 4), 0);
+	ck_assert_int_eq(offload_cipher_session_close(cs), 0);
+	ck_assert_int_eq(offload_hash_close(hs), 0);
+	ck_assert_int_eq(offload_spi_close(spi), 0);
+	ck_assert_int_eq(offload_buf_free(buf), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+#endif
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -691,6 +760,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, fork_child_may_close_inherited_ctx);
 #ifdef OFFLOAD_HAVE_SIM
 	tcase_add_test(tc, fork_child_may_close_inherited_sim_ctx);
+	tcase_add_test(tc, fork_child_refuses_inherited_handles);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
