@@ -216,7 +216,12 @@ offload_ctx *offload_ctx_new(void);
  *     failed);
  *   - -EBUSY: ctx is already open;
  *   - -ENOENT / -EACCES: the device-tree file cannot be read;
- *   - -ENOMEM: out of memory.
+ *   - -ENOMEM: out of memory for the context itself (the tree, the device
+ *     list). Running out of memory or threads while one engine is probed
+ *     (its DMA memory, its model's thread) does not fail the open: that
+ *     device is listed unusable with the reason ("out of memory", "cannot
+ *     start its thread"), like any device that cannot work, and the CPU
+ *     serves its calls.
  *
  * Thread-safety: the context must not be used by other threads during open.
  */

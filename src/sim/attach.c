@@ -10,6 +10,7 @@
  * engine's compatible and the board's root compatible, and never more
  * channels than the tree's real-time regions have room for.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,9 +136,13 @@ static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt,
 	    reg(fdt, ra_node, "cfg", &p.cfg, &p.cfg_size, false, err, el) < 0)
 		return NULL;
 	p.num_rings = clamp_to(p.num_rings, p.rt_size, 0x1000);
+	errno = 0;
 	struct ofl_sim_ringacc *ra = ofl_sim_ringacc_create(sim, &p);
-	if (!ra)
-		snprintf(err, el, "cannot model the ring accelerator (%u rings)", p.num_rings);
+	if (!ra) {
+		char nr[48];
+		snprintf(nr, sizeof(nr), "%u rings", p.num_rings);
+		ofl_sim_create_failed(err, el, "ring accelerator", nr);
+	}
 	return ra;
 }
 
@@ -179,14 +184,14 @@ int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err,
 		p.rchan_cnt = clamp_to(p.rchan_cnt, p.rchanrt_size, 0x1000);
 		p.hchan_cnt = OFL_MIN(p.hchan_cnt, p.tchan_cnt);
 		p.uchan_cnt = OFL_MIN(p.uchan_cnt, p.hchan_cnt);
+		errno = 0;
 		p.ra = ringacc_for(sim, fdt, node, err, el);
 		if (!p.ra)
-			return -EINVAL;
+			return errno == ENOMEM || errno == EAGAIN ? -errno : -EINVAL;
 	}
-	if (!ofl_sim_udma_create(sim, &p)) {
-		snprintf(err, el, "cannot model the DMA (regions overlap another model?)");
-		return -EINVAL;
-	}
+	errno = 0;
+	if (!ofl_sim_udma_create(sim, &p))
+		return ofl_sim_create_failed(err, el, "DMA", "its channel counts or regions are out of the model's range");
 	return 0;
 }
 

@@ -31,6 +31,7 @@
  * jedec,spi-nor). Its N25Q128A voltage variant is not named; the 1.8 V part
  * is assumed because the two other flashes on those buses are 1.8 V parts.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,11 +168,13 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 	p.big_endian = fdt_getprop(fdt, node, "big-endian", NULL) != NULL;
 	p.num_cs = (uint8_t)OFL_MIN(ncs, 255u);
 	p.name = fdt_get_name(fdt, node, NULL);
+	errno = 0;
 	struct ofl_sim_dspi *m = ofl_sim_dspi_create(sim, &p);
 	if (!m) {
-		snprintf(err, el, "cannot model the DSPI at 0x%llx+0x%llx (too small for its registers, or "
-			 "overlapping another model)", (unsigned long long)p.phys, (unsigned long long)p.size);
-		return -EINVAL;
+		char o[96];
+		snprintf(o, sizeof(o), "0x%llx+0x%llx is too small for its registers, or overlaps another model",
+			 (unsigned long long)p.phys, (unsigned long long)p.size);
+		return ofl_sim_create_failed(err, el, "DSPI", o);
 	}
 	int r = attach_children(m, fdt, node, p.phys);
 	if (r < 0) {

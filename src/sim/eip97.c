@@ -29,6 +29,7 @@
  *  - the ring AIC latches RDR_IRQ when the RDR STAT gains THRESH, TIMEOUT,
  *    ERR or DMA_ERR; an ACK clears the latch.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -824,10 +825,9 @@ int ofl_sim_eip97_attach(struct ofl_sim *sim, const void *fdt, int node, char *e
 		return -EINVAL;
 	}
 	p.dma_offset = ofl_sim_dt_dma_offset(fdt, node);
-	if (!ofl_sim_eip97_create(sim, &p)) {
-		snprintf(err, el, "cannot model the EIP97 (OpenSSL without AES, or the window overlaps "
-			 "another model)");
-		return -EINVAL;
-	}
+	errno = 0;
+	if (!ofl_sim_eip97_create(sim, &p))
+		return ofl_sim_create_failed(err, el, "EIP97", "OpenSSL without AES, or the window overlaps "
+					     "another model");
 	return 0;
 }

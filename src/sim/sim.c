@@ -667,6 +667,7 @@ int ofl_sim_thread_start(struct ofl_sim_thread *t, void (*run)(void *), void *ar
 	if (r) {
 		pthread_cond_destroy(&t->cv);
 		pthread_mutex_destroy(&t->mu);
+		errno = r; /* for ofl_sim_create_failed() */
 		return -r;
 	}
 	t->started = true;
@@ -720,4 +721,17 @@ bool ofl_sim_thread_sleep(struct ofl_sim_thread *t, int64_t timeout_us)
 	bool stop = t->stop;
 	pthread_mutex_unlock(&t->mu);
 	return stop;
+}
+
+int ofl_sim_create_failed(char *err, size_t el, const char *what, const char *otherwise)
+{
+	int e = errno;
+
+	if (e == ENOMEM || e == EAGAIN) {
+		snprintf(err, el, "cannot model the %s: %s", what,
+			 e == ENOMEM ? "out of memory" : "cannot start its thread (Resource temporarily unavailable)");
+		return -e;
+	}
+	snprintf(err, el, "cannot model the %s (%s)", what, otherwise);
+	return -EINVAL;
 }

@@ -197,6 +197,14 @@ struct ofl_sim_thread {
 	void *arg;
 };
 int ofl_sim_thread_start(struct ofl_sim_thread *t, void (*run)(void *), void *arg);
+
+/*
+ * A model's create function returned NULL. Clear errno before the call: a
+ * create that ran out of memory (calloc) or threads (ofl_sim_thread_start sets
+ * errno) is reported as that, -ENOMEM / -EAGAIN with its sentence in err;
+ * anything else is -EINVAL with `otherwise` (the create's own refusals).
+ */
+int ofl_sim_create_failed(char *err, size_t el, const char *what, const char *otherwise);
 void ofl_sim_thread_kick(struct ofl_sim_thread *t);
 void ofl_sim_thread_stop(struct ofl_sim_thread *t);
 /*
