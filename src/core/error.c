@@ -14,10 +14,8 @@
 
 #include "core/internal.h"
 
-static _Thread_local struct {
-	uint64_t ctx_id; /* 0 = recorded without a context */
-	char msg[OFL_ERRMSG_LEN];
-} tl_err;
+_Thread_local struct ofl_tl_err ofl_tl_err;
+#define tl_err ofl_tl_err
 
 int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...)
 {
@@ -28,12 +26,6 @@ int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...)
 	vsnprintf(tl_err.msg, sizeof(tl_err.msg), fmt, ap);
 	va_end(ap);
 	return err;
-}
-
-void ofl_err_clear(const struct offload_ctx *ctx)
-{
-	if (!ctx || tl_err.ctx_id == ctx->id)
-		tl_err.msg[0] = '\0';
 }
 
 const char *offload_last_error(const offload_ctx *ctx)

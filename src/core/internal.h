@@ -156,7 +156,23 @@ struct offload_ctx {
 /* Record a message for ctx on this thread and return err (negative errno). */
 int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...) OFL_PRINTF(3, 4);
 /* Clear this thread's message for ctx (not normally needed). */
-void ofl_err_clear(const struct offload_ctx *ctx);
+/*
+ * This thread's last message (src/core/error.c). Visible here only so that
+ * ofl_err_clear() is inline: the crypto paths clear it around every backend
+ * call, and an out-of-line call plus TLS lookup cost a 16-byte SHA-256 about
+ * 5 % of its speed (bench/crypto_overhead.sh).
+ */
+struct ofl_tl_err {
+	uint64_t ctx_id; /* 0 = recorded without a context */
+	char msg[OFL_ERRMSG_LEN];
+};
+extern _Thread_local struct ofl_tl_err ofl_tl_err __attribute__((visibility("hidden")));
+
+static inline void ofl_err_clear(const struct offload_ctx *ctx)
+{
+	if (!ctx || ofl_tl_err.ctx_id == ctx->id)
+		ofl_tl_err.msg[0] = '\0';
+}
 
 /* ---- context helpers (src/core/context.c) ---- */
 
