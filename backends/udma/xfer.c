@@ -446,7 +446,7 @@ int udma_copy(struct udma_engine *e, void *dst, const void *src, size_t len,
 	int r = sync_get(e, &slot, why, sizeof(why));
 
 	if (r < 0)
-		return ofl_err(e->dev->ctx, r, "offload_memcpy: %s: %s", e->name, why);
+		return ofl_err(e->dev->ctx, r, "%s: %s", e->name, why);
 	struct udma_chan *ch = e->sync[slot];
 	struct ofl_job job = { .dst = dst, .src = src, .len = len };
 	uint32_t remaining = 0;
@@ -465,7 +465,7 @@ int udma_copy(struct udma_engine *e, void *dst, const void *src, size_t len,
 	}
 	sync_put(e, slot);
 	if (q.done != 1)
-		return ofl_err(e->dev->ctx, r, "offload_memcpy: %s: progress failed", e->name);
+		return ofl_err(e->dev->ctx, r, "%s: progress failed", e->name);
 	if (job.status < 0)
 		return job.status; /* the message was recorded where it happened */
 	ofl_result_set(res, e->dev, ch->driver, job.flags);

@@ -222,28 +222,6 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 
 /* ------------------------------------------------------------ backend errors */
 
-/*
- * A backend call on device d failed with r. Backends word their messages
- * "<backend> backend: ..."; the caller sees which API function failed too:
- * "<func>: <backend's message>", or a generic sentence when the backend
- * left none (the caller clears the message before the call).
- */
-static int backend_err(struct offload_ctx *ctx, const char *func, const struct ofl_device *d,
-		       int r)
-{
-	char msg[OFL_ERRMSG_LEN];
-	const char *m = offload_last_error(ctx);
-	size_t fl = strlen(func);
-
-	if (!m[0])
-		return ofl_err(ctx, r, "%s: backend %s failed on %s: %s", func, d->backend->name,
-			       d->name, offload_strerror(r));
-	if (strncmp(m, func, fl) == 0 && m[fl] == ':')
-		return r;
-	ofl_strlcpy(msg, m, sizeof(msg));
-	return ofl_err(ctx, r, "%s: %s", func, msg);
-}
-
 /* ------------------------------------------------------------ cipher sessions */
 
 struct offload_cipher_session {
@@ -410,7 +388,7 @@ static int slot_open_cipher(struct offload_cipher_session *s, const char *func, 
 	ofl_err_clear(s->ctx);
 	int r = sl->dev->backend->cipher->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
 
-	return r < 0 ? backend_err(s->ctx, func, sl->dev, r) : r;
+	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r) : r;
 }
 
 static int cipher_run(struct offload_cipher_session *s, const char *func,
@@ -452,7 +430,7 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 			return ofl_err(ctx, r, "%s: AES-GCM tag mismatch on %s: the data or tag was "
 					       "altered or the key/IV/AAD differ; no plaintext released",
 				       func, sl->dev->name);
-		return backend_err(ctx, func, sl->dev, r);
+		return ofl_backend_err(ctx, func, sl->dev, r);
 	}
 	ofl_result_set(op->result, sl->dev, driver, flags);
 	return 0;
@@ -654,7 +632,7 @@ static int slot_open_hash(struct offload_hash_session *s, const char *func, stru
 	ofl_err_clear(s->ctx);
 	int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
 
-	return r < 0 ? backend_err(s->ctx, func, sl->dev, r) : r;
+	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r) : r;
 }
 
 static int hash_use(struct offload_hash_session *s, const char *func, struct slot *sl)
@@ -684,7 +662,7 @@ static int hash_feed(struct offload_hash_session *s, const char *func, const voi
 	ofl_err_clear(s->ctx);
 	int r = s->cur->dev->backend->hash->update(s->cur->bs, data, len);
 	if (OFL_UNLIKELY(r < 0)) {
-		r = backend_err(s->ctx, func, s->cur->dev, r);
+		r = ofl_backend_err(s->ctx, func, s->cur->dev, r);
 		hash_abort(s);
 	}
 	return r;
@@ -746,7 +724,7 @@ static int hash_final(struct offload_hash_session *s, const char *func, void *di
 	s->cur = NULL;
 	s->buffered = 0;
 	if (OFL_UNLIKELY(r < 0)) {
-		r = backend_err(s->ctx, func, sl->dev, r);
+		r = ofl_backend_err(s->ctx, func, sl->dev, r);
 		sl->dev->backend->hash->reset(sl->bs);
 		ofl_wipe(digest, (size_t)s->digest_len);
 		return r;
@@ -897,7 +875,7 @@ int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, s
 		ofl_err_clear(ctx);
 		r = ops->digest(s.cur->bs, data, len, digest, &driver, &flags);
 		if (r < 0) {
-			r = backend_err(ctx, func, s.cur->dev, r);
+			r = ofl_backend_err(ctx, func, s.cur->dev, r);
 			ops->reset(s.cur->bs);
 			ofl_wipe(digest, (size_t)s.digest_len);
 		} else {

@@ -155,6 +155,13 @@ struct offload_ctx {
 
 /* Record a message for ctx on this thread and return err (negative errno). */
 int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...) OFL_PRINTF(3, 4);
+/*
+ * A backend call on device d failed with r; the caller cleared the message
+ * before the call. The user sees which API function failed: "<func>: <the
+ * backend's message>", or a generic sentence when the backend left none.
+ * Returns r.
+ */
+int ofl_backend_err(const struct offload_ctx *ctx, const char *func, const struct ofl_device *d, int r);
 /* Clear this thread's message for ctx (not normally needed). */
 /*
  * This thread's last message (src/core/error.c). Visible here only so that

@@ -47,16 +47,13 @@ static int __attribute__((noinline, cold)) no_copy_device(const struct offload_c
  * thread's message first so that a backend failing without a message of its
  * own gets a generic one rather than a stale one.
  */
-static int __attribute__((noinline)) run_copy(struct ofl_device *d, void *dst, const void *src,
-					      size_t len, struct offload_result *res)
+static int __attribute__((noinline)) run_copy(const char *func, struct ofl_device *d, void *dst,
+					      const void *src, size_t len, struct offload_result *res)
 {
 	ofl_err_clear(d->ctx);
 	int r = d->backend->memcpy->copy(d, dst, src, len, res);
 
-	if (r < 0 && !offload_last_error(d->ctx)[0])
-		ofl_err(d->ctx, r, "offload_memcpy: %s failed on %s: %s", d->backend->name, d->name,
-			offload_strerror(r));
-	return r;
+	return r < 0 ? ofl_backend_err(d->ctx, func, d, r) : r;
 }
 
 /*
@@ -65,11 +62,11 @@ static int __attribute__((noinline)) run_copy(struct ofl_device *d, void *dst, c
  * see backend.h) hands it to the CPU, as a kernel dmaengine client falls back
  * to memcpy when dma_request_chan() fails. An explicit device does not.
  */
-static int __attribute__((noinline)) run_auto(struct offload_ctx *ctx, struct ofl_device *d,
-					      void *dst, const void *src, size_t len,
+static int __attribute__((noinline)) run_auto(const char *func, struct offload_ctx *ctx,
+					      struct ofl_device *d, void *dst, const void *src, size_t len,
 					      struct offload_result *res)
 {
-	int r = run_copy(d, dst, src, len, res);
+	int r = run_copy(func, d, dst, src, len, res);
 
 	if ((r != -EBUSY && r != -ENOMEM) || ctx->cpu_dev < 0)
 		return r;
@@ -93,7 +90,7 @@ int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len)
 	/* The CPU backend never fails: straight to it. An engine may fail. */
 	if (OFL_LIKELY(d->index == ctx->cpu_dev))
 		return d->backend->memcpy->copy(d, dst, src, len, NULL);
-	return run_auto(ctx, d, dst, src, len, NULL);
+	return run_auto("offload_memcpy", ctx, d, dst, src, len, NULL);
 }
 
 int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
@@ -126,6 +123,6 @@ int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, si
 		return 0;
 	}
 	if (automatic && d->index != ctx->cpu_dev)
-		return run_auto(ctx, d, dst, src, len, res);
-	return run_copy(d, dst, src, len, res);
+		return run_auto("offload_memcpy_dev", ctx, d, dst, src, len, res);
+	return run_copy("offload_memcpy_dev", d, dst, src, len, res);
 }

@@ -637,7 +637,7 @@ START_TEST(busy_engine_falls_back_to_cpu)
 	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x, s, n, NULL), -EBUSY);
 	const char *m = offload_last_error(ctx), *name = "dma-controller@31150000";
 	/* the function, the device once, then the reason */
-	const char *want = "offload_memcpy: dma-controller@31150000: no free memcpy channel";
+	const char *want = "offload_memcpy_dev: dma-controller@31150000: no free memcpy channel";
 	ck_assert_msg(!strncmp(m, want, strlen(want)), "%s", m);
 	ck_assert_msg(!strstr(strstr(m, name) + 1, name), "name twice: %s", m);
 	offload_queue_opts_init(&o);
