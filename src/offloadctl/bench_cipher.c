@@ -543,6 +543,8 @@ static int parse_rounds(const char *s)
 	char *end;
 	long v;
 
+	if (*s < '0' || *s > '9')
+		return 0;
 	errno = 0;
 	v = strtol(s, &end, 10);
 	return errno || end == s || *end || v < 1 || v > MAXROUNDS ? 0 : (int)v;

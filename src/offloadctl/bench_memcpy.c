@@ -912,7 +912,7 @@ static bool parse_size(const char *s, size_t *out)
 	unsigned long long v = strtoull(s, &end, 10);
 	unsigned shift = 0;
 
-	if (errno || end == s || *s == '-')
+	if (errno || end == s || *s < '0' || *s > '9') /* strtoull would take " 5", "+5", "-5" */
 		return false;
 	switch (*end) {
 	case 'k': case 'K': shift = 10; end++; break;
@@ -934,7 +934,7 @@ static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
 
-	if (errno || end == s || *end || *s == '-' || v > max)
+	if (errno || end == s || *end || *s < '0' || *s > '9' || v > max)
 		return false;
 	*out = v;
 	return true;

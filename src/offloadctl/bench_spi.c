@@ -91,7 +91,7 @@ static bool parse_num(const char *arg, unsigned long long max, unsigned long lon
 {
 	char *end = NULL;
 
-	if (!arg || !*arg || *arg == '-')
+	if (!arg || *arg < '0' || *arg > '9') /* strtoull would take " 5", "+5", "-5" */
 		return false;
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 0);

@@ -84,6 +84,12 @@ for v in 0 x 1h; do expect 2 --dtb none bench memcpy --time "$v"; done
 expect 2 --dtb none bench spi -D /nonexistent/spidev9.9 -p '\x'
 has "$tmp/err" "malformed input string" "bench spi -p '\\x'"
 hasnt "$tmp/err" "cannot open" "bench spi -p '\\x'"
+# numbers are digits: strtoull alone would take a blank or a sign in front
+expect 2 --dtb none bench memcpy --size " 5" --iterations 1
+expect 2 --dtb none bench memcpy --size +3 --iterations 1
+expect 2 --dtb none bench memcpy --size 64 --iterations " 1"
+expect 2 --dtb none bench cipher --rounds +2
+expect 2 --dtb none bench spi -D /nonexistent/spidev9.9 -S " 4"
 # a directory as bench spi's input file says so; --iter 0 says why nothing was verified
 lb=/bus@100000/spi@2100000/loopback@0
 expect 1 --dtb builtin bench spi --device $lb -i /
