@@ -145,23 +145,6 @@ static void check_stall(struct eip97_ring *r)
 		recover(r);
 }
 
-static void backoff(unsigned *spins)
-{
-	if (*spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-		__asm__ volatile("pause");
-#elif defined(__aarch64__)
-		__asm__ volatile("yield");
-#endif
-	} else if (*spins < 2048) {
-		sched_yield();
-	} else {
-		struct timespec ts = { 0, 20000 };
-		nanosleep(&ts, NULL);
-	}
-	(*spins)++;
-}
-
 /*
  * Spin (without the ring lock) until the engine reports a finished packet
  * or `until` passes. Kept out of line: the callgrind figure
@@ -175,7 +158,7 @@ static __attribute__((noinline)) void eip97_wait_progress(const struct eip97_rin
 	while (!EIP97_PROC_PKTS(ofl_mmio_read32(&r->e->regs, EIP97_RDR(r->id) + EIP97_XDR_PROC_COUNT)) &&
 	       (!req || atomic_load_explicit(&req->pending, memory_order_acquire)) &&
 	       ofl_now_ns() < until)
-		backoff(&spins);
+		ofl_poll_backoff(&spins);
 }
 
 int eip97_wait(struct eip97_ring *r, struct eip97_req *req)

@@ -332,23 +332,6 @@ static void recover(struct offload_queue *q, int32_t st, const char *why)
 			"and reset", e->name, ch->driver, why, clean ? "" : " (the teardown itself timed out)");
 }
 
-static void backoff(unsigned *spins)
-{
-	if (*spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-		__asm__ volatile("pause");
-#elif defined(__aarch64__)
-		__asm__ volatile("yield");
-#endif
-	} else if (*spins < 2048) {
-		sched_yield();
-	} else {
-		struct timespec ts = { 0, 20000 };
-		nanosleep(&ts, NULL);
-	}
-	(*spins)++;
-}
-
 int udma_q_progress(struct offload_queue *q, int64_t timeout_us)
 {
 	struct udma_q *bq = q->bq;
@@ -382,7 +365,7 @@ int udma_q_progress(struct offload_queue *q, int64_t timeout_us)
 			else if (now >= deadline)
 				return -ETIMEDOUT;
 		}
-		backoff(&spins);
+		ofl_poll_backoff(&spins);
 	}
 }
 

@@ -285,6 +285,12 @@ static inline bool ofl_copy_args_ok(const struct offload_ctx *ctx, const void *d
 /* Monotonic clock in nanoseconds. */
 uint64_t ofl_now_ns(void);
 /*
+ * One wait step of a loop polling an engine's registers: a CPU pause for the
+ * first 64 steps, then sched_yield() up to 2048, then 20 us sleeps. *spins
+ * counts the steps (start it at 0 for each wait).
+ */
+void ofl_poll_backoff(unsigned *spins);
+/*
  * now + timeout_us microseconds on the ofl_now_ns() clock, saturating:
  * a negative timeout, or one too large to represent (INT64_MAX us is about
  * 292 000 years), gives UINT64_MAX, which no clock reading reaches.

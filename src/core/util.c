@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Small helpers shared by every module. */
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -11,6 +12,23 @@ uint64_t ofl_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void ofl_poll_backoff(unsigned *spins)
+{
+	if (*spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+		__asm__ volatile("pause");
+#elif defined(__aarch64__)
+		__asm__ volatile("yield");
+#endif
+	} else if (*spins < 2048) {
+		sched_yield();
+	} else {
+		struct timespec ts = { 0, 20000 };
+		nanosleep(&ts, NULL);
+	}
+	(*spins)++;
 }
 
 uint64_t ofl_deadline_ns(uint64_t now, int64_t timeout_us)
