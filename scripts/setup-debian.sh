@@ -49,8 +49,12 @@ if [ -n "$missing" ]; then
     export DEBIAN_FRONTEND=noninteractive
     # A foreign-architecture index can fail to update (wrong size from a mirror
     # mid-sync) while the native ones are fine; let the install decide.
-    apt-get update || true
+    # Several set-ups may run at once (parallel builds on one machine): wait
+    # for the dpkg lock instead of failing on it.
+    lock="-o DPkg::Lock::Timeout=900"
     # shellcheck disable=SC2086
-    apt-get install -y --no-install-recommends $missing
+    apt-get $lock update || true
+    # shellcheck disable=SC2086
+    apt-get $lock install -y --no-install-recommends $missing
 fi
 echo "setup-debian.sh: all packages present"
