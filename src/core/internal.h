@@ -17,6 +17,7 @@
 #include <offload/offload.h>
 
 #include "core/backend.h"
+#include "util/util.h"
 #include "dt/dt.h"
 #include "policy/policy.h"
 
@@ -26,21 +27,6 @@
 
 /* struct offload_ctx::magic of a live context ("oflc"). */
 #define OFL_CTX_MAGIC 0x6f666c63u
-
-#define OFL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define OFL_MIN(a, b) ((a) < (b) ? (a) : (b))
-#define OFL_MAX(a, b) ((a) > (b) ? (a) : (b))
-#define OFL_UNUSED(x) ((void)(x))
-
-#if defined(__GNUC__)
-#define OFL_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#define OFL_LIKELY(x) __builtin_expect(!!(x), 1)
-#define OFL_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define OFL_PRINTF(f, a)
-#define OFL_LIKELY(x) (x)
-#define OFL_UNLIKELY(x) (x)
-#endif
 
 /*
  * Per-device work counters behind offload_dev_stats(): cache maintenance
@@ -247,27 +233,7 @@ void ofl_ctx_handle_del(struct offload_ctx *ctx, struct ofl_handle *h);
  * One relaxed load when the context has no dma-buf buffer.
  */
 bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len);
-/* The containing struct of an embedded member. */
-#define ofl_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
-
-/* ---- argument checks shared by every module (src/core/util.c) ---- */
-
-/* [p, p+len) wraps the address space? (Inline: on every copy's fast path.) */
-static inline bool ofl_range_wraps(const void *p, size_t len)
-{
-	uintptr_t a = (uintptr_t)p;
-
-	return len != 0 && a + (len - 1) < a;
-}
-
-/* Do [a, a+alen) and [b, b+blen) overlap? Neither range may wrap. */
-static inline bool ofl_ranges_overlap(const void *a, size_t alen, const void *b, size_t blen)
-{
-	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-	/* Distances in modular arithmetic: no overflow even at the top of memory. */
-	return alen != 0 && blen != 0 && (x - y < blen || y - x < alen);
-}
+/* ---- argument checks shared by every module (src/util/util.h has the range checks) ---- */
 
 /*
  * The checks every copy makes, in one expression for the fast path: ctx is a
@@ -282,27 +248,6 @@ static inline bool ofl_copy_args_ok(const struct offload_ctx *ctx, const void *d
 	       src && !ofl_range_wraps(dst, len) && !ofl_range_wraps(src, len) &&
 	       !ofl_ranges_overlap(dst, len, src, len);
 }
-/* Monotonic clock in nanoseconds. */
-uint64_t ofl_now_ns(void);
-/*
- * One wait step of a loop polling an engine's registers: a CPU pause for the
- * first 64 steps, then sched_yield() up to 2048, then 20 us sleeps. *spins
- * counts the steps (start it at 0 for each wait).
- */
-void ofl_poll_backoff(unsigned *spins);
-/*
- * now + timeout_us microseconds on the ofl_now_ns() clock, saturating:
- * a negative timeout, or one too large to represent (INT64_MAX us is about
- * 292 000 years), gives UINT64_MAX, which no clock reading reaches.
- */
-uint64_t ofl_deadline_ns(uint64_t now, int64_t timeout_us);
-/* Microseconds from now to deadline, rounded up; 0 when passed, INT64_MAX at most. */
-int64_t ofl_us_until(uint64_t now, uint64_t deadline);
-/* Copy a string into a fixed buffer, always NUL-terminated; returns dst. */
-char *ofl_strlcpy(char *dst, const char *src, size_t len);
-/* Wipe memory so the compiler cannot drop it. */
-void ofl_wipe(void *p, size_t len);
-
 /* Fill a result. */
 static inline void ofl_result_set(struct offload_result *res, const struct ofl_device *dev,
 				  const char *driver, uint32_t flags)

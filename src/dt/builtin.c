@@ -4,9 +4,10 @@
  * src/sim (which defines OFFLOAD_HAVE_SIM and provides the blob). Without it,
  * OFFLOAD_DT_BUILTIN is not available.
  */
+#include <errno.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "dt/dt.h"
 #include "dt/dt_int.h"
 

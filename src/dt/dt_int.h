@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 
 /* Format a message into err (if given); never fails. */
 void ofl_dt_seterr(char *err, size_t errlen, const char *fmt, ...) OFL_PRINTF(3, 4);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Walking the tree: paths, status, the chain of ancestors, small property readers. */
+#include <errno.h>
 #include <libfdt.h>
 #include <limits.h>
 #include <stdio.h>

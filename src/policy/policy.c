@@ -12,12 +12,13 @@
  *  4. offload threshold: a documented default per engine;
  *  5. transfer mode: what the Linux driver does for this devtype.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "dt/dt_int.h"
 #include "policy/policy.h"
 

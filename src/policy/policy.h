@@ -13,8 +13,7 @@
 #include <offload/core.h>
 
 #include "dt/dt.h"
-
-#define OFL_REASON_LEN 512
+#include "util/util.h"
 
 /* DSPI transfer modes (Linux spi-fsl-dspi devtype trans_mode). */
 enum ofl_dspi_mode { OFL_DSPI_XSPI, OFL_DSPI_DMA, OFL_DSPI_EOQ, OFL_DSPI_TCFQ };

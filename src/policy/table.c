@@ -14,6 +14,7 @@
  *    `safexcel_of_match_table`. The RNG
  *    "inside-secure,safexcel-eip76" is a different IP and is not listed.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <string.h>
 

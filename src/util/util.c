@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers shared by every module. */
+/* Small helpers shared by every module (src/util/util.h). */
 #include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 
 uint64_t ofl_now_ns(void)
 {
@@ -62,4 +64,31 @@ void ofl_wipe(void *p, size_t len)
 {
 	if (p && len)
 		explicit_bzero(p, len);
+}
+
+void ofl_reason_set(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+void ofl_reason_append(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = strnlen(buf, len);
+
+	if (n + 2 >= len)
+		return;
+	if (n) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
 }
