@@ -27,7 +27,7 @@ struct result {
 
 static int run_once(const void *fdt, struct result *r)
 {
-	r->n = ofl_dt_discover(fdt, r->m, MAXDEV);
+	r->n = ofl_engines_discover(fdt, r->m, MAXDEV);
 	if (r->n < 0 || r->n > MAXDEV)
 		return -1;
 	for (int i = 0; i < r->n; i++)

@@ -78,13 +78,21 @@ void dspi_wr16(const struct dspi_ctrl *c, uint64_t off, uint16_t v);
 /* ---- the protocol clock (clock.c) ---- */
 /*
  * fP for controller node `node`: OFFLOAD_DSPI_CLOCK_HZ (unless the context
- * ignores the environment), the device tree (src/hw/dspi_clock.c; the LS1028A
+ * ignores the environment), the device tree (dspi_clock_from_dt(); the LS1028A
  * assumption only for a simulated board), or on a live board the kernel's
  * clock tree in debugfs (clk/clk_summary, consumer "<platform device>").
  * 0 with *hz and `how`, or -ENOENT with the reasons in `how`.
  */
 int dspi_clock_rate(struct offload_ctx *ctx, int node, bool sim, uint64_t *hz, char *how,
 		    size_t how_len);
+/*
+ * The protocol clock as the device tree tells it (src/dt/clock.c): the
+ * node's clock-frequency, a fixed clock or fixed-factor chain; with `twin`
+ * (a simulated copy of a real board) an LS1028A clockgen <4 1> is answered
+ * by the labelled assumption of src/hw/dspi.h. 0 with *hz and a sentence in
+ * `how`, or -ENOENT with the reason in `how`.
+ */
+int dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, char *how, size_t how_len);
 /* The rate of the clock whose consumer is `devname` in a clk_summary file; -ENOENT. */
 int dspi_clk_summary_rate(const char *path, const char *devname, uint64_t *hz);
 

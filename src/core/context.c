@@ -380,6 +380,13 @@ static const char *engine_kind(enum ofl_engine e)
 	}
 }
 
+int ofl_engines_discover(const void *fdt, struct ofl_dt_match *out, int max)
+{
+	const struct ofl_dt_id *const lists[] = { ofl_soc_ids };
+
+	return ofl_dt_discover(fdt, lists, 1, out, max);
+}
+
 static int discover(struct offload_ctx *ctx)
 {
 	struct ofl_dt_match m[OFL_MAX_DEVICES];
@@ -387,7 +394,7 @@ static int discover(struct offload_ctx *ctx)
 
 	if (!fdt)
 		return 0;
-	int n = ofl_dt_discover(fdt, m, (int)OFL_ARRAY_SIZE(m));
+	int n = ofl_engines_discover(fdt, m, (int)OFL_ARRAY_SIZE(m));
 	if (n < 0)
 		return ofl_err(ctx, n, "offload_ctx_open: device discovery failed in %s", ctx->dt.source);
 	/* A valid tree with more engines than the table holds: the first ones, and a note. */
@@ -401,17 +408,18 @@ static int discover(struct offload_ctx *ctx)
 
 	for (int k = 0; k < n; k++) {
 		const char *nm = fdt_get_name(fdt, m[k].node, NULL);
-		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?", engine_kind(m[k].engine));
+		const struct ofl_soc_entry *row = ofl_soc_of(&m[k]);
+		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?", engine_kind(row->engine));
 		if (!d)
 			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory");
 		d->node = m[k].node;
-		d->engine = m[k].engine;
+		d->engine = row->engine;
 		d->dt_path_mem = ofl_dt_path_dup(fdt, m[k].node);
 		if (!d->dt_path_mem)
 			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory for the path of %s",
 				       d->name);
 		d->dt_path = d->dt_path_mem;
-		ofl_strlcpy(d->compatible, m[k].compatible, sizeof(d->compatible));
+		ofl_strlcpy(d->compatible, m[k].id->compatible, sizeof(d->compatible));
 		const char *st = NULL;
 		ofl_dt_enabled(fdt, m[k].node, &st);
 		ofl_strlcpy(d->status, st ? st : "okay", sizeof(d->status));

@@ -218,6 +218,11 @@ int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, in
 		       const char *name, uint64_t phys, uint64_t size, char *why, size_t why_len);
 /* Drop every claim of `dev` (its probe failed: Linux releases devm resources then). */
 void ofl_ctx_release_regs(struct offload_ctx *ctx, const struct ofl_device *dev);
+/*
+ * Every engine node of a device tree, by the match tables of the engines
+ * built into the library (src/dt's ofl_dt_discover() over those lists).
+ */
+int ofl_engines_discover(const void *fdt, struct ofl_dt_match *out, int max);
 /* Device by index, or NULL. */
 struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index);
 /* Context state of a backend, NULL if absent. */

@@ -22,6 +22,7 @@
 #include <offload/spi.h>
 
 #include "dt/dt.h"
+#include "policy/policy.h"
 
 struct offload_ctx;
 struct ofl_device;

@@ -328,25 +328,17 @@ static inline uint32_t dspi_ctar_tdt_clocks(uint32_t ctar)
 /* ------------------------------------------------------------- the protocol clock */
 
 /*
- * The DSPI's protocol clock (the `clocks` entry of the node) as far as the
- * device tree can say, used by the model to time frames and by the backend
- * to compute CTAR: the node's own `clock-frequency`; else a `clocks` target
- * that is a fixed-clock (`clock-frequency`) or a fixed-factor-clock
- * (`clock-mult`/`clock-div` of its parent, followed up to 8 levels). When
- * `twin` is set (a simulated copy of a real board), an LS1028A clockgen
- * cell <4 1> (platform PLL / 2, drivers/clk/clk-qoriq.c) is answered by a
- * labelled assumption: the clockgen's fixed input clock x 4 / 2, i.e. a
- * platform PLL of 4 x SYSCLK (400 MHz at 100 MHz SYSCLK, the ratio of
- * NXP's usual LS1028A reset configurations; the ratio lives in an RCW field
- * no device tree carries; no Layerscape reference manual confirms it).
- *
- * Returns 0 with *hz and a sentence in `how`, or -ENOENT (with the reason in
- * `how`) when the tree does not tell.
+ * The DSPI's protocol clock on a simulated copy of an LS1028A board (a
+ * "twin"): the tree gives clockgen cell <4 1>, the platform PLL / 2
+ * (drivers/clk/clk-qoriq.c), whose rate lives in an RCW field no device
+ * tree carries. The labelled assumption: a platform PLL of 4 x SYSCLK (the
+ * clockgen's fixed input), 400 MHz at 100 MHz SYSCLK, the ratio of NXP's
+ * usual LS1028A reset configurations; no Layerscape reference manual
+ * confirms it. As an src/dt clock rule (struct ofl_dt_clock_rule): the
+ * backend and the model both read the clock with it, so they agree.
  */
-int ofl_dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, char *how,
-			   size_t how_len);
-
-/* The LS1028A twin assumption's platform-PLL multiplier of SYSCLK (see above). */
 #define DSPI_LS1028A_TWIN_PLL_MULT 4u
+#define DSPI_LS1028A_TWIN_CLOCK_RULE                                                              \
+	{ "fsl,ls1028a-clockgen", 2, { 4, 1, 0, 0 }, DSPI_LS1028A_TWIN_PLL_MULT, 2 }
 
 #endif /* OFL_HW_DSPI_H */

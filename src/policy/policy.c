@@ -210,7 +210,7 @@ static bool prop_lists(const void *fdt, int node, const char *name, uint32_t v, 
  */
 static int udma_best_class(const struct node_ctx *n, char *how, size_t len)
 {
-	const struct ofl_soc_entry *e = n->m->soc;
+	const struct ofl_soc_entry *e = ofl_soc_of(n->m);
 	int best = e->u.udma.burst[OFL_UDMA_UH] ? OFL_UDMA_UH : e->u.udma.burst[OFL_UDMA_H] ? OFL_UDMA_H : OFL_UDMA_NORMAL;
 	bool present;
 
@@ -248,7 +248,7 @@ static void udma_coherent_asel(const struct node_ctx *n, struct ofl_policy *p)
 	uint32_t asel;
 
 	/* k3_configure_chan_coherency(): memcpy bchans use the device-wide ti,asel. */
-	if (!n->m->soc->u.udma.bcdma || !n->m->soc->u.udma.memcpy)
+	if (!ofl_soc_of(n->m)->u.udma.bcdma || !ofl_soc_of(n->m)->u.udma.memcpy)
 		return;
 	if (!ofl_dt_prop_u32(n->fdt, n->m->node, "ti,asel", &asel)) {
 		size_t l = strlen(p->coherent_reason);
@@ -271,7 +271,7 @@ static void udma_coherent_asel(const struct node_ctx *n, struct ofl_policy *p)
 
 static void policy_udma(const struct node_ctx *n, struct ofl_policy *p)
 {
-	const struct ofl_soc_entry *e = n->m->soc;
+	const struct ofl_soc_entry *e = ofl_soc_of(n->m);
 	char how[160];
 
 	for (int i = 0; i < 3; i++)
@@ -343,7 +343,7 @@ static const char *dspi_mode_name(enum ofl_dspi_mode m)
 
 static void policy_dspi(const struct node_ctx *n, struct ofl_policy *p)
 {
-	const struct ofl_soc_entry *e = n->m->soc;
+	const struct ofl_soc_entry *e = ofl_soc_of(n->m);
 	enum ofl_dspi_mode mode = e->u.dspi.mode;
 	const char *src = e->source;
 	uint32_t ncs = 0;
@@ -386,7 +386,7 @@ static void policy_dspi(const struct node_ctx *n, struct ofl_policy *p)
 
 static void policy_eip(const struct node_ctx *n, struct ofl_policy *p)
 {
-	const struct ofl_soc_entry *e = n->m->soc;
+	const struct ofl_soc_entry *e = ofl_soc_of(n->m);
 
 	p->caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH;
 	p->best_tpl = -1;
@@ -428,15 +428,15 @@ int ofl_policy_compute(const void *fdt, const struct ofl_dt_match *m, struct ofl
 	out->coherent_node = -1;
 	out->best_tpl = -1;
 	out->align_bytes = 1;
-	if (!fdt || !m || !m->soc || ofl_dt_chain(fdt, m->node, &n.chain) < 0)
+	if (!fdt || !m || !m->id || !m->id->data || ofl_dt_chain(fdt, m->node, &n.chain) < 0)
 		return -EINVAL;
-	out->soc = m->soc;
+	out->soc = ofl_soc_of(m);
 	ofl_dt_chain_path(fdt, &n.chain, n.chain.n - 1, n.path, sizeof(n.path));
 	decide_enabled(&n, out);
 	decide_reg(&n, out);
 	decide_coherent(&n, out);
 	decide_soc_coherent(&n, out);
-	switch (m->soc->engine) {
+	switch (out->soc->engine) {
 	case OFL_ENGINE_UDMA:
 	case OFL_ENGINE_BCDMA:
 	case OFL_ENGINE_PKTDMA:

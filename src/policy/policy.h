@@ -15,6 +15,19 @@
 #include "dt/dt.h"
 #include "util/util.h"
 
+/* Engine kinds found in device trees (bit positions for ofl_backend.engines). */
+enum ofl_engine {
+	OFL_ENGINE_NONE = 0,
+	OFL_ENGINE_UDMA = 1,    /* K3 NAVSS UDMA-P */
+	OFL_ENGINE_BCDMA = 2,   /* K3 DMSS BCDMA */
+	OFL_ENGINE_PKTDMA = 3,  /* K3 DMSS PKTDMA */
+	OFL_ENGINE_DSPI = 4,    /* NXP DSPI */
+	OFL_ENGINE_EIP97 = 5,   /* SafeXcel EIP97 */
+	OFL_ENGINE_EIP197 = 6,  /* SafeXcel EIP197 */
+	OFL_ENGINE_COUNT
+};
+#define OFL_ENGINE_BIT(e) (1u << (e))
+
 /* DSPI transfer modes (Linux spi-fsl-dspi devtype trans_mode). */
 enum ofl_dspi_mode { OFL_DSPI_XSPI, OFL_DSPI_DMA, OFL_DSPI_EOQ, OFL_DSPI_TCFQ };
 
@@ -50,9 +63,14 @@ struct ofl_soc_entry {
 	} u;
 };
 
-/* The capability table (NULL-compatible terminated) and lookup. */
-extern const struct ofl_soc_entry ofl_soc_table[];
+/* The capability table as a match list (data: struct ofl_soc_entry), and lookup. */
+extern const struct ofl_dt_id ofl_soc_ids[];
 const struct ofl_soc_entry *ofl_soc_lookup(const char *compatible);
+/* The row a discovered node matched. */
+static inline const struct ofl_soc_entry *ofl_soc_of(const struct ofl_dt_match *m)
+{
+	return (const struct ofl_soc_entry *)m->id->data;
+}
 
 /*
  * SoCs known to have an I/O-coherent interconnect, keyed by a compatible of

@@ -21,23 +21,23 @@
 #include "policy/policy.h"
 
 #define UDMA(c, src, mc, prog, b0, b1, b2, psil, bc, pk, quirk)                                  \
-	{ .compatible = c, .engine = (bc) ? OFL_ENGINE_BCDMA : (pk) ? OFL_ENGINE_PKTDMA          \
+	{ c, &(const struct ofl_soc_entry){ .compatible = c, .engine = (bc) ? OFL_ENGINE_BCDMA : (pk) ? OFL_ENGINE_PKTDMA          \
 								     : OFL_ENGINE_UDMA,          \
 	  .source = "Linux k3-udma.c " src,                                                      \
 	  .u.udma = { .memcpy = mc, .burst_programmable = prog, .burst = { b0, b1, b2 },         \
-		      .psil_base = psil, .bcdma = bc, .pktdma = pk, .am654_tpl_quirk = quirk } }
+		      .psil_base = psil, .bcdma = bc, .pktdma = pk, .am654_tpl_quirk = quirk } } }
 
 #define DSPI(c, src, m, fifo, factor, nctar, xspi, target)                                        \
-	{ .compatible = c, .engine = OFL_ENGINE_DSPI,                                            \
+	{ c, &(const struct ofl_soc_entry){ .compatible = c, .engine = OFL_ENGINE_DSPI,                                            \
 	  .source = "Linux spi-fsl-dspi.c devtype_data[" src "]",                                \
 	  .u.dspi = { .mode = m, .fifo_size = fifo, .max_clock_factor = factor,                  \
-		      .num_ctar = nctar, .xspi_regs = xspi, .target_source = target } }
+		      .num_ctar = nctar, .xspi_regs = xspi, .target_source = target } } }
 
 #define EIP(c, src, e197)                                                                         \
-	{ .compatible = c, .engine = (e197) ? OFL_ENGINE_EIP197 : OFL_ENGINE_EIP97,              \
-	  .source = "Linux safexcel.c " src, .u.eip = { .eip197 = e197 } }
+	{ c, &(const struct ofl_soc_entry){ .compatible = c, .engine = (e197) ? OFL_ENGINE_EIP197 : OFL_ENGINE_EIP97,              \
+	  .source = "Linux safexcel.c " src, .u.eip = { .eip197 = e197 } } }
 
-const struct ofl_soc_entry ofl_soc_table[] = {
+const struct ofl_dt_id ofl_soc_ids[] = {
 	/* K3 NAVSS UDMA-P: flags 0 (am654) / J7 class with BURST_SIZE (j721e). */
 	UDMA("ti,am654-navss-main-udmap", "am654_main_data", true, false, 64, 64, 0, 0x1000, false,
 	     false, 8),
@@ -78,24 +78,15 @@ const struct ofl_soc_entry ofl_soc_table[] = {
 	EIP("inside-secure,safexcel-eip97", "EIP97IES_MRVL (deprecated alias)", false),
 	EIP("inside-secure,safexcel-eip197", "EIP197B_MRVL (deprecated alias)", true),
 
-	{ .compatible = NULL },
+	{ NULL, NULL },
 };
 
 const struct ofl_soc_entry *ofl_soc_lookup(const char *compatible)
 {
-	if (!compatible)
-		return NULL;
-	/* Every row starts with one of these vendor prefixes: a cheap first filter. */
-	switch (compatible[0]) {
-	case 't': case 'f': case 'n': case 'i':
-		break;
-	default:
-		return NULL;
-	}
-	for (const struct ofl_soc_entry *e = ofl_soc_table; e->compatible; e++)
-		if (strcmp(e->compatible, compatible) == 0)
-			return e;
-	return NULL;
+	const struct ofl_dt_id *const lists[] = { ofl_soc_ids };
+	const struct ofl_dt_id *e = ofl_dt_id_lookup(lists, 1, compatible, NULL);
+
+	return e ? e->data : NULL;
 }
 
 /*

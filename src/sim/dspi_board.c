@@ -2,7 +2,8 @@
 /*
  * Digital twin of a DSPI node: the controller model with the devtype's FIFO
  * depth, CTAR count and register set (the capability table, hw/dspi.h topic 2),
- * the protocol clock the tree gives (src/hw/dspi_clock.c), and a device on
+ * the protocol clock the tree gives (src/dt/clock.c with the LS1028A twin
+ * assumption of src/hw/dspi.h, as the backend reads it), and a device on
  * each enabled child's chip select:
  *  - "liboffload,spi-loopback": a MOSI-to-MISO wire (the virtual board);
  *  - "jedec,spi-nor": a flash answering READ ID with the part's JEDEC ID,
@@ -157,7 +158,11 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 	}
 	if (ofl_dt_reg(fdt, node, 0, &p.phys, &p.size, err, el) < 0)
 		return -EINVAL;
-	if (ofl_dspi_clock_from_dt(fdt, node, true, &p.clock_hz, how, sizeof(how)) < 0) {
+	static const struct ofl_dt_clock_rule ls1028a_twin[] = { DSPI_LS1028A_TWIN_CLOCK_RULE };
+	struct ofl_dt_clock clk;
+	if (ofl_dt_clock_rate(fdt, node, "dspi", ls1028a_twin, 1, &clk, how, sizeof(how)) == 0)
+		p.clock_hz = clk.hz;
+	else {
 		snprintf(err, el, "the protocol clock rate is unknown: %s", how);
 		return -EINVAL;
 	}

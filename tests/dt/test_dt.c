@@ -478,7 +478,7 @@ START_TEST(corruption_never_crashes)
 			continue;
 		}
 		struct ofl_dt_match m[16];
-		int n = ofl_dt_discover(dt.fdt, m, 16);
+		int n = ofl_engines_discover(dt.fdt, m, 16);
 		for (int i = 0; i < n && i < 16; i++) {
 			uint64_t a, sz;
 			ofl_dt_reg(dt.fdt, m[i].node, 0, &a, &sz, err, sizeof(err));
@@ -503,20 +503,20 @@ static void expect_found(const char *name, const struct found *want, int nwant)
 	struct ofl_dt dt = load(name);
 	struct ofl_dt_match m[16];
 
-	int n = ofl_dt_discover(dt.fdt, m, 16);
+	int n = ofl_engines_discover(dt.fdt, m, 16);
 	ck_assert_int_eq(n, nwant);
 	for (int i = 0; i < n; i++) {
 		char p[256];
 		ofl_dt_path(dt.fdt, m[i].node, p, sizeof(p));
 		ck_assert_str_eq(p, want[i].path);
-		ck_assert_str_eq(m[i].compatible, want[i].compat);
-		ck_assert_int_eq(m[i].engine, want[i].e);
-		ck_assert_ptr_nonnull(m[i].soc);
-		ck_assert_str_eq(m[i].soc->compatible, want[i].compat);
+		ck_assert_str_eq(m[i].id->compatible, want[i].compat);
+		ck_assert_int_eq(ofl_soc_of(&m[i])->engine, want[i].e);
+		ck_assert_ptr_nonnull(ofl_soc_of(&m[i]));
+		ck_assert_str_eq(ofl_soc_of(&m[i])->compatible, want[i].compat);
 	}
 	/* A short output array still counts every device. */
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, m, 2), n);
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), n);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, m, 2), n);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), n);
 	ofl_dt_free(&dt);
 }
 
@@ -532,6 +532,53 @@ START_TEST(discover_most_specific_once)
 	};
 
 	expect_found("duplicates", want, (int)OFL_ARRAY_SIZE(want));
+}
+END_TEST
+
+/*
+ * src/dt knows no engine: it finds what the caller's lists name. Two lists
+ * whose strings the fixture's nodes carry (duplicates.dts): a node is found
+ * by the earliest string of its own compatible list that any list has, the
+ * entry and the list it is in come back, and strings in no list find nothing.
+ */
+START_TEST(discover_caller_lists)
+{
+	static const int tag_a = 1, tag_b = 2;
+	static const struct ofl_dt_id list_a[] = {
+		{ "fsl,ls1021a-v1.0-dspi", &tag_a },
+		{ "ti,am654-navss-main-udmap", &tag_a },
+		{ NULL, NULL },
+	};
+	static const struct ofl_dt_id list_b[] = {
+		{ "fsl,ls1028a-dspi", &tag_b },
+		{ "fsl,imx6-ecspi", &tag_b },
+		{ NULL, NULL },
+	};
+	const struct ofl_dt_id *const lists[] = { list_a, list_b };
+	static const struct { const char *path, *compat; unsigned list; } want[] = {
+		{ "/soc/spi@2100000", "fsl,ls1028a-dspi", 1 },        /* its first string, in list b */
+		{ "/soc/spi@2110000", "fsl,ls1021a-v1.0-dspi", 0 },   /* its fallback, in list a */
+		{ "/soc/dma-controller@31150000", "ti,am654-navss-main-udmap", 0 }, /* third string */
+		{ "/soc/spi@2140000", "fsl,imx6-ecspi", 1 },          /* unknown to the engines, not to b */
+	};
+	struct ofl_dt dt = load("duplicates");
+	struct ofl_dt_match m[8];
+
+	int n = ofl_dt_discover(dt.fdt, lists, 2, m, 8);
+	ck_assert_int_eq(n, (int)OFL_ARRAY_SIZE(want));
+	for (int i = 0; i < n; i++) {
+		char p[256];
+		ofl_dt_path(dt.fdt, m[i].node, p, sizeof(p));
+		ck_assert_str_eq(p, want[i].path);
+		ck_assert_str_eq(m[i].id->compatible, want[i].compat);
+		ck_assert_uint_eq(m[i].list, want[i].list);
+		ck_assert_ptr_eq(m[i].id->data, want[i].list ? &tag_b : &tag_a);
+	}
+	/* no lists: nothing; one empty list: nothing */
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0, NULL, 0), 0);
+	const struct ofl_dt_id empty[] = { { NULL, NULL } }, *const one[] = { empty };
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, one, 1, NULL, 0), 0);
+	ofl_dt_free(&dt);
 }
 END_TEST
 
@@ -569,7 +616,7 @@ START_TEST(status_rules)
 		ck_assert_str_eq(st, want[i].status);
 	}
 	/* Disabled devices are discovered (listed, never used). */
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 7);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), 7);
 	ofl_dt_free(&dt);
 }
 END_TEST
@@ -651,7 +698,7 @@ START_TEST(ranges_missing_not_translatable)
 
 	assert_has(expect_reg_fail(&dt, "/soc/local-bus/spi@100", 0, -EINVAL),
 		   "/soc/local-bus has no 'ranges'");
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 1);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), 1);
 	ofl_dt_free(&dt);
 }
 END_TEST
@@ -662,7 +709,7 @@ START_TEST(missing_reg)
 
 	assert_has(expect_reg_fail(&dt, "/soc/crypto", 0, -ENOENT), "/soc/crypto has no reg");
 	assert_has(expect_reg_fail(&dt, "/soc/nosize-bus/spi@1", 0, -EINVAL), "#size-cells = 0");
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 2);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), 2);
 	ofl_dt_free(&dt);
 }
 END_TEST
@@ -884,6 +931,7 @@ int main(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("discover");
 	tcase_add_test(t, discover_most_specific_once);
+	tcase_add_test(t, discover_caller_lists);
 	tcase_add_test(t, discover_safexcel_not_eip76);
 	tcase_add_test(t, status_rules);
 	suite_add_tcase(s, t);

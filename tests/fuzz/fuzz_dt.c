@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ofl_dt_load_blob(&dt, data, size, err, sizeof(err)) < 0)
 		return 0;
 	struct ofl_dt_match m[64];
-	int n = ofl_dt_discover(dt.fdt, m, 64);
+	int n = ofl_engines_discover(dt.fdt, m, 64);
 	for (int i = 0; i < n && i < 64; i++) {
 		struct ofl_policy p;
 		ofl_policy_compute(dt.fdt, &m[i], &p);

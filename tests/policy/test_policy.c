@@ -113,7 +113,8 @@ END_TEST
 START_TEST(table_rows_name_their_source)
 {
 	int n = 0;
-	for (const struct ofl_soc_entry *e = ofl_soc_table; e->compatible; e++, n++) {
+	for (const struct ofl_dt_id *id = ofl_soc_ids; id->compatible; id++, n++) {
+		const struct ofl_soc_entry *e = id->data;
 		ck_assert_msg(strncmp(e->source, "Linux ", 6) == 0, "%s: source \"%s\"", e->compatible,
 			      e->source);
 		ck_assert_ptr_eq(ofl_soc_lookup(e->compatible), e); /* no duplicate keys */
@@ -138,7 +139,7 @@ static void fx_load(struct fx *f, const char *name)
 	ck_assert_msg(dir && *dir, "OFFLOAD_TEST_FIXTURES is not set (run through ctest)");
 	snprintf(path, sizeof(path), "%s/%s.dtb", dir, name);
 	ck_assert_msg(ofl_dt_load_file(&f->dt, path, err, sizeof(err)) == 0, "%s", err);
-	f->n = ofl_dt_discover(f->dt.fdt, f->m, 32);
+	f->n = ofl_engines_discover(f->dt.fdt, f->m, 32);
 	ck_assert_int_ge(f->n, 1);
 }
 
@@ -362,7 +363,7 @@ START_TEST(policy_bad_arguments)
 	bad.node = 3; /* not a node offset */
 	ck_assert_int_eq(ofl_policy_compute(f.dt.fdt, &bad, &p), -EINVAL);
 	bad = f.m[0];
-	bad.soc = NULL;
+	bad.id = NULL;
 	ck_assert_int_eq(ofl_policy_compute(f.dt.fdt, &bad, &p), -EINVAL);
 	ck_assert_int_eq(ofl_policy_compute(NULL, &f.m[0], &p), -EINVAL);
 	ck_assert_int_eq(ofl_policy_compute(f.dt.fdt, &f.m[0], NULL), -EINVAL);
