@@ -5,8 +5,9 @@
  * src/hw/dspi.h); the register map and clock
  * arithmetic are shared with the model in src/hw/dspi.h.
  *
- * Files: probe.c (binding a controller: mode, protocol clock, kernel
- * ownership, registers, init), clock.c (where the protocol clock rate comes
+ * Files: match.c (the engine's device-tree match table, from hw/dspi.h's
+ * devtypes, and its policy rules), probe.c (binding a controller: mode,
+ * protocol clock, kernel ownership, registers, init; the descriptor), clock.c (where the protocol clock rate comes
  * from), ctar.c (CTAR for a device and a clock), xfer.c (messages: the XSPI
  * and EOQ flows, chip select, timeouts and recovery), spi.c (the SPI op
  * table the core calls).
@@ -24,6 +25,21 @@
 #include "core/spi_int.h"
 #include "hw/dspi.h"
 #include "platform/platform.h"
+
+/* One row of the match table: the devtype (hw/dspi.h topic 2). */
+struct dspi_row {
+	struct ofl_match_row hdr;
+	struct dspi_devtype t;
+};
+static inline const struct dspi_row *dspi_row_of(const struct ofl_dt_id *id)
+{
+	return (const struct dspi_row *)id->data;
+}
+
+/* ---- match.c, probe.c ---- */
+extern const struct ofl_backend ofl_backend_dspi;
+extern const struct ofl_dt_id dspi_match[];
+void dspi_policy(const struct ofl_policy_in *in, struct ofl_policy *p, struct ofl_policy_req *req);
 
 /* How messages are moved (hw/dspi.h topic 5.3, 5.5). */
 enum dspi_flow {

@@ -135,20 +135,13 @@ static void engine_free(struct eip97_engine *e)
 static int memory_mode(struct eip97_engine *e, char *why, size_t wl)
 {
 	struct ofl_device *d = e->dev;
-	struct ofl_policy *p = &d->policy;
+	const struct ofl_policy *p = &d->policy;
 
 #ifdef OFFLOAD_HAVE_SIM
 	if (d->ctx->sim) {
 		e->sim = ofl_sim_get(d->ctx) != NULL;
 		if (!e->sim)
 			return -ENOMEM;
-		if (ofl_sim_noncoherent(ofl_sim_of(d->ctx)) && p->cache_mode == OFFLOAD_CACHE_COHERENT) {
-			p->cache_mode = OFFLOAD_CACHE_STREAMING;
-			snprintf(p->cache_reason, sizeof(p->cache_reason),
-				 "streaming: OFFLOAD_CTX_SIM_NONCOHERENT emulates a non-coherent memory system "
-				 "(sim), overriding the device tree's dma-coherent; rings and context records "
-				 "uncached, as Linux dma_alloc_coherent does");
-		}
 	}
 #else
 	if (d->ctx->sim) {
@@ -203,7 +196,7 @@ static const char *ring_mem_name(const struct eip97_engine *e)
 static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
 {
 	OFL_UNUSED(state);
-	if (d->engine != OFL_ENGINE_EIP97 && d->engine != OFL_ENGINE_EIP197) {
+	if (d->owner != &ofl_backend_eip97) {
 		snprintf(why, wl, "not a SafeXcel engine");
 		return -ENOTSUP;
 	}
@@ -284,7 +277,11 @@ static void eip97_remove(struct ofl_device *d)
 const struct ofl_backend ofl_backend_eip97 = {
 	.name = "eip97",
 	.caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH,
-	.engines = OFL_ENGINE_BIT(OFL_ENGINE_EIP97) | OFL_ENGINE_BIT(OFL_ENGINE_EIP197),
+	.flags = OFL_BE_DMA_MEMORY | OFL_BE_KERNEL_CRYPTO,
+	.match = eip97_match,
+	.policy = eip97_policy,
+	.linux_driver = "crypto-safexcel", /* safexcel.c crypto_safexcel */
+	.linux_crypto_prefix = "safexcel-",
 	.probe = eip97_probe,
 	.remove = eip97_remove,
 	.cipher = &eip97_cipher_ops,

@@ -159,18 +159,18 @@ static int check_tisci(const void *fdt, int node, char *why, size_t wl)
 
 static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
 {
-	const struct ofl_soc_entry *soc = d->policy.soc;
-	struct ofl_policy *p = &d->policy;
+	const struct udma_row *row = d->match ? udma_row_of(d->match) : NULL;
+	const struct ofl_policy *p = &d->policy;
 	bool direct;
 
 	OFL_UNUSED(state);
-	if (!soc || (d->engine != OFL_ENGINE_UDMA && d->engine != OFL_ENGINE_BCDMA)) {
+	if (!row || row->pktdma) {
 		snprintf(why, wl, "not a UDMA or BCDMA engine");
 		return -ENOTSUP;
 	}
-	if (!soc->u.udma.memcpy) {
+	if (!row->memcpy) {
 		snprintf(why, wl, "Linux does not enable memcpy on %s (%s); neither does the library",
-			 soc->compatible, soc->source);
+			 d->match->compatible, row->hdr.source);
 		return -ENOTSUP;
 	}
 	const char *owner = cfg_owner(d, &direct);
@@ -201,9 +201,9 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	if (!e)
 		return -ENOMEM;
 	e->dev = d;
-	e->bcdma = soc->u.udma.bcdma;
-	e->psil_base = soc->u.udma.psil_base;
-	e->tpl_quirk = soc->u.udma.am654_tpl_quirk;
+	e->bcdma = row->bcdma;
+	e->psil_base = row->psil_base;
+	e->tpl_quirk = row->am654_tpl_quirk;
 	snprintf(e->name, sizeof(e->name), "%s", d->name);
 	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0)
 		e->atype = (uint8_t)v;
@@ -215,13 +215,6 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		if (!e->sim) {
 			free(e);
 			return -ENOMEM;
-		}
-		/* a simulated non-coherent memory system overrides the tree's dma-coherent */
-		if (ofl_sim_noncoherent(ofl_sim_of(ctx)) && p->cache_mode == OFFLOAD_CACHE_COHERENT) {
-			p->cache_mode = OFFLOAD_CACHE_STREAMING;
-			snprintf(p->cache_reason, sizeof(p->cache_reason),
-				 "streaming: OFFLOAD_CTX_SIM_NONCOHERENT emulates a non-coherent memory system "
-				 "(sim), overriding the device tree's dma-coherent");
 		}
 	}
 #else
@@ -280,20 +273,15 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	d->dma = e->pool;
 	d->sim = e->sim;
 	d->info.flags |= OFFLOAD_DEVF_DIRECT;
-	p->caps |= OFFLOAD_CAP_MEMCPY;
 	/* among the channels memcpy uses (0..nchan-1): UH ones first, then H (k3-udma.c tpl start_idx) */
 	uint32_t u = e->bcdma ? 0 : OFL_MIN(e->uchan_cnt, e->nchan);
 	uint32_t h = e->bcdma ? 0 : OFL_MIN(e->hchan_cnt, e->nchan) - u;
-	size_t n = strlen(p->burst_reason);
-	while (n && (p->burst_reason[n - 1] == ' ' || p->burst_reason[n - 1] == ';'))
-		p->burst_reason[--n] = '\0';
 	if (e->fw == &udma_fw_registers)
-		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
-			 "%shere written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
-			 n ? "; " : "", e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
+		ofl_dev_refine(d, OFL_DECIDE_BURST, NULL,
+			       "here written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
+			       e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
 	else
-		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
-			 "%shere handed to %s (sim)", n ? "; " : "", e->fw->name);
+		ofl_dev_refine(d, OFL_DECIDE_BURST, NULL, "here handed to %s (sim)", e->fw->name);
 	snprintf(why, wl, "udma: %u memcpy channel%s (%u UH, %u H); registers: %s; DMA memory: %s; "
 		 "configuration: %s", e->nchan, e->nchan == 1 ? "" : "s", u, h,
 		 ofl_mmio_map_kind_name(e->gcfg.kind),
@@ -315,7 +303,10 @@ static void udma_remove(struct ofl_device *d)
 const struct ofl_backend ofl_backend_udma = {
 	.name = "udma",
 	.caps = OFFLOAD_CAP_MEMCPY,
-	.engines = OFL_ENGINE_BIT(OFL_ENGINE_UDMA) | OFL_ENGINE_BIT(OFL_ENGINE_BCDMA),
+	.flags = OFL_BE_DMA_MEMORY,
+	.match = udma_match,
+	.policy = udma_policy,
+	.linux_driver = "ti-udma", /* k3-udma.c udma_driver */
 	.probe = udma_probe,
 	.remove = udma_remove,
 	.memcpy = &udma_memcpy_ops,

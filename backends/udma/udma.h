@@ -15,7 +15,11 @@
  *             maintenance by policy, completion by ring pop and TR-response
  *             check, timeouts with teardown and recovery; the async queue
  *             and the synchronous copy;
- *   probe.c   the device tree and the backend table.
+ *   match.c   the engine's device-tree match table (Linux udma_of_match,
+ *             bcdma_of_match, pktdma_of_match) and its policy rules: channel
+ *             classes, burst, copy alignment, threshold, transfer mode;
+ *   probe.c   binding a node: its DT bindings, registers, DMA memory, who
+ *             configures channels; the backend descriptor.
  */
 #ifndef OFL_BACKEND_UDMA_H
 #define OFL_BACKEND_UDMA_H
@@ -27,6 +31,29 @@
 #include "core/internal.h"
 #include "hw/k3_udma.h"
 #include "platform/platform.h"
+
+/* K3 UDMA channel classes (TPL, "throughput level"), index of burst[]. */
+enum udma_class { UDMA_CLASS_NORMAL = 0, UDMA_CLASS_H = 1, UDMA_CLASS_UH = 2 };
+
+/* One row of the match table: Linux's match data for the compatible. */
+struct udma_row {
+	struct ofl_match_row hdr;  /* kind, source (the match data's name), flags */
+	bool memcpy;               /* Linux enables memcpy on this instance */
+	bool burst_programmable;   /* match flags contain UDMA_FLAG_BURST_SIZE */
+	uint16_t burst[3];         /* bytes per class [normal, H, UH]; 0 = Linux sends none */
+	uint32_t psil_base;
+	bool bcdma;                /* BCDMA (bchan block copy) */
+	bool pktdma;
+	uint8_t am654_tpl_quirk;   /* hard-coded TPL split: 0 none, else first normal channel */
+};
+static inline const struct udma_row *udma_row_of(const struct ofl_dt_id *id)
+{
+	return (const struct udma_row *)id->data;
+}
+
+/* ---- match.c ---- */
+extern const struct ofl_dt_id udma_match[];
+void udma_policy(const struct ofl_policy_in *in, struct ofl_policy *p, struct ofl_policy_req *req);
 
 /* One descriptor slot: header + 2 type-15 TRs + 2 responses = 200 B (hw/k3_udma.h §4.1). */
 #define UDMA_MAX_TRS 2u

@@ -349,7 +349,7 @@ struct offload_dev_info {
 	int index;
 	/** Short unique name, e.g. "cpu", "af_alg", "dma-controller@31150000". */
 	const char *name;
-	/** Engine kind: "cpu", "af_alg", "k3-udma", "k3-bcdma", "k3-pktdma", "dspi", "eip97", "eip197". */
+	/** Device kind: "cpu", "af_alg", or the kind its engine's match table gives the node (e.g. "k3-udma", "dspi"). */
 	const char *kind;
 	/** Full device-tree path, or "" for devices not from the device tree. */
 	const char *dt_path;
@@ -466,7 +466,8 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  * @brief Whether a backend takes part in an open context, and if not, why.
  *
  * @param ctx  An open context.
- * @param name Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97".
+ * @param name Backend name, e.g. "cpu" (the ones built into the library are
+ *             what the allow-list accepts; an unknown one is -ENOENT).
  * @param why  If not NULL, receives the reason the backend is absent (for
  *             example "socket(AF_ALG) failed: Address family not supported by
  *             protocol ..."), "" when it is present, "not built into this
@@ -565,7 +566,7 @@ int offload_dev_stats_reset(offload_ctx *ctx, int dev);
 struct offload_result {
 	/** Index of the device that ran the operation. */
 	int dev;
-	/** Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97". */
+	/** Name of the backend that ran it, e.g. "cpu". */
 	const char *backend;
 	/**
 	 * Implementation that ran: "cpu-memcpy"; "openssl-evp:" and the OpenSSL

@@ -142,7 +142,7 @@ struct offload_spi_xfer {
 
 /** What an SPI handle is, as offload_spi_info() reports it. Strings live as long as the handle. */
 struct offload_spi_info {
-	/** Backend: "spidev", "dspi" (direct) or "dspi-sim". */
+	/** Name of the backend serving the handle, with "-sim" when a model does (e.g. "spidev"). */
 	const char *backend;
 	/** The spidev path or DT node path the handle was opened from. */
 	const char *path;

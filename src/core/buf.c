@@ -68,7 +68,7 @@ static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
 	 * pages to pin: the kernel answers EFAULT, seen in the qemu guest
 	 * (tests/qemu/guest_dmabuf.c) for udmabuf and the system heap alike.
 	 */
-	if (dmabuf && strcmp(d->backend->name, "kcapi") == 0)
+	if (dmabuf && (d->backend->flags & OFL_BE_NO_DMABUF))
 		return ofl_err(ctx, -ENOTSUP, "%s: device %s (AF_ALG) cannot use a dma-buf: the kernel "
 			       "pins the pages of the buffers it is given, and a dma-buf mapping has "
 			       "none to pin (EFAULT), so it would never be zero-copy there (data in a "

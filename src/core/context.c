@@ -186,10 +186,6 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 		}
 	ofl_strlcpy(d->kind, kind, sizeof(d->kind));
 	ofl_strlcpy(d->status, "okay", sizeof(d->status));
-	d->policy.enabled = true;
-	d->policy.coherent_node = -1;
-	d->policy.best_tpl = -1;
-	d->policy.align_bytes = 1;
 	ctx->devs[ctx->ndev++] = d;
 	return d;
 }
@@ -305,18 +301,17 @@ static void device_publish(struct ofl_device *d)
 	i->memcpy_class = p->best_tpl;
 }
 
-static void add_candidates(struct offload_ctx *ctx, struct ofl_device *d)
+static void add_candidates(struct ofl_device *d)
 {
 	d->candidates[0] = '\0';
 	for (int i = 0; ofl_backends[i]; i++) {
-		if (!(ofl_backends[i]->engines & OFL_ENGINE_BIT(d->engine)))
+		if (!ofl_backend_may_probe(ofl_backends[i], d))
 			continue;
 		if (d->candidates[0])
 			strncat(d->candidates, ",", sizeof(d->candidates) - strlen(d->candidates) - 1);
 		strncat(d->candidates, ofl_backends[i]->name,
 			sizeof(d->candidates) - strlen(d->candidates) - 1);
 	}
-	OFL_UNUSED(ctx);
 }
 
 static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
@@ -332,7 +327,7 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 	d->usable_reason[0] = '\0';
 	for (int i = 0; i < ctx->nbackends; i++) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
-		if (!(s->be->engines & OFL_ENGINE_BIT(d->engine)) || !s->be->probe)
+		if (!ofl_backend_may_probe(s->be, d))
 			continue;
 		if (!s->present) {
 			off += (size_t)snprintf(d->usable_reason + off,
@@ -367,30 +362,13 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 			 "no backend for %s devices is built or allowed", d->kind);
 }
 
-static const char *engine_kind(enum ofl_engine e)
-{
-	switch (e) {
-	case OFL_ENGINE_UDMA: return "k3-udma";
-	case OFL_ENGINE_BCDMA: return "k3-bcdma";
-	case OFL_ENGINE_PKTDMA: return "k3-pktdma";
-	case OFL_ENGINE_DSPI: return "dspi";
-	case OFL_ENGINE_EIP97: return "eip97";
-	case OFL_ENGINE_EIP197: return "eip197";
-	default: return "unknown";
-	}
-}
-
-int ofl_engines_discover(const void *fdt, struct ofl_dt_match *out, int max)
-{
-	const struct ofl_dt_id *const lists[] = { ofl_soc_ids };
-
-	return ofl_dt_discover(fdt, lists, 1, out, max);
-}
-
 static int discover(struct offload_ctx *ctx)
 {
 	struct ofl_dt_match m[OFL_MAX_DEVICES];
 	const void *fdt = ctx->dt.fdt;
+	const struct ofl_policy_opts popts = {
+		.sim_noncoherent = ctx->sim && (ctx->flags & OFFLOAD_CTX_SIM_NONCOHERENT),
+	};
 
 	if (!fdt)
 		return 0;
@@ -408,12 +386,13 @@ static int discover(struct offload_ctx *ctx)
 
 	for (int k = 0; k < n; k++) {
 		const char *nm = fdt_get_name(fdt, m[k].node, NULL);
-		const struct ofl_soc_entry *row = ofl_soc_of(&m[k]);
-		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?", engine_kind(row->engine));
+		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?",
+							  ofl_match_row_of(m[k].id)->kind);
 		if (!d)
 			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory");
 		d->node = m[k].node;
-		d->engine = row->engine;
+		d->owner = ofl_engine_of(&m[k]);
+		d->match = m[k].id;
 		d->dt_path_mem = ofl_dt_path_dup(fdt, m[k].node);
 		if (!d->dt_path_mem)
 			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory for the path of %s",
@@ -423,13 +402,36 @@ static int discover(struct offload_ctx *ctx)
 		const char *st = NULL;
 		ofl_dt_enabled(fdt, m[k].node, &st);
 		ofl_strlcpy(d->status, st ? st : "okay", sizeof(d->status));
-		int r = ofl_policy_compute(fdt, &m[k], &d->policy);
+		int r = ofl_engine_policy(fdt, &m[k], &popts, &d->policy);
 		if (r < 0)
 			return ofl_err(ctx, r, "offload_ctx_open: policy for %s failed", d->dt_path);
 		d->info.phys_addr = d->policy.reg_addr;
 		d->info.phys_size = d->policy.reg_size;
-		add_candidates(ctx, d);
+		add_candidates(d);
 	}
+	return 0;
+}
+
+/* The device a backend offers without a device tree (the CPU, AF_ALG). */
+static int add_pseudo(struct offload_ctx *ctx, const struct ofl_backend_slot *s)
+{
+	struct ofl_pseudo_dev ps;
+
+	memset(&ps, 0, sizeof(ps));
+	int r = s->be->pseudo(ctx, s->state, &ps);
+	if (r <= 0)
+		return r;
+	struct ofl_device *d = ofl_ctx_add_device(ctx, ps.name, ps.kind);
+	if (!d)
+		return ofl_err(ctx, -ENOMEM, "offload_ctx_open: cannot add the %s device", ps.name);
+	ofl_policy_pseudo(&ps, &d->policy);
+	d->backend = s->be;
+	d->bstate = s->state;
+	d->info.flags = ps.devflags;
+	ofl_strlcpy(d->usable_reason, ps.usable_reason, sizeof(d->usable_reason));
+	ofl_strlcpy(d->candidates, s->be->name, sizeof(d->candidates));
+	if (ps.fallback)
+		ctx->cpu_dev = d->index;
 	return 0;
 }
 
@@ -675,11 +677,8 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 	}
 	for (int i = 0; i < ctx->nbackends; i++) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
-		if (s->present && s->be->add_devices) {
-			r = s->be->add_devices(ctx, s->state);
-			if (r < 0)
-				goto fail;
-		}
+		if (s->present && s->be->pseudo && (r = add_pseudo(ctx, s)) < 0)
+			goto fail;
 	}
 	r = discover(ctx);
 	if (r < 0)

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Device enumeration. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -74,4 +76,24 @@ const char *offload_ctx_note(const offload_ctx *ctx)
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;
 	return ctx->note;
+}
+
+void ofl_dev_refine(struct ofl_device *d, enum ofl_decision what, const char *mode, const char *fmt, ...)
+{
+	struct ofl_policy *p = &d->policy;
+	char text[OFL_REASON_LEN];
+	char *reason = what == OFL_DECIDE_CACHE ? p->cache_reason
+		       : what == OFL_DECIDE_BURST ? p->burst_reason : p->transfer_reason;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	p->refined |= (uint32_t)what;
+	if (mode && what == OFL_DECIDE_TRANSFER) {
+		ofl_strlcpy(p->transfer_mode, mode, sizeof(p->transfer_mode));
+		ofl_strlcpy(reason, text, OFL_REASON_LEN);
+		return;
+	}
+	ofl_reason_append(reason, OFL_REASON_LEN, "%s", text);
 }

@@ -16,7 +16,7 @@
 
 #include <offload/offload.h>
 
-#include "core/backend.h"
+#include "driver/backend.h"
 #include "util/util.h"
 #include "dt/dt.h"
 #include "policy/policy.h"
@@ -46,7 +46,8 @@ struct ofl_device {
 	struct offload_ctx *ctx;
 	int index;
 	int node;                       /* DT offset, -1 for pseudo-devices */
-	enum ofl_engine engine;
+	const struct ofl_backend *owner; /* the engine whose match table named the node (NULL: pseudo) */
+	const struct ofl_dt_id *match;  /* that table's entry: compatible and row (NULL: pseudo) */
 	struct ofl_policy policy;
 	const struct ofl_backend *backend; /* serving backend, NULL if none */
 	void *bstate;                   /* that backend's context state (from init) */
@@ -203,7 +204,7 @@ int ofl_env_bool(const char *v);
 bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d);
 /* Is backend `name` allowed by the allow-list? */
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
-/* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */
+/* Add a device (pseudo or DT; src/policy then gives it its decisions). NULL when the table is full. */
 struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name, const char *kind);
 /*
  * Claim [phys, phys + size), reg entry `name` of DT node `node`, for `dev`
@@ -218,11 +219,40 @@ int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, in
 		       const char *name, uint64_t phys, uint64_t size, char *why, size_t why_len);
 /* Drop every claim of `dev` (its probe failed: Linux releases devm resources then). */
 void ofl_ctx_release_regs(struct offload_ctx *ctx, const struct ofl_device *dev);
+/* ---- the engines built in (src/core/engines.c) ---- */
+
 /*
  * Every engine node of a device tree, by the match tables of the engines
- * built into the library (src/dt's ofl_dt_discover() over those lists).
+ * built into the library (src/dt's ofl_dt_discover() over those lists, in
+ * registry order).
  */
 int ofl_engines_discover(const void *fdt, struct ofl_dt_match *out, int max);
+/* The entry of the engines' match tables that names `compatible` (and its engine), or NULL. */
+const struct ofl_dt_id *ofl_engines_lookup(const char *compatible, const struct ofl_backend **engine);
+/* The engine (backend descriptor) whose match table a discovered node's entry is in. */
+const struct ofl_backend *ofl_engine_of(const struct ofl_dt_match *m);
+/* The decisions for a discovered node (ofl_policy_compute() with its engine). */
+int ofl_engine_policy(const void *fdt, const struct ofl_dt_match *m, const struct ofl_policy_opts *o,
+		      struct ofl_policy *out);
+/*
+ * May backend `be` probe device `d`: the devices of its own engine (unless
+ * the row is OFL_ROW_LIST_ONLY), and those whose engine has a flag it serves?
+ */
+bool ofl_backend_may_probe(const struct ofl_backend *be, const struct ofl_device *d);
+/* The match row (engine-specific, headed by struct ofl_match_row) of a DT device, or NULL. */
+static inline const void *ofl_dev_row(const struct ofl_device *d)
+{
+	return d->match ? d->match->data : NULL;
+}
+/*
+ * What a backend found at probe time about a decision src/policy made (the
+ * policy stays the decisions' one owner; this labels the change as a
+ * probe-time finding in policy.refined): `fmt` is appended as a clause to
+ * the reason of `what`, or, for OFL_DECIDE_TRANSFER with a `mode`, the
+ * transfer mode becomes `mode` with `fmt` as its whole reason.
+ */
+void ofl_dev_refine(struct ofl_device *d, enum ofl_decision what, const char *mode, const char *fmt,
+		    ...) OFL_PRINTF(4, 5);
 /* Device by index, or NULL. */
 struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index);
 /* Context state of a backend, NULL if absent. */

@@ -110,7 +110,7 @@ static bool is_controller(const struct offload_ctx *ctx, int node)
 	const char *name = fdt_get_name(fdt, node, NULL);
 	const struct ofl_device *d = device_for_node(ctx, node);
 
-	if (d && d->engine == OFL_ENGINE_DSPI)
+	if (d && d->owner && (d->owner->flags & OFL_BE_SPI_CONTROLLER))
 		return true;
 	return (name && spi_node_name(name)) || fdt_getprop(fdt, node, "spi-num-chipselects", NULL) ||
 	       fdt_getprop(fdt, node, "num-cs", NULL);
@@ -240,7 +240,7 @@ static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const st
 	if (r < 0)
 		return r;
 	cfg->dev = device_for_node(ctx, ctrl);
-	cfg->engine = cfg->dev ? cfg->dev->engine : OFL_ENGINE_NONE;
+	cfg->owner = cfg->dev ? cfg->dev->owner : NULL;
 	return 0;
 }
 
@@ -256,8 +256,8 @@ void ofl_spi_cfg_from_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg)
 	if (ctrl < 0)
 		return;
 	cfg->dev = device_for_node(ctx, ctrl);
-	if (cfg->dev && cfg->engine == OFL_ENGINE_NONE)
-		cfg->engine = cfg->dev->engine;
+	if (cfg->dev && !cfg->owner)
+		cfg->owner = cfg->dev->owner;
 	int node = cfg->dt_path[0] ? fdt_path_offset(fdt, cfg->dt_path) : -1;
 	if (node >= 0 && find_child(fdt, ctrl, node, 0, &child) == 0) {
 		cfg->cs_setup_ns = child.cs_setup_ns;

@@ -22,9 +22,9 @@
 #include <offload/spi.h>
 
 #include "dt/dt.h"
-#include "policy/policy.h"
 
 struct offload_ctx;
+struct ofl_backend;
 struct ofl_device;
 
 /* What the handle was asked to be: filled by the core, refined by the backend. */
@@ -34,7 +34,7 @@ struct ofl_spi_cfg {
 	char dt_path[256];         /* child node path ("" if none or unknown) */
 	char ctrl_path[256];       /* controller node path ("" if unknown) */
 	struct ofl_device *dev;    /* the controller's device in the context, or NULL */
-	enum ofl_engine engine;    /* the controller's engine kind, NONE if unknown */
+	const struct ofl_backend *owner; /* the controller's engine, NULL if unknown */
 	int chip_select;           /* -1 while unknown */
 	bool mode_set;             /* mode must be programmed (from the DT or opts) */
 	uint32_t mode;             /* OFFLOAD_SPI_* bits */

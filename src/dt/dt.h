@@ -71,6 +71,21 @@ char *ofl_dt_path_dup(const void *fdt, int node);
  */
 bool ofl_dt_enabled(const void *fdt, int node, const char **status);
 
+/* A u32 property (first cell); false if absent or shorter than 4 bytes. */
+bool ofl_dt_prop_u32(const void *fdt, int node, const char *name, uint32_t *val);
+/* Does the node have the property (any length; Linux of_property_read_bool)? */
+bool ofl_dt_has_prop(const void *fdt, int node, const char *name);
+/*
+ * Does the u32 array property `name` list `v`? *present says whether the
+ * property exists at all (a trailing partial cell is ignored).
+ */
+bool ofl_dt_prop_lists_u32(const void *fdt, int node, const char *name, uint32_t v, bool *present);
+/*
+ * The node a one-cell phandle property points at: its offset, -ENOENT when
+ * the property is absent, -EINVAL when it is not one cell or names no node.
+ */
+int ofl_dt_phandle(const void *fdt, int node, const char *name);
+
 /*
  * The nodes from the root down to `node`: off[0] is the root, off[n-1] the
  * node. Found in one pass over the blob (libfdt has no parent links).

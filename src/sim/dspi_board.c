@@ -103,16 +103,21 @@ static const struct nor_part *flash_part(const void *fdt, int child, uint64_t ct
 	return &parts[0];
 }
 
-/* The capability-table row of the node's most specific known compatible. */
-static const struct ofl_soc_entry *devtype(const void *fdt, int node)
+/* The devtype (hw/dspi.h topic 2) of the node's most specific known compatible. */
+static const struct dspi_devtype *devtype(const void *fdt, int node)
 {
+	static const struct dspi_devtype types[] = {
+#define DEVTYPE(...) DSPI_DEVTYPE_INIT(__VA_ARGS__),
+		DSPI_DEVTYPES(DEVTYPE)
+#undef DEVTYPE
+	};
 	int n = fdt_stringlist_count(fdt, node, "compatible");
 
 	for (int i = 0; i < n; i++) {
 		const char *c = fdt_stringlist_get(fdt, node, "compatible", i, NULL);
-		const struct ofl_soc_entry *e = c ? ofl_soc_lookup(c) : NULL;
-		if (e && e->engine == OFL_ENGINE_DSPI)
-			return e;
+		for (size_t k = 0; c && k < OFL_ARRAY_SIZE(types); k++)
+			if (strcmp(types[k].compatible, c) == 0)
+				return &types[k];
 	}
 	return NULL;
 }
@@ -145,7 +150,7 @@ static int attach_children(struct ofl_sim_dspi *m, const void *fdt, int node, ui
 
 int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t el)
 {
-	const struct ofl_soc_entry *e = devtype(fdt, node);
+	const struct dspi_devtype *e = devtype(fdt, node);
 	struct ofl_sim_dspi_params p = { .node = node };
 	char how[OFL_REASON_LEN];
 	uint32_t ncs = 0;
@@ -167,9 +172,9 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 		return -EINVAL;
 	}
 	ofl_dt_prop_u32(fdt, node, "spi-num-chipselects", &ncs);
-	p.fifo_size = e->u.dspi.fifo_size;
-	p.num_ctar = e->u.dspi.num_ctar;
-	p.xspi = e->u.dspi.xspi_regs;
+	p.fifo_size = e->fifo_size;
+	p.num_ctar = e->num_ctar;
+	p.xspi = e->xspi_regs;
 	p.big_endian = fdt_getprop(fdt, node, "big-endian", NULL) != NULL;
 	p.num_cs = (uint8_t)OFL_MIN(ncs, 255u);
 	p.name = fdt_get_name(fdt, node, NULL);

@@ -201,7 +201,7 @@ int pyo_dev_arg(PyoCtx *c, PyObject *arg, int *dev)
 #define DEVINFO_FIELDS(X)                                                                          \
 	X(index, "Index of the device, 0 .. n-1.")                                                  \
 	X(name, "Short unique name, e.g. 'cpu', 'af_alg', 'dma-controller@31150000'.")              \
-	X(kind, "Engine kind: 'cpu', 'af_alg', 'k3-udma', 'k3-bcdma', 'dspi', 'eip97', ...")        \
+	X(kind, "Device kind: 'cpu', 'af_alg', or its engine's, e.g. 'k3-udma'.")                   \
 	X(dt_path, "Full device-tree path, or '' for devices not from the device tree.")            \
 	X(compatible, "The compatible string that matched, or ''.")                                 \
 	X(status, "Device-tree status ('okay', 'disabled', ...); 'okay' for non-DT devices.")       \
@@ -820,8 +820,8 @@ static PyMethodDef ctx_methods[] = {
 	  "(offload_dev_find()). Raises NoDevice if none matches." },
 	{ "backend_status", (PyCFunction)ctx_backend_status, METH_O,
 	  "backend_status($self, name, /)\n--\n\n"
-	  "Whether backend `name` ('cpu', 'kcapi', 'spidev', 'udma', 'dspi', 'eip97') takes\n"
-	  "part in this context, and if not why, as a BackendStatus (offload_backend_status())." },
+	  "Whether backend `name` (e.g. 'cpu') takes part in this context, and if not\n"
+	  "why, as a BackendStatus (offload_backend_status())." },
 	{ "dev_stats", (PyCFunction)ctx_dev_stats, METH_O,
 	  "dev_stats($self, dev, /)\n--\n\n"
 	  "The work counters of a device (index, name or DeviceInfo) as a DevStats:\n"

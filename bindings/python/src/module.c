@@ -400,7 +400,7 @@ PyTypeObject *Pyo_ResultType, *Pyo_CompletionType, *Pyo_BackendStatusType, *Pyo_
 	*Pyo_HashResultType, *Pyo_SpiInfoType, *Pyo_DevStatsType;
 
 static PyStructSequence_Field result_fields[] = {
-	{ "backend", "Backend that ran the operation: 'cpu', 'kcapi', 'spidev', 'udma', ..." },
+	{ "backend", "Backend that ran the operation, e.g. 'cpu'." },
 	{ "driver", "Implementation that ran: 'openssl-evp', 'cpu-memcpy', a kernel "
 		    "cra_driver_name, 'udma-tchan0', ..." },
 	{ "dev", "Index of the device that ran it (see Context.devices())." },
@@ -456,7 +456,7 @@ static PyStructSequence_Desc hash_result_desc = {
 };
 
 static PyStructSequence_Field spi_info_fields[] = {
-	{ "backend", "'spidev', 'dspi' (direct) or 'dspi-sim'." },
+	{ "backend", "Backend serving the handle, with '-sim' when a model does (e.g. 'spidev')." },
 	{ "path", "The spidev path or device-tree node the handle was opened from." },
 	{ "dev", "Device index of the controller, or -1 (plain spidev path)." },
 	{ "chip_select", "Chip select number." },
