@@ -16,6 +16,7 @@
 
 #include "core/internal.h"
 #include "sim/dspi_model.h"
+#include "simutil.h"
 
 int main(int argc, char **argv)
 {
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct ofl_sim_dspi *m =
-		ofl_sim_dspi_by_node(ofl_sim_of(ctx), fdt_path_offset(ctx->dt.fdt, "/bus@100000/spi@2100000"));
+		ofl_sim_dspi_by_node(ofl_sim_of(ctx), fdt_path_offset(ctx->drv.dt.fdt, "/bus@100000/spi@2100000"));
 	uint8_t *tx = malloc(size), *rx = malloc(size);
 	if (!m || !tx || !rx)
 		return 1;

@@ -23,6 +23,7 @@
 
 #include "core/internal.h"
 #include "sim/sim.h"
+#include "simutil.h"
 
 #define JOBS 32
 #define LEN 4096

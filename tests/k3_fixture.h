@@ -19,6 +19,7 @@
 #include "platform/platform.h"
 #include "sim/k3_models.h"
 #include "sim/sim.h"
+#include "simutil.h"
 #include "testutil.h"
 #include "udma/udma.h"
 
@@ -103,7 +104,7 @@ static inline void k3fx_world(struct k3fx *f, bool noncoherent)
 	f->dev->ctx = f->ctx;
 	f->dev->index = 0;
 	ofl_strlcpy(f->dev->name, "test-k3", sizeof(f->dev->name));
-	f->sim = ofl_sim_get(f->ctx);
+	f->sim = ofl_sim_of(f->ctx);
 	ck_assert_ptr_nonnull(f->sim);
 }
 
@@ -158,7 +159,7 @@ static inline void k3fx_setup_ex(struct k3fx *f, bool bcdma, bool noncoherent, b
 	e->cache = noncoherent ? OFFLOAD_CACHE_STREAMING : OFFLOAD_CACHE_COHERENT;
 	if (noncoherent && e->align < ofl_sim_cache_line(f->sim))
 		e->align = (uint32_t)ofl_sim_cache_line(f->sim);
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = true };
+	struct ofl_dma_pool_opts po = { .cache = e->cache };
 	ck_assert_int_eq(ofl_dma_pool_create(f->dev, &po, &e->pool), 0);
 	f->dev->dma = e->pool;
 	f->dev->priv = e;
@@ -189,7 +190,6 @@ static inline void k3fx_teardown(struct k3fx *f)
 		udma_engine_fini(&f->e);
 	if (f->e.pool)
 		ofl_dma_pool_destroy(f->e.pool);
-	ofl_sim_put(f->ctx);
 	free(f->dev);
 	offload_ctx_free(f->ctx);
 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "driver/driver.h"
 #include "cpu.h"
 
 static int cpu_pseudo(struct offload_ctx *ctx, void *state, struct ofl_pseudo_dev *out)

@@ -90,8 +90,8 @@ int dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, char 
 
 int dspi_clock_rate(struct offload_ctx *ctx, int node, bool sim, uint64_t *hz, char *how, size_t hl)
 {
-	const void *fdt = ctx->dt.fdt;
-	const char *env = (ctx->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_CLOCK_HZ");
+	const void *fdt = ofl_drv(ctx)->dt.fdt;
+	const char *env = (ofl_drv(ctx)->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_CLOCK_HZ");
 	char dt[OFL_REASON_LEN], path[OFL_DT_PATH_LEN], pdev[128], file[PATH_MAX_OFL];
 	uint64_t v;
 

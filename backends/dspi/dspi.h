@@ -21,8 +21,8 @@
 
 #include <offload/spi.h>
 
-#include "core/internal.h"
-#include "core/spi_int.h"
+#include "driver/driver.h"
+#include "driver/spi.h"
 #include "hw/dspi.h"
 #include "platform/platform.h"
 

@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "dspi.h"
-#include "dt/dt_int.h"
 #include "platform/sysfs.h"
 #ifdef OFFLOAD_HAVE_SIM
 #include "sim/sim.h"
@@ -83,7 +82,7 @@ static bool user_space_driver(const char *drv)
 static enum dspi_flow choose_flow(const struct offload_ctx *ctx, const struct dspi_devtype *t,
 				  char *note, size_t nl)
 {
-	const char *env = (ctx->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_MODE");
+	const char *env = (ofl_drv_c(ctx)->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_MODE");
 	bool xspi = t->xspi_regs;
 
 	note[0] = '\0';
@@ -101,10 +100,6 @@ static enum dspi_flow choose_flow(const struct offload_ctx *ctx, const struct ds
 static void ctrl_free(struct dspi_ctrl *c)
 {
 	ofl_mmio_unmap(&c->regs);
-#ifdef OFFLOAD_HAVE_SIM
-	if (c->sim)
-		ofl_sim_put(c->dev->ctx);
-#endif
 	pthread_mutex_destroy(&c->mu);
 	free(c);
 }
@@ -150,7 +145,7 @@ static void note_policy(struct ofl_device *d, const struct dspi_ctrl *c, const c
 static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
 {
 	const struct dspi_devtype *t = d->match ? &dspi_row_of(d->match)->t : NULL;
-	const void *fdt = ctx->dt.fdt;
+	const void *fdt = ofl_drv(ctx)->dt.fdt;
 	char w[OFL_REASON_LEN], note[96], pdev[128], drv[64];
 	uint32_t ncs = 0;
 	int r;
@@ -169,7 +164,7 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			 "without it)");
 		return -ENODEV;
 	}
-	if (!ctx->sim) {
+	if (!ofl_drv(ctx)->sim) {
 		bound_driver(d->dt_path, pdev, sizeof(pdev), drv, sizeof(drv));
 		if (!user_space_driver(drv)) {
 			snprintf(why, wl,
@@ -182,7 +177,7 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		}
 	}
 #ifndef OFFLOAD_HAVE_SIM
-	if (ctx->sim) {
+	if (ofl_drv(ctx)->sim) {
 		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
 		return -ENOTSUP;
 	}
@@ -204,7 +199,7 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	c->pushr_cmd = c->be ? DSPI_PUSHR_CMD_BE : DSPI_PUSHR_CMD_LE;
 	c->pushr_tx = c->be ? DSPI_PUSHR_TX_BE : DSPI_PUSHR_TX_LE;
 	c->timeout_floor_ns = DSPI_TIMEOUT_FLOOR_NS;
-	r = dspi_clock_rate(ctx, d->node, ctx->sim, &c->fp, c->clock_how, sizeof(c->clock_how));
+	r = dspi_clock_rate(ctx, d->node, ofl_drv(ctx)->sim, &c->fp, c->clock_how, sizeof(c->clock_how));
 	if (r < 0) {
 		snprintf(why, wl, "%s", c->clock_how);
 		free(c);
@@ -220,15 +215,7 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		free(c);
 		return -ENODEV;
 	}
-#ifdef OFFLOAD_HAVE_SIM
-	if (ctx->sim) {
-		c->sim = ofl_sim_get(ctx) != NULL;
-		if (!c->sim) {
-			free(c);
-			return -ENOMEM;
-		}
-	}
-#endif
+	c->sim = ofl_drv(ctx)->sim;
 	r = ofl_mmio_map_reg(d, d->node, NULL, 0, &c->regs, w, sizeof(w));
 	uint64_t need = t->xspi_regs ? DSPI_REGS_SIZE_XSPI : DSPI_REGS_SIZE;
 	if (r == 0 && c->regs.size < need) {

@@ -121,7 +121,7 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 			 "(Linux spi-fsl-dspi.c SPI_PUSHR_CMD_PCS)", cs);
 		return -EINVAL;
 	}
-	if (gpio_cs(ctx->dt.fdt, cfg->dev->node, cs)) {
+	if (gpio_cs(ofl_drv(ctx)->dt.fdt, cfg->dev->node, cs)) {
 		snprintf(why, wl, "chip select %u is a GPIO (cs-gpios); the direct backend drives native "
 			 "PCS only, use the kernel through spidev", cs);
 		return -ENOTSUP;

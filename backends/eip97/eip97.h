@@ -36,8 +36,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/crypto_int.h"
-#include "core/internal.h"
+#include "driver/crypto.h"
+#include "driver/driver.h"
 #include "hw/eip97.h"
 #include "platform/platform.h"
 

@@ -124,10 +124,6 @@ static void engine_free(struct eip97_engine *e)
 	}
 	if (e->pool)
 		ofl_dma_pool_destroy(e->pool);
-#ifdef OFFLOAD_HAVE_SIM
-	if (e->sim)
-		ofl_sim_put(e->dev->ctx);
-#endif
 	free(e);
 }
 
@@ -137,14 +133,9 @@ static int memory_mode(struct eip97_engine *e, char *why, size_t wl)
 	struct ofl_device *d = e->dev;
 	const struct ofl_policy *p = &d->policy;
 
-#ifdef OFFLOAD_HAVE_SIM
-	if (d->ctx->sim) {
-		e->sim = ofl_sim_get(d->ctx) != NULL;
-		if (!e->sim)
-			return -ENOMEM;
-	}
-#else
-	if (d->ctx->sim) {
+	e->sim = ofl_drv(d->ctx)->sim;
+#ifndef OFFLOAD_HAVE_SIM
+	if (ofl_drv(d->ctx)->sim) {
 		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
 		return -ENOTSUP;
 	}
@@ -231,9 +222,9 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 		r = identify(e, why, wl);
 	if (r == 0)
 		r = configure(e, why, wl);
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d };
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .xlate = ofl_dma_xlate_dt, .xlate_arg = d };
 	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
-		snprintf(why, wl, "%s", offload_last_error(ctx));
+		snprintf(why, wl, "%s", ofl_err_msg(ctx));
 	if (r == 0)
 		r = rings_init(e, why, wl);
 	if (r == 0)

@@ -146,7 +146,7 @@ int ofl_kc_err(struct ofl_device *dev, int r, const char *what, const struct kc_
 		return ofl_err(dev->ctx, -ENOTSUP,
 			       "kcapi backend: the kernel has no %s (AF_ALG bind failed: %s); "
 			       "load its module or enable it in the kernel configuration",
-			       a->cra_name, offload_strerror(r));
+			       a->cra_name, ofl_strerror(r));
 	/* libkcapi passes send()'s -1 through for updates under 32 KiB; errno has the reason */
 	if (r == -1 && errno && errno != EPERM)
 		r = -errno;
@@ -154,9 +154,9 @@ int ofl_kc_err(struct ofl_device *dev, int r, const char *what, const struct kc_
 		return ofl_err(dev->ctx, r, "kcapi backend: %s for %s failed: %s: the kernel could not pin "
 			       "the memory (memory without struct pages, such as a dma-buf or device mapping "
 			       "the library does not know: copy the data to ordinary memory first)",
-			       what, a->cra_name, offload_strerror(r));
+			       what, a->cra_name, ofl_strerror(r));
 	return ofl_err(dev->ctx, r, "kcapi backend: %s for %s failed: %s", what, a->cra_name,
-		       offload_strerror(r));
+		       ofl_strerror(r));
 }
 
 static int kc_init(struct offload_ctx *ctx, void **state, char *why, size_t why_len)

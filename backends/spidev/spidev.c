@@ -35,7 +35,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "core/spi_int.h"
+#include "driver/spi.h"
 #include "spidev/spidev.h"
 
 #define SPIDEV_MAX_XFERS (((1u << _IOC_SIZEBITS) - 1) / sizeof(struct spi_ioc_transfer))

@@ -55,10 +55,6 @@ static void engine_free(struct udma_engine *e)
 		ofl_mmio_unmap(maps[i]);
 	if (e->pool)
 		ofl_dma_pool_destroy(e->pool);
-#ifdef OFFLOAD_HAVE_SIM
-	if (e->sim)
-		ofl_sim_put(e->dev->ctx);
-#endif
 	free(e);
 }
 
@@ -81,7 +77,7 @@ static int map(struct ofl_device *d, int node, const char *name, bool required, 
 static int map_regions(struct udma_engine *e, char *why, size_t wl)
 {
 	struct ofl_device *d = e->dev;
-	const void *fdt = d->ctx->dt.fdt;
+	const void *fdt = ofl_drv(d->ctx)->dt.fdt;
 	int r;
 
 	if ((r = map(d, d->node, "gcfg", true, &e->gcfg, why, wl)) < 0)
@@ -117,8 +113,8 @@ static const char *cfg_owner(const struct ofl_device *d, bool *direct)
 {
 	const char *env = getenv("OFFLOAD_UDMA_CFG");
 
-	*direct = d->ctx->sim || (env && strcmp(env, "direct") == 0);
-	return d->ctx->sim ? "register writes (the model has no DM firmware, as for U-Boot)"
+	*direct = ofl_drv(d->ctx)->sim || (env && strcmp(env, "direct") == 0);
+	return ofl_drv(d->ctx)->sim ? "register writes (the model has no DM firmware, as for U-Boot)"
 	       : *direct ? "register writes (OFFLOAD_UDMA_CFG=direct: no DM firmware assumed, as U-Boot)"
 			 : NULL;
 }
@@ -182,17 +178,17 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			 "firmware");
 		return -ENOTSUP;
 	}
-	int rs = check_tisci(ctx->dt.fdt, d->node, why, wl);
+	int rs = check_tisci(ofl_drv(ctx)->dt.fdt, d->node, why, wl);
 	if (rs < 0)
 		return rs;
 	/* Linux udma_probe() refuses these out-of-range values (-EINVAL) */
 	uint32_t v;
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0 && v > 2) {
+	if (dt_u32(ofl_drv(ctx)->dt.fdt, d->node, "ti,udma-atype", &v) == 0 && v > 2) {
 		snprintf(why, wl, "ti,udma-atype = %u is out of range (0..2; Linux k3-udma.c udma_probe() "
 			 "refuses the device)", v);
 		return -EINVAL;
 	}
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,asel", &v) == 0 && v > 15) {
+	if (dt_u32(ofl_drv(ctx)->dt.fdt, d->node, "ti,asel", &v) == 0 && v > 15) {
 		snprintf(why, wl, "ti,asel = %u is out of range (a 4-bit field, 0..15; Linux k3-udma.c "
 			 "udma_probe() refuses the device)", v);
 		return -EINVAL;
@@ -205,20 +201,13 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	e->psil_base = row->psil_base;
 	e->tpl_quirk = row->am654_tpl_quirk;
 	snprintf(e->name, sizeof(e->name), "%s", d->name);
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0)
+	if (dt_u32(ofl_drv(ctx)->dt.fdt, d->node, "ti,udma-atype", &v) == 0)
 		e->atype = (uint8_t)v;
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,asel", &v) == 0)
+	if (dt_u32(ofl_drv(ctx)->dt.fdt, d->node, "ti,asel", &v) == 0)
 		e->asel = (uint8_t)v;
-#ifdef OFFLOAD_HAVE_SIM
-	if (ctx->sim) {
-		e->sim = ofl_sim_get(ctx) != NULL;
-		if (!e->sim) {
-			free(e);
-			return -ENOMEM;
-		}
-	}
-#else
-	if (ctx->sim) {
+	e->sim = ofl_drv(ctx)->sim;
+#ifndef OFFLOAD_HAVE_SIM
+	if (ofl_drv(ctx)->sim) {
 		free(e);
 		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
 		return -ENOTSUP;
@@ -227,11 +216,7 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	e->cache = p->cache_mode;
 	for (int i = 0; i < 3; i++)
 		e->burst_by_tpl[i] = p->burst_by_tpl[i];
-#ifdef OFFLOAD_HAVE_SIM
-	size_t line = e->sim ? ofl_sim_cache_line(ofl_sim_of(ctx)) : ofl_cache_line();
-#else
-	size_t line = ofl_cache_line();
-#endif
+	size_t line = ofl_platform_cache_line(&ofl_drv(ctx)->plat);
 	/* a power of two: the body's start is found by masking */
 	for (e->align = 1; e->align < p->align_bytes && e->align < 4096; e->align <<= 1)
 		;
@@ -239,7 +224,7 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		e->align = (uint32_t)line;
 
 	/* one channel's descriptors, rings and bounce buffers, with the sim's gaps between allocations */
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d,
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .xlate = ofl_dma_xlate_dt, .xlate_arg = d,
 					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20),
 					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (hw/k3_udma.h §1.5) */
 					.bus_limit = K3_ADDR_MASK };
@@ -249,11 +234,11 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		po.bus_limit_why = "the 36 address bits a BCDMA ring base register holds (Linux k3-ringacc.c "
 				   "K3_DMARING_CFG_ADDR_HI_MASK)";
 	}
-	memory_region(ctx->dt.fdt, d->node, &po);
+	memory_region(ofl_drv(ctx)->dt.fdt, d->node, &po);
 	int r = map_regions(e, why, wl);
 	e->fw = &udma_fw_registers;
 #ifdef OFFLOAD_HAVE_SIM
-	struct ofl_sim_model *m = e->sim ? ofl_sim_model_by_node(ofl_sim_of(ctx), d->node) : NULL;
+	struct ofl_sim_model *m = e->sim ? ofl_sim_model_by_node(ofl_drv(ctx)->plat.world, d->node) : NULL;
 	if (r == 0 && m && ofl_sim_udma_firewalled((struct ofl_sim_udma *)m)) {
 		e->fw = &udma_fw_sim_tisci;
 		e->fw_arg = m;
@@ -262,7 +247,7 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	}
 #endif
 	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
-		snprintf(why, wl, "%s", offload_last_error(ctx));
+		snprintf(why, wl, "%s", ofl_err_msg(ctx));
 	if (r == 0)
 		r = udma_engine_init(e, why, wl);
 	if (r < 0) {

@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/internal.h"
+#include "driver/driver.h"
 #include "hw/k3_udma.h"
 #include "platform/platform.h"
 
@@ -108,7 +108,7 @@ struct udma_engine {
 	uint32_t nchan;             /* memcpy channels: UDMA pairs, BCDMA bchans */
 	uint32_t tpl_levels, tpl_start[3];
 	uint32_t tpl_quirk;          /* am654 main/mcu: first normal channel (hard-coded split), 0 = CAP3 */
-	/* instance data (DT + capability table) */
+	/* instance data (DT + the match row) */
 	uint32_t psil_base;
 	uint8_t atype, asel;
 	uint32_t ra_rings, gp_first; /* UDMA: ring accelerator size, first general-purpose ring */

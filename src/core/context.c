@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#ifdef OFFLOAD_HAVE_SIM
+#include "sim/sim.h" /* until the platform's simulation provider: src/platform */
+#endif
 
 #define OFL_LIVE_FDT "/sys/firmware/fdt"
 
@@ -59,7 +62,7 @@ offload_ctx *offload_ctx_new(void)
 		return NULL;
 	pthread_once(&fork_hook_once, fork_hook_register);
 	ctx->magic = OFL_CTX_MAGIC;
-	ctx->id = atomic_fetch_add(&next_ctx_id, 1);
+	ofl_drv_ctx_init(&ctx->drv, atomic_fetch_add(&next_ctx_id, 1));
 	ctx->cpu_dev = -1;
 	ctx->memcpy_dev = -1;
 	ctx->handles.next = ctx->handles.prev = &ctx->handles;
@@ -165,20 +168,20 @@ static int check_allow_list(struct offload_ctx *ctx, const char *list)
 
 struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name, const char *kind)
 {
-	if (ctx->ndev >= OFL_MAX_DEVICES)
+	if (ctx->drv.ndev >= OFL_MAX_DEVICES)
 		return NULL;
 	struct ofl_device *d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 
 	d->ctx = ctx;
-	d->index = ctx->ndev;
+	d->index = ctx->drv.ndev;
 	d->node = -1;
 	d->dt_path = "";
 	ofl_strlcpy(d->name, name, sizeof(d->name));
 	/* Names must be unique: two nodes may share a node name under different parents. */
-	for (int i = 0; i < ctx->ndev; i++)
-		if (strcmp(ctx->devs[i]->name, d->name) == 0) {
+	for (int i = 0; i < ctx->drv.ndev; i++)
+		if (strcmp(ctx->drv.devs[i]->name, d->name) == 0) {
 			char base[sizeof(d->name)];
 			ofl_strlcpy(base, d->name, sizeof(base));
 			snprintf(d->name, sizeof(d->name), "%.70s#%d", base, d->index);
@@ -186,68 +189,8 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 		}
 	ofl_strlcpy(d->kind, kind, sizeof(d->kind));
 	ofl_strlcpy(d->status, "okay", sizeof(d->status));
-	ctx->devs[ctx->ndev++] = d;
+	ctx->drv.devs[ctx->drv.ndev++] = d;
 	return d;
-}
-
-int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, int node,
-		       const char *name, uint64_t phys, uint64_t size, char *why, size_t why_len)
-{
-	uint64_t last = phys + size - 1; /* ofl_dt_reg() refuses ranges that wrap */
-
-	for (int i = 0; size && i < ctx->nclaims; i++) {
-		const struct ofl_reg_claim *c = &ctx->claims[i];
-		if (c->dev == dev->index || phys > c->phys + c->size - 1 || c->phys > last)
-			continue;
-		const struct ofl_device *o = ctx->devs[c->dev];
-		char other[160];
-		if (c->node == o->node)
-			ofl_strlcpy(other, o->dt_path, sizeof(other));
-		else
-			ofl_dt_path(ctx->dt.fdt, c->node, other, sizeof(other));
-		snprintf(why, why_len,
-			 "0x%llx-0x%llx is already claimed by %.150s (\"%s\" [0x%llx, +0x%llx), "
-			 "for device %d %s): Linux refuses a second claim of the same registers "
-			 "(devm_ioremap_resource -> __request_region, kernel/resource.c: -EBUSY)",
-			 (unsigned long long)OFL_MAX(phys, c->phys),
-			 (unsigned long long)OFL_MIN(last, c->phys + c->size - 1), other, c->name,
-			 (unsigned long long)c->phys, (unsigned long long)c->size, o->index, o->name);
-		return -EBUSY;
-	}
-	if (ctx->nclaims == ctx->claims_cap) {
-		int cap = ctx->claims_cap ? 2 * ctx->claims_cap : 16;
-		struct ofl_reg_claim *n = realloc(ctx->claims, (size_t)cap * sizeof(*n));
-		if (!n) {
-			snprintf(why, why_len, "out of memory for the table of claimed registers");
-			return -ENOMEM;
-		}
-		ctx->claims = n;
-		ctx->claims_cap = cap;
-	}
-	struct ofl_reg_claim *c = &ctx->claims[ctx->nclaims++];
-	c->phys = phys;
-	c->size = size;
-	c->dev = dev->index;
-	c->node = node;
-	ofl_strlcpy(c->name, name, sizeof(c->name));
-	return 0;
-}
-
-void ofl_ctx_release_regs(struct offload_ctx *ctx, const struct ofl_device *dev)
-{
-	int k = 0;
-
-	for (int i = 0; i < ctx->nclaims; i++)
-		if (ctx->claims[i].dev != dev->index)
-			ctx->claims[k++] = ctx->claims[i];
-	ctx->nclaims = k;
-}
-
-struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index)
-{
-	if (index < 0 || index >= ctx->ndev)
-		return NULL;
-	return ctx->devs[index];
 }
 
 void *ofl_ctx_backend_state(const struct offload_ctx *ctx, const char *name)
@@ -365,18 +308,18 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 static int discover(struct offload_ctx *ctx)
 {
 	struct ofl_dt_match m[OFL_MAX_DEVICES];
-	const void *fdt = ctx->dt.fdt;
+	const void *fdt = ctx->drv.dt.fdt;
 	const struct ofl_policy_opts popts = {
-		.sim_noncoherent = ctx->sim && (ctx->flags & OFFLOAD_CTX_SIM_NONCOHERENT),
+		.sim_noncoherent = ctx->drv.sim && (ctx->drv.flags & OFFLOAD_CTX_SIM_NONCOHERENT),
 	};
 
 	if (!fdt)
 		return 0;
 	int n = ofl_engines_discover(fdt, m, (int)OFL_ARRAY_SIZE(m));
 	if (n < 0)
-		return ofl_err(ctx, n, "offload_ctx_open: device discovery failed in %s", ctx->dt.source);
+		return ofl_err(ctx, n, "offload_ctx_open: device discovery failed in %s", ctx->drv.dt.source);
 	/* A valid tree with more engines than the table holds: the first ones, and a note. */
-	int room = OFL_MAX_DEVICES - ctx->ndev;
+	int room = OFL_MAX_DEVICES - ctx->drv.ndev;
 	if (n > room) {
 		snprintf(ctx->note, sizeof(ctx->note), "the device tree has %d engine nodes; the first %d "
 			 "(in tree order) are listed and the other %d skipped: the context holds %d devices",
@@ -463,27 +406,27 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 		else {
 			src = OFFLOAD_DT_BUILTIN;
 			/* models attached only because nothing else was there: see choose_defaults() */
-			ctx->sim_auto = !(ctx->flags & OFFLOAD_CTX_SIM);
+			ctx->sim_auto = !(ctx->drv.flags & OFFLOAD_CTX_SIM);
 			ctx->dt_fallback = true;
 		}
 	}
 	switch (src) {
 	case OFFLOAD_DT_NONE:
-		ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
+		ofl_strlcpy(ctx->drv.dt.source, "none", sizeof(ctx->drv.dt.source));
 		return 0;
 	case OFFLOAD_DT_FILE:
 		if (!path)
 			return ofl_err(ctx, -EINVAL, "offload_ctx_open: OFFLOAD_DT_FILE without dtb_path");
-		r = ofl_dt_load_file(&ctx->dt, path, err, sizeof(err));
+		r = ofl_dt_load_file(&ctx->drv.dt, path, err, sizeof(err));
 		break;
 	case OFFLOAD_DT_LIVE:
-		r = ofl_dt_load_live(&ctx->dt, err, sizeof(err));
+		r = ofl_dt_load_live(&ctx->drv.dt, err, sizeof(err));
 		break;
 	case OFFLOAD_DT_BUILTIN:
-		r = ofl_dt_load_builtin(&ctx->dt, err, sizeof(err));
+		r = ofl_dt_load_builtin(&ctx->drv.dt, err, sizeof(err));
 		if (r == -ENOTSUP && o->dt_source == OFFLOAD_DT_AUTO && !(env_dtb && *env_dtb)) {
 			/* AUTO on a build without the virtual board: no device tree. */
-			ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
+			ofl_strlcpy(ctx->drv.dt.source, "none", sizeof(ctx->drv.dt.source));
 			ctx->sim_auto = ctx->dt_fallback = false;
 			return 0;
 		}
@@ -491,7 +434,7 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 	case OFFLOAD_DT_BLOB:
 		if (!o->dtb_blob)
 			return ofl_err(ctx, -EINVAL, "offload_ctx_open: OFFLOAD_DT_BLOB without dtb_blob");
-		r = ofl_dt_load_blob(&ctx->dt, o->dtb_blob, o->dtb_size, err, sizeof(err));
+		r = ofl_dt_load_blob(&ctx->drv.dt, o->dtb_blob, o->dtb_size, err, sizeof(err));
 		break;
 	default:
 		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown dt_source %d", (int)src);
@@ -499,8 +442,36 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 	if (r < 0)
 		return ofl_err(ctx, r, "offload_ctx_open: %s", err[0] ? err : offload_strerror(r));
 	if (src == OFFLOAD_DT_BUILTIN)
-		ctx->flags |= OFFLOAD_CTX_SIM;
+		ctx->drv.flags |= OFFLOAD_CTX_SIM;
 	return 0;
+}
+
+/* The platform of an opening context: its tree and, with models, their world. */
+static int platform_open(struct offload_ctx *ctx)
+{
+	ctx->drv.plat.fdt = ctx->drv.dt.fdt;
+	ctx->drv.plat.world = NULL;
+#ifdef OFFLOAD_HAVE_SIM
+	if (ctx->drv.sim) {
+		struct ofl_sim_opts so = { .noncoherent = (ctx->drv.flags & OFFLOAD_CTX_SIM_NONCOHERENT) != 0 };
+		ctx->drv.plat.world = ofl_sim_create(&so);
+		if (!ctx->drv.plat.world)
+			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory for the models' world");
+	}
+#endif
+	return 0;
+}
+
+/* After the devices and backends are gone: the models' world (a forked child leaves it). */
+static void platform_close(struct offload_ctx *ctx, bool inherited)
+{
+#ifdef OFFLOAD_HAVE_SIM
+	if (!inherited)
+		ofl_sim_destroy(ctx->drv.plat.world);
+#else
+	OFL_UNUSED(inherited);
+#endif
+	memset(&ctx->drv.plat, 0, sizeof(ctx->drv.plat));
 }
 
 /*
@@ -515,18 +486,18 @@ static void ctx_teardown(struct offload_ctx *ctx)
 {
 	bool inherited = ofl_ctx_inherited(ctx);
 
-	for (int i = ctx->ndev - 1; i >= 0; i--) {
-		struct ofl_device *d = ctx->devs[i];
+	for (int i = ctx->drv.ndev - 1; i >= 0; i--) {
+		struct ofl_device *d = ctx->drv.devs[i];
 		if (!inherited && d->backend && d->backend->remove)
 			d->backend->remove(d);
 		free(d->dt_path_mem);
 		free(d);
-		ctx->devs[i] = NULL;
+		ctx->drv.devs[i] = NULL;
 	}
-	ctx->ndev = 0;
-	free(ctx->claims);
-	ctx->claims = NULL;
-	ctx->nclaims = ctx->claims_cap = 0;
+	ctx->drv.ndev = 0;
+	free(ctx->drv.claims);
+	ctx->drv.claims = NULL;
+	ctx->drv.nclaims = ctx->drv.claims_cap = 0;
 	ctx->note[0] = '\0';
 	for (int i = ctx->nbackends - 1; i >= 0; i--) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
@@ -535,7 +506,8 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		memset(s, 0, sizeof(*s));
 	}
 	ctx->nbackends = 0;
-	ofl_dt_free(&ctx->dt);
+	platform_close(ctx, inherited);
+	ofl_dt_free(&ctx->drv.dt);
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
@@ -545,6 +517,9 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		ctx->handles.next = ctx->handles.prev = &ctx->handles;
 		ctx->nhandles = 0;
 		pthread_mutex_init(&ctx->lock, NULL);
+		ctx->drv.dmabufs = NULL;
+		atomic_store(&ctx->drv.ndmabufs, 0);
+		pthread_mutex_init(&ctx->drv.dmabuf_lock, NULL);
 	}
 	ctx->open = false;
 }
@@ -578,13 +553,13 @@ static bool auto_choice_ok(struct offload_ctx *ctx, struct ofl_device *d)
 
 static void choose_defaults(struct offload_ctx *ctx)
 {
-	struct ofl_device *cpu = ctx->cpu_dev >= 0 ? ctx->devs[ctx->cpu_dev] : NULL;
+	struct ofl_device *cpu = ctx->cpu_dev >= 0 ? ctx->drv.devs[ctx->cpu_dev] : NULL;
 
 	if (cpu && !can_copy(cpu))
 		cpu = NULL;
 	ctx->memcpy_dev = cpu ? cpu->index : -1;
-	for (int i = 0; i < ctx->ndev; i++) {
-		struct ofl_device *d = ctx->devs[i];
+	for (int i = 0; i < ctx->drv.ndev; i++) {
+		struct ofl_device *d = ctx->drv.devs[i];
 		/* every model AUTO attached says so, crypto ones too (crypto.c asks ofl_ctx_auto_ok) */
 		if (i == ctx->cpu_dev || !d->backend || !auto_choice_ok(ctx, d))
 			continue;
@@ -592,7 +567,7 @@ static void choose_defaults(struct offload_ctx *ctx)
 			ctx->memcpy_dev = i;
 	}
 	/* offload_memcpy(): small copies on the CPU, the rest on the chosen device. */
-	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->devs[ctx->memcpy_dev] : NULL;
+	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->drv.devs[ctx->memcpy_dev] : NULL;
 	ctx->memcpy_small = cpu ? cpu : ctx->memcpy_big;
 	ctx->memcpy_threshold = ctx->memcpy_small == ctx->memcpy_big
 					? UINT64_MAX /* one device: no size test needed */
@@ -626,7 +601,7 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 	if (o.flags & ~OFL_CTX_KNOWN_FLAGS)
 		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown flags 0x%x",
 			       o.flags & ~OFL_CTX_KNOWN_FLAGS);
-	ctx->flags = o.flags;
+	ctx->drv.flags = o.flags;
 	if (!(o.flags & OFFLOAD_CTX_NO_ENV)) {
 		env_dtb = getenv("OFFLOAD_DTB");
 		env_be = getenv("OFFLOAD_BACKENDS");
@@ -639,7 +614,7 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 				       "offload_ctx_open: OFFLOAD_SIM=\"%.40s\" is neither on (1, yes, "
 				       "true, on) nor off (0, no, false, off, empty)", env_sim);
 		if (on)
-			ctx->flags |= OFFLOAD_CTX_SIM;
+			ctx->drv.flags |= OFFLOAD_CTX_SIM;
 	}
 
 	const char *allow = (env_be && *env_be) ? env_be : (o.backends ? o.backends : "");
@@ -653,7 +628,10 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 	r = load_dt(ctx, &o, env_dtb);
 	if (r < 0)
 		goto fail;
-	ctx->sim = (ctx->flags & OFFLOAD_CTX_SIM) != 0;
+	ctx->drv.sim = (ctx->drv.flags & OFFLOAD_CTX_SIM) != 0;
+	r = platform_open(ctx);
+	if (r < 0)
+		goto fail;
 	ctx->open = true; /* backends may call ofl_ctx_check() from here on */
 
 	for (int i = 0; ofl_backends[i]; i++) {
@@ -683,11 +661,11 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 	r = discover(ctx);
 	if (r < 0)
 		goto fail;
-	for (int i = 0; i < ctx->ndev; i++)
-		if (ctx->devs[i]->node >= 0)
-			bind_device(ctx, ctx->devs[i]);
-	for (int i = 0; i < ctx->ndev; i++)
-		device_publish(ctx->devs[i]);
+	for (int i = 0; i < ctx->drv.ndev; i++)
+		if (ctx->drv.devs[i]->node >= 0)
+			bind_device(ctx, ctx->drv.devs[i]);
+	for (int i = 0; i < ctx->drv.ndev; i++)
+		device_publish(ctx->drv.devs[i]);
 	choose_defaults(ctx);
 	ofl_err_clear(ctx);
 	return 0;
@@ -735,6 +713,7 @@ void offload_ctx_free(offload_ctx *ctx)
 	if (ctx->open)
 		ctx_teardown(ctx);
 	pthread_mutex_destroy(&ctx->lock);
+	ofl_drv_ctx_fini(&ctx->drv);
 	ctx->magic = 0;
 	free(ctx);
 }
@@ -743,15 +722,15 @@ const char *offload_ctx_dt_source(const offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;
-	return ctx->dt.source;
+	return ctx->drv.dt.source;
 }
 
 uint32_t offload_ctx_flags(const offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return 0;
-	uint32_t f = ctx->flags & ~(uint32_t)OFFLOAD_CTX_SIM;
-	if (ctx->sim && !ctx->sim_auto)
+	uint32_t f = ctx->drv.flags & ~(uint32_t)OFFLOAD_CTX_SIM;
+	if (ctx->drv.sim && !ctx->sim_auto)
 		f |= OFFLOAD_CTX_SIM;
 	if (ctx->dt_fallback)
 		f |= OFFLOAD_CTX_DT_FALLBACK;

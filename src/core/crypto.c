@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto_int.h"
+#include "driver/crypto.h"
 #include "core/internal.h"
 
 #define CIPHER_MAGIC 0x6f666c73u /* "ofls" */
@@ -31,23 +31,6 @@
 #define GCM_MAX_AAD ((UINT64_C(1) << 61) - 1u)
 
 /* ------------------------------------------------------------ algorithm facts */
-
-static const struct ofl_cipher_info cipher_table[] = {
-	{ OFFLOAD_CIPHER_AES_ECB, "AES-ECB", { 16, 24, 32 }, 0, 16, false },
-	{ OFFLOAD_CIPHER_AES_CBC, "AES-CBC", { 16, 24, 32 }, 16, 16, false },
-	{ OFFLOAD_CIPHER_AES_CTR, "AES-CTR", { 16, 24, 32 }, 16, 1, false },
-	{ OFFLOAD_CIPHER_AES_GCM, "AES-GCM", { 16, 24, 32 }, 12, 1, true },
-	{ OFFLOAD_CIPHER_DES_ECB, "DES-ECB", { 8, 0, 0 }, 0, 8, false },
-	{ OFFLOAD_CIPHER_DES3_CBC, "DES-EDE3-CBC", { 24, 0, 0 }, 8, 8, false },
-};
-
-const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg)
-{
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(cipher_table); i++)
-		if (cipher_table[i].alg == alg)
-			return &cipher_table[i];
-	return NULL;
-}
 
 const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len)
 {
@@ -73,43 +56,19 @@ const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len)
 	return NULL;
 }
 
-static const struct {
-	enum offload_hash_alg alg;
-	const char *name;
-	int digest;
-} hash_table[] = {
-	{ OFFLOAD_HASH_MD5, "MD5", 16 },
-	{ OFFLOAD_HASH_SHA1, "SHA1", 20 },
-	{ OFFLOAD_HASH_SHA224, "SHA224", 28 },
-	{ OFFLOAD_HASH_SHA256, "SHA256", 32 },
-	{ OFFLOAD_HASH_SHA384, "SHA384", 48 },
-	{ OFFLOAD_HASH_SHA512, "SHA512", 64 },
-	{ OFFLOAD_HASH_HMAC_MD5, "HMAC-MD5", 16 },
-	{ OFFLOAD_HASH_HMAC_SHA1, "HMAC-SHA1", 20 },
-	{ OFFLOAD_HASH_HMAC_SHA224, "HMAC-SHA224", 28 },
-	{ OFFLOAD_HASH_HMAC_SHA256, "HMAC-SHA256", 32 },
-	{ OFFLOAD_HASH_HMAC_SHA384, "HMAC-SHA384", 48 },
-	{ OFFLOAD_HASH_HMAC_SHA512, "HMAC-SHA512", 64 },
-};
-
 const char *offload_hash_name(enum offload_hash_alg alg)
 {
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
-		if (hash_table[i].alg == alg)
-			return hash_table[i].name;
-	return NULL;
-}
+	const struct ofl_hash_info *h = ofl_hash_info(alg);
 
-enum offload_hash_alg ofl_hash_base(enum offload_hash_alg alg)
-{
-	return (enum offload_hash_alg)((unsigned)alg & 0xffu);
+	return h ? h->name : NULL;
 }
 
 int offload_hash_digest_size(enum offload_hash_alg alg)
 {
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
-		if (hash_table[i].alg == alg)
-			return hash_table[i].digest;
+	const struct ofl_hash_info *h = ofl_hash_info(alg);
+
+	if (h)
+		return h->digest;
 	return ofl_err(NULL, -EINVAL, "offload_hash_digest_size: unknown hash algorithm %d", (int)alg);
 }
 
@@ -164,7 +123,7 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 		struct ofl_device *d = ofl_ctx_device(ctx, dev);
 		if (!d)
 			return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, dev,
-				       ctx->ndev);
+				       ctx->drv.ndev);
 		why[0] = '\0';
 		r = query_dev(d, kind, alg, &hw, why, sizeof(why));
 		if (r < 0)
@@ -176,8 +135,8 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 	all[0] = '\0';
 	/* DT devices first (node >= 0), then pseudo-devices; the CPU last. */
 	for (int pass = 0; pass < 2 && !eng->dev; pass++) {
-		for (int i = 0; i < ctx->ndev && !eng->dev; i++) {
-			struct ofl_device *d = ctx->devs[i];
+		for (int i = 0; i < ctx->drv.ndev && !eng->dev; i++) {
+			struct ofl_device *d = ctx->drv.devs[i];
 			if (i == ctx->cpu_dev || (pass == 0) != (d->node >= 0) || !d->backend)
 				continue;
 			if (!(d->policy.caps & kind))
@@ -202,7 +161,7 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 		}
 	}
 	if (ctx->cpu_dev >= 0) {
-		struct ofl_device *d = ctx->devs[ctx->cpu_dev];
+		struct ofl_device *d = ctx->drv.devs[ctx->cpu_dev];
 		why[0] = '\0';
 		r = query_dev(d, kind, alg, &hw, why, sizeof(why));
 		if (r == 0)

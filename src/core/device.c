@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Device enumeration. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -10,7 +8,7 @@ int offload_dev_count(const offload_ctx *ctx)
 {
 	int r = ofl_ctx_check(ctx, "offload_dev_count");
 
-	return r < 0 ? r : ctx->ndev;
+	return r < 0 ? r : ctx->drv.ndev;
 }
 
 int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info *info)
@@ -24,7 +22,7 @@ int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info 
 	const struct ofl_device *d = ofl_ctx_device(ctx, index);
 	if (!d)
 		return ofl_err(ctx, -ENODEV, "offload_dev_info: no device %d (the context has %d)",
-			       index, ctx->ndev);
+			       index, ctx->drv.ndev);
 	*info = d->info;
 	return 0;
 }
@@ -37,8 +35,8 @@ int offload_dev_find(const offload_ctx *ctx, const char *key)
 		return r;
 	if (!key)
 		return ofl_err(ctx, -EINVAL, "offload_dev_find: key is NULL");
-	for (int i = 0; i < ctx->ndev; i++) {
-		const struct ofl_device *d = ctx->devs[i];
+	for (int i = 0; i < ctx->drv.ndev; i++) {
+		const struct ofl_device *d = ctx->drv.devs[i];
 		if (strcmp(d->name, key) == 0 || (d->dt_path[0] && strcmp(d->dt_path, key) == 0) ||
 		    (d->compatible[0] && strcmp(d->compatible, key) == 0))
 			return i;
@@ -78,22 +76,3 @@ const char *offload_ctx_note(const offload_ctx *ctx)
 	return ctx->note;
 }
 
-void ofl_dev_refine(struct ofl_device *d, enum ofl_decision what, const char *mode, const char *fmt, ...)
-{
-	struct ofl_policy *p = &d->policy;
-	char text[OFL_REASON_LEN];
-	char *reason = what == OFL_DECIDE_CACHE ? p->cache_reason
-		       : what == OFL_DECIDE_BURST ? p->burst_reason : p->transfer_reason;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	p->refined |= (uint32_t)what;
-	if (mode && what == OFL_DECIDE_TRANSFER) {
-		ofl_strlcpy(p->transfer_mode, mode, sizeof(p->transfer_mode));
-		ofl_strlcpy(reason, text, OFL_REASON_LEN);
-		return;
-	}
-	ofl_reason_append(reason, OFL_REASON_LEN, "%s", text);
-}

@@ -94,8 +94,8 @@ struct ofl_memcpy_ops {
 	int (*queue_progress)(struct offload_queue *q, int64_t timeout_us);
 };
 
-/* Crypto and SPI op tables are declared by their modules (src/core/crypto_int.h,
- * src/core/spi_int.h); the descriptor only carries the pointers. */
+/* Crypto and SPI op tables are declared by their modules (src/driver/crypto.h,
+ * src/driver/spi.h); the descriptor only carries the pointers. */
 struct ofl_cipher_ops;
 struct ofl_hash_ops;
 struct ofl_spi_ops;

@@ -39,7 +39,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
 

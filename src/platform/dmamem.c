@@ -25,9 +25,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/internal.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
+#include "dt/dt.h"
+#include "util/util.h"
 
 struct arena_blk {
 	size_t off, len;
@@ -53,8 +54,8 @@ struct ofl_dma_region {
 };
 
 struct ofl_dma_pool {
-	struct ofl_device *dev;
 	struct ofl_dma_pool_opts o;
+	char name[80];      /* o.name's copy */
 	enum ofl_dma_provider provider;
 	struct ofl_sim *sim;
 	size_t line;
@@ -523,13 +524,6 @@ static int region_bus(struct ofl_dma_pool *pool, struct ofl_dma_region *r, char 
 	return -ENOMEM;
 }
 
-int ofl_dma_xlate_dt(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t wl)
-{
-	const struct ofl_device *d = arg;
-
-	return ofl_dt_dma_translate(d->ctx->dt.fdt, d->node, phys, bus, why, wl);
-}
-
 /*
  * Can the device reach the provider's memory at all? A device that cannot is
  * refused at probe (listed unusable with this reason) instead of failing
@@ -629,42 +623,39 @@ static int pick_provider(struct ofl_dma_pool *pool, char *why, size_t wl)
 	return -ENODEV;
 }
 
-int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *o,
-			struct ofl_dma_pool **out)
+int ofl_dma_pool_new(const struct ofl_platform *p, const struct ofl_dma_pool_opts *o,
+		     struct ofl_dma_pool **out, char *why, size_t wl)
 {
-	char why[OFL_ERRMSG_LEN - 100];
+	char w[OFL_REASON_LEN];
 	struct ofl_dma_pool *pool = calloc(1, sizeof(*pool));
 
-	if (!pool)
+	if (!pool) {
+		snprintf(why, wl, "out of memory for a DMA memory pool");
 		return -ENOMEM;
-	pool->dev = dev;
+	}
 	pool->o = *o;
+	ofl_strlcpy(pool->name, o->name ? o->name : "the device", sizeof(pool->name));
+	pool->o.name = pool->name;
 	pool->line = ofl_cache_line();
 	pthread_mutex_init(&pool->mu, NULL);
 	pthread_rwlock_init(&pool->users_lk, NULL);
-	if (o->sim) {
+	if (p->world) {
 #ifdef OFFLOAD_HAVE_SIM
 		pool->provider = OFL_DMA_SIM;
-		pool->sim = ofl_sim_get(dev->ctx);
-		if (pool->sim)
-			pool->line = ofl_sim_cache_line(pool->sim);
+		pool->sim = p->world;
+		pool->line = ofl_sim_cache_line(pool->sim);
 #endif
-		if (!pool->sim) {
-			ofl_dma_pool_destroy(pool);
-			return -ENOMEM;
-		}
 	} else {
-		int r = pick_provider(pool, why, sizeof(why));
+		int r = pick_provider(pool, w, sizeof(w));
 		if (r < 0) {
-			ofl_err(dev->ctx, r, "no DMA memory for %s: %s", dev->name, why);
+			snprintf(why, wl, "no DMA memory for %s: %s", pool->name, w);
 			ofl_dma_pool_destroy(pool);
 			return r;
 		}
 		if (o->cache == OFFLOAD_CACHE_STREAMING && !ofl_cache_ops_available() &&
 		    pool->provider != OFL_DMA_UDMABUF && pool->provider != OFL_DMA_RMEM) {
-			ofl_err(dev->ctx, -ENOTSUP,
-				"%s needs cache maintenance, which user space cannot do on this CPU and %s "
-				"cannot do for it", dev->name, ofl_dma_provider_name(pool->provider));
+			snprintf(why, wl, "%s needs cache maintenance, which user space cannot do on this CPU "
+				 "and %s cannot do for it", pool->name, ofl_dma_provider_name(pool->provider));
 			ofl_dma_pool_destroy(pool);
 			return -ENOTSUP;
 		}
@@ -672,9 +663,9 @@ int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *
 	snprintf(pool->desc, sizeof(pool->desc), "%s, %s", ofl_dma_provider_name(pool->provider),
 		 o->cache == OFFLOAD_CACHE_COHERENT ? "coherent"
 		 : o->cache == OFFLOAD_CACHE_STREAMING ? "streaming" : "uncached");
-	int r = check_reach(pool, why, sizeof(why));
+	int r = check_reach(pool, w, sizeof(w));
 	if (r < 0) {
-		ofl_err(dev->ctx, r, "%s cannot reach its DMA memory: %s", dev->name, why);
+		snprintf(why, wl, "%s cannot reach its DMA memory: %s", pool->name, w);
 		ofl_dma_pool_destroy(pool);
 		return r;
 	}
@@ -692,10 +683,6 @@ void ofl_dma_pool_destroy(struct ofl_dma_pool *pool)
 		n = r->next;
 		region_close(r);
 	}
-#ifdef OFFLOAD_HAVE_SIM
-	if (pool->sim)
-		ofl_sim_put(pool->dev->ctx);
-#endif
 	pthread_mutex_destroy(&pool->mu);
 	pthread_rwlock_destroy(&pool->users_lk);
 	free(pool);
@@ -953,10 +940,12 @@ struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, si
 
 static void count(struct ofl_dma *d, bool inval, size_t off, size_t len, uint64_t t0)
 {
-	struct ofl_dev_counters *c = &d->pool->dev->stats;
+	struct ofl_dev_counters *c = d->pool->o.stats;
 	size_t line = d->pool->line;
 	size_t s = off & ~(line - 1), e = (off + len + line - 1) & ~(line - 1);
 
+	if (!c)
+		return;
 	atomic_fetch_add_explicit(inval ? &c->cache_inval_calls : &c->cache_clean_calls, 1,
 				  memory_order_relaxed);
 	atomic_fetch_add_explicit(&c->cache_bytes, e - s, memory_order_relaxed);

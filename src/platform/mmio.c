@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
 

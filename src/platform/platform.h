@@ -32,10 +32,27 @@
 #include "sim/sim.h"
 #endif
 
-struct offload_ctx;
-struct ofl_device;
 struct ofl_sim_block;
 struct ofl_sim_mem;
+
+/*
+ * The platform of a context: what this layer needs to reach the machine's
+ * (or the models') registers and memory. Set up by src/core at open.
+ */
+struct ofl_platform {
+	const void *fdt;       /* the device tree the addresses come from */
+	struct ofl_sim *world; /* the models' world when simulated, NULL on hardware */
+};
+
+/*
+ * Per-device work counters behind offload_dev_stats(): the cache
+ * maintenance this layer does for the device (ofl_dma_sync_range()) and what
+ * its backend moved. Relaxed atomics: any thread.
+ */
+struct ofl_dev_counters {
+	atomic_uint_fast64_t cache_clean_calls, cache_inval_calls, cache_bytes, cache_ns;
+	atomic_uint_fast64_t jobs, bytes, bounced_bytes, cpu_bytes;
+};
 
 /* ------------------------------------------------------------------ roots */
 
@@ -242,15 +259,17 @@ static inline void ofl_dma_rmb(void)
 }
 
 /*
- * Map register region `name` (or reg entry `index` when name is NULL) of DT
- * node `node` for device `dev`: from the sim world if the context simulates,
- * else UIO (a /sys/class/uio device whose of_node is this node), else
- * VFIO-platform (the node's platform device bound to vfio-platform), else
- * /dev/mem if OFFLOAD_DEVMEM=1 allows it. The address always comes from the
- * device tree. On failure `why` says what was tried.
+ * Map the register region [phys, phys + size), entry `index` of DT node
+ * `node`'s reg (the caller took the address from the device tree and claimed
+ * it): from the models' world if the platform simulates (the node's model is
+ * attached on first use; a block of another node's model is refused with
+ * -EBUSY), else UIO (a /sys/class/uio device whose of_node is this node),
+ * else VFIO-platform (the node's platform device bound to vfio-platform),
+ * else /dev/mem if OFFLOAD_DEVMEM=1 allows it. On failure `why` says what
+ * was tried.
  */
-int ofl_mmio_map_reg(struct ofl_device *dev, int node, const char *name, int index,
-		     struct ofl_mmio *out, char *why, size_t why_len);
+int ofl_mmio_map(const struct ofl_platform *p, int node, int index, uint64_t phys, uint64_t size,
+		 struct ofl_mmio *out, char *why, size_t why_len);
 void ofl_mmio_unmap(struct ofl_mmio *m);
 /* How a region is reached, in a word or two ("UIO", "register-level model (sim)", ...). */
 const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k);
@@ -278,6 +297,11 @@ int ofl_mmio_map_sim(struct ofl_sim *sim, uint64_t phys, uint64_t size, struct o
 
 /* Data cache line size in bytes (arm64: CTR_EL0.DminLine; else sysconf/CPUID; 64 fallback). */
 size_t ofl_cache_line(void);
+/*
+ * The cache line a device's buffers must be aligned to on this platform: the
+ * models' world's when simulated, else the host's (ofl_cache_line()).
+ */
+size_t ofl_platform_cache_line(const struct ofl_platform *p);
 /* Whether this build can clean/invalidate from user space on this CPU. */
 bool ofl_cache_ops_available(void);
 /* Clean [p, p + len) to the point of coherency (arm64 DC CVAC; x86 CLFLUSHOPT/CLFLUSH). One barrier. */
@@ -327,12 +351,10 @@ struct ofl_dma {
 
 typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
-/* The usual ofl_dma_xlate_fn: the `dma-ranges` of the device's DT node; arg is its struct ofl_device. */
-int ofl_dma_xlate_dt(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
-
 struct ofl_dma_pool_opts {
 	enum offload_cache_mode cache;  /* the device's policy */
-	bool sim;                       /* the device is simulated: sim memory */
+	const char *name;               /* the device, for messages */
+	struct ofl_dev_counters *stats; /* the device's counters (cache maintenance is counted), or NULL */
 	ofl_dma_xlate_fn xlate;         /* NULL = identity */
 	void *xlate_arg;
 	uint64_t rmem_addr, rmem_size;  /* the device's DT memory-region, 0 if none */
@@ -346,18 +368,20 @@ struct ofl_dma_pool_opts {
 };
 
 /*
- * A device's DMA memory. Created by the backend that serves the device.
- * Checks that the device can reach the provider's memory through its
- * dma-ranges (sim: the first o->min_reach bytes, at least 1 MiB, of the
- * simulated DRAM window, where allocations start; u-dma-buf: at least one
- * buffer; reserved-memory: the region; dma-heap: a probe allocation), so that
- * a device that could never move a byte is refused at probe: -ENODEV with
- * the reason recorded by ofl_err(). Allocations that still land outside
- * (another dma-heap buffer) fail with -ENOMEM, as the kernel's DMA API does
- * for memory beyond a device's reach.
+ * A device's DMA memory, from the platform's provider (simulated memory when
+ * it simulates, else u-dma-buf, reserved-memory or a CMA dma-heap). Checks
+ * that the device can reach the provider's memory through its dma-ranges
+ * (sim: the first o->min_reach bytes, at least 1 MiB, of the simulated DRAM
+ * window, where allocations start; u-dma-buf: at least one buffer;
+ * reserved-memory: the region; dma-heap: a probe allocation), so that a
+ * device that could never move a byte is refused at probe: -ENODEV with the
+ * reason in `why`. -ENOTSUP when the device needs cache maintenance no one
+ * can do here, -ENOMEM. Allocations that still land outside (another
+ * dma-heap buffer) fail with -ENOMEM, as the kernel's DMA API does for
+ * memory beyond a device's reach.
  */
-int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *o,
-			struct ofl_dma_pool **out);
+int ofl_dma_pool_new(const struct ofl_platform *p, const struct ofl_dma_pool_opts *o,
+		     struct ofl_dma_pool **out, char *why, size_t why_len);
 void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
 
 /*

@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "dt/dt.h"
+#include "util/util.h"
 #include "sim/dspi_model.h"
 #include "sim/k3_models.h"
 #ifdef OFFLOAD_HAVE_EIP97_MODEL

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "hw/dspi.h"
 #include "sim/dspi_int.h"
 #include "sim/dspi_model.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Digital twin of a DSPI node: the controller model with the devtype's FIFO
- * depth, CTAR count and register set (the capability table, hw/dspi.h topic 2),
+ * depth, CTAR count and register set (the devtypes of hw/dspi.h topic 2),
  * the protocol clock the tree gives (src/dt/clock.c with the LS1028A twin
  * assumption of src/hw/dspi.h, as the backend reads it), and a device on
  * each enabled child's chip select:
@@ -39,8 +39,8 @@
 
 #include <offload/spi.h>
 
-#include "core/internal.h"
-#include "dt/dt_int.h"
+#include "dt/dt.h"
+#include "util/util.h"
 #include "hw/dspi.h"
 #include "sim/dspi_model.h"
 
@@ -188,7 +188,7 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 	}
 	int r = attach_children(m, fdt, node, p.phys);
 	if (r < 0) {
-		snprintf(err, el, "cannot attach the devices on its chip selects: %s", offload_strerror(r));
+		snprintf(err, el, "cannot attach the devices on its chip selects: %s", ofl_strerror(r));
 		return r;
 	}
 	return 0;

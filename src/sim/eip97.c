@@ -36,7 +36,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/internal.h"
+#include "dt/dt.h"
+#include "util/util.h"
 #include "hw/eip97.h"
 #include "sim/eip97_model.h"
 #include "sim/eip97_pe.h"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "hw/k3_udma.h"
 #include "sim/k3_models.h"
 

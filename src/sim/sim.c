@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "sim/sim.h"
 
 #define SIM_MAX_BLOCKS 64
@@ -137,39 +137,6 @@ void ofl_sim_dram(const struct ofl_sim *sim, uint64_t *base, uint64_t *size)
 size_t ofl_sim_cache_line(const struct ofl_sim *sim)
 {
 	return sim->line;
-}
-
-struct ofl_sim *ofl_sim_get(struct offload_ctx *ctx)
-{
-	pthread_mutex_lock(&ctx->lock);
-	if (!ctx->sim_world) {
-		struct ofl_sim_opts o = { .noncoherent = (ctx->flags & OFFLOAD_CTX_SIM_NONCOHERENT) != 0 };
-		ctx->sim_world = ofl_sim_create(&o);
-	}
-	struct ofl_sim *sim = ctx->sim_world;
-	if (sim)
-		sim->refs++;
-	pthread_mutex_unlock(&ctx->lock);
-	return sim;
-}
-
-void ofl_sim_put(struct offload_ctx *ctx)
-{
-	struct ofl_sim *dead = NULL;
-
-	pthread_mutex_lock(&ctx->lock);
-	struct ofl_sim *sim = ctx->sim_world;
-	if (sim && --sim->refs == 0) {
-		dead = sim;
-		ctx->sim_world = NULL;
-	}
-	pthread_mutex_unlock(&ctx->lock);
-	ofl_sim_destroy(dead);
-}
-
-struct ofl_sim *ofl_sim_of(const struct offload_ctx *ctx)
-{
-	return ctx->sim_world;
 }
 
 /* ------------------------------------------------------------------ bus errors */

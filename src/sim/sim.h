@@ -18,8 +18,8 @@
  *  - model threads: descriptor processing runs on a thread per model, woken
  *    by doorbell writes.
  *
- * One world per context, shared by every model the context attaches
- * (reference counted: ofl_sim_get()/ofl_sim_put()).
+ * One world per context, shared by every model the context attaches;
+ * created when the context opens with models and destroyed when it closes.
  */
 #ifndef OFL_SIM_H
 #define OFL_SIM_H
@@ -29,7 +29,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct offload_ctx;
 struct ofl_sim;
 
 /* ------------------------------------------------------------------ MMIO */
@@ -224,15 +223,5 @@ struct ofl_sim_opts {
 struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts);
 void ofl_sim_destroy(struct ofl_sim *sim);
 bool ofl_sim_noncoherent(const struct ofl_sim *sim);
-
-/*
- * The world of a context, created on first use (with the context's
- * OFFLOAD_CTX_SIM_NONCOHERENT flag) and destroyed when the last user puts it.
- * ofl_sim_get() returns NULL when out of memory.
- */
-struct ofl_sim *ofl_sim_get(struct offload_ctx *ctx);
-void ofl_sim_put(struct offload_ctx *ctx);
-/* The context's world without taking a reference (NULL if none). */
-struct ofl_sim *ofl_sim_of(const struct offload_ctx *ctx);
 
 #endif /* OFL_SIM_H */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Small helpers shared by every module (src/util/util.h). */
+#include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -91,4 +93,57 @@ void ofl_reason_append(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * The C library's description of a positive errno as a static string, or
+ * NULL. Not strerror(): glibc formats unknown codes into a per-thread buffer
+ * that the next call frees, so its result cannot be returned as static.
+ */
+static const char *libc_errno_text(int err)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+	return strerrordesc_np(err);
+#else
+	OFL_UNUSED(err);
+	return NULL;
+#endif
+}
+
+const char *ofl_strerror(int err)
+{
+	if (err == INT_MIN)
+		return "unknown error"; /* -INT_MIN does not exist */
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 0:
+		return "success";
+	case EINVAL:
+		return "invalid argument";
+	case ENODEV:
+		return "no such device, or device disabled";
+	case ENOTSUP:
+		return "no backend can perform this operation";
+	case ETIMEDOUT:
+		return "engine did not complete in time";
+	case EIO:
+		return "engine reported an error";
+	case EBADMSG:
+		return "authentication tag mismatch";
+	case EBADF:
+		return "handle is closed";
+	case EBUSY:
+		return "resource busy or handles still open";
+	case ENOSPC:
+		return "queue full";
+	case ENOMEM:
+		return "out of memory";
+	case EMSGSIZE:
+		return "message too long for the backend";
+	default: {
+		const char *t = libc_errno_text(err);
+		return t ? t : "unknown error";
+	}
+	}
 }

@@ -73,6 +73,12 @@ uint64_t ofl_deadline_ns(uint64_t now, int64_t timeout_us);
 int64_t ofl_us_until(uint64_t now, uint64_t deadline);
 /* Copy a string into a fixed buffer, always NUL-terminated; returns dst. */
 char *ofl_strlcpy(char *dst, const char *src, size_t len);
+/*
+ * A negative (or positive) errno in words, as offload_strerror() answers:
+ * the library's own wording for the codes its API returns, the C library's
+ * for the rest; a static string.
+ */
+const char *ofl_strerror(int err);
 /* Wipe memory so the compiler cannot drop it. */
 void ofl_wipe(void *p, size_t len);
 

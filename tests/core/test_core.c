@@ -362,7 +362,7 @@ START_TEST(env_sim_words)
 			continue;
 		}
 		ck_assert_int_eq(r, 0);
-		ck_assert_msg(!!(ctx->flags & OFFLOAD_CTX_SIM) == words[i].want,
+		ck_assert_msg(!!(ctx->drv.flags & OFFLOAD_CTX_SIM) == words[i].want,
 			      "OFFLOAD_SIM=\"%s\": simulation %s", words[i].v,
 			      words[i].want ? "not enabled" : "enabled");
 		ck_assert_int_eq(offload_ctx_close(ctx), 0);
@@ -374,7 +374,7 @@ START_TEST(env_sim_words)
 	setenv("OFFLOAD_SIM", "no", 1);
 	o.flags = OFFLOAD_CTX_SIM;
 	ck_assert_int_eq(open_with(ctx, &o), 0);
-	ck_assert(ctx->flags & OFFLOAD_CTX_SIM);
+	ck_assert(ctx->drv.flags & OFFLOAD_CTX_SIM);
 	offload_ctx_free(ctx);
 }
 END_TEST

@@ -19,6 +19,7 @@
 #include "kat_vectors.h"
 #include "sim/eip97_model.h"
 #include "sim/sim.h"
+#include "simutil.h"
 #include "testutil.h"
 
 #define EIP97_COMPAT "inside-secure,safexcel-eip97ies"

@@ -15,6 +15,7 @@
 
 #include "core/internal.h"
 #include "sim/sim.h"
+#include "simutil.h"
 #include "testutil.h"
 #include "udma/udma.h"
 

@@ -544,7 +544,7 @@ START_TEST(firewalled_config_is_refused)
 	k3fx_map(&f, &e->ra_cfg, 0x31080000, 0x40000);
 	e->ra_rings = J7_RINGS;
 	e->align = 256;
-	struct ofl_dma_pool_opts po = { .cache = OFFLOAD_CACHE_COHERENT, .sim = true };
+	struct ofl_dma_pool_opts po = { .cache = OFFLOAD_CACHE_COHERENT };
 	ck_assert_int_eq(ofl_dma_pool_create(f.dev, &po, &e->pool), 0);
 	ck_assert_int_eq(udma_engine_init(e, why, sizeof(why)), 0);
 	struct udma_chan *ch;

@@ -13,8 +13,8 @@
  * rounding, 511 transfers, per-transfer clock ignored by spi-fsl-dspi; a
  * direct driver: no byte budget, its own word sizes and mode bits).
  */
-#ifndef OFL_CORE_SPI_INT_H
-#define OFL_CORE_SPI_INT_H
+#ifndef OFL_DRIVER_SPI_H
+#define OFL_DRIVER_SPI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -89,10 +89,16 @@ struct ofl_spi_ops {
 int ofl_spi_parse_spidev_name(const char *path, int *bus, int *cs);
 
 /*
+ * The child of controller `ctrl` at `node` (node >= 0) or with reg == cs
+ * (node < 0): 0, -ENOENT, -ENOMEM, or the -errno of ofl_dt_spi_children().
+ */
+int ofl_spi_find_child(const void *fdt, int ctrl, int node, uint32_t cs, struct ofl_dt_spi_child *out);
+
+/*
  * Once a backend has found cfg->ctrl_path (and cfg->dt_path) for a spidev
  * path: the controller's device and engine in the context and the child's
  * CS delays, when the context's device tree has those nodes.
  */
 void ofl_spi_cfg_from_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg);
 
-#endif /* OFL_CORE_SPI_INT_H */
+#endif /* OFL_DRIVER_SPI_H */

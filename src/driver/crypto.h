@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The crypto part of the backend interface (backend.h forward-declares these
- * tables). src/core/crypto.c validates every argument, picks the device, owns
+ * tables), and the algorithm facts both sides use (src/driver/crypto.c).
+ * src/core/crypto.c validates every argument, picks the device, owns
  * the key copy and the sessions; a backend only runs operations that are
  * already known to be well-formed.
  *
@@ -14,8 +15,8 @@
  * Driver strings returned by run/final must stay valid until the context is
  * closed (they end up in struct offload_result).
  */
-#ifndef OFL_CORE_CRYPTO_INT_H
-#define OFL_CORE_CRYPTO_INT_H
+#ifndef OFL_DRIVER_CRYPTO_H
+#define OFL_DRIVER_CRYPTO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +38,15 @@ struct ofl_cipher_info {
 
 /* NULL for an unknown algorithm. */
 const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg);
+
+/* Static facts about a hash: its name (offload_hash_name()) and digest size in bytes. */
+struct ofl_hash_info {
+	enum offload_hash_alg alg;
+	const char *name;        /* "SHA256", "HMAC-SHA256" */
+	int digest;
+};
+/* NULL for an unknown algorithm. */
+const struct ofl_hash_info *ofl_hash_info(enum offload_hash_alg alg);
 /* The underlying digest of an HMAC algorithm (or alg itself). */
 enum offload_hash_alg ofl_hash_base(enum offload_hash_alg alg);
 static inline bool ofl_hash_is_hmac(enum offload_hash_alg alg)
@@ -96,4 +106,4 @@ struct ofl_hash_ops {
 	void (*close)(void *bs);
 };
 
-#endif /* OFL_CORE_CRYPTO_INT_H */
+#endif /* OFL_DRIVER_CRYPTO_H */
