@@ -72,10 +72,11 @@ struct udma_chan;
 
 /*
  * Who programs channel and ring configuration (hw/k3_udma.h §6). On K3 under
- * Linux the TI-SCI resource manager in DM firmware owns these registers and
- * user space has no TI-SCI path; without DM firmware (U-Boot, bare metal)
- * they are written directly. A platform with its own TI-SCI client plugs in
- * here.
+ * Linux the TI-SCI resource manager in DM firmware owns these registers:
+ * the configuration is sent to it as TI-SCI messages over the platform's
+ * firmware channel (tisci.c; user space has no such channel on a real K3,
+ * the models' world has one). Without DM firmware (U-Boot, bare metal) the
+ * library writes the registers itself (engine.c).
  */
 struct udma_fw_ops {
 	const char *name;
@@ -89,10 +90,8 @@ struct udma_fw_ops {
 	int (*ring_reset)(struct udma_engine *e, uint32_t ring, uint32_t count);
 };
 extern const struct udma_fw_ops udma_fw_registers;
-#ifdef OFFLOAD_HAVE_SIM
-/* fw_arg = the engine's struct ofl_sim_udma (fw_sim.c). */
-extern const struct udma_fw_ops udma_fw_sim_tisci;
-#endif
+/* e->sci is the open channel; e->sci_dev_id, ra_dev_id, navss_dev_id the TI-SCI device IDs (tisci.c). */
+extern const struct udma_fw_ops udma_fw_tisci;
 
 struct udma_engine {
 	struct ofl_device *dev;
@@ -118,7 +117,10 @@ struct udma_engine {
 	uint64_t timeout_ns;  /* stall watchdog: no completion for this long fails the head job */
 	uint64_t teardown_ns; /* how long a teardown may take to be acknowledged (0: 1 s) */
 	const struct udma_fw_ops *fw;
-	void *fw_arg;
+	struct ofl_fw *sci;          /* udma_fw_tisci: the channel to the DM firmware */
+	uint16_t sci_dev_id;         /* TI-SCI device ID of the UDMA/BCDMA (ti,sci-dev-id) */
+	uint16_t ra_dev_id;          /* UDMA: of its ring accelerator */
+	uint32_t navss_dev_id;       /* UDMA: of the parent NAVSS (PSI-L pairing) */
 	struct ofl_dma_pool *pool;
 	/* allocation state */
 	pthread_mutex_t lock;

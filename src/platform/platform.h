@@ -293,6 +293,29 @@ int ofl_platform_dev_by_of_node(const char *dt_path, char *name, size_t len);
 int ofl_mmio_map_sim(struct ofl_sim *sim, uint64_t phys, uint64_t size, struct ofl_mmio *out);
 #endif
 
+/* ------------------------------------------------------------------ firmware messages */
+
+struct ofl_fw;
+
+/*
+ * A channel to the system controller at DT node `sci_node` (TI-SCI), for the
+ * messages a backend builds in the firmware's wire format (src/hw/tisci.h).
+ * With models, the world's DM firmware model; on hardware -ENOTSUP with the
+ * reason in `why` (user space has no TI-SCI transport). -ENOMEM.
+ */
+int ofl_fw_open(const struct ofl_platform *p, int sci_node, struct ofl_fw **out, char *why, size_t why_len);
+/*
+ * Send the request msg[0, req_len) (its type and flags set by the caller; the
+ * channel fills host and sequence) and receive the response into
+ * msg[0, resp_cap). 0 when the firmware acknowledged it; -ENODEV for a NACK
+ * (as Linux ti_sci's callers see it), -EINVAL for a message too short for
+ * its header, -ENOTSUP without firmware; `why` says what the firmware said.
+ */
+int ofl_fw_xfer(struct ofl_fw *fw, uint8_t *msg, size_t req_len, size_t resp_cap, char *why,
+		size_t why_len);
+/* Close a channel (NULL: nothing). */
+void ofl_fw_close(struct ofl_fw *fw);
+
 /* ------------------------------------------------------------------ cache maintenance */
 
 /* Data cache line size in bytes (arm64: CTR_EL0.DminLine; else sysconf/CPUID; 64 fallback). */

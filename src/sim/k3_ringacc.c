@@ -458,6 +458,11 @@ uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t n)
 	return v;
 }
 
+const struct ofl_sim_ringacc_params *ofl_sim_ringacc_params(const struct ofl_sim_ringacc *ra)
+{
+	return &ra->p;
+}
+
 bool ofl_sim_ringacc_firewalled(const struct ofl_sim_ringacc *ra)
 {
 	return ra->p.cfg_firewalled;

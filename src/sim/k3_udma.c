@@ -797,20 +797,24 @@ static const struct ofl_sim_block_ops udma_ops = {
 
 /* ------------------------------------------------------------- firmware entry points */
 
-int ofl_sim_udma_fw_chan_cfg(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t cfg,
-			     uint32_t cq, uint32_t thread)
+int ofl_sim_udma_fw_write(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t reg,
+			  uint32_t val)
 {
 	unsigned region = which == 't' ? R_TCHAN : which == 'r' ? R_RCHAN : which == 'b' ? R_BCHAN : R_COUNT;
 
 	if (region == R_COUNT || index >= cnt_of(u, region))
 		return -EINVAL;
 	pthread_mutex_lock(&u->mu);
-	struct chan *c = chan_of(u, region, index);
-	c->cfg = cfg;
-	c->cq = cq;
-	c->thread = thread;
+	uint32_t *p = cfg_reg(region, chan_of(u, region, index), reg);
+	if (p)
+		*p = val;
 	pthread_mutex_unlock(&u->mu);
-	return 0;
+	return p ? 0 : -EINVAL;
+}
+
+const struct ofl_sim_udma_params *ofl_sim_udma_params(const struct ofl_sim_udma *u)
+{
+	return &u->p;
 }
 
 int ofl_sim_udma_fw_dring_cfg(struct ofl_sim_udma *u, uint32_t ring, uint32_t valid, uint64_t addr,

@@ -590,6 +590,20 @@ struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node)
 	return m;
 }
 
+struct ofl_sim_model *ofl_sim_model_find(struct ofl_sim *sim,
+					 bool (*match)(const struct ofl_sim_model *m, const void *arg),
+					 const void *arg)
+{
+	struct ofl_sim_model *m;
+
+	pthread_mutex_lock(&sim->models_mu);
+	for (m = sim->models; m; m = m->next)
+		if (match(m, arg))
+			break;
+	pthread_mutex_unlock(&sim->models_mu);
+	return m;
+}
+
 int ofl_sim_wait_idle(struct ofl_sim *sim, int64_t timeout_us)
 {
 	uint64_t deadline = ofl_deadline_ns(ofl_now_ns(), timeout_us);

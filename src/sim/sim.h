@@ -175,6 +175,10 @@ struct ofl_sim_model {
 
 void ofl_sim_model_add(struct ofl_sim *sim, struct ofl_sim_model *m);
 struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node);
+/* The first model (newest first) for which match(m, arg) is true, or NULL. */
+struct ofl_sim_model *ofl_sim_model_find(struct ofl_sim *sim,
+					 bool (*match)(const struct ofl_sim_model *m, const void *arg),
+					 const void *arg);
 /*
  * Digital twin: create the model(s) that serve DT node `node` of `fdt`
  * (by its compatible; attach.c), at the addresses the tree declares. A node

@@ -498,8 +498,7 @@ START_TEST(config_regions_needed_without_firmware)
 		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), -ENODEV);
 		ck_assert_msg(strstr(why, cases[i].want), "case %zu: %s", i, why);
 		/* DM firmware (here the sim's TI-SCI) configures them instead: fine without */
-		f.e.fw = &udma_fw_sim_tisci;
-		f.e.fw_arg = f.model;
+		k3fx_firmware(&f);
 		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), 0);
 		m->kind = keep;
 		k3fx_teardown(&f);
