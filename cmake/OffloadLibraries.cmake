@@ -1,8 +1,9 @@
 # liboffload.so (versioned SONAME, only offload_* exported) and liboffload.a,
-# both from offload_obj.
+# both from offload_obj and the leaves (offload_leaf_obj). Neither contains a
+# model: those are liboffload-sim's (src/sim/CMakeLists.txt).
 get_property(_offload_libs GLOBAL PROPERTY OFFLOAD_LINK_LIBS)
 
-add_library(offload SHARED $<TARGET_OBJECTS:offload_obj>)
+add_library(offload SHARED $<TARGET_OBJECTS:offload_obj> $<TARGET_OBJECTS:offload_leaf_obj>)
 set_target_properties(offload PROPERTIES
   VERSION ${PROJECT_VERSION}
   SOVERSION ${OFFLOAD_SOVERSION}
@@ -20,7 +21,7 @@ target_include_directories(offload INTERFACE
   $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
-add_library(offload_static STATIC $<TARGET_OBJECTS:offload_obj>)
+add_library(offload_static STATIC $<TARGET_OBJECTS:offload_obj> $<TARGET_OBJECTS:offload_leaf_obj>)
 set_target_properties(offload_static PROPERTIES OUTPUT_NAME offload)
 target_link_libraries(offload_static PUBLIC ${_offload_libs})
 target_include_directories(offload_static INTERFACE
@@ -28,7 +29,8 @@ target_include_directories(offload_static INTERFACE
   $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
-# For tests and tools inside the tree: the static library plus the internal headers.
+# For tests and tools inside the tree: the static library plus the internal
+# headers (src/sim adds liboffload-sim's static variant when it is built).
 add_library(offload_internal INTERFACE)
 target_link_libraries(offload_internal INTERFACE offload_static)
 target_include_directories(offload_internal INTERFACE
@@ -42,7 +44,7 @@ install(TARGETS offload offload_static EXPORT offloadTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/offload DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "sim.h" EXCLUDE) # sim.h: liboffload-sim's (src/sim)
 install(FILES ${PROJECT_BINARY_DIR}/include/offload/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/offload)
 

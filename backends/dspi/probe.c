@@ -31,9 +31,6 @@
 
 #include "dspi.h"
 #include "platform/sysfs.h"
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/sim.h"
-#endif
 
 /* Polls give up after this long, or 8 x a batch's wire time if longer. */
 #define DSPI_TIMEOUT_FLOOR_NS (50u * 1000u * 1000u)
@@ -176,12 +173,6 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			return -EBUSY;
 		}
 	}
-#ifndef OFFLOAD_HAVE_SIM
-	if (ofl_drv(ctx)->sim) {
-		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
-		return -ENOTSUP;
-	}
-#endif
 	struct dspi_ctrl *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;

@@ -15,9 +15,6 @@
 #include <string.h>
 
 #include "eip97.h"
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/sim.h"
-#endif
 
 static uint32_t rd(const struct eip97_engine *e, uint32_t off)
 {
@@ -127,28 +124,19 @@ static void engine_free(struct eip97_engine *e)
 	free(e);
 }
 
-/* The policy's cache mode, with the sim world's non-coherent emulation applied. */
-static int memory_mode(struct eip97_engine *e, char *why, size_t wl)
+/* The policy's cache mode for data, and the rings' (uncached where the device is streaming). */
+static void memory_mode(struct eip97_engine *e)
 {
 	struct ofl_device *d = e->dev;
 	const struct ofl_policy *p = &d->policy;
 
 	e->sim = ofl_drv(d->ctx)->sim;
-#ifndef OFFLOAD_HAVE_SIM
-	if (ofl_drv(d->ctx)->sim) {
-		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
-		return -ENOTSUP;
-	}
-#endif
-	OFL_UNUSED(why);
-	OFL_UNUSED(wl);
 	e->cache = p->cache_mode;
 	e->ring_cache = e->cache == OFFLOAD_CACHE_STREAMING ? OFFLOAD_CACHE_UNCACHED : e->cache;
 	/* test hook: as on a platform without uncached DMA memory (maintained rings) */
 	const char *env = getenv("OFFLOAD_EIP97_RING_MEM");
 	if (env && strcmp(env, "cached") == 0)
 		e->ring_cache = e->cache;
-	return 0;
 }
 
 static int rings_alloc(struct eip97_engine *e, char *why, size_t wl)
@@ -204,14 +192,12 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 		e->ring[i].id = i;
 		pthread_mutex_init(&e->ring[i].lock, NULL);
 	}
-	int r = memory_mode(e, why, wl);
-	if (r == 0) {
-		char w[OFL_REASON_LEN];
-		r = ofl_mmio_map_reg(d, d->node, NULL, 0, &e->regs, w, sizeof(w));
-		if (r < 0) {
-			e->regs.kind = OFL_MMIO_NONE;
-			snprintf(why, wl, "registers: %s", w);
-		}
+	memory_mode(e);
+	char w[OFL_REASON_LEN];
+	int r = ofl_mmio_map_reg(d, d->node, NULL, 0, &e->regs, w, sizeof(w));
+	if (r < 0) {
+		e->regs.kind = OFL_MMIO_NONE;
+		snprintf(why, wl, "registers: %s", w);
 	}
 	if (r == 0 && e->regs.size < EIP97_WINDOW_SIZE) {
 		snprintf(why, wl, "the register window is 0x%llx bytes; the EIP97 layout needs 0x%x",

@@ -12,9 +12,6 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/sim.h" /* until the platform's simulation provider: src/platform */
-#endif
 
 #define OFL_LIVE_FDT "/sys/firmware/fdt"
 
@@ -380,34 +377,63 @@ static int add_pseudo(struct offload_ctx *ctx, const struct ofl_backend_slot *s)
 
 /* ------------------------------------------------------------- open/close */
 
-static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, const char *env_dtb)
+/* The device-tree source in effect: OFFLOAD_DTB over opts->dt_source; *path for FILE. */
+static enum offload_dt_source dt_source(const struct offload_ctx_opts *o, const char *env_dtb,
+					const char **path)
+{
+	*path = o->dtb_path;
+	if (!env_dtb || !*env_dtb)
+		return o->dt_source;
+	if (strcmp(env_dtb, "none") == 0)
+		return OFFLOAD_DT_NONE;
+	if (strcmp(env_dtb, "live") == 0)
+		return OFFLOAD_DT_LIVE;
+	if (strcmp(env_dtb, "builtin") == 0)
+		return OFFLOAD_DT_BUILTIN;
+	*path = env_dtb;
+	return OFFLOAD_DT_FILE;
+}
+
+/*
+ * The models of this context, if it has any: the caller's provider; or, when
+ * the models were asked for (OFFLOAD_CTX_SIM, OFFLOAD_DT_BUILTIN, or their
+ * environment variables) without one, the program's own liboffload-sim or
+ * the one dlopen finds (src/platform/provider.c). AUTO alone never looks.
+ */
+static int sim_provider(struct offload_ctx *ctx, const struct offload_ctx_opts *o,
+			enum offload_dt_source src, const struct offload_sim_provider **out)
+{
+	char why[OFL_ERRMSG_LEN - 64];
+	bool asked = (ctx->drv.flags & OFFLOAD_CTX_SIM) || src == OFFLOAD_DT_BUILTIN;
+	int r = 0;
+
+	*out = o->sim_provider;
+	if (*out)
+		r = ofl_platform_sim_check(*out, why, sizeof(why));
+	else if (asked)
+		r = ofl_platform_sim_find(out, why, sizeof(why));
+	return r < 0 ? ofl_err(ctx, r, "offload_ctx_open: %s", why) : 0;
+}
+
+static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, const char *env_dtb,
+		   const struct offload_sim_provider *sim)
 {
 	char err[OFL_ERRMSG_LEN - 64];
-	enum offload_dt_source src = o->dt_source;
-	const char *path = o->dtb_path;
+	const char *path;
+	enum offload_dt_source src = dt_source(o, env_dtb, &path);
 	int r;
 
 	err[0] = '\0';
-	if (env_dtb && *env_dtb) {
-		if (strcmp(env_dtb, "none") == 0)
-			src = OFFLOAD_DT_NONE;
-		else if (strcmp(env_dtb, "live") == 0)
-			src = OFFLOAD_DT_LIVE;
-		else if (strcmp(env_dtb, "builtin") == 0)
-			src = OFFLOAD_DT_BUILTIN;
-		else {
-			src = OFFLOAD_DT_FILE;
-			path = env_dtb;
-		}
-	}
 	if (src == OFFLOAD_DT_AUTO) {
-		if (access(OFL_LIVE_FDT, R_OK) == 0)
+		if (access(OFL_LIVE_FDT, R_OK) == 0) {
 			src = OFFLOAD_DT_LIVE;
-		else {
+		} else if (sim) {
 			src = OFFLOAD_DT_BUILTIN;
 			/* models attached only because nothing else was there: see choose_defaults() */
 			ctx->sim_auto = !(ctx->drv.flags & OFFLOAD_CTX_SIM);
 			ctx->dt_fallback = true;
+		} else {
+			src = OFFLOAD_DT_NONE; /* no tree and no models: the CPU and the kernel's interfaces */
 		}
 	}
 	switch (src) {
@@ -423,13 +449,8 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 		r = ofl_dt_load_live(&ctx->drv.dt, err, sizeof(err));
 		break;
 	case OFFLOAD_DT_BUILTIN:
-		r = ofl_dt_load_builtin(&ctx->drv.dt, err, sizeof(err));
-		if (r == -ENOTSUP && o->dt_source == OFFLOAD_DT_AUTO && !(env_dtb && *env_dtb)) {
-			/* AUTO on a build without the virtual board: no device tree. */
-			ofl_strlcpy(ctx->drv.dt.source, "none", sizeof(ctx->drv.dt.source));
-			ctx->sim_auto = ctx->dt_fallback = false;
-			return 0;
-		}
+		r = ofl_dt_load_builtin(&ctx->drv.dt, sim ? sim->board_dtb : NULL,
+					sim ? sim->board_dtb_size : 0, err, sizeof(err));
 		break;
 	case OFFLOAD_DT_BLOB:
 		if (!o->dtb_blob)
@@ -447,31 +468,14 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 }
 
 /* The platform of an opening context: its tree and, with models, their world. */
-static int platform_open(struct offload_ctx *ctx)
+static int platform_open(struct offload_ctx *ctx, const struct offload_sim_provider *sim)
 {
-	ctx->drv.plat.fdt = ctx->drv.dt.fdt;
-	ctx->drv.plat.world = NULL;
-#ifdef OFFLOAD_HAVE_SIM
-	if (ctx->drv.sim) {
-		struct ofl_sim_opts so = { .noncoherent = (ctx->drv.flags & OFFLOAD_CTX_SIM_NONCOHERENT) != 0 };
-		ctx->drv.plat.world = ofl_sim_create(&so);
-		if (!ctx->drv.plat.world)
-			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory for the models' world");
-	}
-#endif
-	return 0;
-}
+	char why[OFL_ERRMSG_LEN - 64];
+	bool nc = (ctx->drv.flags & OFFLOAD_CTX_SIM_NONCOHERENT) != 0;
+	int r = ofl_platform_open(&ctx->drv.plat, ctx->drv.dt.fdt, ctx->drv.sim ? sim : NULL, nc, why,
+				  sizeof(why));
 
-/* After the devices and backends are gone: the models' world (a forked child leaves it). */
-static void platform_close(struct offload_ctx *ctx, bool inherited)
-{
-#ifdef OFFLOAD_HAVE_SIM
-	if (!inherited)
-		ofl_sim_destroy(ctx->drv.plat.world);
-#else
-	OFL_UNUSED(inherited);
-#endif
-	memset(&ctx->drv.plat, 0, sizeof(ctx->drv.plat));
+	return r < 0 ? ofl_err(ctx, r, "offload_ctx_open: %s", why) : 0;
 }
 
 /*
@@ -506,7 +510,7 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		memset(s, 0, sizeof(*s));
 	}
 	ctx->nbackends = 0;
-	platform_close(ctx, inherited);
+	ofl_platform_close(&ctx->drv.plat, inherited); /* a forked child leaves the parent's world alone */
 	ofl_dt_free(&ctx->drv.dt);
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
@@ -574,36 +578,40 @@ static void choose_defaults(struct offload_ctx *ctx)
 					: ctx->memcpy_big->policy.threshold_bytes;
 }
 
-int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
+/*
+ * The options in effect: the caller's (as far as its size reaches), the
+ * environment's OFFLOAD_SIM and OFFLOAD_BACKENDS over them unless
+ * OFFLOAD_CTX_NO_ENV; *env_dtb gets OFFLOAD_DTB for load_dt().
+ */
+static int read_options(struct offload_ctx *ctx, const struct offload_ctx_opts *opts,
+			struct offload_ctx_opts *o, const char **env_dtb)
 {
-	struct offload_ctx_opts o;
-	const char *env_dtb = NULL, *env_be = NULL, *env_sim = NULL;
-	int r;
+	const char *env_be = NULL, *env_sim = NULL;
 
-	if (!ctx)
-		return ofl_err(NULL, -EINVAL, "offload_ctx_open: context is NULL");
-	if (ctx->magic != OFL_CTX_MAGIC)
-		return ofl_err(NULL, -EINVAL, "offload_ctx_open: not a liboffload context");
-	if (ctx->open)
-		return ofl_err(ctx, -EBUSY, "offload_ctx_open: context is already open");
-
-	ctx->fork_gen = atomic_load_explicit(&ofl_fork_gen, memory_order_relaxed);
-	ctx->pid = (int)getpid();
-	offload_ctx_opts_init(&o);
+	*env_dtb = NULL;
+	offload_ctx_opts_init(o);
 	if (opts) {
-		if (opts->size < offsetof(struct offload_ctx_opts, backends) + sizeof(opts->backends))
+		/* the options as 0.1.0 laid them out, before sim_provider (its callers pass that size) */
+		const size_t v0 = offsetof(struct offload_ctx_opts, sim_provider);
+		if (opts->size < v0)
 			return ofl_err(ctx, -EINVAL,
 				       "offload_ctx_open: opts->size %u is smaller than this library's "
 				       "options (%zu); use offload_ctx_opts_init()",
-				       opts->size, sizeof(o));
-		memcpy(&o, opts, OFL_MIN((size_t)opts->size, sizeof(o)));
+				       opts->size, sizeof(*o));
+		if (opts->size > v0 && opts->size < sizeof(*o))
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: opts->size %u ends inside a field: neither this "
+				       "library's options (%zu) nor an older layout (%zu); use "
+				       "offload_ctx_opts_init()", opts->size, sizeof(*o), v0);
+		memcpy(o, opts, OFL_MIN((size_t)opts->size, sizeof(*o)));
+		o->size = (uint32_t)sizeof(*o);
 	}
-	if (o.flags & ~OFL_CTX_KNOWN_FLAGS)
+	if (o->flags & ~OFL_CTX_KNOWN_FLAGS)
 		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown flags 0x%x",
-			       o.flags & ~OFL_CTX_KNOWN_FLAGS);
-	ctx->drv.flags = o.flags;
-	if (!(o.flags & OFFLOAD_CTX_NO_ENV)) {
-		env_dtb = getenv("OFFLOAD_DTB");
+			       o->flags & ~OFL_CTX_KNOWN_FLAGS);
+	ctx->drv.flags = o->flags;
+	if (!(o->flags & OFFLOAD_CTX_NO_ENV)) {
+		*env_dtb = getenv("OFFLOAD_DTB");
 		env_be = getenv("OFFLOAD_BACKENDS");
 		env_sim = getenv("OFFLOAD_SIM");
 	}
@@ -616,24 +624,19 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 		if (on)
 			ctx->drv.flags |= OFFLOAD_CTX_SIM;
 	}
-
-	const char *allow = (env_be && *env_be) ? env_be : (o.backends ? o.backends : "");
+	const char *allow = (env_be && *env_be) ? env_be : (o->backends ? o->backends : "");
 	if (strlen(allow) >= sizeof(ctx->allow))
 		return ofl_err(ctx, -EINVAL, "offload_ctx_open: backend allow-list too long");
-	r = check_allow_list(ctx, allow);
+	int r = check_allow_list(ctx, allow);
 	if (r < 0)
 		return r;
 	ofl_strlcpy(ctx->allow, allow, sizeof(ctx->allow));
+	return 0;
+}
 
-	r = load_dt(ctx, &o, env_dtb);
-	if (r < 0)
-		goto fail;
-	ctx->drv.sim = (ctx->drv.flags & OFFLOAD_CTX_SIM) != 0;
-	r = platform_open(ctx);
-	if (r < 0)
-		goto fail;
-	ctx->open = true; /* backends may call ofl_ctx_check() from here on */
-
+/* init() every allowed backend, then add the devices they offer without a tree. */
+static int start_backends(struct offload_ctx *ctx)
+{
 	for (int i = 0; ofl_backends[i]; i++) {
 		const struct ofl_backend *be = ofl_backends[i];
 		struct ofl_backend_slot *s = &ctx->backends[ctx->nbackends++];
@@ -644,7 +647,7 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 			continue;
 		}
 		if (be->init) {
-			r = be->init(ctx, &s->state, s->why, sizeof(s->why));
+			int r = be->init(ctx, &s->state, s->why, sizeof(s->why));
 			if (r < 0) {
 				if (!s->why[0])
 					snprintf(s->why, sizeof(s->why), "unavailable: %s", offload_strerror(r));
@@ -655,9 +658,46 @@ int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 	}
 	for (int i = 0; i < ctx->nbackends; i++) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
+		int r;
 		if (s->present && s->be->pseudo && (r = add_pseudo(ctx, s)) < 0)
-			goto fail;
+			return r;
 	}
+	return 0;
+}
+
+int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
+{
+	struct offload_ctx_opts o;
+	const struct offload_sim_provider *sim = NULL;
+	const char *env_dtb, *path;
+	int r;
+
+	if (!ctx)
+		return ofl_err(NULL, -EINVAL, "offload_ctx_open: context is NULL");
+	if (ctx->magic != OFL_CTX_MAGIC)
+		return ofl_err(NULL, -EINVAL, "offload_ctx_open: not a liboffload context");
+	if (ctx->open)
+		return ofl_err(ctx, -EBUSY, "offload_ctx_open: context is already open");
+
+	ctx->fork_gen = atomic_load_explicit(&ofl_fork_gen, memory_order_relaxed);
+	ctx->pid = (int)getpid();
+	r = read_options(ctx, opts, &o, &env_dtb);
+	if (r < 0)
+		return r;
+	r = sim_provider(ctx, &o, dt_source(&o, env_dtb, &path), &sim);
+	if (r < 0)
+		return r;
+	r = load_dt(ctx, &o, env_dtb, sim);
+	if (r < 0)
+		goto fail;
+	ctx->drv.sim = (ctx->drv.flags & OFFLOAD_CTX_SIM) != 0;
+	r = platform_open(ctx, sim);
+	if (r < 0)
+		goto fail;
+	ctx->open = true; /* backends may call ofl_ctx_check() from here on */
+	r = start_backends(ctx);
+	if (r < 0)
+		goto fail;
 	r = discover(ctx);
 	if (r < 0)
 		goto fail;

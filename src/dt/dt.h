@@ -41,10 +41,11 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 int ofl_dt_load_blob(struct ofl_dt *dt, const void *blob, size_t size, char *err, size_t errlen);
 int ofl_dt_load_live(struct ofl_dt *dt, char *err, size_t errlen);
 /*
- * The virtual board compiled into the library (src/sim provides
- * ofl_sim_board_dtb[] when OFFLOAD_HAVE_SIM is defined); -ENOTSUP otherwise.
+ * The built-in virtual board from `blob` (liboffload-sim's, see
+ * src/platform/sim_provider.h), source "builtin:virtual-board"; -ENOTSUP
+ * when blob is NULL (no models), else as ofl_dt_load_blob().
  */
-int ofl_dt_load_builtin(struct ofl_dt *dt, char *err, size_t errlen);
+int ofl_dt_load_builtin(struct ofl_dt *dt, const void *blob, size_t size, char *err, size_t errlen);
 void ofl_dt_free(struct ofl_dt *dt);
 
 /*

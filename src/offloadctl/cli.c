@@ -101,6 +101,9 @@ offload_ctx *cli_open_ctx(struct cli *cli)
 	}
 	if (cli->sim)
 		o.flags |= OFFLOAD_CTX_SIM;
+#ifdef OFFLOAD_HAVE_SIM
+	o.sim_provider = offload_sim_provider(); /* the models, as offloadctl always had them */
+#endif
 	int r = offload_ctx_open(ctx, &o);
 	if (r < 0) {
 		cli_fail(cli, ctx, "cannot open context", r);

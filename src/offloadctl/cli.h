@@ -9,6 +9,9 @@
 #include <stdio.h>
 
 #include <offload/offload.h>
+#ifdef OFFLOAD_HAVE_SIM
+#include <offload/sim.h> /* liboffload-sim: the models behind --sim and --dtb builtin */
+#endif
 
 /* Exit statuses: 0 success; 1 a failure, mismatch or warning found; 2 usage error. */
 #define CLI_EXIT_OK 0

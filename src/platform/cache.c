@@ -55,12 +55,8 @@ size_t ofl_cache_line(void)
 
 size_t ofl_platform_cache_line(const struct ofl_platform *p)
 {
-#ifdef OFFLOAD_HAVE_SIM
 	if (p && p->world)
-		return ofl_sim_cache_line(p->world);
-#else
-	OFL_UNUSED(p);
-#endif
+		return p->sim->cache_line(p->world);
 	return ofl_cache_line();
 }
 

@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <linux/dma-buf.h>
 #include <linux/dma-heap.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ struct ofl_dma_region {
 	void *map;
 	size_t map_len;
 	struct ofl_sim_mem *sim;
+	const struct offload_sim_provider *prov; /* OFL_DMA_SIM */
 	char name[64];
 	char sysdir[PATH_MAX_OFL]; /* u-dma-buf sysfs directory (kernel-side sync) */
 	bool whole;                /* one allocation is the whole region */
@@ -57,6 +59,7 @@ struct ofl_dma_pool {
 	struct ofl_dma_pool_opts o;
 	char name[80];      /* o.name's copy */
 	enum ofl_dma_provider provider;
+	const struct offload_sim_provider *prov; /* OFL_DMA_SIM: the models' provider and world */
 	struct ofl_sim *sim;
 	size_t line;
 	pthread_mutex_t mu; /* regions */
@@ -452,9 +455,7 @@ static int rmem_open(struct ofl_dma_pool *pool, struct ofl_dma_region **out, cha
 static void region_close(struct ofl_dma_region *r)
 {
 	if (r->sim) {
-#ifdef OFFLOAD_HAVE_SIM
-		ofl_sim_mem_free(r->sim);
-#endif
+		r->prov->mem_free(r->sim);
 	} else if (r->map) {
 		munmap(r->map, r->map_len);
 	}
@@ -536,15 +537,13 @@ static int check_reach(struct ofl_dma_pool *pool, char *why, size_t wl)
 
 	switch (pool->provider) {
 	case OFL_DMA_SIM: {
-#ifdef OFFLOAD_HAVE_SIM
 		uint64_t base, size;
-		ofl_sim_dram(pool->sim, &base, &size);
+		pool->prov->dram(pool->sim, &base, &size);
 		size = OFL_MIN(size, OFL_MAX(pool->o.min_reach, (uint64_t)1 << 20));
 		if (xlate_range(pool, base, size, &bus, w, sizeof(w)) < 0) {
 			snprintf(why, wl, "the simulated DRAM window (where sim DMA memory comes from): %s", w);
 			return -ENODEV;
 		}
-#endif
 		return 0;
 	}
 	case OFL_DMA_UDMABUF: {
@@ -640,11 +639,10 @@ int ofl_dma_pool_new(const struct ofl_platform *p, const struct ofl_dma_pool_opt
 	pthread_mutex_init(&pool->mu, NULL);
 	pthread_rwlock_init(&pool->users_lk, NULL);
 	if (p->world) {
-#ifdef OFFLOAD_HAVE_SIM
 		pool->provider = OFL_DMA_SIM;
+		pool->prov = p->sim;
 		pool->sim = p->world;
-		pool->line = ofl_sim_cache_line(pool->sim);
-#endif
+		pool->line = p->sim->cache_line(p->world);
 	} else {
 		int r = pick_provider(pool, w, sizeof(w));
 		if (r < 0) {
@@ -712,31 +710,30 @@ static int region_new(struct ofl_dma_pool *pool, size_t len, enum offload_cache_
 
 	switch (pool->provider) {
 	case OFL_DMA_SIM: {
-#ifdef OFFLOAD_HAVE_SIM
 		enum ofl_sim_mem_mode sm = mode == OFFLOAD_CACHE_STREAMING ? OFL_SIM_MEM_NONCOHERENT
 					   : mode == OFFLOAD_CACHE_UNCACHED ? OFL_SIM_MEM_UNCACHED
 									    : OFL_SIM_MEM_COHERENT;
 		void *cpu;
 		uint64_t phys;
-		struct ofl_sim_mem *m = ofl_sim_mem_alloc(pool->sim, len, sm, &cpu, &phys);
+		struct ofl_sim_mem *m = pool->prov->mem_alloc(pool->sim, len, sm, &cpu, &phys);
 		if (!m) {
 			snprintf(why, wl, "sim: no simulated memory for %zu bytes", len);
 			return -ENOMEM;
 		}
 		r = calloc(1, sizeof(*r));
 		if (!r) {
-			ofl_sim_mem_free(m);
+			pool->prov->mem_free(m);
 			return -ENOMEM;
 		}
 		r->kind = OFL_DMA_SIM;
 		r->sim = m;
+		r->prov = pool->prov;
 		r->cpu = cpu;
 		r->phys = phys;
 		r->size = (len + pool->line - 1) & ~(pool->line - 1);
 		r->map_cache = mode;
 		r->fd = -1;
 		r->whole = true;
-#endif
 		break;
 	}
 	case OFL_DMA_UDMABUF: {
@@ -960,7 +957,6 @@ void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
 
 	switch (r->kind) {
 	case OFL_DMA_SIM:
-#ifdef OFFLOAD_HAVE_SIM
 		/*
 		 * This CPU's own maintenance of the same lines first, so that cache_ns
 		 * on a model includes what the instructions cost here (sim); then the
@@ -973,10 +969,9 @@ void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
 				ofl_cache_clean(r->cpu + roff, len);
 		}
 		if (for_cpu)
-			ofl_sim_mem_inval(r->sim, roff, len);
+			r->prov->mem_inval(r->sim, roff, len);
 		else
-			ofl_sim_mem_clean(r->sim, roff, len);
-#endif
+			r->prov->mem_clean(r->sim, roff, len);
 		break;
 	case OFL_DMA_UDMABUF:
 		if (!ofl_cache_ops_available()) {

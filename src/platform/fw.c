@@ -15,9 +15,6 @@
 #include "hw/tisci.h"
 #include "platform/platform.h"
 #include "util/util.h"
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/k3_models.h" /* until the simulation provider (src/platform/sim_provider.h) */
-#endif
 
 struct ofl_fw {
 	const struct ofl_platform *p;
@@ -68,12 +65,7 @@ int ofl_fw_xfer(struct ofl_fw *fw, uint8_t *msg, size_t req_len, size_t resp_cap
 	tisci_put8(msg, TISCI_HDR_SEQ, ++fw->seq);
 	uint16_t type = tisci_get16(msg, TISCI_HDR_TYPE);
 	char w[OFL_REASON_LEN] = "";
-#ifdef OFFLOAD_HAVE_SIM
-	int r = ofl_sim_fw_xfer(fw->p->world, msg, req_len, resp_cap, w, sizeof(w));
-#else
-	int r = -ENOTSUP;
-	snprintf(w, sizeof(w), "no firmware behind the channel");
-#endif
+	int r = fw->p->sim->fw_xfer(fw->p->world, msg, req_len, resp_cap, w, sizeof(w));
 	if (r < 0) {
 		snprintf(why, wl, "message 0x%04x to %s: %s", type, fw->name, w);
 		return r;

@@ -15,36 +15,25 @@
 #include "dt/dt.h"
 #include "util/util.h"
 
-#ifdef OFFLOAD_HAVE_SIM
+/* A region a model serves: the provider attaches the node's model and finds its block. */
 static int map_sim(const struct ofl_platform *p, int node, uint64_t phys, uint64_t size,
 		   struct ofl_mmio *out, char *why, size_t wl)
 {
-	char err[OFL_REASON_LEN];
-	struct ofl_sim *sim = p->world;
-	int r;
+	struct ofl_sim_block *b;
+	char w[OFL_REASON_LEN] = "";
+	int r = p->sim->map(p->world, p->fdt, node, phys, size, &b, w, sizeof(w));
 
-	/* The model of this node, never another node's that happens to sit at this address. */
-	struct ofl_sim_model *own = ofl_sim_model_by_node(sim, node);
-	if (!own) {
-		if ((r = ofl_sim_attach(sim, p->fdt, node, err, sizeof(err))) < 0) {
-			snprintf(why, wl, "sim: %s", err);
-			return r;
-		}
-		own = ofl_sim_model_by_node(sim, node);
+	if (r < 0) {
+		snprintf(why, wl, "sim: %s", w);
+		return r;
 	}
-	struct ofl_sim_block *b = ofl_sim_find_block(sim, phys, size);
-	if (b && !ofl_sim_block_of(b, own)) {
-		snprintf(why, wl, "sim: 0x%llx+0x%llx is served by the model block \"%s\", which is not "
-			 "this node's", (unsigned long long)phys, (unsigned long long)size, b->name);
-		return -EBUSY;
-	}
-	r = ofl_mmio_map_sim(sim, phys, size, out);
-	if (r < 0)
-		snprintf(why, wl, "sim: no model serves 0x%llx+0x%llx", (unsigned long long)phys,
-			 (unsigned long long)size);
-	return r;
+	out->sim = b;
+	out->prov = p->sim;
+	out->kind = OFL_MMIO_SIM;
+	out->phys = phys;
+	out->size = size;
+	return 0;
 }
-#endif
 
 int ofl_mmio_map(const struct ofl_platform *p, int node, int index, uint64_t phys, uint64_t size,
 		 struct ofl_mmio *out, char *why, size_t wl)
@@ -54,14 +43,8 @@ int ofl_mmio_map(const struct ofl_platform *p, int node, int index, uint64_t phy
 
 	memset(out, 0, sizeof(*out));
 	out->fd = -1;
-	if (p->world) {
-#ifdef OFFLOAD_HAVE_SIM
+	if (p->world)
 		return map_sim(p, node, phys, size, out, why, wl);
-#else
-		snprintf(why, wl, "sim: this build has no models");
-		return -ENOTSUP;
-#endif
-	}
 	ofl_dt_path(p->fdt, node, path, sizeof(path));
 	int uio = ofl_uio_find(path, e1, sizeof(e1));
 	if (uio >= 0)

@@ -28,21 +28,40 @@
 
 #include <offload/offload.h>
 
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/sim.h"
-#endif
-
-struct ofl_sim_block;
-struct ofl_sim_mem;
+#include "platform/sim_provider.h"
 
 /*
  * The platform of a context: what this layer needs to reach the machine's
- * (or the models') registers and memory. Set up by src/core at open.
+ * (or the models') registers and memory. Set up by src/core at open
+ * (ofl_platform_open()).
  */
 struct ofl_platform {
-	const void *fdt;       /* the device tree the addresses come from */
-	struct ofl_sim *world; /* the models' world when simulated, NULL on hardware */
+	const void *fdt;                        /* the device tree the addresses come from */
+	const struct offload_sim_provider *sim; /* the simulation provider, NULL on hardware */
+	struct ofl_sim *world;                  /* its world of models, NULL on hardware */
 };
+
+/*
+ * Set up the platform of a context: on hardware (sim NULL), or with the
+ * models of provider `sim` (a world is made: noncoherent asks it to emulate
+ * a non-coherent memory system). -ENOMEM with `why`.
+ */
+int ofl_platform_open(struct ofl_platform *p, const void *fdt, const struct offload_sim_provider *sim,
+		      bool noncoherent, char *why, size_t why_len);
+/* Free the world (after every device is gone) unless `keep` (a forked child: it is the parent's). */
+void ofl_platform_close(struct ofl_platform *p, bool keep);
+/*
+ * May liboffload use provider `sim`? -ENOTSUP with `why` when it is of
+ * another ABI (OFL_SIM_PROVIDER_ABI) or an older, shorter table.
+ */
+int ofl_platform_sim_check(const struct offload_sim_provider *sim, char *why, size_t why_len);
+/*
+ * The simulation provider of a program that did not pass one: the
+ * offload_sim_provider() the program already has (linked with
+ * liboffload-sim), else dlopen("liboffload-sim.so.0"). -ENOTSUP with a
+ * sentence naming what to link when there is none.
+ */
+int ofl_platform_sim_find(const struct offload_sim_provider **out, char *why, size_t why_len);
 
 /*
  * Per-device work counters behind offload_dev_stats(): the cache
@@ -76,6 +95,7 @@ enum ofl_mmio_kind { OFL_MMIO_NONE, OFL_MMIO_SIM, OFL_MMIO_UIO, OFL_MMIO_VFIO, O
 struct ofl_mmio {
 	volatile uint8_t *base;     /* hardware mapping; NULL when simulated */
 	struct ofl_sim_block *sim;  /* the model's block; NULL on hardware */
+	const struct offload_sim_provider *prov; /* who serves that block */
 	uint64_t phys, size;        /* the region as the device tree declares it */
 	enum ofl_mmio_kind kind;
 	void *map;                  /* mmap() result and length, for unmapping */
@@ -84,17 +104,8 @@ struct ofl_mmio {
 	void *vfio;                 /* VFIO session shared by a device's regions */
 };
 
-#ifdef OFFLOAD_HAVE_SIM
+/* Served by a model (through the simulation provider), not hardware? */
 #define OFL_MMIO_SIMULATED(m) ((m)->sim != NULL)
-#else
-#define OFL_MMIO_SIMULATED(m) false
-#define ofl_sim_mmio_read32(b, o) 0u
-#define ofl_sim_mmio_write32(b, o, v) ((void)0)
-#define ofl_sim_mmio_read64(b, o) 0ull
-#define ofl_sim_mmio_write64(b, o, v) ((void)0)
-#define ofl_sim_mmio_read16(b, o) 0u
-#define ofl_sim_mmio_write16(b, o, v) ((void)0)
-#endif
 
 /*
  * Bounds: every access must lie inside the region the device tree declares
@@ -102,9 +113,9 @@ struct ofl_mmio {
  * they will touch does (backends/udma: udma_engine_init()), so an access
  * outside is a library bug or a tree the probe did not understand:
  *  - simulated regions are always checked (the model call costs far more
- *    than one compare): the access becomes a bus error of the sim world
- *    (counted, ofl_sim_bus_errors()), a read returns all ones, a write is
- *    dropped, as an unmapped address on a K3 interconnect does;
+ *    than one compare): the access becomes a bus error of the models' world
+ *    (the provider's bus_error, counted there), a read returns all ones, a
+ *    write is dropped, as an unmapped address on a K3 interconnect does;
  *  - hardware regions are checked in builds without NDEBUG (Debug, the
  *    sanitizer builds), or with -DOFFLOAD_MMIO_CHECK: an access outside is
  *    reported on stderr and aborts, as an assert() would, instead of
@@ -133,7 +144,7 @@ static inline uint32_t ofl_mmio_read32(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 4, false);
 			return 0xFFFFFFFFu;
 		}
-		return ofl_sim_mmio_read32(m->sim, off);
+		return m->prov->read32(m->sim, off);
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
 		ofl_mmio_oob(m, off, 4, false);
@@ -147,7 +158,7 @@ static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint
 		if (!ofl_mmio_in(m, off, 4))
 			ofl_mmio_oob(m, off, 4, true);
 		else
-			ofl_sim_mmio_write32(m->sim, off, v);
+			m->prov->write32(m->sim, off, v);
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
@@ -166,7 +177,7 @@ static inline uint16_t ofl_mmio_read16(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 2, false);
 			return 0xFFFFu;
 		}
-		return (uint16_t)ofl_sim_mmio_read16(m->sim, off);
+		return (uint16_t)m->prov->read16(m->sim, off);
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
 		ofl_mmio_oob(m, off, 2, false);
@@ -179,7 +190,7 @@ static inline void ofl_mmio_write16(const struct ofl_mmio *m, uint64_t off, uint
 		if (!ofl_mmio_in(m, off, 2))
 			ofl_mmio_oob(m, off, 2, true);
 		else
-			ofl_sim_mmio_write16(m->sim, off, v);
+			m->prov->write16(m->sim, off, v);
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
@@ -199,7 +210,7 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 8, false);
 			return ~0ull;
 		}
-		return ofl_sim_mmio_read64(m->sim, off);
+		return m->prov->read64(m->sim, off);
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
 		ofl_mmio_oob(m, off, 8, false);
@@ -217,7 +228,7 @@ static inline void ofl_mmio_write64(const struct ofl_mmio *m, uint64_t off, uint
 		if (!ofl_mmio_in(m, off, 8))
 			ofl_mmio_oob(m, off, 8, true);
 		else
-			ofl_sim_mmio_write64(m->sim, off, v);
+			m->prov->write64(m->sim, off, v);
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
@@ -288,10 +299,6 @@ int ofl_vfio_map(const char *devname, int index, uint64_t phys, uint64_t size,
 		 struct ofl_mmio *out, char *why, size_t why_len);
 /* Platform device name (e.g. "31150000.dma-controller") whose of_node is `dt_path`; -ENOENT. */
 int ofl_platform_dev_by_of_node(const char *dt_path, char *name, size_t len);
-#ifdef OFFLOAD_HAVE_SIM
-/* A region served by a model at [phys, phys + size). -ENODEV if no model serves it. */
-int ofl_mmio_map_sim(struct ofl_sim *sim, uint64_t phys, uint64_t size, struct ofl_mmio *out);
-#endif
 
 /* ------------------------------------------------------------------ firmware messages */
 

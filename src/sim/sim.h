@@ -4,9 +4,9 @@
  *
  * A world has
  *  - an MMIO map: register blocks at physical addresses, each owned by a
- *    model; the platform's mmio accessor calls ofl_sim_mmio_*() when a region
- *    is simulated, so the backends drive models with the same code that
- *    drives silicon;
+ *    model; liboffload's mmio accessor calls ofl_sim_mmio_*() through the
+ *    simulation provider (provider.c) when a region is simulated, so the
+ *    backends drive models with the same code that drives silicon;
  *  - a memory map: DMA memory the library allocated for simulated devices.
  *    Each region has a CPU view (what the program reads and writes) and, in
  *    non-coherent mode, a separate RAM view (what the memory holds). Models
@@ -28,6 +28,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "platform/sim_provider.h" /* the seam to liboffload, and enum ofl_sim_mem_mode */
 
 struct ofl_sim;
 
@@ -62,6 +64,15 @@ int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
 		      const char *name);
 /* Remove every block of `model` (a model that failed half-way through its creation). */
 void ofl_sim_remove_blocks(struct ofl_sim *sim, const void *model);
+/*
+ * The block serving a region [phys, phys + size) that starts at the block's
+ * base: with node >= 0 the model of that DT node is attached first (a node
+ * already modelled is left alone) and a block of another model is -EBUSY.
+ * 0, -ENODEV (no block), -EINVAL (the region starts inside a block), or the
+ * attach's -errno, with `why`.
+ */
+int ofl_sim_map(struct ofl_sim *sim, const void *fdt, int node, uint64_t phys, uint64_t size,
+		struct ofl_sim_block **out, char *why, size_t why_len);
 /* The block containing all of [phys, phys + size), or NULL. */
 struct ofl_sim_block *ofl_sim_find_block(struct ofl_sim *sim, uint64_t phys, uint64_t size);
 /*
@@ -88,13 +99,6 @@ uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val);
 
 /* ------------------------------------------------------------------ memory */
-
-/* Cache behaviour of a simulated DMA memory region. */
-enum ofl_sim_mem_mode {
-	OFL_SIM_MEM_COHERENT,    /* one view: device and CPU see the same bytes */
-	OFL_SIM_MEM_NONCOHERENT, /* CPU view and RAM view, joined by clean/invalidate */
-	OFL_SIM_MEM_UNCACHED,    /* one view; the CPU's accesses go straight to RAM */
-};
 
 struct ofl_sim_mem;
 

@@ -23,6 +23,7 @@ static struct offload_ctx_opts none_opts(void)
 	offload_ctx_opts_init(&o);
 	o.dt_source = OFFLOAD_DT_NONE;
 	o.flags = OFFLOAD_CTX_NO_ENV;
+	o.sim_provider = TEST_SIM_PROVIDER;
 	return o;
 }
 
@@ -213,6 +214,21 @@ START_TEST(open_rejects_bad_opts)
 	ck_assert_int_eq(open_with(ctx, &big.o), 0);
 	ck_assert_str_eq(offload_ctx_dt_source(ctx), "none");
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+
+	/* A caller built before sim_provider: its size ends before it, and what lies there is not read. */
+	o = none_opts();
+	o.size = offsetof(struct offload_ctx_opts, sim_provider);
+	o.sim_provider = (const struct offload_sim_provider *)(uintptr_t)8; /* would crash if used */
+	ck_assert_int_eq(open_with(ctx, &o), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	/* A provider of another ABI is refused, never called. */
+	static const struct offload_sim_provider other = { .abi = OFL_SIM_PROVIDER_ABI + 1,
+							   .size = sizeof(other), .version = "9.9" };
+	o = none_opts();
+	o.flags |= OFFLOAD_CTX_SIM;
+	o.sim_provider = &other;
+	ck_assert_int_eq(open_with(ctx, &o), -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "has ABI"));
 
 	/* Flag bits this library does not define (a newer caller, or garbage). */
 	static const uint32_t bad_flags[] = { 0xffff0000u, 1u << 3, 1u << 31 };

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "simutil.h"
 #include "platform/platform.h"
 #include "sim/sim.h"
 #include "testutil.h"

@@ -433,6 +433,9 @@ static int ctx_init(PyoCtx *c, PyObject *args, PyObject *kwds)
 	offload_ctx_opts_init(&o);
 	o.flags = (sim ? OFFLOAD_CTX_SIM : 0) | (no_env ? OFFLOAD_CTX_NO_ENV : 0) |
 		  (sim_nc ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
+#ifdef OFFLOAD_HAVE_SIM
+	o.sim_provider = offload_sim_provider(); /* the models: sim=, DtSource.BUILTIN, the AUTO fallback */
+#endif
 	if (dtb == Py_None) {
 		o.dt_source = OFFLOAD_DT_AUTO;
 	} else if (PyUnicode_Check(dtb) || PyObject_HasAttrString(dtb, "__fspath__")) {
