@@ -221,7 +221,8 @@ offload_ctx *offload_ctx_new(void);
  * are ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
  * the threads the CPU backend copies with (1: never split a copy; default:
  * the CPUs the process may run on); it is a process-wide tuning knob that
- * ::OFFLOAD_CTX_NO_ENV does not hide.
+ * ::OFFLOAD_CTX_NO_ENV does not hide, as is liboffload-sim's register trace,
+ * OFFLOAD_SIM_TRACE (<offload/sim.h>), read when a context simulates.
  *
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.
@@ -236,7 +237,8 @@ offload_ctx *offload_ctx_new(void);
  *     ::OFFLOAD_DT_BUILTIN, OFFLOAD_SIM, OFFLOAD_DTB=builtin) and there is
  *     no liboffload-sim to serve them (none passed, linked or loadable), or
  *     the one passed is of another ABI;
- *   - -ENOENT / -EACCES: the device-tree file cannot be read;
+ *   - -ENOENT / -EACCES: the device-tree file cannot be read, or the
+ *     register trace (OFFLOAD_SIM_TRACE) cannot be opened for appending;
  *   - -ENOMEM: out of memory for the context itself (the tree, the device
  *     list). Running out of memory or threads while one engine is probed
  *     (its DMA memory, its model's thread) does not fail the open: that

@@ -46,6 +46,13 @@ bool cli_common_opt(struct cli *cli, int c, const char *arg)
 	case CLI_OPT_SIM:
 		cli->sim = true;
 		return true;
+	case CLI_OPT_SIM_TRACE:
+		/* --sim-trace FILE: read by liboffload-sim when a context's models are created (every context) */
+		if (setenv("OFFLOAD_SIM_TRACE", arg, 1) < 0) {
+			fprintf(stderr, "%s: --sim-trace: %s\n", cli->prog, strerror(errno));
+			return false;
+		}
+		return true;
 	case CLI_OPT_BACKENDS:
 		cli->backends = arg;
 		return cli_backends_ok(cli, "--backends", arg);

@@ -76,11 +76,9 @@ int ofl_platform_open(struct ofl_platform *p, const void *fdt, const struct offl
 	p->fdt = fdt;
 	if (!sim)
 		return 0;
-	p->world = sim->world_new(noncoherent);
-	if (!p->world) {
-		snprintf(why, wl, "out of memory for the models' world");
-		return -ENOMEM;
-	}
+	int r = sim->world_new(noncoherent, &p->world, why, wl);
+	if (r < 0)
+		return r;
 	p->sim = sim;
 	return 0;
 }

@@ -43,8 +43,12 @@ struct offload_sim_provider {
 	const unsigned char *board_dtb;
 	size_t board_dtb_size;
 
-	/* A world (noncoherent: emulate a non-coherent memory system); NULL when out of memory. */
-	struct ofl_sim *(*world_new)(bool noncoherent);
+	/*
+	 * A world in *out (noncoherent: emulate a non-coherent memory system).
+	 * 0, -ENOMEM, or the -errno of opening the register trace
+	 * (OFFLOAD_SIM_TRACE), with `why`.
+	 */
+	int (*world_new)(bool noncoherent, struct ofl_sim **out, char *why, size_t why_len);
 	/* Stop every model of the world and free it. */
 	void (*world_free)(struct ofl_sim *sim);
 	/* The cache line the world emulates, in bytes. */

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <offload/sim.h>
 #include <offload/version.h>
@@ -61,11 +63,23 @@ int ofl_sim_map(struct ofl_sim *sim, const void *fdt, int node, uint64_t phys, u
 	return 0;
 }
 
-static struct ofl_sim *world_new(bool noncoherent)
+/* A context's world; OFFLOAD_SIM_TRACE names the register trace (sim.h). */
+static int world_new(bool noncoherent, struct ofl_sim **out, char *why, size_t wl)
 {
-	const struct ofl_sim_opts o = { .noncoherent = noncoherent };
+	const char *trace = getenv("OFFLOAD_SIM_TRACE");
+	const struct ofl_sim_opts o = { .noncoherent = noncoherent, .trace = trace && *trace ? trace : NULL };
 
-	return ofl_sim_create(&o);
+	errno = 0;
+	*out = ofl_sim_create(&o);
+	if (*out)
+		return 0;
+	if (o.trace && errno && errno != ENOMEM) {
+		int e = errno;
+		snprintf(why, wl, "OFFLOAD_SIM_TRACE=%s: cannot append to it (%s)", o.trace, strerror(e));
+		return -e;
+	}
+	snprintf(why, wl, "out of memory for the models' world");
+	return -ENOMEM;
 }
 
 static void bus_error(struct ofl_sim_block *b, bool write, unsigned width, uint64_t off,

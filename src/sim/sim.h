@@ -49,19 +49,53 @@ struct ofl_sim_block_ops {
 	void (*write16)(void *model, unsigned region, uint64_t off, uint16_t val);
 };
 
+/*
+ * How a model names the registers of a block, for the register trace
+ * (OFFLOAD_SIM_TRACE). Each model has a table per block, with the names
+ * Linux or the TRM uses. A block is a list of areas; an area is `count`
+ * units ("tchan", "ring"; none for the block's own registers) of `stride`
+ * bytes from `base` (a negative stride: unit i sits below unit 0, as the
+ * EIP97 ring AICs), and a unit holds the registers of `regs`.
+ */
+struct ofl_sim_reg {
+	uint32_t off;      /* within the unit */
+	uint32_t span;     /* bytes the name covers (0: 4); a FIFO window covers its whole range */
+	uint32_t step;     /* != 0: an array, register i at off + i * step, named NAME<i> */
+	const char *name;  /* ends a table when NULL */
+	const char *wname; /* the name of a write when it differs (an ACK over a STAT); NULL: name */
+	unsigned width;    /* != 0: names only accesses of that many bytes (a 16-bit half of a register) */
+};
+
+/* A plain 32-bit register, and the end of a table. */
+#define OFL_SIM_REG(off, name) { (off), 0, 0, (name), NULL, 0 }
+#define OFL_SIM_REG_END { 0, 0, 0, NULL, NULL, 0 }
+
+struct ofl_sim_regarea {
+	const char *unit;               /* NULL: registers of the block itself (stride 0) */
+	uint64_t base;                  /* offset of unit 0 */
+	int64_t stride;                 /* unit i at base + i * stride */
+	uint32_t count;                 /* units; 0: as many as the block holds */
+	const struct ofl_sim_reg *regs; /* ends an area list when NULL */
+};
+
 struct ofl_sim_block {
 	struct ofl_sim *sim;
 	const struct ofl_sim_block_ops *ops;
 	void *model;
 	unsigned region;     /* the model's own region number */
 	uint64_t phys, size; /* where the block sits in the physical address map */
+	const struct ofl_sim_regarea *names; /* the trace's register names, or NULL */
 	char name[48];
 };
 
-/* Register a block of a model at [phys, phys + size). -EEXIST on overlap, -ENOMEM. */
+/*
+ * Register a block of a model at [phys, phys + size), its registers named
+ * by `names` (an area list ending with a NULL regs; NULL: offsets only).
+ * -EEXIST on overlap, -ENOMEM.
+ */
 int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
 		      const struct ofl_sim_block_ops *ops, void *model, unsigned region,
-		      const char *name);
+		      const char *name, const struct ofl_sim_regarea *names);
 /* Remove every block of `model` (a model that failed half-way through its creation). */
 void ofl_sim_remove_blocks(struct ofl_sim *sim, const void *model);
 /*
@@ -89,7 +123,8 @@ static inline bool ofl_sim_block_of(const struct ofl_sim_block *b, const struct 
 /*
  * The accessors the platform's mmio layer calls for a simulated region.
  * An access outside the block or misaligned is a bus error: it is counted
- * (ofl_sim_bus_errors()), reads return all ones, writes are dropped.
+ * (ofl_sim_bus_errors()), reads return all ones, writes are dropped. With a
+ * trace (ofl_sim_opts.trace) every access is a line of it.
  */
 uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val);
@@ -97,6 +132,20 @@ uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val);
 uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val);
+
+/*
+ * The register trace: is the world writing one (cheap, for callers that
+ * would otherwise gather values for nothing)?
+ */
+bool ofl_sim_tracing(const struct ofl_sim *sim);
+/*
+ * A 32-bit register value the simulated firmware wrote on an engine's
+ * behalf (the DM firmware of TI-SCI): traced as a W32 of the register at
+ * `off` of the block of `model` and `region`, marked "fw". Nothing when
+ * the world writes no trace or no block of the model has that region.
+ */
+void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
+		      uint32_t val);
 
 /* ------------------------------------------------------------------ memory */
 
@@ -226,8 +275,14 @@ struct ofl_sim_opts {
 	bool noncoherent;   /* emulate non-coherent memory for every simulated device */
 	uint64_t dram_base; /* simulated DRAM window; 0 = default 0x880000000 (J721E DDR high) */
 	uint64_t dram_size; /* 0 = default 32 GiB */
+	/* The register trace: a file every model register access is appended to (NULL: none). */
+	const char *trace;
 };
 
+/*
+ * A world. NULL when out of memory, or (errno set) when the trace file
+ * cannot be opened for appending.
+ */
 struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts);
 void ofl_sim_destroy(struct ofl_sim *sim);
 bool ofl_sim_noncoherent(const struct ofl_sim *sim);
