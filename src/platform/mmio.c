@@ -75,6 +75,13 @@ void ofl_mmio_unmap(struct ofl_mmio *m)
 
 /* ------------------------------------------------------------- /dev/mem */
 
+bool ofl_devmem_allowed(void)
+{
+	const char *e = getenv("OFFLOAD_DEVMEM");
+
+	return e && strcmp(e, "1") == 0;
+}
+
 int ofl_devmem_map(uint64_t phys, uint64_t size, bool uncached, void **cpu, void **map,
 		   size_t *map_len, int *fd, char *why, size_t wl)
 {

@@ -57,8 +57,7 @@ int ofl_mmio_map(const struct ofl_platform *p, int node, int index, uint64_t phy
 	} else {
 		snprintf(e2, sizeof(e2), "VFIO: no platform device for %s", path);
 	}
-	const char *dm = getenv("OFFLOAD_DEVMEM");
-	if (dm && strcmp(dm, "1") == 0) {
+	if (ofl_devmem_allowed()) {
 		void *cpu;
 		r = ofl_devmem_map(phys, size, true, &cpu, &out->map, &out->map_len, &out->fd, why, wl);
 		if (r == 0) {

@@ -291,6 +291,8 @@ int ofl_uio_find(const char *dt_path, char *why, size_t why_len);
 /* Map the UIO map of uioN that covers [phys, phys + size). */
 int ofl_uio_map(int uio, uint64_t phys, uint64_t size, struct ofl_mmio *out, char *why,
 		size_t why_len);
+/* Does OFFLOAD_DEVMEM=1 allow /dev/mem (registers and reserved-memory)? */
+bool ofl_devmem_allowed(void);
 /* Map [phys, phys + size) through /dev/mem (the caller guarantees the DT declares it). */
 int ofl_devmem_map(uint64_t phys, uint64_t size, bool uncached, void **cpu, void **map,
 		   size_t *map_len, int *fd, char *why, size_t why_len);
@@ -366,11 +368,6 @@ struct ofl_dma {
 };
 
 /*
- * Translate a CPU physical address to the device's bus address (dma-ranges).
- * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
- * be translated, e.g. an interconnect loop) with the reason in `why`.
- */
-/*
  * A simulated engine's timeouts are this many times the hardware's: its model
  * runs on a host thread that shares the CPU with everything else, and on a
  * loaded 2-core host a model starved for a second is scheduling, not a stuck
@@ -379,6 +376,11 @@ struct ofl_dma {
  */
 #define OFL_SIM_TIMEOUT_FACTOR 10u
 
+/*
+ * Translate a CPU physical address to the device's bus address (dma-ranges).
+ * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
+ * be translated, e.g. an interconnect loop) with the reason in `why`.
+ */
 typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
 struct ofl_dma_pool_opts {
