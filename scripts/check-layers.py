@@ -10,7 +10,9 @@ src/hw (register facts) is a leaf that backends and the models share.
 src/sim (liboffload-sim) implements the platform's simulation provider: it
 may include src/platform/sim_provider.h and the leaves (hw, dt, util), never
 the library above them. A backend includes no other backend. The public
-headers (<offload/...>) are the contract every part may use; only quoted
+headers (<offload/...>) are the contract every part may use, except
+liboffload-sim's <offload/sim.h>, which only liboffload-sim and the programs
+linking it (the CLI, the Python module, the tests) include; only quoted
 includes ("dir/file.h") are edges of the graph.
 
 Usage: check-layers.py [--root DIR] [--graph]
@@ -40,6 +42,8 @@ SCANNED = ("src", "backends")
 SKIP = ("src/offloadctl",)   # the CLI includes only public headers (its own check: none here)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# liboffload-sim's public header: for the programs that link it, never for liboffload
+SIM_HEADER = re.compile(r'^\s*#\s*include\s+[<"]offload/sim\.h[>"]')
 
 
 def module_of(rel):
@@ -69,7 +73,9 @@ def resolve(root, src_rel, inc):
 
 
 def scan(root):
+    """Edges between modules, and the library's includes of <offload/sim.h> (file, line)."""
     edges = []  # (from_module, to_module, file, line, included path)
+    sim_header = []
     for top in SCANNED:
         for dirpath, _dirs, files in os.walk(os.path.join(root, top)):
             for f in sorted(files):
@@ -84,6 +90,8 @@ def scan(root):
                     continue
                 with open(path, encoding="utf-8", errors="replace") as fh:
                     for n, line in enumerate(fh, 1):
+                        if src_mod != "src/sim" and SIM_HEADER.match(line):
+                            sim_header.append((rel, n))
                         m = INCLUDE.match(line)
                         if not m:
                             continue
@@ -93,7 +101,7 @@ def scan(root):
                         dst_mod = module_of(target)
                         if dst_mod and dst_mod != src_mod:
                             edges.append((src_mod, dst_mod, rel, n, target))
-    return edges
+    return edges, sim_header
 
 
 def violation(src, dst, target):
@@ -150,7 +158,7 @@ def main():
     if not os.path.isdir(os.path.join(root, "src")):
         print("check-layers: %s has no src/" % root, file=sys.stderr)
         return 2
-    edges = scan(root)
+    edges, sim_header = scan(root)
     if a.graph:
         count = {}
         for s, d, *_ in edges:
@@ -163,6 +171,10 @@ def main():
         if why:
             print("%s:%d: includes %s: %s" % (f, n, t, why))
             bad += 1
+    for f, n in sim_header:
+        print("%s:%d: includes <offload/sim.h>: liboffload knows the models only as the simulation "
+              "provider (%s)" % (f, n, SIM_SEAM))
+        bad += 1
     for c in cycles(edges):
         print("cycle between directories: " + " -> ".join(c))
         bad += 1
