@@ -231,21 +231,24 @@ static int read_bindings(struct udma_engine *e, char *why, size_t wl)
 	int node = e->dev->node;
 	uint32_t v;
 
-	if (dt_u32(fdt, node, "ti,udma-atype", &v) == 0) {
-		if (v > 2) {
-			snprintf(why, wl, "ti,udma-atype = %u is out of range (0..2; Linux k3-udma.c "
-				 "udma_probe() refuses the device)", v);
+	/* Linux k3-udma.c udma_probe() refuses the device for a value out of range */
+	const struct {
+		const char *prop, *range;
+		uint32_t max;
+		uint8_t *out;
+	} binds[] = {
+		{ "ti,udma-atype", "0..2", 2, &e->atype },
+		{ "ti,asel", "a 4-bit field, 0..15", 15, &e->asel },
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(binds); i++) {
+		if (dt_u32(fdt, node, binds[i].prop, &v) < 0)
+			continue;
+		if (v > binds[i].max) {
+			snprintf(why, wl, "%s = %u is out of range (%s; Linux k3-udma.c udma_probe() refuses "
+				 "the device)", binds[i].prop, v, binds[i].range);
 			return -EINVAL;
 		}
-		e->atype = (uint8_t)v;
-	}
-	if (dt_u32(fdt, node, "ti,asel", &v) == 0) {
-		if (v > 15) {
-			snprintf(why, wl, "ti,asel = %u is out of range (a 4-bit field, 0..15; Linux k3-udma.c "
-				 "udma_probe() refuses the device)", v);
-			return -EINVAL;
-		}
-		e->asel = (uint8_t)v;
+		*binds[i].out = (uint8_t)v;
 	}
 	return 0;
 }

@@ -118,8 +118,10 @@ struct ofl_dma_region *ofl_dma_region_of_map(enum ofl_dma_provider kind, enum of
 	struct ofl_dma_region *r = calloc(1, sizeof(*r));
 
 	if (!r) {
-		munmap(map, map_len);
-		close(fd);
+		if (map)
+			munmap(map, map_len);
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	r->kind = kind;
@@ -230,7 +232,6 @@ static const struct ofl_dma_provider_ops *const hw_providers[] = {
 static int pick_provider(struct ofl_dma_pool *pool, char *why, size_t wl)
 {
 	const char *want = getenv("OFFLOAD_DMA_PROVIDER");
-	size_t off = 0;
 
 	why[0] = '\0';
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hw_providers); i++) {
@@ -243,7 +244,7 @@ static int pick_provider(struct ofl_dma_pool *pool, char *why, size_t wl)
 			pool->ops = ops;
 			return 0;
 		}
-		off += (size_t)snprintf(why + off, off < wl ? wl - off : 0, "%s%s", off ? "; " : "", note);
+		ofl_reason_append(why, wl, "%s", note);
 	}
 	return -ENODEV;
 }

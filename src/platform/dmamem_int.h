@@ -100,8 +100,10 @@ extern const struct ofl_dma_provider_ops ofl_dma_heap_ops;
 extern const struct ofl_dma_provider_ops ofl_dma_sim_ops;
 
 /*
- * A region over a mapping (whole: one allocation is all of it); NULL when
- * out of memory, the mapping and fd then released.
+ * A region of `size` bytes at CPU address `cpu` and physical address `phys`,
+ * over a mapping and fd of the caller's (NULL / -1: none; memory the
+ * provider frees in its close()); whole: one allocation is all of it. NULL
+ * when out of memory, the mapping and fd then released.
  */
 struct ofl_dma_region *ofl_dma_region_of_map(enum ofl_dma_provider kind, enum offload_cache_mode mode,
 					     void *map, size_t map_len, void *cpu, size_t size, int fd,

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "platform/dmamem_int.h"
 #include "util/util.h"
@@ -42,20 +41,15 @@ static int sim_region(struct ofl_dma_pool *pool, size_t len, enum offload_cache_
 		snprintf(why, wl, "sim: no simulated memory for %zu bytes", len);
 		return -ENOMEM;
 	}
-	struct ofl_dma_region *r = calloc(1, sizeof(*r));
+	struct ofl_dma_region *r = ofl_dma_region_of_map(OFL_DMA_SIM, mode, NULL, 0, cpu,
+							 (len + pool->line - 1) & ~(pool->line - 1), -1, phys,
+							 "sim", true);
 	if (!r) {
 		pool->prov->mem_free(m);
 		return -ENOMEM;
 	}
-	r->kind = OFL_DMA_SIM;
 	r->sim = m;
 	r->prov = pool->prov;
-	r->cpu = cpu;
-	r->phys = phys;
-	r->size = (len + pool->line - 1) & ~(pool->line - 1);
-	r->map_cache = mode;
-	r->fd = -1;
-	r->whole = true;
 	*out = r;
 	return 0;
 }

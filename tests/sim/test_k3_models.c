@@ -469,6 +469,17 @@ static void sci_hdr(uint8_t *m, uint16_t type)
 	tisci_put32(m, TISCI_HDR_FLAGS, TISCI_FLAG_REQ_ACK_ON_PROCESSED);
 }
 
+/* A PSIL_PAIR or PSIL_UNPAIR of threads src and dst on the NAVSS: ofl_fw_xfer()'s result. */
+static int psil(struct ofl_fw *fw, uint8_t *m, uint16_t type, uint32_t src, uint32_t dst, char *why,
+		size_t wl)
+{
+	sci_hdr(m, type);
+	tisci_put32(m, TISCI_PSIL_NAV_ID, K3FX_NAVSS_ID);
+	tisci_put32(m, TISCI_PSIL_SRC, src);
+	tisci_put32(m, TISCI_PSIL_DST, dst);
+	return ofl_fw_xfer(fw, m, TISCI_PSIL_LEN, TISCI_MSG_MAX, why, wl);
+}
+
 /*
  * The DM firmware model writes, past the firewall, what each message says it
  * programs (drivers/firmware/ti_sci.h): TX_CH_CFG -> TCHAN TCFG and TCQ,
@@ -522,26 +533,17 @@ START_TEST(dm_firmware_messages)
 	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x14), 300);
 
 	/* PSI-L: tchan 5 owns source thread 0x1005, rchan 5 destination thread 0x9005 */
-	sci_hdr(m, TISCI_MSG_RM_PSIL_PAIR);
-	tisci_put32(m, TISCI_PSIL_NAV_ID, K3FX_NAVSS_ID);
-	tisci_put32(m, TISCI_PSIL_SRC, J7_PSIL + 5);
-	tisci_put32(m, TISCI_PSIL_DST, (J7_PSIL + 5) | 0x8000);
-	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_PSIL_LEN, sizeof(m), why, sizeof(why)), 0);
+	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_PAIR, J7_PSIL + 5, (J7_PSIL + 5) | 0x8000, why,
+			      sizeof(why)), 0);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x68), 0x9005);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x68), 0x1005);
 	/* ti_sci.h: a destination thread below 0x8000 is NACK'd (Linux then sees -ENODEV) */
-	sci_hdr(m, TISCI_MSG_RM_PSIL_PAIR);
-	tisci_put32(m, TISCI_PSIL_NAV_ID, K3FX_NAVSS_ID);
-	tisci_put32(m, TISCI_PSIL_SRC, J7_PSIL + 6);
-	tisci_put32(m, TISCI_PSIL_DST, J7_PSIL + 6);
-	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_PSIL_LEN, sizeof(m), why, sizeof(why)), -ENODEV);
+	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_PAIR, J7_PSIL + 6, J7_PSIL + 6, why, sizeof(why)),
+			 -ENODEV);
 	ck_assert_ptr_nonnull(strstr(why, "below 0x8000"));
 	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 6 * 0x100 + 0x68), 0);
-	sci_hdr(m, TISCI_MSG_RM_PSIL_UNPAIR);
-	tisci_put32(m, TISCI_PSIL_NAV_ID, K3FX_NAVSS_ID);
-	tisci_put32(m, TISCI_PSIL_SRC, J7_PSIL + 5);
-	tisci_put32(m, TISCI_PSIL_DST, (J7_PSIL + 5) | 0x8000);
-	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_PSIL_LEN, sizeof(m), why, sizeof(why)), 0);
+	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_UNPAIR, J7_PSIL + 5, (J7_PSIL + 5) | 0x8000, why,
+			      sizeof(why)), 0);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x68), 0);
 
 	/* RING_CFG on the ring accelerator: SIZE = MODE 1 (bits 31:30), ELSIZE 1 (26:24), count 16 */
