@@ -463,10 +463,48 @@ int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info 
 int offload_dev_find(const offload_ctx *ctx, const char *key);
 
 /**
+ * @brief Name of backend @p index of this library, in probe order.
+ *
+ * The backends built into the library, from its registry: the order in
+ * which they are offered each device-tree device (direct drivers before
+ * kernel interfaces; the first that binds serves the device), with "cpu"
+ * first. These are the names the allow-list (offload_ctx_opts::backends,
+ * OFFLOAD_BACKENDS) and offload_backend_status() accept; a full build has
+ * "cpu", "udma", "eip97", "dspi", "kcapi", "spidev". Enumerate with
+ * `for (unsigned i = 0; (name = offload_backend_name(i)); i++)`.
+ *
+ * @param index 0, 1, ... .
+ * @return A static NUL-terminated string, or NULL when @p index is at or
+ *   past the number of backends built in (no error is recorded: NULL is
+ *   how the enumeration ends).
+ *
+ * Thread-safety: safe from any thread; needs no context.
+ * @since 0.2
+ */
+const char *offload_backend_name(unsigned index);
+
+/**
+ * @brief The OFFLOAD_CAP_* classes backend @p index can serve.
+ *
+ * What the backend implements at all (for example "kcapi": cipher and
+ * hash; "udma": memcpy), not what a given machine offers: which devices a
+ * context has and what each can do is offload_dev_get_info()'s answer.
+ *
+ * @param index As offload_backend_name().
+ * @return Bitwise OR of OFFLOAD_CAP_* (never 0 for a backend), or 0 when
+ *   @p index is past the end.
+ *
+ * Thread-safety: safe from any thread; needs no context.
+ * @since 0.2
+ */
+uint32_t offload_backend_caps(unsigned index);
+
+/**
  * @brief Whether a backend takes part in an open context, and if not, why.
  *
  * @param ctx  An open context.
- * @param name Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97".
+ * @param name Backend name, one of offload_backend_name()'s (any other name
+ *             gives -ENOENT).
  * @param why  If not NULL, receives the reason the backend is absent (for
  *             example "socket(AF_ALG) failed: Address family not supported by
  *             protocol ..."), "" when it is present, "not built into this
@@ -565,7 +603,7 @@ int offload_dev_stats_reset(offload_ctx *ctx, int dev);
 struct offload_result {
 	/** Index of the device that ran the operation. */
 	int dev;
-	/** Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97". */
+	/** Backend name, one of offload_backend_name()'s ("cpu", "kcapi", ...). */
 	const char *backend;
 	/**
 	 * Implementation that ran: "cpu-memcpy"; "openssl-evp:" and the OpenSSL

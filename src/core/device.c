@@ -45,6 +45,26 @@ int offload_dev_find(const offload_ctx *ctx, const char *key)
 		       key);
 }
 
+/* The registry's length: ofl_backends[] is NULL-terminated. */
+static unsigned backend_count(void)
+{
+	unsigned n = 0;
+
+	while (ofl_backends[n])
+		n++;
+	return n;
+}
+
+const char *offload_backend_name(unsigned index)
+{
+	return index < backend_count() ? ofl_backends[index]->name : NULL;
+}
+
+uint32_t offload_backend_caps(unsigned index)
+{
+	return index < backend_count() ? ofl_backends[index]->caps : 0;
+}
+
 int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why)
 {
 	int r = ofl_ctx_check(ctx, "offload_backend_status");

@@ -535,6 +535,56 @@ START_TEST(dev_info_bad_input)
 }
 END_TEST
 
+/*
+ * offload_backend_name(): the backends this build has, in the probe order
+ * offload/core.h documents (cpu, udma, eip97, dspi, kcapi, spidev, each one
+ * only when built), NULL past the end; each is a name offload_backend_status()
+ * knows. offload_backend_caps(): what each backend implements, as
+ * documented per backend (udma copies, dspi/spidev do SPI, eip97/kcapi
+ * crypto, the CPU memcpy and crypto).
+ */
+START_TEST(backend_names_in_probe_order)
+{
+	static const struct {
+		const char *name;
+		uint32_t caps;
+		bool built;
+	} want[] = {
+		{ "cpu", OFFLOAD_CAP_MEMCPY | OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH, true },
+#ifdef OFFLOAD_HAVE_UDMA
+		{ "udma", OFFLOAD_CAP_MEMCPY, true },
+#endif
+#ifdef OFFLOAD_HAVE_EIP97
+		{ "eip97", OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH, true },
+#endif
+#ifdef OFFLOAD_HAVE_DSPI
+		{ "dspi", OFFLOAD_CAP_SPI, true },
+#endif
+#ifdef OFFLOAD_HAVE_KCAPI
+		{ "kcapi", OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH, true },
+#endif
+#ifdef OFFLOAD_HAVE_SPIDEV
+		{ "spidev", OFFLOAD_CAP_SPI, true },
+#endif
+	};
+	const unsigned n = sizeof(want) / sizeof(want[0]);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+
+	for (unsigned i = 0; i < n; i++) {
+		ck_assert_ptr_nonnull(offload_backend_name(i));
+		ck_assert_str_eq(offload_backend_name(i), want[i].name);
+		ck_assert_uint_eq(offload_backend_caps(i), want[i].caps);
+		ck_assert_int_ge(offload_backend_status(ctx, want[i].name, NULL), 0);
+	}
+	ck_assert_ptr_null(offload_backend_name(n));
+	ck_assert_ptr_null(offload_backend_name(n + 1));
+	ck_assert_ptr_null(offload_backend_name(UINT_MAX));
+	ck_assert_uint_eq(offload_backend_caps(n), 0);
+	ck_assert_uint_eq(offload_backend_caps(UINT_MAX), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(errors_are_per_context)
 {
 	offload_ctx *a = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
@@ -755,6 +805,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, ctx_flags_in_effect);
 	tcase_add_test(tc, cpu_device_is_always_there);
 	tcase_add_test(tc, dev_info_bad_input);
+	tcase_add_test(tc, backend_names_in_probe_order);
 	tcase_add_test(tc, errors_are_per_context);
 	tcase_add_test(tc, errors_are_per_thread);
 	tcase_add_test(tc, fork_child_may_close_inherited_ctx);

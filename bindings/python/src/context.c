@@ -820,8 +820,8 @@ static PyMethodDef ctx_methods[] = {
 	  "(offload_dev_find()). Raises NoDevice if none matches." },
 	{ "backend_status", (PyCFunction)ctx_backend_status, METH_O,
 	  "backend_status($self, name, /)\n--\n\n"
-	  "Whether backend `name` ('cpu', 'kcapi', 'spidev', 'udma', 'dspi', 'eip97') takes\n"
-	  "part in this context, and if not why, as a BackendStatus (offload_backend_status())." },
+	  "Whether backend `name` (one of offload.backend_names()) takes part in this\n"
+	  "context, and if not why, as a BackendStatus (offload_backend_status())." },
 	{ "dev_stats", (PyCFunction)ctx_dev_stats, METH_O,
 	  "dev_stats($self, dev, /)\n--\n\n"
 	  "The work counters of a device (index, name or DeviceInfo) as a DevStats:\n"

@@ -24,6 +24,28 @@ class TestModule(unittest.TestCase):
         self.assertEqual(offload.HEADER_VERSION, offload.version())
         self.assertEqual(offload.version_number(), (major << 16) | (minor << 8) | patch)
 
+    def test_backend_names(self):
+        # The registry in probe order (offload/core.h: cpu first, direct drivers,
+        # then the kernel interfaces), each known to backend_status().
+        names = offload.backend_names()
+        self.assertEqual(names[0], "cpu")
+        order = ["cpu", "udma", "eip97", "dspi", "kcapi", "spidev"]
+        self.assertEqual(names, [n for n in order if n in names])
+        self.assertEqual(len(set(names)), len(names))
+        self.assertEqual(offload.backend_caps("cpu"),
+                         offload.Cap.MEMCPY | offload.Cap.CIPHER | offload.Cap.HASH)
+        if "kcapi" in names:
+            self.assertEqual(offload.backend_caps("kcapi"), offload.Cap.CIPHER | offload.Cap.HASH)
+        if "udma" in names:
+            self.assertEqual(offload.backend_caps("udma"), offload.Cap.MEMCPY)
+        with self.assertRaises(offload.NotFound):
+            offload.backend_caps("warp-drive")
+        with self.assertRaises(TypeError):
+            offload.backend_caps(0)
+        with offload.Context(source=offload.DtSource.NONE, no_env=True) as ctx:
+            for n in names:
+                self.assertTrue(ctx.backend_status(n).built, n)
+
     def test_strerror(self):
         # The texts of offload_strerror() documented in core.h.
         self.assertEqual(offload.strerror(-errno.EBADMSG), "authentication tag mismatch")
