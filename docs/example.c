@@ -49,9 +49,11 @@ static const char *cache_name(enum offload_cache_mode m)
 static void list_devices(offload_ctx *ctx)
 {
 	int n = offload_dev_count(ctx);
+	uint32_t flags = 0;
 
+	offload_ctx_get_flags(ctx, &flags); /* an open context: cannot fail */
 	printf("device tree: %s%s\n", offload_ctx_dt_source(ctx),
-	       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK)
+	       (flags & OFFLOAD_CTX_DT_FALLBACK)
 		       ? " (none on this machine: the built-in virtual board, simulated)"
 		       : "");
 	for (int i = 0; i < n; i++) {

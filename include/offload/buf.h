@@ -249,8 +249,13 @@ uint64_t offload_buf_bus_addr(const offload_buf *buf);
 /**
  * @brief Cache handling of a buffer.
  * @param buf The buffer.
- * @return The mode, or ::OFFLOAD_CACHE_COHERENT if buf is NULL;
- *   ::OFFLOAD_CACHE_STREAMING for a dma-buf (its CPU access must be bracketed).
+ * @return The mode; ::OFFLOAD_CACHE_STREAMING for a dma-buf (its CPU access
+ *   must be bracketed). If @p buf is NULL or not a buffer,
+ *   ::OFFLOAD_CACHE_STREAMING, the answer that is safe to act on (cache
+ *   maintenance is never wrong, only slower), and offload_last_error(NULL)
+ *   says "offload_buf_cache_mode: buffer is NULL" (or "not a buffer").
+ *   Before 0.2 the answer was ::OFFLOAD_CACHE_COHERENT, which told a
+ *   caller with a bug to skip the maintenance a non-coherent device needs.
  *
  * Thread-safety: safe from any thread.
  */

@@ -140,7 +140,7 @@ enum offload_dt_source {
 #define OFFLOAD_CTX_SIM_NONCOHERENT (1u << 2)
 
 /**
- * Reported by offload_ctx_flags(), never accepted by offload_ctx_open(): the
+ * Reported by offload_ctx_get_flags(), never accepted by offload_ctx_open(): the
  * device tree is the built-in virtual board only because ::OFFLOAD_DT_AUTO
  * found none to use (no OFFLOAD_DTB, no /sys/firmware/fdt, as on a PC).
  * Its engines are simulated; unless ::OFFLOAD_CTX_SIM is also reported they
@@ -293,8 +293,27 @@ const char *offload_ctx_note(const offload_ctx *ctx);
  * machine without a device tree. Programs use these to say which of their
  * results come from models (offloadctl prints them above its listings).
  *
+ * @param ctx   An open context.
+ * @param flags Receives the flags (bitwise OR of OFFLOAD_CTX_*); set to 0
+ *              when the call fails.
+ * @return 0, or -EINVAL (ctx or flags is NULL, or ctx is not a context),
+ *   -EBADF (ctx is not open, or was inherited through fork()).
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ * @since 0.2
+ */
+int offload_ctx_get_flags(const offload_ctx *ctx, uint32_t *flags);
+
+/**
+ * @brief The flags in effect, as offload_ctx_get_flags(), in the 0.1 form.
+ *
+ * @deprecated A bad handle and "no flags" both give 0 here; use
+ *   offload_ctx_get_flags(), which tells them apart. Kept, unchanged, for
+ *   programs written against 0.1.
+ *
  * @param ctx An open context.
- * @return The flags; 0 if ctx is NULL, not a context, or not open.
+ * @return The flags; 0 if ctx is NULL, not a context, or not open (no
+ *   message is recorded).
  *
  * Thread-safety: safe from any thread while the context is open.
  */

@@ -314,7 +314,13 @@ uint64_t offload_buf_bus_addr(const offload_buf *b)
 
 enum offload_cache_mode offload_buf_cache_mode(const offload_buf *b)
 {
-	return buf_ok(b) ? b->mode : OFFLOAD_CACHE_COHERENT;
+	if (buf_ok(b))
+		return b->mode;
+	/* The safe answer for a caller's bug: with STREAMING the caller keeps
+	 * maintaining the caches, which is never wrong, only slower. */
+	ofl_err(NULL, -EINVAL, "offload_buf_cache_mode: %s; answering streaming (maintain the caches)",
+		b ? "not a buffer" : "buffer is NULL");
+	return OFFLOAD_CACHE_STREAMING;
 }
 
 static int check_range(const offload_buf *b, size_t off, size_t len, enum offload_dma_dir dir,

@@ -739,16 +739,36 @@ const char *offload_ctx_dt_source(const offload_ctx *ctx)
 	return ctx->dt.source;
 }
 
-uint32_t offload_ctx_flags(const offload_ctx *ctx)
+/* The flags in effect of an open context. */
+static uint32_t flags_in_effect(const offload_ctx *ctx)
 {
-	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
-		return 0;
 	uint32_t f = ctx->flags & ~(uint32_t)OFFLOAD_CTX_SIM;
+
 	if (ctx->sim && !ctx->sim_auto)
 		f |= OFFLOAD_CTX_SIM;
 	if (ctx->dt_fallback)
 		f |= OFFLOAD_CTX_DT_FALLBACK;
 	return f;
+}
+
+uint32_t offload_ctx_flags(const offload_ctx *ctx)
+{
+	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
+		return 0;
+	return flags_in_effect(ctx);
+}
+
+int offload_ctx_get_flags(const offload_ctx *ctx, uint32_t *flags)
+{
+	if (flags)
+		*flags = 0; /* never a stale value on failure */
+	int r = ofl_ctx_check(ctx, "offload_ctx_get_flags");
+	if (r < 0)
+		return r;
+	if (!flags)
+		return ofl_err(ctx, -EINVAL, "offload_ctx_get_flags: flags is NULL");
+	*flags = flags_in_effect(ctx);
+	return 0;
 }
 
 void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,

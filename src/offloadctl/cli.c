@@ -283,9 +283,16 @@ const char *cli_text(const char *s)
 	return ring[k].buf;
 }
 
+uint32_t cli_ctx_flags(const offload_ctx *ctx)
+{
+	uint32_t f;
+
+	return offload_ctx_get_flags(ctx, &f) == 0 ? f : 0;
+}
+
 const char *cli_dt_note(offload_ctx *ctx)
 {
-	uint32_t f = offload_ctx_flags(ctx);
+	uint32_t f = cli_ctx_flags(ctx);
 	const char *src = offload_ctx_dt_source(ctx);
 
 	if (f & OFFLOAD_CTX_DT_FALLBACK)

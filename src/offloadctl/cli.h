@@ -107,6 +107,9 @@ const char *cli_text(const char *s);
  * A sentence for the top of list/doctor when the device tree is the built-in
  * virtual board or models are attached; "" otherwise.
  */
+/* The OFFLOAD_CTX_* flags of an open ctx (offload_ctx_get_flags()); 0 if it fails. */
+uint32_t cli_ctx_flags(const offload_ctx *ctx);
+
 const char *cli_dt_note(offload_ctx *ctx);
 
 /*

@@ -393,7 +393,7 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 	printf("{\n  \"dt_source\": ");
 	cli_json_str(stdout, offload_ctx_dt_source(ctx));
 	printf(",\n  \"dt_fallback\": %s,\n  \"note\": ",
-	       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
+	       (cli_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
 	cli_json_str(stdout, cli_dt_note(ctx));
 	printf(",\n  \"warnings\": %d,\n  \"notes\": %d,\n  \"findings\": [\n", r->warnings,
 	       r->n - r->warnings);

@@ -249,7 +249,7 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		printf("{\n  \"dt_source\": ");
 		cli_json_str(stdout, offload_ctx_dt_source(ctx));
 		printf(",\n  \"dt_fallback\": %s,\n  \"note\": ",
-		       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
+		       (cli_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
 		cli_json_str(stdout, note);
 		printf(",\n  \"devices\": [\n");
 	} else if (cli->csv) {

@@ -384,10 +384,28 @@ START_TEST(ctx_flags_in_effect)
 	offload_ctx *ctx = offload_ctx_new();
 	struct offload_ctx_opts o = none_opts();
 
+	uint32_t f = 0xdeadbeef;
+	uint64_t not_a_ctx[32] = { 0 };
+
+	/* The 0.1 call cannot tell a bad handle from "no flags"; the 0.2 one can. */
 	ck_assert_uint_eq(offload_ctx_flags(NULL), 0);
 	ck_assert_uint_eq(offload_ctx_flags(ctx), 0); /* not open */
+	ck_assert_int_eq(offload_ctx_get_flags(NULL, &f), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_ctx_get_flags: context is NULL"));
+	ck_assert_uint_eq(f, 0); /* never a stale value */
+	f = 0xdeadbeef;
+	ck_assert_int_eq(offload_ctx_get_flags((offload_ctx *)not_a_ctx, &f), -EINVAL);
+	ck_assert_uint_eq(f, 0);
+	f = 0xdeadbeef;
+	ck_assert_int_eq(offload_ctx_get_flags(ctx, &f), -EBADF);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "not open"));
+	ck_assert_uint_eq(f, 0);
 	ck_assert_int_eq(open_with(ctx, &o), 0);
 	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV);
+	ck_assert_int_eq(offload_ctx_get_flags(ctx, &f), 0);
+	ck_assert_uint_eq(f, OFFLOAD_CTX_NO_ENV);
+	ck_assert_int_eq(offload_ctx_get_flags(ctx, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "flags is NULL"));
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	/* Reported, never accepted. */
 	o.flags |= OFFLOAD_CTX_DT_FALLBACK;
@@ -416,6 +434,8 @@ START_TEST(ctx_flags_in_effect)
 		ck_assert_int_eq(open_with(ctx, &o), 0);
 		ck_assert_uint_eq(offload_ctx_flags(ctx),
 				  OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM | OFFLOAD_CTX_DT_FALLBACK);
+		ck_assert_int_eq(offload_ctx_get_flags(ctx, &f), 0);
+		ck_assert_uint_eq(f, OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM | OFFLOAD_CTX_DT_FALLBACK);
 		ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	} else {
 		fprintf(stderr, "ctx_flags_in_effect: live device tree here, AUTO fallback not tested\n");

@@ -49,7 +49,17 @@ START_TEST(bad_input)
 	ck_assert_ptr_null(offload_buf_ptr(NULL));
 	ck_assert_uint_eq(offload_buf_size(NULL), 0);
 	ck_assert_uint_eq(offload_buf_bus_addr(NULL), 0);
-	ck_assert_int_eq(offload_buf_cache_mode(NULL), OFFLOAD_CACHE_COHERENT);
+	/* No buffer: the answer that is safe to act on is "maintain the caches"
+	 * (STREAMING); COHERENT would tell the caller to skip the maintenance a
+	 * non-coherent device needs. The caller's bug is named. */
+	ck_assert_int_eq(offload_buf_cache_mode(NULL), OFFLOAD_CACHE_STREAMING);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_buf_cache_mode: buffer is NULL"));
+	{
+		uint64_t not_a_buffer[16] = { 0 };
+		ck_assert_int_eq(offload_buf_cache_mode((const offload_buf *)not_a_buffer),
+				 OFFLOAD_CACHE_STREAMING);
+		ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "not a buffer"));
+	}
 	ck_assert_int_eq(offload_buf_sync_for_device(NULL, 0, 1, OFFLOAD_DMA_TO_DEVICE), -EINVAL);
 
 	ck_assert_int_eq(offload_buf_alloc(ctx, OFFLOAD_DEV_AUTO, 100, 0, &b), 0);

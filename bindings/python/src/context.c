@@ -771,9 +771,14 @@ static PyObject *ctx_get_note(PyoCtx *c, void *unused)
 
 static PyObject *ctx_get_flags(PyoCtx *c, void *unused)
 {
+	uint32_t f;
+
 	if (pyo_ctx_check(c) < 0)
 		return NULL;
-	return PyLong_FromUnsignedLong(offload_ctx_flags(c->ctx));
+	int r = offload_ctx_get_flags(c->ctx, &f);
+	if (r < 0)
+		return pyo_raise_lib(c->ctx, r);
+	return PyLong_FromUnsignedLong(f);
 }
 
 static PyObject *ctx_get_device_count(PyoCtx *c, void *unused)
@@ -861,7 +866,7 @@ static PyGetSetDef ctx_getset[] = {
 	  "What opening left out of a valid device tree (engine nodes beyond the 64\n"
 	  "devices a context lists), or '' (offload_ctx_note()).", NULL },
 	{ "flags", (getter)ctx_get_flags, NULL,
-	  "The OFFLOAD_CTX_* bits in effect after the environment (offload_ctx_flags()):\n"
+	  "The OFFLOAD_CTX_* bits in effect after the environment (offload_ctx_get_flags()):\n"
 	  "1 SIM (simulated engines may be chosen automatically), 2 NO_ENV,\n"
 	  "4 SIM_NONCOHERENT, 8 DT_FALLBACK (the built-in virtual board stands in for\n"
 	  "a machine without a device tree).", NULL },
