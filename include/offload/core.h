@@ -50,6 +50,27 @@ unsigned offload_version(void);
  */
 const char *offload_version_string(void);
 
+/**
+ * @brief Whether the running library is at least version @p major.@p minor.@p patch.
+ *
+ * The run-time counterpart of OFFLOAD_CHECK_VERSION(): a program that uses
+ * a function added in 0.2 and may meet an older liboffload.so.0 (a shared
+ * library is replaced without rebuilding its users) checks
+ * `offload_check_version(0, 2, 0)` first. Versions compare component by
+ * component, major first.
+ *
+ * @param major Major version wanted.
+ * @param minor Minor version wanted.
+ * @param patch Patch version wanted.
+ * @return 1 if the loaded library's version is at least the one given, 0 if
+ *   it is older. Never fails.
+ *
+ * Thread-safety: safe from any thread.
+ * @since 0.2 (a 0.1 library lacks the symbol: a program linked against it
+ *   needs 0.2 at load time anyway)
+ */
+int offload_check_version(unsigned major, unsigned minor, unsigned patch);
+
 /* ------------------------------------------------------------------ errors */
 
 /**
@@ -193,7 +214,7 @@ offload_ctx *offload_ctx_new(void);
  *        compute each device's DMA policy and bind backends.
  *
  * A backend that cannot run here (for example AF_ALG on a kernel without it)
- * is left out and offload_dev_info() says why; that is not an error.
+ * is left out and offload_dev_get_info() says why; that is not an error.
  *
  * Environment, read at open: OFFLOAD_DTB (a .dtb path, or "none", "live",
  * "builtin") replaces opts->dt_source; OFFLOAD_BACKENDS replaces
@@ -362,6 +383,14 @@ enum offload_cache_mode {
  * Strings are owned by the context and stay valid until it is closed. A
  * reason names the device-tree node/property or the capability-table entry
  * (with the Linux driver match data it comes from) that decided.
+ *
+ * The struct grows at its end from release to release (fields are never
+ * moved or removed); offload_dev_get_info() takes the caller's sizeof, so
+ * programs built against any release keep working. Growable by size rather
+ * than opaque with getters (libgpiod v2's choice) because the project's other
+ * growable structs (offload_ctx_opts, offload_dev_stats) already work so,
+ * because a caller gets a consistent snapshot of all 30 fields in one call,
+ * and because the fields stay plain C for FFI callers (Python's module).
  */
 struct offload_dev_info {
 	/** Index of the device, 0 .. offload_dev_count() - 1. */
@@ -415,8 +444,6 @@ struct offload_dev_info {
 	/** Reason for the transfer mode. */
 	const char *transfer_reason;
 
-	/* Added in 0.1 (before the first release) for `offloadctl doctor`. */
-
 	/** How #phys_addr was found (reg entry and the `ranges` it crossed), or why it is 0. */
 	const char *phys_reason;
 	/**
@@ -460,14 +487,27 @@ int offload_dev_count(const offload_ctx *ctx);
 /**
  * @brief Describe device @p index.
  *
+ * The struct can grow: pass `sizeof *info` as your program compiled it. A
+ * program built against an older, shorter struct gets exactly the fields it
+ * knows and nothing is written past @p size bytes; one built against a
+ * newer, longer struct than this library has gets the fields this library
+ * knows and the rest zeroed. Write `offload_dev_get_info(ctx, i, &info,
+ * sizeof info)`.
+ *
  * @param ctx   An open context.
  * @param index 0 .. offload_dev_count() - 1.
- * @param info  Filled on success.
- * @return 0, or -EINVAL (NULL argument), -EBADF (closed), -ENODEV (index out of range).
+ * @param info  Filled on success: at most @p size bytes are written.
+ * @param size  sizeof(*info) as compiled by the caller, in bytes (> 0).
+ * @return 0, or -EINVAL (info is NULL, size is 0, or ctx is NULL or not a
+ *   context), -EBADF (closed, or inherited through fork()), -ENODEV (index
+ *   out of range).
  *
  * Thread-safety: safe from any thread while the context is open.
+ * @since 0.2 (replaces offload_dev_info() of 0.1, which had no size; 0.1
+ *   binaries still reach that entry point, which copies the 0.1 layout).
  */
-int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info *info);
+int offload_dev_get_info(const offload_ctx *ctx, int index, struct offload_dev_info *info,
+			 size_t size);
 
 /**
  * @brief Find a device by name, device-tree path or compatible string.
@@ -570,20 +610,24 @@ struct offload_dev_stats {
  * @param ctx  An open context.
  * @param dev  Device index.
  * @param out  Receives the counters.
- * @param size sizeof(*out) as compiled by the caller; at most that many bytes are written,
- *             so a program built against an older, shorter struct keeps working.
- * @return 0, or -EINVAL (NULL out, size 0), -EBADF (closed), -ENODEV (no such device).
+ * @param size sizeof(*out) as compiled by the caller, in bytes; at most that many bytes are
+ *             written, so a program built against an older, shorter struct keeps working,
+ *             and a newer, longer one gets the counters this library lacks zeroed.
+ * @return 0, or -EINVAL (NULL out, size 0, ctx NULL or not a context), -EBADF (closed),
+ *   -ENODEV (no such device).
  *
  * Thread-safety: safe from any thread; counters of operations still running may be partial.
+ * @since 0.2 (offload_dev_stats() of 0.1, same arguments, under the struct's name)
  */
-int offload_dev_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out, size_t size);
+int offload_dev_get_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out,
+			  size_t size);
 
 /**
  * @brief Zero the work counters of device @p dev.
  *
  * @param ctx An open context.
  * @param dev Device index.
- * @return 0, or -EINVAL, -EBADF, -ENODEV as offload_dev_stats().
+ * @return 0, or -EINVAL, -EBADF, -ENODEV as offload_dev_get_stats().
  *
  * Thread-safety: safe from any thread; operations running meanwhile may count on either side.
  */
@@ -618,6 +662,9 @@ int offload_dev_stats_reset(offload_ctx *ctx, int dev);
  * Who ran an operation. Filled by the synchronous calls that take a
  * `struct offload_result *` (which may be NULL when the caller does not care).
  * Strings are owned by the context and stay valid until it is closed.
+ *
+ * Frozen: those calls take no size for it, so it never grows; a later
+ * release that reports more adds a struct and calls of its own.
  */
 struct offload_result {
 	/** Index of the device that ran the operation. */

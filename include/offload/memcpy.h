@@ -92,7 +92,11 @@ struct offload_queue_opts {
 	int dev;
 };
 
-/** One finished job, as returned by offload_queue_poll() and offload_queue_wait(). */
+/**
+ * One finished job, as returned by offload_queue_poll() and offload_queue_wait().
+ * An array element (its size is the stride of the caller's array), so it
+ * never grows; a later release that reports more adds a struct of its own.
+ */
 struct offload_completion {
 	/** The value passed to offload_queue_copy(). */
 	uint64_t user_data;
@@ -100,7 +104,7 @@ struct offload_completion {
 	uint32_t job;
 	/** 0 on success, or -ETIMEDOUT, -EIO, -ECANCELED (queue reset) for this job. */
 	int32_t status;
-	/** Device that ran the job (see offload_dev_info()). */
+	/** Device that ran the job (see offload_dev_get_info()). */
 	int32_t dev;
 	/** OFFLOAD_RES_* bits for this job. */
 	uint32_t flags;

@@ -34,7 +34,7 @@ const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg)
 	return NULL;
 }
 
-const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len)
+OFFLOAD_API const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len)
 {
 	static const char *const aes[4][3] = {
 		{ "AES-128-ECB", "AES-192-ECB", "AES-256-ECB" },
@@ -281,7 +281,7 @@ static void cipher_destroy(struct ofl_handle *h)
 	free(s);
 }
 
-int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_cipher_alg alg,
+OFFLOAD_API int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_cipher_alg alg,
 				    const void *key, size_t key_len, offload_cipher_session **out)
 {
 	static const char func[] = "offload_cipher_session_open";
@@ -318,15 +318,55 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
 	return 0;
 }
 
-int offload_cipher_session_open(offload_ctx *ctx, enum offload_cipher_alg alg, const void *key,
+OFFLOAD_API int offload_cipher_session_open(offload_ctx *ctx, enum offload_cipher_alg alg, const void *key,
 				size_t key_len, offload_cipher_session **out)
 {
 	return offload_cipher_session_open_dev(ctx, OFFLOAD_DEV_AUTO, alg, key, key_len, out);
 }
 
-int offload_cipher_session_run(offload_cipher_session *s, const struct offload_cipher_op *op)
+/*
+ * The caller's op in this library's layout. op_size is sizeof(*op) as the
+ * caller compiled it: equal (the usual case) uses op as it is; an older,
+ * shorter layout (at least 0.1's) is copied into *tmp with the newer fields
+ * zeroed; a newer, longer one is accepted when every byte this library does
+ * not know is 0 (a field it cannot honour is refused, never ignored: the
+ * copy_struct_from_user() rule of Linux). NULL with *err set on failure.
+ */
+static const struct offload_cipher_op *op_in(struct offload_ctx *ctx, const char *func,
+					     const struct offload_cipher_op *op, size_t op_size,
+					     struct offload_cipher_op *tmp, int *err)
+{
+	if (OFL_LIKELY(op_size == sizeof(*op)))
+		return op;
+	if (op_size < OFL_CIPHER_OP_SIZE_0_1) {
+		*err = ofl_err(ctx, -EINVAL, "%s: op_size %zu is smaller than the oldest layout of "
+					     "struct offload_cipher_op (%zu bytes, liboffload 0.1)",
+			       func, op_size, (size_t)OFL_CIPHER_OP_SIZE_0_1);
+		return NULL;
+	}
+	if (op_size < sizeof(*op)) {
+		memset(tmp, 0, sizeof(*tmp));
+		memcpy(tmp, op, op_size);
+		return tmp;
+	}
+	const unsigned char *tail = (const unsigned char *)op;
+	for (size_t i = sizeof(*op); i < op_size; i++)
+		if (tail[i]) {
+			*err = ofl_err(ctx, -EINVAL,
+				       "%s: op sets byte %zu of %zu, beyond the %zu bytes of struct "
+				       "offload_cipher_op this liboffload (%s) knows",
+				       func, i, op_size, sizeof(*op), OFFLOAD_VERSION_STRING);
+			return NULL;
+		}
+	return op;
+}
+
+OFFLOAD_API int offload_cipher_session_run(offload_cipher_session *s, const struct offload_cipher_op *op,
+					   size_t op_size)
 {
 	static const char func[] = "offload_cipher_session_run";
+	struct offload_cipher_op tmp;
+	int err = 0;
 
 	if (OFL_UNLIKELY(!s || s->magic != CIPHER_MAGIC))
 		return ofl_err(NULL, -EINVAL, "%s: %s", func,
@@ -337,6 +377,9 @@ int offload_cipher_session_run(offload_cipher_session *s, const struct offload_c
 		return ofl_inherited_err(s->ctx, func);
 	if (OFL_UNLIKELY(!op))
 		return ofl_err(s->ctx, -EINVAL, "%s: op is NULL", func);
+	op = op_in(s->ctx, func, op, op_size, &tmp, &err);
+	if (OFL_UNLIKELY(!op))
+		return err;
 	if (OFL_UNLIKELY(op->alg || op->key || op->key_len))
 		return ofl_err(s->ctx, -EINVAL,
 			       "%s: op->alg, op->key and op->key_len must be 0/NULL in a session (the "
@@ -345,7 +388,7 @@ int offload_cipher_session_run(offload_cipher_session *s, const struct offload_c
 	return cipher_run(s, func, op);
 }
 
-int offload_cipher_session_close(offload_cipher_session *s)
+OFFLOAD_API int offload_cipher_session_close(offload_cipher_session *s)
 {
 	if (!s || s->magic != CIPHER_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_cipher_session_close: %s",
@@ -356,16 +399,20 @@ int offload_cipher_session_close(offload_cipher_session *s)
 	return 0;
 }
 
-int offload_cipher(offload_ctx *ctx, const struct offload_cipher_op *op)
+OFFLOAD_API int offload_cipher(offload_ctx *ctx, const struct offload_cipher_op *op, size_t op_size)
 {
 	static const char func[] = "offload_cipher";
 	struct offload_cipher_session s;
+	struct offload_cipher_op tmp;
 	int r = ofl_ctx_check(ctx, func);
 
 	if (r < 0)
 		return r;
 	if (!op)
 		return ofl_err(ctx, -EINVAL, "%s: op is NULL", func);
+	op = op_in(ctx, func, op, op_size, &tmp, &r);
+	if (!op)
+		return r;
 	r = cipher_session_init(&s, ctx, func, OFFLOAD_DEV_AUTO, op->alg, op->key, op->key_len);
 	if (r < 0)
 		return r;

@@ -45,6 +45,13 @@ static inline bool ofl_hash_is_hmac(enum offload_hash_alg alg)
 	return ((unsigned)alg & 0x100u) != 0;
 }
 
+/*
+ * sizeof(struct offload_cipher_op) in liboffload 0.1, the oldest layout
+ * offload_cipher() and offload_cipher_session_run() accept (fields are only
+ * ever added at the end).
+ */
+#define OFL_CIPHER_OP_SIZE_0_1 OFL_SIZE_UPTO(struct offload_cipher_op, result)
+
 /* One device a session may use, with its lazily created backend state. */
 struct ofl_crypto_slot {
 	struct ofl_device *dev;

@@ -4,30 +4,32 @@
 
 #include "core/internal.h"
 
-int offload_dev_count(const offload_ctx *ctx)
+OFFLOAD_API int offload_dev_count(const offload_ctx *ctx)
 {
 	int r = ofl_ctx_check(ctx, "offload_dev_count");
 
 	return r < 0 ? r : ctx->ndev;
 }
 
-int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info *info)
+OFFLOAD_API int offload_dev_get_info(const offload_ctx *ctx, int index, struct offload_dev_info *info,
+				     size_t size)
 {
-	int r = ofl_ctx_check(ctx, "offload_dev_info");
+	static const char func[] = "offload_dev_get_info";
+	int r = ofl_ctx_check(ctx, func);
 
 	if (r < 0)
 		return r;
-	if (!info)
-		return ofl_err(ctx, -EINVAL, "offload_dev_info: info is NULL");
+	if (!info || size == 0)
+		return ofl_err(ctx, -EINVAL, "%s: %s", func, !info ? "info is NULL" : "size is 0");
 	const struct ofl_device *d = ofl_ctx_device(ctx, index);
 	if (!d)
-		return ofl_err(ctx, -ENODEV, "offload_dev_info: no device %d (the context has %d)",
-			       index, ctx->ndev);
-	*info = d->info;
+		return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, index,
+			       ctx->ndev);
+	ofl_struct_out(info, size, &d->info, sizeof(d->info));
 	return 0;
 }
 
-int offload_dev_find(const offload_ctx *ctx, const char *key)
+OFFLOAD_API int offload_dev_find(const offload_ctx *ctx, const char *key)
 {
 	int r = ofl_ctx_check(ctx, "offload_dev_find");
 
@@ -55,17 +57,17 @@ static unsigned backend_count(void)
 	return n;
 }
 
-const char *offload_backend_name(unsigned index)
+OFFLOAD_API const char *offload_backend_name(unsigned index)
 {
 	return index < backend_count() ? ofl_backends[index]->name : NULL;
 }
 
-uint32_t offload_backend_caps(unsigned index)
+OFFLOAD_API uint32_t offload_backend_caps(unsigned index)
 {
 	return index < backend_count() ? ofl_backends[index]->caps : 0;
 }
 
-int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why)
+OFFLOAD_API int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why)
 {
 	int r = ofl_ctx_check(ctx, "offload_backend_status");
 
@@ -89,7 +91,7 @@ int offload_backend_status(const offload_ctx *ctx, const char *name, const char 
 				     "library", name);
 }
 
-const char *offload_ctx_note(const offload_ctx *ctx)
+OFFLOAD_API const char *offload_ctx_note(const offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;

@@ -34,7 +34,7 @@ static const struct {
 	{ OFFLOAD_HASH_HMAC_SHA512, "HMAC-SHA512", 64 },
 };
 
-const char *offload_hash_name(enum offload_hash_alg alg)
+OFFLOAD_API const char *offload_hash_name(enum offload_hash_alg alg)
 {
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
 		if (hash_table[i].alg == alg)
@@ -47,7 +47,7 @@ enum offload_hash_alg ofl_hash_base(enum offload_hash_alg alg)
 	return (enum offload_hash_alg)((unsigned)alg & 0xffu);
 }
 
-int offload_hash_digest_size(enum offload_hash_alg alg)
+OFFLOAD_API int offload_hash_digest_size(enum offload_hash_alg alg)
 {
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
 		if (hash_table[i].alg == alg)
@@ -259,7 +259,7 @@ static void hash_destroy(struct ofl_handle *h)
 	free(s);
 }
 
-int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, const void *key,
+OFFLOAD_API int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, const void *key,
 			  size_t key_len, offload_hash_session **out)
 {
 	static const char func[] = "offload_hash_open";
@@ -290,7 +290,7 @@ int offload_hash_open_dev(offload_ctx *ctx, int dev, enum offload_hash_alg alg, 
 	return 0;
 }
 
-int offload_hash_open(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
+OFFLOAD_API int offload_hash_open(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
 		      offload_hash_session **out)
 {
 	return offload_hash_open_dev(ctx, OFFLOAD_DEV_AUTO, alg, key, key_len, out);
@@ -308,7 +308,7 @@ static int hash_check(offload_hash_session *s, const char *func)
 	return 0;
 }
 
-int offload_hash_update(offload_hash_session *s, const void *data, size_t len)
+OFFLOAD_API int offload_hash_update(offload_hash_session *s, const void *data, size_t len)
 {
 	static const char func[] = "offload_hash_update";
 	int r = hash_check(s, func);
@@ -335,7 +335,7 @@ static int digest_check(struct offload_ctx *ctx, const char *func, enum offload_
 	return 0;
 }
 
-int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
+OFFLOAD_API int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
 		       struct offload_result *res)
 {
 	static const char func[] = "offload_hash_final";
@@ -349,7 +349,7 @@ int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
 	return hash_final(s, func, digest, res);
 }
 
-int offload_hash_close(offload_hash_session *s)
+OFFLOAD_API int offload_hash_close(offload_hash_session *s)
 {
 	if (!s || s->magic != HASH_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_hash_close: %s",
@@ -360,7 +360,7 @@ int offload_hash_close(offload_hash_session *s)
 	return 0;
 }
 
-int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
+OFFLOAD_API int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
 		 const void *data, size_t len, void *digest, size_t digest_len,
 		 struct offload_result *res)
 {

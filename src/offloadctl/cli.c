@@ -319,6 +319,6 @@ int cli_dev_find(offload_ctx *ctx, const char *s)
 	if (n == 0 || n > 4 || s[n])
 		return offload_dev_find(ctx, s);
 	int d = atoi(s);
-	int r = offload_dev_info(ctx, d, &info);
+	int r = offload_dev_get_info(ctx, d, &info, sizeof(info));
 	return r < 0 ? r : d;
 }

@@ -104,7 +104,7 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 		printf("],\n  \"results\": [\n");
 	for (int i = 0; i < offload_dev_count(ctx); i++) {
 		struct offload_dev_info d;
-		if (offload_dev_info(ctx, i, &d) < 0 || !(d.flags & OFFLOAD_DEVF_USABLE) ||
+		if (offload_dev_get_info(ctx, i, &d, sizeof(d)) < 0 || !(d.flags & OFFLOAD_DEVF_USABLE) ||
 		    !(d.caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
 			continue;
 		t.dev = d.name;
@@ -386,7 +386,7 @@ static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher
 	struct offload_cipher_op op = { .dir = dir, .iv = ivhex ? iv : NULL,
 					.iv_len = ciphers[ci].iv_len, .in = data, .out = data,
 					.len = len, .result = &res };
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	if (r < 0) {
 		cli_fail(cli, ctx, ciphers[ci].name, r);
 		goto out;

@@ -263,7 +263,7 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 	}
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
-		if (offload_dev_info(ctx, i, &d) < 0)
+		if (offload_dev_get_info(ctx, i, &d, sizeof(d)) < 0)
 			continue;
 		if (cli->csv) {
 			print_csv(&d);

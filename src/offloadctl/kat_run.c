@@ -65,7 +65,7 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 	};
 	int ret = 0;
 	/* encrypt, out of place */
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	if (r < 0) {
 		ret = fail(o, ctx, r, "encrypt");
 		goto out;
@@ -81,7 +81,7 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 	memcpy(tag, b.tag, (size_t)b.taglen);
 	op.dir = OFFLOAD_DECRYPT;
 	op.in = out;
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	if (r < 0) {
 		ret = fail(o, ctx, r, "decrypt (in place)");
 		goto out;
@@ -92,7 +92,7 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 	}
 	/* encrypt in place */
 	op.dir = OFFLOAD_ENCRYPT;
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	if (r < 0 || memcmp(out, b.ct, (size_t)b.ctlen) != 0) {
 		ret = fail(o, ctx, r, "encrypt (in place)%s", r < 0 ? "" : ": wrong ciphertext");
 		goto out;
@@ -103,7 +103,7 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 		memset(out, 0xa5, sizeof(out));
 		op.dir = OFFLOAD_DECRYPT;
 		op.in = b.ct;
-		r = offload_cipher_session_run(s, &op);
+		r = offload_cipher_session_run(s, &op, sizeof(op));
 		size_t nz = 0;
 		for (long i = 0; i < b.ptlen; i++)
 			nz += out[i] != 0;

@@ -87,7 +87,7 @@ START_TEST(null_context_errors_name_the_call)
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_ctx_close"));
 	ck_assert_int_eq(offload_dev_count(NULL), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_dev_count"));
-	ck_assert_int_eq(offload_dev_info(NULL, 0, &d), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_info(NULL, 0, &d, sizeof(d)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "NULL"));
 	ck_assert_int_eq(offload_dev_find(NULL, "cpu"), -EINVAL);
 	ck_assert_ptr_null(offload_ctx_dt_source(NULL));
@@ -107,7 +107,7 @@ START_TEST(not_a_context_is_refused)
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "not a liboffload context"));
 	ck_assert_int_eq(offload_ctx_close(junk), -EINVAL);
 	ck_assert_int_eq(offload_dev_count(junk), -EINVAL);
-	ck_assert_int_eq(offload_dev_info(junk, 0, &d), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_info(junk, 0, &d, sizeof(d)), -EINVAL);
 	ck_assert_int_eq(offload_dev_find(junk, "cpu"), -EINVAL);
 	ck_assert_ptr_null(offload_ctx_dt_source(junk));
 	offload_ctx_free(junk); /* ignored: not ours */
@@ -175,7 +175,7 @@ START_TEST(use_after_close_every_call)
 	ck_assert_int_eq(open_with(ctx, &o), 0);
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	ck_assert_int_eq(offload_dev_count(ctx), -EBADF);
-	ck_assert_int_eq(offload_dev_info(ctx, 0, &d), -EBADF);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 0, &d, sizeof(d)), -EBADF);
 	ck_assert_int_eq(offload_dev_find(ctx, "cpu"), -EBADF);
 	ck_assert_ptr_null(offload_ctx_dt_source(ctx));
 	ck_assert_int_eq(offload_memcpy(ctx, b, a, sizeof(a)), -EBADF);
@@ -452,7 +452,7 @@ static void cpu_reason(offload_ctx *ctx, char *buf, size_t len)
 	int i = offload_dev_find(ctx, "cpu");
 
 	ck_assert_int_ge(i, 0);
-	ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, i, &d, sizeof(d)), 0);
 	snprintf(buf, len, "%s", d.transfer_reason);
 }
 
@@ -492,7 +492,7 @@ START_TEST(cpu_device_is_always_there)
 	int i = offload_dev_find(ctx, "cpu");
 	ck_assert_int_ge(i, 0);
 	ck_assert_int_lt(i, n);
-	ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, i, &d, sizeof(d)), 0);
 	ck_assert_int_eq(d.index, i);
 	ck_assert_str_eq(d.name, "cpu");
 	ck_assert_str_eq(d.kind, "cpu");
@@ -527,12 +527,12 @@ START_TEST(dev_info_bad_input)
 	struct offload_dev_info d;
 	int n = offload_dev_count(ctx);
 
-	ck_assert_int_eq(offload_dev_info(ctx, n, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, n, &d, sizeof(d)), -ENODEV);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no device"));
-	ck_assert_int_eq(offload_dev_info(ctx, -1, &d), -ENODEV);
-	ck_assert_int_eq(offload_dev_info(ctx, INT_MAX, &d), -ENODEV);
-	ck_assert_int_eq(offload_dev_info(ctx, INT_MIN, &d), -ENODEV);
-	ck_assert_int_eq(offload_dev_info(ctx, 0, NULL), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_info(ctx, -1, &d, sizeof(d)), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, INT_MAX, &d, sizeof(d)), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, INT_MIN, &d, sizeof(d)), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 0, NULL, sizeof(struct offload_dev_info)), -EINVAL);
 	ck_assert_int_eq(offload_dev_find(ctx, "no-such-device"), -ENODEV);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no-such-device"));
 	ck_assert_int_eq(offload_dev_find(ctx, ""), -ENODEV);
@@ -611,7 +611,7 @@ START_TEST(errors_are_per_context)
 	offload_ctx *b = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	struct offload_dev_info d;
 
-	ck_assert_int_eq(offload_dev_info(a, 77, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(a, 77, &d, sizeof(d)), -ENODEV);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(a), "77"));
 	/* b did not fail: no message of a's leaks into it. */
 	ck_assert_str_eq(offload_last_error(b), "");
@@ -640,7 +640,7 @@ START_TEST(errors_are_per_thread)
 	struct offload_dev_info d;
 	pthread_t tid;
 
-	ck_assert_int_eq(offload_dev_info(t.ctx, 55, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(t.ctx, 55, &d, sizeof(d)), -ENODEV);
 	ck_assert_int_eq(pthread_create(&tid, NULL, read_error_elsewhere, &t), 0);
 	ck_assert_int_eq(pthread_join(tid, NULL), 0);
 	ck_assert_str_eq(t.seen, "");
@@ -769,11 +769,11 @@ START_TEST(fork_child_refuses_inherited_handles)
 		int bad = 0, i = 0;
 		alarm(20);
 #define REFUSED(call) (i++, (call) != -EBADF || !strstr(offload_last_error(ctx), "fork") ? (bad |= 1 << i) : 0)
-		REFUSED(offload_cipher_session_run(cs, &op));
+		REFUSED(offload_cipher_session_run(cs, &op, sizeof(op)));
 		REFUSED(offload_hash_update(hs, in, sizeof(in)));
 		REFUSED(offload_hash_final(hs, md, sizeof(md), NULL));
-		REFUSED(offload_spi_xfer(spi, &x, 1));
-		REFUSED(offload_spi_info(spi, &si));
+		REFUSED(offload_spi_transfer(spi, &x, 1));
+		REFUSED(offload_spi_get_info(spi, &si, sizeof(si)));
 		REFUSED(offload_buf_sync_for_device(buf, 0, 64, OFFLOAD_DMA_TO_DEVICE));
 		REFUSED(offload_buf_sync_for_cpu(buf, 0, 64, OFFLOAD_DMA_FROM_DEVICE));
 		REFUSED(offload_cipher_session_close(cs));
@@ -791,9 +791,9 @@ START_TEST(fork_child_refuses_inherited_handles)
 	/* the parent's handles still work: AES-128(0^128, key 0^128) = 66e94bd4ef8a2c3b884cfa59ca342b2e (FIPS-197 style KAT) */
 	static const uint8_t want[16] = { 0x66, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b,
 					  0x88, 0x4c, 0xfa, 0x59, 0xca, 0x34, 0x2b, 0x2e };
-	ck_assert_int_eq(offload_cipher_session_run(cs, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(cs, &op, sizeof(op)), 0);
 	ck_assert_int_eq(memcmp(out, want, 16), 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	ck_assert_int_eq(memcmp(rx, tx, 4), 0);
 	ck_assert_int_eq(offload_cipher_session_close(cs), 0);
 	ck_assert_int_eq(offload_hash_close(hs), 0);

@@ -99,7 +99,7 @@ cp "$tmp/hello.c" "$tmp/cm/"
 cat >"$tmp/cm/CMakeLists.txt" <<'EOC'
 cmake_minimum_required(VERSION 3.20)
 project(hello C)
-find_package(offload 0.1 REQUIRED)
+find_package(offload 0.2 REQUIRED)
 add_executable(hello hello.c)
 target_link_libraries(hello PRIVATE offload::offload)
 EOC

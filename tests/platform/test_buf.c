@@ -84,19 +84,19 @@ START_TEST(stats_api)
 
 	ck_assert_int_ge(cpu, 0);
 	memset(&s, 0xFF, sizeof(s));
-	ck_assert_int_eq(offload_dev_stats(ctx, cpu, &s, sizeof(s)), 0);
+	ck_assert_int_eq(offload_dev_get_stats(ctx, cpu, &s, sizeof(s)), 0);
 	ck_assert_uint_eq(s.cache_clean_calls, 0);
 	ck_assert_uint_eq(s.bytes, 0);
 	/* an older, shorter struct: only its bytes are written */
 	uint64_t two[3] = { 1, 1, 0xABCD };
-	ck_assert_int_eq(offload_dev_stats(ctx, cpu, (struct offload_dev_stats *)(void *)two,
+	ck_assert_int_eq(offload_dev_get_stats(ctx, cpu, (struct offload_dev_stats *)(void *)two,
 					   2 * sizeof(uint64_t)), 0);
 	ck_assert_uint_eq(two[0], 0);
 	ck_assert_uint_eq(two[2], 0xABCD);
-	ck_assert_int_eq(offload_dev_stats(ctx, cpu, NULL, sizeof(s)), -EINVAL);
-	ck_assert_int_eq(offload_dev_stats(ctx, cpu, &s, 0), -EINVAL);
-	ck_assert_int_eq(offload_dev_stats(ctx, 42, &s, sizeof(s)), -ENODEV);
-	ck_assert_int_eq(offload_dev_stats(NULL, 0, &s, sizeof(s)), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_stats(ctx, cpu, NULL, sizeof(s)), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_stats(ctx, cpu, &s, 0), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_stats(ctx, 42, &s, sizeof(s)), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_stats(NULL, 0, &s, sizeof(s)), -EINVAL);
 	ck_assert_int_eq(offload_dev_stats_reset(ctx, cpu), 0);
 	ck_assert_int_eq(offload_dev_stats_reset(ctx, 42), -ENODEV);
 	offload_ctx_free(ctx);

@@ -258,7 +258,7 @@ static const char *const devinfo_names[DI_COUNT] = { DEVINFO_FIELDS(X_NAME) };
 PyObject *pyo_devinfo_new(PyoCtx *c, int index)
 {
 	struct offload_dev_info i;
-	int r = offload_dev_info(c->ctx, index, &i);
+	int r = offload_dev_get_info(c->ctx, index, &i, sizeof(i));
 
 	if (r < 0)
 		return pyo_raise_lib(c->ctx, r);
@@ -677,7 +677,7 @@ static PyObject *ctx_dev_stats(PyoCtx *c, PyObject *arg)
 	if (stats_dev(c, arg, &dev) < 0)
 		return NULL;
 	memset(&st, 0, sizeof(st));
-	int r = offload_dev_stats(c->ctx, dev, &st, sizeof(st));
+	int r = offload_dev_get_stats(c->ctx, dev, &st, sizeof(st));
 	if (r < 0)
 		return pyo_raise_lib(c->ctx, r);
 	PyObject *o = PyStructSequence_New(Pyo_DevStatsType);
@@ -831,7 +831,7 @@ static PyMethodDef ctx_methods[] = {
 	  "dev_stats($self, dev, /)\n--\n\n"
 	  "The work counters of a device (index, name or DeviceInfo) as a DevStats:\n"
 	  "cache maintenance done for it, engine jobs and bytes, bounced and CPU bytes\n"
-	  "(offload_dev_stats()). Raises NoDevice for a device that does not exist." },
+	  "(offload_dev_get_stats()). Raises NoDevice for a device that does not exist." },
 	{ "dev_stats_reset", (PyCFunction)ctx_dev_stats_reset, METH_O,
 	  "dev_stats_reset($self, dev, /)\n--\n\n"
 	  "Zero the work counters of a device (offload_dev_stats_reset())." },

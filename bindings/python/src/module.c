@@ -658,7 +658,20 @@ static PyObject *mod_backend_caps(PyObject *self, PyObject *arg)
 	return pyo_raise(ENOENT, "backend_caps: backend %R is not built into this library", arg);
 }
 
+static PyObject *mod_check_version(PyObject *self, PyObject *args)
+{
+	unsigned int major, minor, patch = 0;
+
+	if (!PyArg_ParseTuple(args, "II|I:check_version", &major, &minor, &patch))
+		return NULL;
+	return PyBool_FromLong(offload_check_version(major, minor, patch));
+}
+
 static PyMethodDef mod_methods[] = {
+	{ "check_version", mod_check_version, METH_VARARGS,
+	  "check_version($module, major, minor, patch=0, /)\n--\n\n"
+	  "True if the running liboffload is at least major.minor.patch\n"
+	  "(offload_check_version())." },
 	{ "backend_caps", mod_backend_caps, METH_O,
 	  "backend_caps($module, name, /)\n--\n\n"
 	  "The Cap classes backend `name` implements at all (offload_backend_caps()), e.g.\n"
