@@ -16,6 +16,7 @@ libssl-dev
 openssl
 check
 doxygen
+man-db
 python3
 python3-dev
 python3-pip

@@ -29,7 +29,10 @@ extern "C" {
 /** An opaque library context. See offload_ctx_new(). */
 typedef struct offload_ctx offload_ctx;
 
-/* ------------------------------------------------------------------ versions */
+
+/** @addtogroup version
+ * @{
+ */
 
 /**
  * @brief Version of the library that is running.
@@ -71,7 +74,11 @@ const char *offload_version_string(void);
  */
 int offload_check_version(unsigned major, unsigned minor, unsigned patch);
 
-/* ------------------------------------------------------------------ errors */
+/** @} */
+
+/** @addtogroup errors
+ * @{
+ */
 
 /**
  * @brief Describe a liboffload error code.
@@ -118,7 +125,11 @@ const char *offload_strerror(int err);
  */
 const char *offload_last_error(const offload_ctx *ctx);
 
-/* ------------------------------------------------------------------ context */
+/** @} */
+
+/** @addtogroup context
+ * @{
+ */
 
 /** Where a context takes its device tree from. */
 enum offload_dt_source {
@@ -340,7 +351,11 @@ int offload_ctx_get_flags(const offload_ctx *ctx, uint32_t *flags);
  */
 uint32_t offload_ctx_flags(const offload_ctx *ctx);
 
-/* ------------------------------------------------------------------ devices */
+/** @} */
+
+/** @addtogroup devices
+ * @{
+ */
 
 /** Select the device automatically (the policy's choice). */
 #define OFFLOAD_DEV_AUTO (-1)
@@ -633,7 +648,6 @@ int offload_dev_get_stats(const offload_ctx *ctx, int dev, struct offload_dev_st
  */
 int offload_dev_stats_reset(offload_ctx *ctx, int dev);
 
-/* ------------------------------------------------------------------ results */
 
 /** Result flag: the operation ran on a register-level model ("sim"). */
 #define OFFLOAD_RES_SIM (1u << 0)
@@ -682,6 +696,8 @@ struct offload_result {
 	/** OFFLOAD_RES_* bits. */
 	uint32_t flags;
 };
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,10 @@
 extern "C" {
 #endif
 
+/** @addtogroup crypto
+ * @{
+ */
+
 /** Cipher algorithm and mode. The AES key size follows from the key length. */
 enum offload_cipher_alg {
 	/** AES in ECB mode; key 16/24/32 bytes; no IV; length a multiple of 16. */
@@ -372,6 +376,8 @@ int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
  * Thread-safety: the session's owning thread only.
  */
 int offload_hash_close(offload_hash_session *s);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,10 @@
 extern "C" {
 #endif
 
+/** @addtogroup memcpy
+ * @{
+ */
+
 /**
  * @brief Copy @p len bytes from @p src to @p dst on the device the policy picks.
  *
@@ -78,6 +82,12 @@ int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len);
  */
 int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
 		       struct offload_result *res);
+
+/** @} */
+
+/** @addtogroup queue
+ * @{
+ */
 
 /** An asynchronous copy queue bound to one device. See offload_queue_open(). */
 typedef struct offload_queue offload_queue;
@@ -240,6 +250,8 @@ int offload_queue_capacity(const offload_queue *q);
  * Thread-safety: the owning thread only.
  */
 int offload_queue_dev(const offload_queue *q);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,10 @@
 extern "C" {
 #endif
 
+/** @addtogroup spi
+ * @{
+ */
+
 /** Mode bit: sample on the trailing clock edge (value as Linux SPI_CPHA). */
 #define OFFLOAD_SPI_CPHA 0x01u
 /** Mode bit: clock idles high (SPI_CPOL). */
@@ -300,6 +304,8 @@ int offload_spi_get_info(const offload_spi *spi, struct offload_spi_info *info, 
  * Thread-safety: the handle's owning thread only.
  */
 int offload_spi_close(offload_spi *spi);
+
+/** @} */
 
 #ifdef __cplusplus
 }
