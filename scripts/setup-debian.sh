@@ -17,6 +17,7 @@ openssl
 check
 doxygen
 man-db
+abigail-tools
 python3
 python3-dev
 python3-pip
