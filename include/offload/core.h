@@ -29,7 +29,6 @@ extern "C" {
 /** An opaque library context. See offload_ctx_new(). */
 typedef struct offload_ctx offload_ctx;
 
-
 /** @addtogroup version
  * @{
  */
@@ -69,8 +68,8 @@ const char *offload_version_string(void);
  *   it is older. Never fails.
  *
  * Thread-safety: safe from any thread.
- * @since 0.2 (a 0.1 library lacks the symbol: a program linked against it
- *   needs 0.2 at load time anyway)
+ * @since 0.2 (a program that calls it loads only with 0.2 or later, so it
+ *   serves checks for later releases)
  */
 int offload_check_version(unsigned major, unsigned minor, unsigned patch);
 
