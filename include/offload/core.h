@@ -559,8 +559,9 @@ const char *offload_backend_name(unsigned index);
 /**
  * @brief The OFFLOAD_CAP_* classes backend @p index can serve.
  *
- * What the backend implements at all (for example "kcapi": cipher and
- * hash; "udma": memcpy), not what a given machine offers: which devices a
+ * What the backend implements at all in this build (for example "kcapi":
+ * cipher and hash; "udma": memcpy; "cpu": memcpy, and cipher and hash when
+ * built with OpenSSL), not what a given machine offers: which devices a
  * context has and what each can do is offload_dev_get_info()'s answer.
  *
  * @param index As offload_backend_name().

@@ -64,7 +64,21 @@ OFFLOAD_API const char *offload_backend_name(unsigned index)
 
 OFFLOAD_API uint32_t offload_backend_caps(unsigned index)
 {
-	return index < backend_count() ? ofl_backends[index]->caps : 0;
+	if (index >= backend_count())
+		return 0;
+	/* What this build implements: the CPU backend built without OpenSSL
+	 * has no cipher or hash ops, whatever its descriptor claims. */
+	const struct ofl_backend *be = ofl_backends[index];
+	uint32_t caps = be->caps;
+	if (!be->memcpy)
+		caps &= ~(uint32_t)OFFLOAD_CAP_MEMCPY;
+	if (!be->cipher)
+		caps &= ~(uint32_t)OFFLOAD_CAP_CIPHER;
+	if (!be->hash)
+		caps &= ~(uint32_t)OFFLOAD_CAP_HASH;
+	if (!be->spi)
+		caps &= ~(uint32_t)OFFLOAD_CAP_SPI;
+	return caps;
 }
 
 OFFLOAD_API int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why)

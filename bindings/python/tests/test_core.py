@@ -36,8 +36,9 @@ class TestModule(unittest.TestCase):
         order = ["cpu", "udma", "eip97", "dspi", "kcapi", "spidev"]
         self.assertEqual(names, [n for n in order if n in names])
         self.assertEqual(len(set(names)), len(names))
-        self.assertEqual(offload.backend_caps("cpu"),
-                         offload.Cap.MEMCPY | offload.Cap.CIPHER | offload.Cap.HASH)
+        # The CPU copies; its ciphers and hashes are OpenSSL's, when built with it.
+        self.assertIn(offload.backend_caps("cpu"),
+                      (offload.Cap.MEMCPY, offload.Cap.MEMCPY | offload.Cap.CIPHER | offload.Cap.HASH))
         if "kcapi" in names:
             self.assertEqual(offload.backend_caps("kcapi"), offload.Cap.CIPHER | offload.Cap.HASH)
         if "udma" in names:
