@@ -41,7 +41,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # gcc is the compiler of record (CC picks it when a build directory is new).
 # shellcheck disable=SC2086
-CC=${CC:-gcc} cmake -S . -B "$dir" -DOFFLOAD_WERROR=ON $extra
+# (Tests on explicitly: a build/ the demo configured without them keeps that in its cache.)
+CC=${CC:-gcc} cmake -S . -B "$dir" -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_TESTS=ON $extra
 cmake --build "$dir" -j "$jobs"
 if [ "$dir" = build ]; then
     cmake --build "$dir" --target docs
