@@ -60,9 +60,9 @@ static void print_algorithms_text(const struct cli_alg_probe *p, int n)
 		printf("    algorithms: (the implementation that served one operation each)\n");
 	for (int i = 0; i < n; i++) {
 		if (p[i].err)
-			printf("      %-14s unavailable: %s\n", p[i].alg, p[i].error);
+			printf("      %-14s unavailable: %s\n", p[i].alg, cli_text(p[i].error));
 		else
-			printf("      %-14s %s (%s)\n", p[i].alg, p[i].driver,
+			printf("      %-14s %s (%s)\n", p[i].alg, cli_text(p[i].driver),
 			       (p[i].flags & OFFLOAD_RES_HARDWARE) ? "hardware" : "software");
 	}
 }
@@ -173,28 +173,6 @@ static void print_json(const struct offload_dev_info *d, bool last, const struct
 	printf("    }%s\n", last ? "" : ",");
 }
 
-/*
- * One CSV field (RFC 4180: quoted when it holds a comma, quote or line break),
- * control characters of device-tree strings escaped as in the text output.
- */
-static void csv_field(const char *raw, bool last)
-{
-	const char *v = cli_text(raw);
-
-	if (strpbrk(v, ",\"\r\n")) {
-		putchar('"');
-		for (const char *p = v; *p; p++) {
-			if (*p == '"')
-				putchar('"');
-			putchar(*p);
-		}
-		putchar('"');
-	} else {
-		fputs(v, stdout);
-	}
-	putchar(last ? '\n' : ',');
-}
-
 static const char csv_header[] =
 	"index,name,kind,dt_path,compatible,status,backend,usable,sim,caps,coherent,cache_mode,"
 	"burst_bytes,align_bytes,threshold_bytes,transfer_mode,usable_reason\n";
@@ -217,34 +195,23 @@ static void print_csv(const struct offload_dev_info *d)
 	};
 	size_t n = sizeof(fields) / sizeof(fields[0]);
 	for (size_t i = 0; i < n; i++)
-		csv_field(fields[i] ? fields[i] : "", i + 1 == n);
+		cli_csv_field(stdout, fields[i] ? fields[i] : "", i + 1 == n);
 }
 
-int cmd_list(struct cli *cli, int argc, char **argv)
+static void usage(const struct cli *cli, FILE *f)
 {
-	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
-	int c;
+	fprintf(f, "usage: %s list [OPTIONS]\n\nList every device of the device tree that liboffload "
+		"knows, its status,\nthe backend serving it, and each policy decision with its reason.\n"
+		"For a kernel crypto device (AF_ALG) also the kernel driver that serves each\n"
+		"algorithm, found by running one operation each.\n--csv: one row per device with the "
+		"main fields (the reasons: --json).\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+}
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			printf("usage: %s list [OPTIONS]\n\nList every device of the device tree that "
-			       "liboffload knows, its status,\nthe backend serving it, and each policy "
-			       "decision with its reason.\nFor a kernel crypto device (AF_ALG) also the kernel driver "
-			       "that serves each\nalgorithm, found by running one operation each.\n--csv: one row "
-			       "per device with the main fields (the reasons: --json).\n\n"
-			       "options:\n" CLI_COMMON_HELP, cli->prog);
-			return CLI_EXIT_OK;
-		}
-		if (!cli_common_opt(cli, c, optarg))
-			return CLI_EXIT_USAGE;
-	}
-	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON | CLI_FMT_CSV))
-		return CLI_EXIT_USAGE;
-	offload_ctx *ctx = cli_open_ctx(cli);
-	if (!ctx)
-		return CLI_EXIT_FAIL;
-	int n = offload_dev_count(ctx);
+/* Before the devices: the note on the tree and where it came from, or the JSON/CSV head. */
+static void print_head(const struct cli *cli, offload_ctx *ctx)
+{
 	const char *note = cli_dt_note(ctx);
+
 	if (cli->json) {
 		printf("{\n  \"dt_source\": ");
 		cli_json_str(stdout, offload_ctx_dt_source(ctx));
@@ -261,6 +228,21 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 			printf("note: %s\n", note);
 		printf("device tree: %s\n", cli_text(offload_ctx_dt_source(ctx)));
 	}
+}
+
+int cmd_list(struct cli *cli, int argc, char **argv)
+{
+	static const struct cli_cmd cmd = {
+		.longopts = cli_common_longopts, .help = usage, .max_operands = 0,
+		.formats = CLI_FMT_JSON | CLI_FMT_CSV,
+	};
+	offload_ctx *ctx;
+	int r = cli_begin(cli, &cmd, NULL, argc, argv, &ctx);
+
+	if (r != CLI_CONTINUE)
+		return r;
+	int n = offload_dev_count(ctx);
+	print_head(cli, ctx);
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
 		if (offload_dev_info(ctx, i, &d) < 0)
