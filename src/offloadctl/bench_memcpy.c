@@ -500,7 +500,7 @@ static void print_row_text(const struct row *w)
 	printf("%8s %11.0f %11.0f %6.2f %11s %11s %10s  %-12s %6" PRIu64 "%s\n", sz, lmb, mmb,
 	       mmb > 0 ? lmb / mmb : 0, lt, mt, ov, cli_text(w->label.name), w->passes,
 	       w->failures ? "  MISMATCH" : "");
-	fflush(stdout);
+	cli_flush();
 }
 
 static void print_row_json(const struct row *w, bool last)
@@ -633,10 +633,12 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 			ret = r < 0 ? r : -EIO;
 			break;
 		}
-		if (size > SIZE_MAX / o->factor)
-			break;
+		if (cli_stdout_failed() || size > SIZE_MAX / o->factor)
+			break; /* the output went nowhere: cli_finish() says so */
 	}
 	sweep_summary(cli, o, rows, nrows, ret);
+	if (failures)
+		cli_error(cli, "%" PRIu64 " library copies did not verify (MISMATCH above)", failures);
 	target_close(&t);
 	free(lib);
 	free(mem);
@@ -867,6 +869,9 @@ static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct 
 			run_report_json(o, &run);
 		else
 			run_report_text(cli, o, &run);
+		if (run.failures)
+			cli_error(cli, "%" PRIu64 " of %" PRIu64 " copies did not verify", run.failures,
+				  run.tests);
 		rc = run.ret || run.failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	}
 	free(run.w);

@@ -369,8 +369,8 @@ static int transfer(struct cli *cli, struct spi_bench *b, const uint8_t *tx, uin
 /* spidev_test's mismatch report. */
 static int mismatch(const struct spi_bench *b, const uint8_t *tx, const uint8_t *rx, size_t len)
 {
-	fflush(stdout);
-	fprintf(stderr, "transfer error !\n");
+	cli_flush();
+	cli_error_line("transfer error !\n");
 	hex_dump(b->dump, tx, len, "TX");
 	hex_dump(b->dump, rx, len, "RX");
 	return CLI_EXIT_FAIL;
@@ -628,7 +628,7 @@ int bench_spi(struct cli *cli, int argc, char **argv)
 			printf("no message size limit\n");
 	}
 	r = run(cli, &b);
-	fflush(stdout);
+	cli_flush();
 	offload_spi_close(b.spi);
 	offload_ctx_free(b.ctx);
 	return r;

@@ -235,9 +235,18 @@ void cli_csv_field(FILE *f, const char *raw, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
+/* A sentence went to stderr (cli_said_why()). */
+static bool said;
+
+bool cli_said_why(void)
+{
+	return said;
+}
+
 /* "prog cmd: " (or "prog: " before a command is known) on stderr. */
 static void prefix(const struct cli *cli)
 {
+	said = true;
 	fprintf(stderr, "%s%s%s: ", cli->prog, cli->cmd ? " " : "", cli->cmd ? cli->cmd : "");
 }
 
@@ -247,6 +256,12 @@ void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err
 
 	prefix(cli);
 	fprintf(stderr, "%s: %s\n", what, msg[0] ? msg : offload_strerror(err));
+}
+
+void cli_error_line(const char *text)
+{
+	said = true;
+	fputs(text, stderr);
 }
 
 int cli_error(const struct cli *cli, const char *fmt, ...)
@@ -351,6 +366,52 @@ int cli_begin(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc,
 		return r;
 	*ctx = cli_open_ctx(cli);
 	return *ctx ? CLI_CONTINUE : CLI_EXIT_FAIL;
+}
+
+/* The first error a flush of stdout met (cli_flush()), for cli_finish()'s sentence. */
+static int stdout_errno;
+
+bool cli_flush(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	if (!stdout_errno)
+		stdout_errno = errno;
+	return false;
+}
+
+bool cli_stdout_failed(void)
+{
+	return ferror(stdout) != 0;
+}
+
+/* Said once: a later flush of the same failed stream must not say it again. */
+static bool stdout_said;
+
+int cli_stdout_fail(const struct cli *cli, int err)
+{
+	if (!stdout_said)
+		cli_error(cli, "cannot write to standard output: %s", err ? strerror(err)
+			  : "an earlier write failed (disk full, or the reader went away)");
+	stdout_said = true;
+	return CLI_EXIT_FAIL;
+}
+
+int cli_finish(const struct cli *cli, int rc)
+{
+	bool failed = !cli_flush();
+	int e = stdout_errno;
+
+	if (fclose(stdout) != 0 && !failed) {
+		failed = true;
+		e = errno;
+	}
+	if (failed) {
+		cli_stdout_fail(cli, e);
+		return rc == CLI_EXIT_OK ? CLI_EXIT_FAIL : rc;
+	}
+	return rc;
 }
 
 /* ------------------------------------------------------------ files, trees, devices */

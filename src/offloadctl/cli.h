@@ -160,6 +160,16 @@ int cli_usage_error(const struct cli *cli, const char *fmt, ...) __attribute__((
 /* Print "prog cmd: <message>" to stderr for a failure (exit status 1); returns CLI_EXIT_FAIL. */
 int cli_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Print text to stderr as it is (a line a tool's users know, e.g. spidev_test's "transfer error !"). */
+void cli_error_line(const char *text);
+
+/*
+ * Whether a sentence went to stderr through cli_error(), cli_fail(), cli_error_line() or
+ * cli_usage_error() since the program started (main() adds one to a
+ * non-zero exit that has none).
+ */
+bool cli_said_why(void);
+
 /* ------------------------------------------------------------ the command preamble */
 
 /* cli_parse(): parsing went through; the command goes on (not an exit status). */
@@ -196,6 +206,31 @@ int cli_parse(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc,
  */
 int cli_begin(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc, char **argv,
 	      offload_ctx **ctx);
+
+/*
+ * After the command: flush and close stdout and report a failed write
+ * (ENOSPC on a full disk, EPIPE from a reader that went away: SIGPIPE is
+ * ignored so that a write fails instead of killing the program). Returns
+ * the exit status: rc, or CLI_EXIT_FAIL with "prog cmd: cannot write to
+ * standard output: <why>" on stderr if the output is incomplete.
+ */
+int cli_finish(const struct cli *cli, int rc);
+
+/*
+ * Flush standard output (before stderr is written, or a row of a long run);
+ * false if a write failed, whose errno cli_finish() then reports.
+ */
+bool cli_flush(void);
+
+/*
+ * Report that standard output could not be written (errno err, or 0 when
+ * unknown): "prog cmd: cannot write to standard output: <why>", once per
+ * run whoever notices first. Returns CLI_EXIT_FAIL.
+ */
+int cli_stdout_fail(const struct cli *cli, int err);
+
+/* Whether standard output has failed (a long run stops writing rows into nowhere). */
+bool cli_stdout_failed(void);
 
 /*
  * Open a file for reading ("-" or NULL: stdin). A directory is refused with

@@ -131,10 +131,14 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 	}
 	if (cli->json)
 		printf("\n  ],\n  \"devices\": %d,\n  \"failed\": %d\n}\n", devices, failed);
-	else if (!devices)
-		printf("no crypto device in this context\n");
 	offload_ctx_free(ctx);
-	return failed || !devices ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	if (!devices)
+		return cli_error(cli, "no crypto device in this context (the backends absent and why: "
+			       "'%s list')", cli->prog);
+	if (failed)
+		return cli_error(cli, "%d known-answer vector%s FAILED (the lines above)", failed,
+				 failed == 1 ? "" : "s");
+	return CLI_EXIT_OK;
 }
 
 /* ------------------------------------------------------------ shared I/O */
@@ -165,7 +169,7 @@ static int write_out(const char *path, const uint8_t *data, size_t len, const ch
 		errno = 0;
 		if (fwrite(data, 1, len, f) != len)
 			e = errno ? errno : EIO;
-		if ((f != stdout ? fclose(f) : fflush(f)) != 0 && !e)
+		if ((f != stdout ? fclose(f) != 0 : !cli_flush()) && !e)
 			e = errno ? errno : EIO;
 		return e;
 	}
@@ -390,8 +394,10 @@ static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher
 		const char *what;
 		bool kept;
 		int e = write_out(a.out, data, len, &what, &kept);
-		if (e)
-			cli_error(cli, "%s %s: %s%s", what, a.out ? cli_text(a.out) : "stdout", strerror(e),
+		if (e && (!a.out || strcmp(a.out, "-") == 0))
+			cli_stdout_fail(cli, e);
+		else if (e)
+			cli_error(cli, "%s %s: %s%s", what, cli_text(a.out), strerror(e),
 				  kept ? " (left as it was)" : "");
 		else
 			rc = CLI_EXIT_OK;

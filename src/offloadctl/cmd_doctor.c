@@ -452,7 +452,13 @@ int cmd_doctor(struct cli *cli, int argc, char **argv)
 			print_json(&r, ctx);
 		else
 			print_text(&r, ctx);
-		rc = r.warnings ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+		rc = CLI_EXIT_OK;
+		/* the exit status says a warning was found; stderr says it too, for scripts' logs */
+		if (r.warnings)
+			rc = cli_error(cli, "%d warning%s found (exit status 1): %s", r.warnings,
+				       r.warnings == 1 ? "" : "s",
+				       cli->json ? "the findings with \"severity\": \"warning\""
+						 : "the lines starting with 'warning' above");
 	}
 	free(r.f);
 	offload_ctx_free(ctx);
