@@ -805,10 +805,16 @@ static void report_round_csv(const struct bc_run *run, const struct alg *a, int 
 {
 	const struct config *c = &run->cfg[k];
 
-	printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f,%s,%d\n", a->name,
-	       dir_name(a, run->a->enc), c->label, c->backend, c->driver, n, r, v, v * (double)n / 1e6,
+	printf("%s,%s,", a->name, dir_name(a, run->a->enc));
+	/* the label is the user's, the names may come from the device tree: RFC 4180 fields */
+	cli_csv_field(stdout, c->label, false);
+	cli_csv_field(stdout, c->backend, false);
+	cli_csv_field(stdout, c->driver, false);
+	printf("%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f,", n, r, v, v * (double)n / 1e6,
 	       per_op(one->clean, one), per_op(one->inval, one), per_op(one->bytes, one),
-	       per_op(one->ns, one), c->run_name, c->run_sim ? 1 : 0);
+	       per_op(one->ns, one));
+	cli_csv_field(stdout, c->run_name, false);
+	printf("%d\n", c->run_sim ? 1 : 0);
 }
 
 /*

@@ -366,8 +366,12 @@ static void csv_row(const char *kase, unsigned thread, const struct label *l, bo
 	if (async)
 		for (ring = 2; ring < nbufs; ring <<= 1)
 			;
-	printf("%s,%u,%s,%s,%d,%s,%zu,%zu,%zu,%zu,%.3f,%.2f,%.3f,%.4f,%" PRIu64 ",%" PRIu64 "\n",
-	       kase, thread, l->name, l->backend, l->sim, async ? "async" : "sync", ring,
+	/* device and backend names may come from the device tree: RFC 4180 fields */
+	printf("%s,%u,", kase, thread);
+	cli_csv_field(stdout, l->name, false);
+	cli_csv_field(stdout, l->backend, false);
+	printf("%d,%s,%zu,%zu,%zu,%zu,%.3f,%.2f,%.3f,%.4f,%" PRIu64 ",%" PRIu64 "\n",
+	       l->sim, async ? "async" : "sync", ring,
 	       async ? nbufs : (size_t)1, size, nbufs, 2.0 * (double)(size * nbufs) / 1048576.0,
 	       ns_per_op, ns_per_op > 0 ? (double)size * 8.0 / ns_per_op : 0.0,
 	       ns_per_op > 0 ? 1e3 / ns_per_op : 0.0, tests, failures);

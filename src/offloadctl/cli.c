@@ -206,13 +206,21 @@ void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json)
 void cli_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = *p < 0x80 ? 1 : utf8_len(p);
+		if (*p == '"' || *p == '\\') {
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
+		} else if (*p < 0x20 || *p == 0x7f) {
 			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+		} else if (n == 2 && is_c1(p)) {
+			fprintf(f, "\\u%04x", p[1]); /* U+0080..U+009F: the second byte is the code point */
+		} else if (n == 0) {
+			fputs("\\ufffd", f);
+			n = 1;
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n;
 	}
 	fputc('"', f);
 }

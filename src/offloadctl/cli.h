@@ -277,7 +277,13 @@ void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json);
  */
 int cli_dev_find(offload_ctx *ctx, const char *s);
 
-/* Print s as a JSON string literal (with quotes). */
+/*
+ * Print s as a JSON string literal (with quotes) that is valid UTF-8 whatever
+ * bytes s holds (device-tree strings, kernel log lines): well-formed UTF-8
+ * is kept, control characters (C0, DEL, C1) are \u escapes, and each byte
+ * that is not part of a well-formed UTF-8 sequence becomes U+FFFD, the
+ * replacement character (as Python's errors="replace" decodes it).
+ */
 void cli_json_str(FILE *f, const char *s);
 
 /*

@@ -431,6 +431,7 @@ START_TEST(control_bytes_never_reach_the_terminal)
 {
 	static const char *const lines[] = {
 		"dmatest: dma0chan0-copy0: result #3: '\x1b[2J\x1b]0;pwned\x07' with src_off=0x0 dst_off=0x0 len=0x1 (1)",
+		"dmatest: dma0chan0-copy0: result #4: '\xff\xfe' with src_off=0x0 dst_off=0x0 len=0x1 (1)",
 		"dmatest: dma0chan0-copy0: summary 3 tests, 1 failures 1.00 iops 1 KB/s (0)",
 		NULL,
 	};
@@ -442,6 +443,8 @@ START_TEST(control_bytes_never_reach_the_terminal)
 	ck_assert_ptr_nonnull(strstr(r->out, "#3: '\\x1b[2J\\x1b]0;pwned\\x07'"));
 	r = run_with(lines, true);
 	ck_assert_ptr_nonnull(strstr(r->out, "\"text\": \"'\\u001b[2J\\u001b]0;pwned\\u0007' with"));
+	/* bytes that are not UTF-8: U+FFFD each, so that the JSON stays valid UTF-8 */
+	ck_assert_ptr_nonnull(strstr(r->out, "\"text\": \"'\\ufffd\\ufffd' with"));
 }
 END_TEST
 
