@@ -83,8 +83,29 @@ static void print_algorithms_json(const struct cli_alg_probe *p, int n)
 	printf("%s]\n", n ? "\n      " : "");
 }
 
+/*
+ * Whether calls that leave the device to the library (OFFLOAD_DEV_AUTO) may
+ * choose it (OFFLOAD_DEVF_AUTO), in words: "usable" alone does not say so.
+ */
+static const char *automatic_text(offload_ctx *ctx, const struct offload_dev_info *d)
+{
+	uint32_t cf = offload_ctx_flags(ctx);
+
+	if ((d->flags & OFFLOAD_DEVF_AUTO) && (d->flags & OFFLOAD_DEVF_CPU))
+		return "yes: calls without a device run here unless an engine takes them";
+	if (d->flags & OFFLOAD_DEVF_AUTO)
+		return "yes: calls without a device may go to it (memcpy at or above its threshold, "
+		       "crypto it runs off the CPU)";
+	if (!(d->flags & OFFLOAD_DEVF_USABLE))
+		return "no: it is not usable";
+	if ((d->flags & OFFLOAD_DEVF_SIM) && (cf & OFFLOAD_CTX_DT_FALLBACK) && !(cf & OFFLOAD_CTX_SIM))
+		return "no: its model stands in only because this machine has no device tree; calls "
+		       "without a device run on the CPU (--sim or OFFLOAD_SIM=1 lets them use it)";
+	return "no: only calls that name this device use it";
+}
+
 /* Text output: every string may come from the device tree, so cli_text() escapes it. */
-static void print_text(const struct offload_dev_info *d)
+static void print_text(offload_ctx *ctx, const struct offload_dev_info *d)
 {
 	char caps[64];
 
@@ -104,6 +125,7 @@ static void print_text(const struct offload_dev_info *d)
 	       d->candidates[0] ? cli_text(d->candidates) : "-");
 	printf("    usable:     %s: %s\n", (d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no",
 	       cli_text(d->usable_reason));
+	printf("    automatic:  %s\n", automatic_text(ctx, d));
 	printf("    caps:       %s\n", caps);
 	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", cli_text(d->coherent_reason));
 	if (d->soc_io_coherent && !d->coherent)
@@ -129,8 +151,8 @@ static void json_field(const char *key, const char *val, bool comma)
 	printf("%s\n", comma ? "," : "");
 }
 
-static void print_json(const struct offload_dev_info *d, bool last, const struct cli_alg_probe *p,
-		       int n)
+static void print_json(offload_ctx *ctx, const struct offload_dev_info *d, bool last,
+		       const struct cli_alg_probe *p, int n)
 {
 	char caps[64];
 
@@ -149,6 +171,8 @@ static void print_json(const struct offload_dev_info *d, bool last, const struct
 	       (d->flags & OFFLOAD_DEVF_USABLE) ? "true" : "false",
 	       (d->flags & OFFLOAD_DEVF_SIM) ? "true" : "false");
 	json_field("usable_reason", d->usable_reason, true);
+	printf("      \"automatic\": %s,\n", (d->flags & OFFLOAD_DEVF_AUTO) ? "true" : "false");
+	json_field("automatic_reason", automatic_text(ctx, d), true);
 	json_field("caps", caps, true);
 	json_field("phys_reason", d->phys_reason, true);
 	printf("      \"coherent\": %s,\n", d->coherent ? "true" : "false");
@@ -175,7 +199,7 @@ static void print_json(const struct offload_dev_info *d, bool last, const struct
 
 static const char csv_header[] =
 	"index,name,kind,dt_path,compatible,status,backend,usable,sim,caps,coherent,cache_mode,"
-	"burst_bytes,align_bytes,threshold_bytes,transfer_mode,usable_reason\n";
+	"burst_bytes,align_bytes,threshold_bytes,transfer_mode,usable_reason,automatic\n";
 
 /* The main fields of a device, one CSV row in csv_header's order (reasons: only usable_reason). */
 static void print_csv(const struct offload_dev_info *d)
@@ -191,7 +215,7 @@ static void print_csv(const struct offload_dev_info *d)
 		num[0], d->name, d->kind, d->dt_path, d->compatible, d->status, d->backend,
 		(d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no", (d->flags & OFFLOAD_DEVF_SIM) ? "yes" : "no",
 		caps, d->coherent ? "yes" : "no", cache_mode_name(d->cache_mode), num[1], num[2], num[3],
-		d->transfer_mode, d->usable_reason,
+		d->transfer_mode, d->usable_reason, (d->flags & OFFLOAD_DEVF_AUTO) ? "yes" : "no",
 	};
 	size_t n = sizeof(fields) / sizeof(fields[0]);
 	for (size_t i = 0; i < n; i++)
@@ -254,9 +278,9 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		struct cli_alg_probe p[CLI_PROBE_MAX];
 		int np = probe_algorithms(ctx, &d, p);
 		if (cli->json) {
-			print_json(&d, i == n - 1, p, np);
+			print_json(ctx, &d, i == n - 1, p, np);
 		} else {
-			print_text(&d);
+			print_text(ctx, &d);
 			print_algorithms_text(p, np);
 		}
 	}
