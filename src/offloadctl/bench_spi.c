@@ -31,6 +31,7 @@ enum {
 
 struct spi_bench {
 	const char *device;
+	bool device_given;     /* --device; else spidev_test's /dev/spidev1.1 */
 	uint32_t speed;
 	bool speed_set;
 	uint16_t delay;
@@ -62,7 +63,8 @@ static void usage(const struct cli *cli, FILE *f)
 	fprintf(f,
 		"usage: %s bench spi [OPTIONS]\n"
 		"\nspidev_test's options:\n"
-		"  -D, --device PATH   /dev/spidevB.C or a DT node path (default /dev/spidev1.1)\n"
+		"  -D, --device PATH   /dev/spidevB.C or a DT node path (default /dev/spidev1.1, as\n"
+		"                      spidev_test)\n"
 		"  -s, --speed HZ      clock (default 500000 for spidev, the DT's spi-max-frequency for DT paths)\n"
 		"  -d, --delay USEC    delay after each transfer\n"
 		"  -b, --bpw BITS      bits per word (default 8)\n"
@@ -127,7 +129,7 @@ static int spi_opt(struct cli *cli, void *state, int c, const char *arg)
 	uint64_t v;
 
 	switch (c) {
-	case 'D': b->device = arg; return 0;
+	case 'D': b->device = arg; b->device_given = true; return 0;
 	case 's':
 		if (!cli_opt_uint(cli, "-s/--speed", arg, 0, 1, UINT32_MAX, &v))
 			return CLI_EXIT_USAGE;
@@ -610,7 +612,10 @@ int bench_spi(struct cli *cli, int argc, char **argv)
 	o.bits_per_word = b.bits;
 	r = offload_spi_open(b.ctx, b.device, &o, &b.spi);
 	if (r < 0) {
-		snprintf(what, sizeof(what), "cannot open %s", cli_text(b.device));
+		/* spidev_test's default device is a guess: say how to name the right one */
+		snprintf(what, sizeof(what), "cannot open %s%s", cli_text(b.device),
+			 b.device_given ? "" : " (spidev_test's default device: name yours with --device "
+					       "/dev/spidevB.C or a device-tree node path, see 'offloadctl list')");
 		cli_fail(cli, b.ctx, what, r);
 		offload_ctx_free(b.ctx);
 		return CLI_EXIT_FAIL;
