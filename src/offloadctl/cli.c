@@ -272,13 +272,20 @@ void cli_error_line(const char *text)
 	fputs(text, stderr);
 }
 
+/* "prog cmd: <message>" without its end: cli_error() and cli_usage_error() add theirs. */
+static void say(const struct cli *cli, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void say(const struct cli *cli, const char *fmt, va_list ap)
+{
+	prefix(cli);
+	vfprintf(stderr, fmt, ap);
+}
+
 int cli_error(const struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
-	prefix(cli);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cli, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return CLI_EXIT_FAIL;
@@ -306,9 +313,8 @@ int cli_usage_error(const struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
-	prefix(cli);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cli, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (see '%s%s%s --help')\n", cli->prog, cli->cmd ? " " : "",
 		cli->cmd ? cli->cmd : "");
