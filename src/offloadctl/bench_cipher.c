@@ -538,7 +538,7 @@ struct bc_args {
 	bool enc;
 };
 
-enum { O_SIZES = 0x2000, O_TIME, O_ROUNDS, O_CONFIG, O_AB, O_A, O_B, O_DEC };
+enum { O_SIZES = CLI_OPT_COMMAND_FIRST, O_TIME, O_ROUNDS, O_CONFIG, O_AB, O_A, O_B, O_DEC };
 
 static const struct option bc_longopts[] = {
 	{ "alg", required_argument, NULL, 'a' },     { "sizes", required_argument, NULL, O_SIZES },

@@ -1006,7 +1006,7 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 }
 
 enum {
-	OPT_SIZE = 0x2000, OPT_ITER, OPT_THREADS, OPT_ALIGN, OPT_DEV, OPT_BACKEND, OPT_ASYNC,
+	OPT_SIZE = CLI_OPT_COMMAND_FIRST, OPT_ITER, OPT_THREADS, OPT_ALIGN, OPT_DEV, OPT_BACKEND, OPT_ASYNC,
 	OPT_SWEEP, OPT_MIN, OPT_MAX, OPT_FACTOR, OPT_TIME,
 };
 

@@ -24,7 +24,7 @@
 #include "cli.h"
 
 enum {
-	OPT_INTERVAL = 0x2000,
+	OPT_INTERVAL = CLI_OPT_COMMAND_FIRST,
 	OPT_VERIFY,
 	OPT_NO_VERIFY,
 };

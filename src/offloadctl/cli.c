@@ -355,7 +355,7 @@ int cli_parse(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc,
 		}
 		if (c == '?' || c == ':')
 			return bad_option(cli, cmd, c, argv);
-		if (c >= CLI_OPT_DTB && c <= CLI_OPT_CSV) {
+		if (c >= CLI_OPT_COMMON_FIRST && c < CLI_OPT_COMMAND_FIRST) {
 			if (!cli_common_opt(cli, c, optarg))
 				return CLI_EXIT_USAGE;
 			continue;

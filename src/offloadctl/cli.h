@@ -31,8 +31,11 @@ struct cli {
  * CLI_COMMON_LONGOPTS to a command's struct option array and pass unknown
  * option codes to cli_common_opt().
  */
+/* Common option codes are 0x1000..0x1fff (cli_parse() tells them by it); a command's own start at 0x2000. */
+#define CLI_OPT_COMMON_FIRST 0x1000
+#define CLI_OPT_COMMAND_FIRST 0x2000
 enum {
-	CLI_OPT_DTB = 0x1000,
+	CLI_OPT_DTB = CLI_OPT_COMMON_FIRST,
 	CLI_OPT_SIM,
 	CLI_OPT_BACKENDS,
 	CLI_OPT_JSON,

@@ -268,7 +268,7 @@ static void print_json(const struct dt_opts *o, const struct dt_log *run, const 
 
 /* ------------------------------------------------------------- command */
 
-enum { O_RANDOM = 0x2000, O_NOVERIFY, O_POLLED, O_LOG, O_ROOT };
+enum { O_RANDOM = CLI_OPT_COMMAND_FIRST, O_NOVERIFY, O_POLLED, O_LOG, O_ROOT };
 
 static const struct option dt_longopts[] = {
 	{ "channel", required_argument, NULL, 'c' },
