@@ -7,12 +7,12 @@
 
 #include "core/internal.h"
 
-const char *offload_last_error(const offload_ctx *ctx)
+OFFLOAD_API const char *offload_last_error(const offload_ctx *ctx)
 {
 	return ofl_err_msg(ctx);
 }
 
-const char *offload_strerror(int err)
+OFFLOAD_API const char *offload_strerror(int err)
 {
 	return ofl_strerror(err);
 }

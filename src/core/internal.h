@@ -3,8 +3,8 @@
  * src/core's internal declarations: the context, the handles every module
  * shares, the engines as the core asks them. Never installed, never
  * included below src/core (backends build on src/driver/driver.h).
- * Internal symbols that cross files are prefixed ofl_; the version script
- * keeps them out of liboffload.so.
+ * Internal symbols that cross files are prefixed ofl_; they are hidden
+ * (-fvisibility=hidden): only OFFLOAD_API definitions leave the library.
  */
 #ifndef OFL_CORE_INTERNAL_H
 #define OFL_CORE_INTERNAL_H

@@ -27,6 +27,35 @@
 #define OFL_UNLIKELY(x) (x)
 #endif
 
+/*
+ * On the definition of every public offload_* function: the library is
+ * compiled with -fvisibility=hidden, so only these are visible outside it
+ * (liboffload.so exports them through src/offload.map; liboffload.a keeps
+ * every other symbol local, see cmake/OffloadLibraries.cmake).
+ */
+#define OFFLOAD_API __attribute__((visibility("default")))
+
+/*
+ * The size of a public struct as it was when its last field was `last`
+ * (a release's layout: fields are only added at the end), padding included.
+ */
+#define OFL_SIZE_UPTO(type, last)                                                               \
+	((offsetof(type, last) + sizeof(((type *)0)->last) + _Alignof(type) - 1) /              \
+	 _Alignof(type) * _Alignof(type))
+
+/*
+ * Copy a struct the library fills (src, src_size bytes) to a caller that
+ * compiled against dst_size bytes of it: an older, shorter layout gets what
+ * it has room for, a newer, longer one gets the rest zeroed (the fields this
+ * library does not know read as 0, their documented "unknown").
+ */
+static inline void ofl_struct_out(void *dst, size_t dst_size, const void *src, size_t src_size)
+{
+	__builtin_memcpy(dst, src, OFL_MIN(dst_size, src_size));
+	if (dst_size > src_size)
+		__builtin_memset((char *)dst + src_size, 0, dst_size - src_size);
+}
+
 /* The containing struct of an embedded member. */
 #define ofl_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 

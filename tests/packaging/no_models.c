@@ -47,7 +47,7 @@ static int sim_devices(offload_ctx *ctx)
 
 	for (int i = 0; i < offload_dev_count(ctx); i++) {
 		struct offload_dev_info d;
-		CHECK(offload_dev_info(ctx, i, &d) == 0, "offload_dev_info(%d)", i);
+		CHECK(offload_dev_get_info(ctx, i, &d, sizeof(d)) == 0, "offload_dev_get_info(%d)", i);
 		n += (d.flags & OFFLOAD_DEVF_SIM) != 0;
 	}
 	return n;

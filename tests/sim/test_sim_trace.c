@@ -453,7 +453,7 @@ START_TEST(eip97_prep_count_by_cd_stride)
 	ck_assert_int_eq(offload_cipher_session_open_dev(ctx, d, OFFLOAD_CIPHER_AES_CBC, key, 16, &s), 0);
 	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 16, .in = in,
 					.out = out, .len = sizeof(in), .result = &res };
-	ck_assert_int_eq(offload_cipher_session_run(s, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), 0);
 	ck_assert_str_eq(res.backend, "eip97");
 	offload_cipher_session_close(s);
 	offload_ctx_free(ctx);
@@ -506,7 +506,7 @@ START_TEST(dspi_read_id_frames)
 	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "dspi");
 	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/flash@1", NULL, &spi), 0);
 	struct offload_spi_xfer x = { .tx = cmd, .rx = rx, .len = sizeof(cmd) };
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), (int)sizeof(cmd)); /* bytes moved */
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), (int)sizeof(cmd)); /* bytes moved */
 	offload_spi_close(spi);
 	offload_ctx_free(ctx);
 	trace_read(&t);
