@@ -60,7 +60,7 @@ bool cli_common_opt(struct cli *cli, int c, const char *arg)
 	case CLI_OPT_SIM_TRACE:
 		/* --sim-trace FILE: read by liboffload-sim when a context's models are created (every context) */
 		if (setenv("OFFLOAD_SIM_TRACE", arg, 1) < 0) {
-			fprintf(stderr, "%s: --sim-trace: %s\n", cli->prog, strerror(errno));
+			cli_error(cli, "--sim-trace: %s", strerror(errno));
 			return false;
 		}
 		return true;

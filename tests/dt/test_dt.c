@@ -437,7 +437,15 @@ static void reasons_fit_in_dir(const char *dir)
 		if (r < 0)
 			continue;
 		reasons_fit(OFFLOAD_DT_FILE, line, 0);
+#ifdef OFFLOAD_HAVE_SIM
 		reasons_fit(OFFLOAD_DT_FILE, line, OFFLOAD_CTX_SIM);
+#else
+		/* no liboffload-sim: asking for models is refused, saying what to link */
+		ctx = offload_ctx_new();
+		o.flags = OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM;
+		ck_assert_err(ctx, offload_ctx_open(ctx, &o), -ENOTSUP, "link -loffload-sim");
+		offload_ctx_free(ctx);
+#endif
 	}
 	pclose(f);
 }

@@ -32,7 +32,7 @@ struct tline {
 	char op[4];         /* R32, W16 ... */
 	uint64_t addr, val;
 	char reg[64];
-	char unit[16];      /* "" when the register belongs to no unit */
+	char unit[32];      /* "" when the register belongs to no unit */
 	unsigned long idx;
 	bool fw, bus_error;
 };
