@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <offload/offload.h>
+#include <offload/sim.h>
 
 #include "core/internal.h"
 #include "sim/dspi_model.h"
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
 	offload_ctx_opts_init(&o);
 	o.dt_source = OFFLOAD_DT_BUILTIN;
 	o.flags = OFFLOAD_CTX_NO_ENV;
+	o.sim_provider = offload_sim_provider(); /* the models (liboffload-sim) */
 	if (offload_ctx_open(ctx, &o) < 0 ||
 	    offload_spi_open(ctx, "/bus@100000/spi@2100000/loopback@0", NULL, &spi) < 0) {
 		fprintf(stderr, "dspi_percall: %s\n", offload_last_error(ctx));

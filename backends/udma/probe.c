@@ -178,6 +178,20 @@ static int sci_dev_ids(struct udma_engine *e, char *why, size_t wl)
 			 e->bcdma ? "" : ", its ring accelerator and its NAVSS");
 		return -ENODEV;
 	}
+	/*
+	 * The RM messages name the DMA and the ring accelerator in a 16-bit
+	 * nav_id (ti_sci.h struct ti_sci_msg_rm_ring_cfg_req,
+	 * ti_sci_msg_rm_udmap_tx_ch_cfg_req); Linux truncates a wider value
+	 * into it (k3-udma.c, k3-ringacc.c), which names another device.
+	 */
+	const struct { uint32_t v; const char *what; } ids[] = { { id, "" }, { ra_id, " of the ring accelerator" } };
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(ids); i++) {
+		if (ids[i].v > 0xFFFFu) {
+			snprintf(why, wl, "ti,sci-dev-id 0x%x%s does not fit the 16-bit nav_id of the TI-SCI "
+				 "resource-manager messages (drivers/firmware/ti_sci.h)", ids[i].v, ids[i].what);
+			return -ENODEV;
+		}
+	}
 	e->sci_dev_id = (uint16_t)id;
 	e->ra_dev_id = (uint16_t)ra_id;
 	e->navss_dev_id = navss_id;
