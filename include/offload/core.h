@@ -575,8 +575,10 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  * which they are offered each device-tree device (direct drivers before
  * kernel interfaces; the first that binds serves the device), with "cpu"
  * first. These are the names the allow-list (offload_ctx_opts::backends,
- * OFFLOAD_BACKENDS) and offload_backend_status() accept; a full build has
- * "cpu", "udma", "eip97", "dspi", "kcapi", "spidev". Enumerate with
+ * OFFLOAD_BACKENDS) and offload_backend_status() accept. Which ones a
+ * build has, and their order, come from its registry (one offload_engine()
+ * line per backend in the source tree's backends/CMakeLists.txt):
+ * enumerate rather than assume a list, with
  * `for (unsigned i = 0; (name = offload_backend_name(i)); i++)`.
  *
  * @param index 0, 1, ... .
