@@ -952,6 +952,13 @@ static const struct ofl_sim_reg rchan_names[] = {
 	OFL_SIM_REG(K3_RFLOW_RNG, "RFLOW_RNG"),
 	OFL_SIM_REG_END,
 };
+/* A block-copy channel's registers as TI's CSL names them (cslr_bcdma.h CSL_bcdma_bccfgRegs_chan). */
+static const struct ofl_sim_reg bchan_names[] = {
+	OFL_SIM_REG(K3_TCFG, "CFG"),
+	OFL_SIM_REG(K3_TPRI_CTRL, "PRI_CTRL"),
+	OFL_SIM_REG(K3_TST_SCHED, "TST_SCHED"),
+	OFL_SIM_REG_END,
+};
 static const struct ofl_sim_reg ringrt_names[] = {
 	OFL_SIM_REG(K3_DRING_FDB, "FDB"),
 	OFL_SIM_REG(K3_DRING_FOCC, "FOCC"),
@@ -974,7 +981,7 @@ static const struct ofl_sim_regarea ringrt_area[] = AREA("ring", K3_DRING_RT_STR
 static const struct ofl_sim_regarea ring_area[] = AREA("ring", K3_DRING_CFG_STRIDE, ring_names);
 static const struct ofl_sim_regarea tchan_area[] = AREA("tchan", K3_CHANCFG_STRIDE, tchan_names);
 static const struct ofl_sim_regarea rchan_area[] = AREA("rchan", K3_CHANCFG_STRIDE, rchan_names);
-static const struct ofl_sim_regarea bchan_area[] = AREA("bchan", K3_CHANCFG_STRIDE, tchan_names);
+static const struct ofl_sim_regarea bchan_area[] = AREA("bchan", K3_CHANCFG_STRIDE, bchan_names);
 #undef AREA
 
 static int add_blocks(struct ofl_sim *sim, struct ofl_sim_udma *u)
