@@ -2,7 +2,11 @@
 # /init of the kernel-in-the-loop guest (busybox sh). The host picks the
 # suite with offload.suite= on the kernel command line and checks the final
 # marker line "GUEST-TESTS-RC=<rc> <nonce>" together with qemu's exit code,
-# which this script sets through isa-debug-exit (qemu exits with rc*2+1).
+# which this script sets through the machine's exit device (offload.exit=:
+# isa-debug-exit on the PC, a virtio console's testdev on arm64 virt; qemu
+# exits with rc*2+1) or, on boards without one (offload.exit=marker), the
+# host stops qemu after the marker line. A suite given to kernel-test.sh
+# with --suite is /suites/<name>.sh, sourced here with step and step_may_skip.
 # rc: 0 every step passed, 1 a step failed, 77 the kernel lacks what the
 # suite needs.
 PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -15,11 +19,13 @@ mount -t devtmpfs devtmpfs /dev
 
 suite=""
 nonce=""
+exitdev=isa-debug-exit
 # shellcheck disable=SC2013 # the command line is one line of words
 for w in $(cat /proc/cmdline); do
     case "$w" in
         offload.suite=*) suite=${w#*=} ;;
         offload.nonce=*) nonce=${w#*=} ;;
+        offload.exit=*) exitdev=${w#*=} ;;
     esac
 done
 
@@ -67,7 +73,7 @@ kcapi_suite() {
     OFFLOAD_TEST_PROC_STANDIN=/data/proc_crypto_hw_standin.txt step "guest_kcapi" guest_kcapi
 }
 
-echo "guest: kernel $(uname -r), suite ${suite:-none}, cpu flags:$(grep -m1 -o -w -e aes -e avx2 -e pclmulqdq -e sha_ni /proc/cpuinfo | tr '\n' ' ')"
+echo "guest: kernel $(uname -r) ($(uname -m)), suite ${suite:-none}, cpu flags:$(grep -m1 -o -w -e aes -e avx2 -e pclmulqdq -e sha_ni -e pmull -e sha2 -e sha512 /proc/cpuinfo | tr '\n' ' ')"
 case "$suite" in
     kcapi-generic)
         export OFFLOAD_TEST_DRIVERS=generic OFFLOAD_TEST_MISSING="" OFFLOAD_TEST_ALLOW_NA=""
@@ -85,9 +91,32 @@ case "$suite" in
             OFFLOAD_TEST_ALLOW_NA="DES-ECB"
         kcapi_suite
         ;;
+    kcapi-ce)
+        # arm64: the crypto-extension drivers (aes-ce-blk: ecb/cbc/ctr-aes-ce,
+        # ghash-ce: gcm-aes-ce, sha1-ce, sha2-ce, sha512-ce), loaded by hand as
+        # on x86. arm64 has no accelerated DES/3DES: those stay generic.
+        export OFFLOAD_TEST_ACCEL_MODULES="aes_ce_blk aes_ce_cipher ghash_ce sha1_ce sha2_ce sha512_ce"
+        step "guest_kcapi --late-load" guest_kcapi --late-load aes-ce-blk sha2-ce
+        step "modprobe crypto-extension drivers" modprobe -a aes-ce-blk aes-ce-cipher ghash-ce \
+            sha1-ce sha2-ce sha512-ce
+        export OFFLOAD_TEST_DRIVERS=accel OFFLOAD_TEST_MISSING="" OFFLOAD_TEST_ALLOW_NA="" \
+            OFFLOAD_TEST_NOT_ACCEL="cbc(des3_ede)"
+        kcapi_suite
+        ;;
     dmabuf)
         # The 6.12 kernel has the system dma-heap; one without it skips.
         step_may_skip "guest_dmabuf" guest_dmabuf
+        ;;
+    mem)
+        # arm64: cache maintenance from EL0, udmabuf, reserved memory of the
+        # device tree through /dev/mem.
+        step "guest_mem" guest_mem
+        ;;
+    cli)
+        # The tool on the live device tree (/sys/firmware/fdt) of this machine.
+        step "offloadctl list" offloadctl list
+        step "offloadctl doctor" offloadctl doctor
+        step "offloadctl selftest" offloadctl selftest
         ;;
     # The harness's own checks (tests/qemu/CMakeLists.txt): each of these
     # must make kernel-test.sh fail.
@@ -104,8 +133,13 @@ case "$suite" in
         setsid cttyhack sh
         ;;
     *)
-        echo "unknown suite '$suite'"
-        rc=1
+        if [ -f "/suites/$suite.sh" ]; then
+            # shellcheck disable=SC1090
+            . "/suites/$suite.sh"
+        else
+            echo "unknown suite '$suite'"
+            rc=1
+        fi
         ;;
 esac
 
@@ -116,6 +150,11 @@ echo "GUEST-TESTS-RC=$rc $nonce"
 # Let the UART drain before qemu is told to exit.
 sync
 usleep 200000
-# shellcheck disable=SC2059 # the byte value rc, written as an octal escape
-printf "\\$(printf %03o "$rc")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+case "$exitdev" in
+    isa-debug-exit)
+        # shellcheck disable=SC2059 # the byte value rc, written as an octal escape
+        printf "\\$(printf %03o "$rc")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null ;;
+    # QEMU's testdev chardev: "<n>q" makes qemu exit with (n << 1) | 1.
+    testdev) printf '%dq' "$rc" >/dev/hvc0 ;;
+esac
 poweroff -f
