@@ -20,12 +20,16 @@ mount -t devtmpfs devtmpfs /dev
 suite=""
 nonce=""
 exitdev=isa-debug-exit
+dmatest_buf=8000000
+dmatest_iter=50
 # shellcheck disable=SC2013 # the command line is one line of words
 for w in $(cat /proc/cmdline); do
     case "$w" in
         offload.suite=*) suite=${w#*=} ;;
         offload.nonce=*) nonce=${w#*=} ;;
         offload.exit=*) exitdev=${w#*=} ;;
+        offload.dmatest_buf=*) dmatest_buf=${w#*=} ;;
+        offload.dmatest_iter=*) dmatest_iter=${w#*=} ;;
     esac
 done
 
@@ -124,6 +128,21 @@ case "$suite" in
         # 32-bit ARM on a real kernel: /dev/mem offsets at and above 4 GiB,
         # u-dma-buf's kernel sync (the stand-ins of test_platform).
         step "test_platform" test_platform
+        ;;
+    dma)
+        # raspi3b (bcm2835-dma) and nuri (pl330): the kernel's memcpy channels,
+        # then dmatest (built from Debian's linux-source, in extra/) run by
+        # offloadctl with the K3 memcpy patch discussion's parameters; its
+        # summary comes from the kernel log.
+        echo "dmaengine channels: $(ls /sys/class/dma | tr '\n' ' ')"
+        for c in /sys/class/dma/*; do
+            [ -e "$c/device/driver" ] && echo "  $(basename "$c"): $(basename "$(readlink "$c/device/driver")")"
+        done | sort -u -k2 | head -5
+        # The profile lowers the buffer where dmatest's kmalloc cannot have
+        # 8000000 bytes (offload.dmatest_buf=).
+        step "modprobe dmatest" modprobe dmatest
+        step "offloadctl dmatest" offloadctl dmatest --buf-size "$dmatest_buf" --timeout 2000 \
+            --iterations "$dmatest_iter" --max-channels 1
         ;;
     cli)
         # The tool on the live device tree (/sys/firmware/fdt) of this machine.

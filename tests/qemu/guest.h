@@ -84,4 +84,24 @@ static inline bool devmem_read(uint64_t pa, void *buf, size_t n)
 	return ok;
 }
 
+#ifdef OFFLOAD_OFFLOAD_H
+/* A context on no device tree, without the environment's influence; NULL
+ * (with a FAIL line) if it does not open. */
+static inline offload_ctx *guest_ctx_open(void)
+{
+	struct offload_ctx_opts o;
+	offload_ctx *c = offload_ctx_new();
+
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	if (!c || offload_ctx_open(c, &o) < 0) {
+		printf("FAIL: context: %s\n", c ? offload_last_error(c) : "out of memory");
+		offload_ctx_free(c);
+		return NULL;
+	}
+	return c;
+}
+#endif
+
 #endif

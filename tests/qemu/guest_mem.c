@@ -236,21 +236,14 @@ static void reserved_memory(void)
 
 int main(void)
 {
-	struct offload_ctx_opts o;
-
 	if (getuid() != 0) {
 		printf("FAIL: run as root (the guest's /init does)\n");
 		return 1;
 	}
 	setenv("OFFLOAD_DEVMEM", "1", 1); /* reserved memory through /dev/mem is opt-in */
-	ctx = offload_ctx_new();
-	offload_ctx_opts_init(&o);
-	o.dt_source = OFFLOAD_DT_NONE;
-	o.flags = OFFLOAD_CTX_NO_ENV;
-	if (!ctx || offload_ctx_open(ctx, &o) < 0) {
-		printf("FAIL: context: %s\n", ctx ? offload_last_error(ctx) : "out of memory");
+	ctx = guest_ctx_open();
+	if (!ctx)
 		return 1;
-	}
 	printf("--- 1. cache maintenance from EL0\n");
 	cache_ops();
 	printf("--- 2. udmabuf buffers\n");

@@ -232,16 +232,9 @@ static void spidev_behaviours(void)
 
 int main(void)
 {
-	struct offload_ctx_opts o;
-
-	ctx = offload_ctx_new();
-	offload_ctx_opts_init(&o);
-	o.dt_source = OFFLOAD_DT_NONE;
-	o.flags = OFFLOAD_CTX_NO_ENV;
-	if (!ctx || offload_ctx_open(ctx, &o) < 0) {
-		printf("FAIL: context: %s\n", ctx ? offload_last_error(ctx) : "out of memory");
+	ctx = guest_ctx_open();
+	if (!ctx)
 		return 1;
-	}
 	if (offload_spi_open(ctx, FLASH, NULL, &flash) < 0) {
 		printf("SKIP: %s: %s\n", FLASH, offload_last_error(ctx));
 		offload_ctx_free(ctx);

@@ -17,6 +17,9 @@
 #     --data FILE    a file to put in the guest's /data (repeatable)
 #     --module FILE  an out-of-tree module (.ko) for the guest kernel, put in
 #                    /lib/modules/<kver>/extra, modprobe-able (repeatable)
+#     --linux-module NAME=PATH  module NAME built from file PATH of Debian's
+#                    linux-source (e.g. dmatest=drivers/dma/dmatest.c) against
+#                    the guest kernel's linux-headers (build-module.sh; cached)
 #     --suite FILE   a suite of its own: FILE (sh, sourced by the guest's /init
 #                    with its step functions) runs as suite basename(FILE .sh)
 #     --unavailable REASON   only report that the tests cannot run (77 or 1)
@@ -44,21 +47,15 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 abspath() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 
-# The kernel tests cannot run here: skip (77), or fail where they are required.
-unavailable() {
-    if [ "${OFFLOAD_REQUIRE_KERNEL_TESTS:-0}" = 1 ]; then
-        echo "FAIL: $* (OFFLOAD_REQUIRE_KERNEL_TESTS=1: the kernel tests must run here)"
-        exit 1
-    fi
-    echo "SKIP: $*"
-    exit 77
-}
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 build=""
 cache=""
 bins=""
 datas=""
 kmods=""
+lmods=""
 suites=""
 machine=x86
 sysroot=""
@@ -71,6 +68,7 @@ while [ $# -gt 0 ]; do
         --bin) bins="$bins $(abspath "$2")"; shift 2 ;;
         --data) datas="$datas $(abspath "$2")"; shift 2 ;;
         --module) kmods="$kmods $(abspath "$2")"; shift 2 ;;
+        --linux-module) lmods="$lmods $2"; shift 2 ;;
         --suite) suites="$suites $(abspath "$2")"; shift 2 ;;
         # A build without the backends only says why (tests/qemu/CMakeLists.txt).
         --unavailable) unavailable "$2" ;;
@@ -91,6 +89,7 @@ cache=${cache:-$build/qemu-cache}
 meta=$M_META
 # The amd64 kernel keeps the cache's top level (shared with older trees);
 # every other kernel has a directory of its own.
+cache_top=$cache
 [ "$M_ARCH" = amd64 ] || cache=$cache/$meta
 boot_timeout=${OFFLOAD_QEMU_TIMEOUT:-420}
 # The suite's CPU and kernel parameters (cpu, extra); a suite given with
@@ -132,7 +131,10 @@ fetch_kernel() {
     flock 8
     # The meta-package moves to a new ABI package now and then: ask apt at
     # most once an hour (each suite calls this; apt-cache takes about a second).
-    if [ -f "$cache/kver" ] && [ -n "$(find "$cache/resolved" -mmin -60 2>/dev/null)" ]; then
+    # What the unpacked tree holds (bumped when that changes: device trees).
+    layout=2
+    if [ -f "$cache/kver" ] && [ -n "$(find "$cache/resolved" -mmin -60 2>/dev/null)" ] &&
+        [ "$(cat "$cache/layout" 2>/dev/null)" = "$layout" ]; then
         flock -u 8
         return 0
     fi
@@ -154,7 +156,8 @@ fetch_kernel() {
         fi
         unavailable "apt-cache cannot resolve $meta to a kernel package (apt-get update needed, or no network)"
     fi
-    if [ -f "$cache/kver" ] && [ "$(cat "$cache/package")" = "$kpkg" ]; then
+    if [ -f "$cache/kver" ] && [ "$(cat "$cache/package")" = "$kpkg" ] &&
+        [ "$(cat "$cache/layout" 2>/dev/null)" = "$layout" ]; then
         touch "$cache/resolved"
         flock -u 8
         return 0
@@ -177,8 +180,9 @@ fetch_kernel() {
         set -- "$@" "./$m/*/modules.builtin*" "./$m/*/modules.order"
         for d in $M_MODDIRS; do set -- "$@" "./$m/*/$d/*"; done
     done
-    # The machine's device tree (the package's usr/lib/linux-image-<kver>/).
-    case "$M_DTB" in "" | dump) ;; *) set -- "$@" "./usr/lib/linux-image-*/$M_DTB" ;; esac
+    # The boards' device trees (the package's usr/lib/linux-image-<kver>/),
+    # for every profile that boots this kernel.
+    set -- "$@" "./usr/lib/linux-image-*"
     dpkg-deb --fsys-tarfile "$cache"/dl/*.deb |
         tar -x -C "$cache/kroot.new" --wildcards './boot/vmlinuz-*' './boot/config-*' "$@" \
             2>/dev/null || true
@@ -198,6 +202,7 @@ fetch_kernel() {
     mv "$cache/kroot.new" "$cache/kroot"
     echo "$kv" >"$cache/kver"
     echo "$kpkg" >"$cache/package"
+    echo "$layout" >"$cache/layout"
     touch "$cache/resolved"
     flock -u 8
 }
@@ -381,6 +386,15 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 t0=$(now)
 fetch_kernel
 fetch_busybox
+for lm in $lmods; do
+    set +e
+    ko=$(sh "$here/build-module.sh" --build "$build" --cache "${cache_top:-$cache}" --machine "$machine" \
+        --name "${lm%%=*}" --linux-source "${lm#*=}")
+    r=$?
+    set -e
+    [ "$r" = 0 ] || { [ "$r" = 77 ] && unavailable "the ${lm%%=*} module cannot be built here"; exit 1; }
+    kmods="$kmods $ko"
+done
 t1=$(now)
 build_initramfs
 # shellcheck disable=SC2034 # used by machine_args of the profiles
