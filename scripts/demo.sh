@@ -4,8 +4,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-sh scripts/setup-debian.sh
-cmake -S . -B build
+# Only what the demo needs: no test toolchain (scripts/test.sh installs that).
+sh scripts/setup-debian.sh --demo
+cmake -S . -B build -DOFFLOAD_BUILD_TESTS=OFF
 cmake --build build -j "$(nproc 2>/dev/null || echo 2)"
 ./build/src/offloadctl/offloadctl list
 ./build/src/offloadctl/offloadctl bench memcpy

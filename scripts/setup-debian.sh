@@ -1,18 +1,31 @@
 #!/bin/sh
-# Installs every Debian 12 package liboffload needs to build, test, document
-# and run its kernel-in-the-loop tests. Run as root (or via sudo). Idempotent.
+# The one list of the Debian 12 packages liboffload needs, in two groups:
+#   demo: what building and running the library and offloadctl need (compiler,
+#         CMake, pkg-config, the libraries, dtc for the built-in virtual board,
+#         man-db to read offloadctl(1)): scripts/demo.sh;
+#   test: the test command's toolchain on top (clang, Check, Doxygen, Python and
+#         its test modules, valgrind, qemu and what the kernel tests unpack):
+#         scripts/test.sh.
+#   setup-debian.sh           install both groups (the default)
+#   setup-debian.sh --demo    install the demo group only
+#   setup-debian.sh [--demo] --list   print the packages, one a line; install nothing
+# Run as root (or via sudo) to install. Idempotent.
 set -eu
 
-PACKAGES="
+DEMO_PACKAGES="
 build-essential
 cmake
 pkg-config
-clang
-libclang-rt-14-dev
 libfdt-dev
 device-tree-compiler
 libkcapi-dev
 libssl-dev
+man-db
+"
+
+TEST_PACKAGES="
+clang
+libclang-rt-14-dev
 openssl
 check
 doxygen
@@ -38,6 +51,21 @@ gcc-arm-linux-gnueabihf
 qemu-user
 qemu-system-arm
 "
+
+PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
+list=false
+for arg in "$@"; do
+    case $arg in
+    --demo) PACKAGES=$DEMO_PACKAGES ;;
+    --all) PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES" ;;
+    --list) list=true ;;
+    *) echo "usage: setup-debian.sh [--demo | --all] [--list]" >&2; exit 2 ;;
+    esac
+done
+if $list; then
+    for p in $PACKAGES; do echo "$p"; done
+    exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1; then exec sudo "$0" "$@"; fi

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Set everything up, build with -Wall -Wextra -Werror, and run every test.
 #   scripts/test.sh            gcc build (build/) with the docs (Doxygen, warnings
-#                              are errors) and every test; then a clang -Werror
-#                              build (build-clang/) to keep both compilers clean
+#                              are errors), a clang -Werror build (build-clang/)
+#                              to keep both compilers clean, then every test; the
+#                              last line is the verdict: tests passed, failed and
+#                              skipped (each skip's reason above it) and the
+#                              clang build's result
 #   scripts/test.sh --asan     AddressSanitizer + UndefinedBehaviorSanitizer build
 #                              (build-asan/) and every test
 #   scripts/test.sh --cross    cross builds for aarch64 and armhf (cmake/toolchain-
@@ -67,17 +70,35 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # gcc is the compiler of record (CC picks it when a build directory is new).
 # shellcheck disable=SC2086
-CC=${CC:-gcc} cmake -S . -B "$dir" -DOFFLOAD_WERROR=ON $extra
+# (Tests on explicitly: a build/ the demo configured without them keeps that in its cache.)
+CC=${CC:-gcc} cmake -S . -B "$dir" -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_TESTS=ON $extra
 cmake --build "$dir" -j "$jobs"
 if [ "$dir" = build ]; then
     cmake --build "$dir" --target docs
 fi
+# The same sources must also build warning-free under clang: built before the
+# tests, its result is part of the verdict below.
+steps=""
+if [ "$dir" = build ]; then
+    if CC=clang cmake -S . -B build-clang -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_DOCS=OFF &&
+       cmake --build build-clang -j "$jobs"; then
+        steps="clang -Werror build=ok"
+    else
+        steps="clang -Werror build=FAILED (see above)"
+    fi
+fi
 # ASan's leak checker and Check's fork mode get along; abort on the first report.
+# The JUnit report keeps each test's output, so the verdict can give the skips' reasons.
+rc=0
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    ctest --test-dir "$dir" --output-on-failure -j "$jobs"
-if [ "$dir" = build ]; then
-    # The same sources must also build warning-free under clang.
-    CC=clang cmake -S . -B build-clang -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_DOCS=OFF
-    cmake --build build-clang -j "$jobs"
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs" \
+        --output-junit "$(pwd)/$dir/ctest-junit.xml" \
+        --test-output-size-passed 65536 --test-output-size-failed 1048576 || rc=$?
+# The last line says how many tests passed, failed and were skipped (and why, above it).
+if [ -n "$steps" ]; then
+    python3 scripts/verdict.py "$dir/ctest-junit.xml" --step "$steps" || rc=1
+else
+    python3 scripts/verdict.py "$dir/ctest-junit.xml" || rc=1
 fi
+exit "$rc"

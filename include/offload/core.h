@@ -326,6 +326,16 @@ uint32_t offload_ctx_flags(const offload_ctx *ctx);
 #define OFFLOAD_DEVF_KERNEL (1u << 4)
 /** Device flag: the CPU (software) device. */
 #define OFFLOAD_DEVF_CPU (1u << 5)
+/**
+ * Device flag: calls that leave the device to the library (OFFLOAD_DEV_AUTO)
+ * may choose it, by each operation's rule (memcpy at or above its
+ * threshold_bytes, crypto where it runs the algorithm off the CPU). Clear
+ * for a device that is not usable, and for a model attached only because
+ * no device tree was given or live (OFFLOAD_CTX_DT_FALLBACK without
+ * OFFLOAD_CTX_SIM): such a device serves only the calls that name it, and
+ * the CPU serves the others.
+ */
+#define OFFLOAD_DEVF_AUTO (1u << 6)
 
 /** How the CPU caches are handled for a device's DMA buffers. */
 enum offload_cache_mode {

@@ -576,7 +576,10 @@ static void choose_defaults(struct offload_ctx *ctx)
 	for (int i = 0; i < ctx->ndev; i++) {
 		struct ofl_device *d = ctx->devs[i];
 		/* every model AUTO attached says so, crypto ones too (crypto.c asks ofl_ctx_auto_ok) */
-		if (i == ctx->cpu_dev || !d->backend || !auto_choice_ok(ctx, d))
+		if (!d->backend || !auto_choice_ok(ctx, d))
+			continue;
+		d->info.flags |= OFFLOAD_DEVF_AUTO;
+		if (i == ctx->cpu_dev)
 			continue;
 		if (ctx->memcpy_dev == (cpu ? cpu->index : -1) && can_copy(d))
 			ctx->memcpy_dev = i;

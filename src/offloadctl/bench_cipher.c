@@ -217,8 +217,7 @@ static int config_open(struct cli *cli, struct config *c)
 	}
 	if (r < 0) {
 		const char *msg = offload_last_error(c->ctx);
-		fprintf(stderr, "%s bench cipher: configuration \"%s\": %s\n", cli->prog, c->spec,
-			msg[0] ? msg : offload_strerror(r));
+		cli_error(cli, "configuration \"%s\": %s", cli_text(c->spec), msg[0] ? msg : offload_strerror(r));
 		offload_ctx_free(c->ctx);
 		c->ctx = NULL;
 	}
@@ -352,26 +351,19 @@ static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t
 	return offload_cipher_session_run(c->cs, &op);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Run for about `secs`; returns ops/s (and the count in *nops), or < 0 on error. */
 static double timed(struct config *c, const struct alg *a, bool enc, const uint8_t *in,
 		    uint8_t *out, size_t n, double secs, uint64_t *nops)
 {
 	uint64_t ops = 0, batch = 16;
-	double t0 = now_s(), t;
+	double t0 = cli_now_s(), t;
 
 	do {
 		for (uint64_t i = 0; i < batch; i++)
 			if (run_op(c, a, enc, in, out, n, NULL) < 0)
 				return -1;
 		ops += batch;
-		t = now_s() - t0;
+		t = cli_now_s() - t0;
 		if (t < secs / 8)
 			batch *= 2;
 	} while (t < secs);
@@ -488,67 +480,7 @@ static void print_a3720_reference(bool json)
 		printf("  %-14s %s\n", a3720_ref[i].alg, a3720_ref[i].gain);
 }
 
-/* ------------------------------------------------------------ statistics */
-
-static double median(double *v, int n)
-{
-	double t[MAXROUNDS];
-	memcpy(t, v, sizeof(double) * (size_t)n);
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-			double x = t[j];
-			t[j] = t[j - 1];
-			t[j - 1] = x;
-		}
-	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
-/* Relative standard deviation in percent. */
-static double rsd(const double *v, int n)
-{
-	double m = 0, s = 0;
-	for (int i = 0; i < n; i++)
-		m += v[i];
-	m /= n;
-	for (int i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return n > 1 && m > 0 ? 100.0 * sqrt(s / (n - 1)) / m : 0;
-}
-
-/* ------------------------------------------------------------ command */
-
-/* "16,64,1420": 1..MAXSIZES sizes of 1 B .. 64 MiB; -1 if malformed (an empty item too). */
-static int parse_sizes(const char *s, size_t *sizes)
-{
-	int n = 0;
-
-	for (const char *p = s;; p++) {
-		char *end;
-		if (*p < '0' || *p > '9' || n == MAXSIZES)
-			return -1;
-		errno = 0;
-		unsigned long v = strtoul(p, &end, 10);
-		if (errno || v == 0 || v > (64ul << 20) || (*end && *end != ','))
-			return -1;
-		sizes[n++] = v;
-		if (!*end)
-			return n;
-		p = end;
-	}
-}
-
-/* "1".."MAXROUNDS"; 0 if malformed. */
-static int parse_rounds(const char *s)
-{
-	char *end;
-	long v;
-
-	if (*s < '0' || *s > '9')
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	return errno || end == s || *end || v < 1 || v > MAXROUNDS ? 0 : (int)v;
-}
+/* ------------------------------------------------------------ options */
 
 static const struct alg *alg_by_name(const char *n)
 {
@@ -576,11 +508,12 @@ static void usage(const struct cli *cli, FILE *f)
 	fprintf(f,
 		"                 (default aes-128-cbc)\n"
 		"  --dec          decrypt instead of encrypt\n"
-		"  --sizes LIST   bytes (default 16,64,128,256,1024,1420,1424,2048,4096,8192);\n"
-		"                 a size that is not a whole number of the mode's blocks is\n"
-		"                 rounded down, and the line says so (1420 -> 1408 for CBC)\n"
+		"  --sizes LIST   bytes, 1..64M each, at most %d (suffix K, M; default\n"
+		"                 16,64,128,256,1024,1420,1424,2048,4096,8192); a size that is not\n"
+		"                 a whole number of the mode's blocks is rounded down, and the\n"
+		"                 line says so (1420 -> 1408 for CBC)\n"
 		"  --time SECONDS time per size per round, fractions allowed, or milliseconds\n"
-		"                 with 'ms' (default 0.2 = 200ms)\n"
+		"                 with 'ms' (default 0.2 = 200ms, at most 3600)\n"
 		"  --rounds N     rounds, 1..%d (default 5): the median is reported with the\n"
 		"                 spread of the rounds (one round: no noise estimate)\n"
 		"  --config SPEC  one configuration (default: the context the common options\n"
@@ -592,419 +525,613 @@ static void usage(const struct cli *cli, FILE *f)
 		"      not given) and its keys override them; OFFLOAD_DTB, OFFLOAD_SIM and\n"
 		"      OFFLOAD_BACKENDS are not read for a SPEC, so an A/B run is reproducible\n"
 		"\noptions:\n" CLI_COMMON_HELP,
-		MAXROUNDS);
+		MAXSIZES, MAXROUNDS);
 }
 
-int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
-{
-	enum { O_SIZES = 0x2000, O_TIME, O_ROUNDS, O_CONFIG, O_AB, O_A, O_B, O_DEC };
-	static const struct option longopts[] = {
-		{ "alg", required_argument, NULL, 'a' },     { "sizes", required_argument, NULL, O_SIZES },
-		{ "time", required_argument, NULL, O_TIME },  { "rounds", required_argument, NULL, O_ROUNDS },
-		{ "config", required_argument, NULL, O_CONFIG }, { "ab", required_argument, NULL, O_AB },
-		{ "a", required_argument, NULL, O_A },       { "b", required_argument, NULL, O_B },
-		{ "dec", no_argument, NULL, O_DEC },         CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
-	size_t sizes[MAXSIZES] = { 16, 64, 128, 256, 1024, 1420, 1424, 2048, 4096, 8192 };
-	int nsizes = 10, rounds = DEFAULT_ROUNDS, c;
-	double secs = DEFAULT_TIME_S;
-	const char *alist = "aes-128-cbc", *spec[2] = { NULL, NULL };
-	bool enc = true;
+/* What the options say. */
+struct bc_args {
+	size_t sizes[MAXSIZES];
+	int nsizes, rounds;
+	double secs;
+	const char *alist, *spec[2];
+	char ab[256];            /* --ab's copy, split at its comma */
+	bool enc;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a': alist = optarg; break;
-		case O_SIZES:
-			nsizes = parse_sizes(optarg, sizes);
-			if (nsizes <= 0)
-				return cli_usage_error(cli, "--sizes \"%s\": expected up to %d sizes in bytes, "
-							    "1..67108864, separated by commas",
-						       optarg, MAXSIZES);
-			break;
-		case O_TIME:
-			if (!cli_parse_seconds(optarg, 3600, &secs))
-				return cli_usage_error(cli, "--time \"%s\": expected seconds (0.2) or "
-							    "milliseconds (200ms), at most 3600 s",
-						       optarg);
-			break;
-		case O_ROUNDS:
-			rounds = parse_rounds(optarg);
-			if (!rounds)
-				return cli_usage_error(cli, "--rounds \"%s\": expected 1..%d", optarg,
-						       MAXROUNDS);
-			break;
-		case O_CONFIG:
-		case O_A: spec[0] = optarg; break;
-		case O_B: spec[1] = optarg; break;
-		case O_AB: {
-			static char ab[256];
-			snprintf(ab, sizeof(ab), "%s", optarg);
-			char *comma = strchr(ab, ',');
-			if (!comma || comma == ab || !comma[1])
-				return cli_usage_error(cli, "--ab \"%s\": expected SPEC_A,SPEC_B", optarg);
-			*comma = '\0';
-			spec[0] = ab;
-			spec[1] = comma + 1;
-			break;
+enum { O_SIZES = CLI_OPT_COMMAND_FIRST, O_TIME, O_ROUNDS, O_CONFIG, O_AB, O_A, O_B, O_DEC };
+
+static const struct option bc_longopts[] = {
+	{ "alg", required_argument, NULL, 'a' },     { "sizes", required_argument, NULL, O_SIZES },
+	{ "time", required_argument, NULL, O_TIME },  { "rounds", required_argument, NULL, O_ROUNDS },
+	{ "config", required_argument, NULL, O_CONFIG }, { "ab", required_argument, NULL, O_AB },
+	{ "a", required_argument, NULL, O_A },       { "b", required_argument, NULL, O_B },
+	{ "dec", no_argument, NULL, O_DEC },         CLI_COMMON_LONGOPTS,
+	{ NULL, 0, NULL, 0 }
+};
+
+/* --sizes "16,64,1420": 1..MAXSIZES sizes of 1 B .. 64 MiB, each as cli_parse_uint() takes it. */
+static int sizes_opt(const struct cli *cli, struct bc_args *a, const char *arg)
+{
+	char item[32];
+	int n = 0;
+
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		uint64_t v = 0;
+		int r = len < sizeof(item) ? 0 : -ERANGE;
+		if (r == 0) {
+			memcpy(item, p, len);
+			item[len] = '\0';
+			r = cli_parse_uint(item, CLI_NUM_SIZE, 1, 64u << 20, &v);
 		}
-		case O_DEC: enc = false; break;
-		case 'h': usage(cli, stdout); return CLI_EXIT_OK;
-		default:
-			if (!cli_common_opt(cli, c, optarg))
-				return CLI_EXIT_USAGE;
-		}
+		if (r < 0 || n == MAXSIZES)
+			return cli_usage_error(cli, "--sizes \"%s\": item %d (\"%.*s\") %s; expected up to %d "
+						    "sizes in bytes, 1..67108864, decimal digits with an "
+						    "optional K or M suffix, separated by commas",
+					       cli_text(arg), n + 1, (int)(len < 32 ? len : 32), cli_text(p),
+					       n == MAXSIZES ? "is one too many" : r == -ERANGE ? "is out of range"
+											: "is malformed",
+					       MAXSIZES);
+		a->sizes[n++] = (size_t)v;
+		if (!p[len])
+			break;
+		p += len;
 	}
-	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON | CLI_FMT_CSV))
-		return CLI_EXIT_USAGE;
-	if (spec[1] && !spec[0])
-		return cli_usage_error(cli, "--b needs --a");
-	/* every algorithm name first: a typo is a usage error before anything runs */
-	{
-		char tmp[256];
-		if (!alist[0] || !text_value(tmp, sizeof(tmp), alist))
-			return cli_usage_error(cli, "-a \"%s\": expected a list of algorithms", alist);
-		for (const char *p = alist;; p++) {
-			size_t n = strcspn(p, ",");
-			snprintf(tmp, sizeof(tmp), "%.*s", (int)n, p);
-			if (!alg_by_name(tmp))
-				return cli_usage_error(cli, "-a: unknown algorithm \"%s\"", tmp);
-			if (!p[n])
-				break;
-			p += n;
-		}
+	a->nsizes = n;
+	return 0;
+}
+
+static int bc_opt(struct cli *cli, void *state, int c, const char *arg)
+{
+	struct bc_args *a = state;
+	uint64_t v;
+
+	switch (c) {
+	case 'a': a->alist = arg; return 0;
+	case O_SIZES: return sizes_opt(cli, a, arg);
+	case O_TIME: return cli_opt_seconds(cli, "--time", arg, false, 3600, &a->secs) ? 0 : CLI_EXIT_USAGE;
+	case O_ROUNDS:
+		if (!cli_opt_uint(cli, "--rounds", arg, 0, 1, MAXROUNDS, &v))
+			return CLI_EXIT_USAGE;
+		a->rounds = (int)v;
+		return 0;
+	case O_CONFIG:
+	case O_A: a->spec[0] = arg; return 0;
+	case O_B: a->spec[1] = arg; return 0;
+	case O_AB: {
+		snprintf(a->ab, sizeof(a->ab), "%s", arg);
+		char *comma = strchr(a->ab, ',');
+		if (!comma || comma == a->ab || !comma[1])
+			return cli_usage_error(cli, "--ab \"%s\": expected SPEC_A,SPEC_B", cli_text(arg));
+		*comma = '\0';
+		a->spec[0] = a->ab;
+		a->spec[1] = comma + 1;
+		return 0;
 	}
-	int ncfg = spec[1] ? 2 : 1;
-	struct config cfg[2];
+	case O_DEC: a->enc = false; return 0;
+	default: return CLI_EXIT_USAGE;
+	}
+}
+
+/* Every algorithm name of -a, before anything runs: a typo is a usage error. */
+static int check_algs(const struct cli *cli, const char *alist)
+{
+	char tmp[256];
+
+	if (!alist[0] || !text_value(tmp, sizeof(tmp), alist))
+		return cli_usage_error(cli, "-a \"%s\": expected a list of algorithms", cli_text(alist));
+	for (const char *p = alist;; p++) {
+		size_t n = strcspn(p, ",");
+		snprintf(tmp, sizeof(tmp), "%.*s", (int)n, p);
+		if (!alg_by_name(tmp))
+			return cli_usage_error(cli, "-a: unknown algorithm \"%s\"", cli_text(tmp));
+		if (!p[n])
+			return CLI_CONTINUE;
+		p += n;
+	}
+}
+
+/* Parse each SPEC and open its context; an exit status after the message, or CLI_CONTINUE. */
+static int open_configs(struct cli *cli, const struct bc_args *a, struct config *cfg, int ncfg)
+{
 	for (int k = 0; k < ncfg; k++) {
-		const char *sp = spec[k] ? spec[k] : "label=auto";
+		const char *sp = a->spec[k] ? a->spec[k] : "label=auto";
+		int rc = CLI_CONTINUE;
 		if (config_parse(&cfg[k], sp, cli) < 0 ||
-		    (cfg[k].backends[0] && !cli_backends_ok(cli, "configuration", cfg[k].backends))) {
+		    (cfg[k].backends[0] && !cli_backends_ok(cli, "configuration", cfg[k].backends)))
+			rc = cli_usage_error(cli, "bad configuration \"%s\" (SPEC: evp, cpu, kcapi, or "
+						  "key=value pairs joined by ':')", cli_text(sp));
+		cfg[k].common = !a->spec[k];
+		if (rc == CLI_CONTINUE && config_open(cli, &cfg[k]) < 0)
+			rc = CLI_EXIT_FAIL;
+		if (rc != CLI_CONTINUE) {
 			for (int j = 0; j < k; j++)
 				offload_ctx_free(cfg[j].ctx);
-			return cli_usage_error(cli, "bad configuration \"%s\" (SPEC: evp, cpu, kcapi, or "
-						    "key=value pairs joined by ':')",
-					       sp);
-		}
-		cfg[k].common = !spec[k];
-		if (config_open(cli, &cfg[k]) < 0) {
-			for (int j = 0; j < k; j++)
-				offload_ctx_free(cfg[j].ctx);
-			return CLI_EXIT_FAIL;
+			return rc;
 		}
 	}
+	return CLI_CONTINUE;
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* One row of the A/B table: an algorithm, its change and noise per size. */
+struct table_row {
+	const char *alg;
+	double change[MAXSIZES], noise[MAXSIZES];
+	bool valid[MAXSIZES];
+	struct cstat cache[MAXSIZES][2];
+};
+
+/* Everything a run shares (large: allocated). */
+struct bc_run {
+	struct cli *cli;
+	const struct bc_args *a;
+	struct config *cfg;
+	int ncfg;
+	uint8_t *in, *out[2], *back, *gcm_ct;  /* maxn + 64 bytes each */
+	double ops[MAXSIZES][2][MAXROUNDS];    /* per size x config x round */
+	struct cstat cst[MAXSIZES][2];
+	struct table_row rows[16];
+	int nrows;
+	bool eip97_ran, first_json, header[2];
+	int rc;
+};
+
+static void run_free(struct bc_run *run)
+{
+	free(run->in);
+	free(run->out[0]);
+	free(run->out[1]);
+	free(run->back);
+	free(run->gcm_ct);
+	free(run);
+}
+
+static struct bc_run *run_new(struct cli *cli, const struct bc_args *a, struct config *cfg, int ncfg)
+{
+	struct bc_run *run = calloc(1, sizeof(*run));
 	size_t maxn = 0;
-	for (int i = 0; i < nsizes; i++)
-		maxn = sizes[i] > maxn ? sizes[i] : maxn;
-	uint8_t *in = malloc(maxn + 64), *out[2] = { malloc(maxn + 64), malloc(maxn + 64) },
-		*back = malloc(maxn + 64), *gcm_ct = malloc(maxn + 64);
-	int rc = CLI_EXIT_OK;
-	if (!in || !out[0] || !out[1] || !back || !gcm_ct) {
-		rc = CLI_EXIT_FAIL;
-		goto done;
+
+	if (!run)
+		return NULL;
+	for (int i = 0; i < a->nsizes; i++)
+		maxn = a->sizes[i] > maxn ? a->sizes[i] : maxn;
+	run->in = malloc(maxn + 64);
+	run->out[0] = malloc(maxn + 64);
+	run->out[1] = malloc(maxn + 64);
+	run->back = malloc(maxn + 64);
+	run->gcm_ct = malloc(maxn + 64);
+	if (!run->in || !run->out[0] || !run->out[1] || !run->back || !run->gcm_ct) {
+		run_free(run);
+		return NULL;
 	}
 	for (size_t i = 0; i < maxn + 64; i++)
-		in[i] = (uint8_t)(i * 131 + 7);
+		run->in[i] = (uint8_t)(i * 131 + 7);
 	for (int i = 0; i < 32; i++)
 		key[i] = (uint8_t)(0x40 + i);
 	for (int i = 0; i < 16; i++)
 		iv[i] = (uint8_t)(0x80 + i);
+	run->cli = cli;
+	run->a = a;
+	run->cfg = cfg;
+	run->ncfg = ncfg;
+	run->first_json = true;
+	return run;
+}
 
-	/* the device tree and models each configuration runs on, as list says it */
-	for (int k = 0; k < ncfg && !cli->json && !cli->csv; k++) {
-		const char *note = cfg[k].ctx ? cli_dt_note(cfg[k].ctx) : "";
+/* The median of n values, with *rsd their relative standard deviation (%); false if out of memory. */
+static bool median_rsd(const double *v, int n, double *median, double *rsd)
+{
+	struct cli_stats st;
+
+	if (cli_stats(v, (size_t)n, &st) < 0)
+		return false;
+	*median = st.median;
+	*rsd = st.rsd;
+	return true;
+}
+
+/* The JSON object of one configuration at one size. */
+static void report_size_json(struct bc_run *run, const struct alg *a, int si, int k, size_t n)
+{
+	const struct config *c = &run->cfg[k];
+	const struct cstat *cs = &run->cst[si][k];
+	int rounds = run->a->rounds;
+	double m, rsdv;
+	char rsds[24] = "null"; /* one round: no estimate */
+
+	if (!median_rsd(run->ops[si][k], rounds, &m, &rsdv))
+		m = rsdv = NAN;
+	if (rounds > 1)
+		snprintf(rsds, sizeof(rsds), "%.2f", rsdv);
+	printf("%s\n    {\"alg\": \"%s\", \"dir\": \"%s\", \"config\": ", run->first_json ? "" : ",",
+	       a->name, dir_name(a, run->a->enc));
+	cli_json_str(stdout, c->label);
+	printf(", \"device\": ");
+	cli_json_str(stdout, c->run_name);
+	printf(", \"backend\": ");
+	cli_json_str(stdout, c->backend);
+	printf(", \"driver\": ");
+	cli_json_str(stdout, c->driver);
+	printf(", \"size\": %zu, \"requested_size\": %zu, \"rounds\": %d, \"ops_per_s\": %.0f, "
+	       "\"mb_per_s\": %.3f, \"rsd_percent\": %s, \"verified\": true, "
+	       "\"cache_clean_per_op\": %.3f, \"cache_inval_per_op\": %.3f, "
+	       "\"cache_bytes_per_op\": %.1f, \"cache_ns_per_op\": %.1f, \"sim\": %s}",
+	       n, run->a->sizes[si], rounds, m, m * (double)n / 1e6, rsds, per_op(cs->clean, cs),
+	       per_op(cs->inval, cs), per_op(cs->bytes, cs), per_op(cs->ns, cs),
+	       c->run_sim ? "true" : "false");
+	run->first_json = false;
+}
+
+/* tcrypt's line for one configuration at one size, and its cache maintenance. */
+static void report_size_text(struct bc_run *run, const struct alg *a, int si, int k, size_t n)
+{
+	const struct config *c = &run->cfg[k];
+	const struct cstat *cs = &run->cst[si][k];
+	int rounds = run->a->rounds;
+	double m, rsdv;
+	char spread[48], keyd[32] = "";
+
+	if (!run->header[k]) {
+		/* the device can change with the size (thresholds): each line names the one that ran */
+		printf("\ntesting speed of %s %s [%s]: device and driver per size\n", a->name,
+		       a->hash ? "digest" : run->a->enc ? "encryption" : "decryption", cli_text(c->label));
+		run->header[k] = true;
+	}
+	if (!median_rsd(run->ops[si][k], rounds, &m, &rsdv))
+		m = rsdv = NAN;
+	if (rounds > 1)
+		snprintf(spread, sizeof(spread), "median of %d rounds, rsd %.1f%%", rounds, rsdv);
+	else
+		snprintf(spread, sizeof(spread), "one round: no noise estimate");
+	if (a->key_len)
+		snprintf(keyd, sizeof(keyd), "%zu bit key, ", a->key_len * 8);
+	printf("test %d (%s%zu byte blocks): %.0f ops/s, %.2f MB/s (%s: %s, %s%s; %s)\n", si, keyd, n,
+	       m, m * (double)n / 1e6, cli_text(c->run_name), cli_text(c->backend), cli_text(c->driver),
+	       c->run_sim ? " [sim: a model, not hardware]" : "", spread);
+	if (n != run->a->sizes[si])
+		printf("    %zu -> %zu B: %s needs whole %zu-byte blocks\n", run->a->sizes[si], n, a->name,
+		       a->block);
+	if (!c->evp)
+		printf("    cache maintenance per request: %.2f clean + %.2f invalidate calls, %.0f B, "
+		       "%.0f ns (%s)\n", per_op(cs->clean, cs), per_op(cs->inval, cs), per_op(cs->bytes, cs),
+		       per_op(cs->ns, cs), cache_time_label(c));
+}
+
+/* One CSV row: one configuration, one size, one round. */
+static void report_round_csv(const struct bc_run *run, const struct alg *a, int k, size_t n, int r,
+			     double v, const struct cstat *one)
+{
+	const struct config *c = &run->cfg[k];
+
+	printf("%s,%s,", a->name, dir_name(a, run->a->enc));
+	/* the label is the user's, the names may come from the device tree: RFC 4180 fields */
+	cli_csv_field(stdout, c->label, false);
+	cli_csv_field(stdout, c->backend, false);
+	cli_csv_field(stdout, c->driver, false);
+	printf("%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f,", n, r, v, v * (double)n / 1e6,
+	       per_op(one->clean, one), per_op(one->inval, one), per_op(one->bytes, one),
+	       per_op(one->ns, one));
+	cli_csv_field(stdout, c->run_name, false);
+	printf("%d\n", c->run_sim ? 1 : 0);
+}
+
+/*
+ * Paired rounds of an A/B run: the change of each round, then their median
+ * and the 95 % half-width of their mean (2 sd / sqrt(n)).
+ */
+static void ab_change(struct bc_run *run, struct table_row *row, int si)
+{
+	int rounds = run->a->rounds;
+	double ch[MAXROUNDS];
+	struct cli_stats st;
+
+	for (int r = 0; r < rounds; r++)
+		ch[r] = 100.0 * (run->ops[si][1][r] - run->ops[si][0][r]) / run->ops[si][0][r];
+	if (cli_stats(ch, (size_t)rounds, &st) < 0)
+		return; /* out of memory: the cell stays '-' */
+	row->change[si] = st.median;
+	row->cache[si][0] = run->cst[si][0];
+	row->cache[si][1] = run->cst[si][1];
+	row->noise[si] = rounds > 1 ? 2.0 * st.stddev / sqrt((double)rounds) : 100.0;
+	row->valid[si] = true;
+}
+
+/*
+ * Verify first: both configurations, same input, same output; a single
+ * configuration is checked against OpenSSL EVP directly (refc, when it
+ * opened). *src is the input the timing uses. 0, or -1 after the message.
+ */
+static int verify_size(struct bc_run *run, const struct alg *a, struct config *refc, bool refok,
+		       size_t n, const uint8_t **src)
+{
+	bool enc = run->a->enc;
+	struct offload_result res;
+	const uint8_t *ref0 = NULL;
+
+	*src = run->in;
+	if (!enc && a->alg == OFFLOAD_CIPHER_AES_GCM) {
+		/* GCM decrypts only a genuine ciphertext and tag: make them */
+		if (run_op(&run->cfg[0], a, true, run->in, run->gcm_ct, n, NULL) < 0) {
+			cli_error(run->cli, "%s %zu B on %s: making the GCM ciphertext failed", a->name, n,
+				  cli_text(run->cfg[0].label));
+			return -1;
+		}
+		*src = run->gcm_ct;
+	}
+	if (run->ncfg == 1 && refok) {
+		if (run_op(refc, a, enc, *src, run->out[1], n, NULL) < 0) {
+			cli_error(run->cli, "OpenSSL reference failed for %s", a->name);
+			return -1;
+		}
+		ref0 = run->out[1];
+	}
+	for (int k = 0; k < run->ncfg; k++) {
+		struct config *c = &run->cfg[k];
+		c->run_dev = -1;
+		int v = verify(c, a, enc, *src, run->out[k], run->back, n, k ? run->out[0] : ref0, &res);
+		run->eip97_ran |= strcmp(c->backend, "eip97") == 0;
+		if (v < 0) {
+			cli_error(run->cli, "%s %zu B on %s: %s", a->name, n, cli_text(c->label),
+				  v == -1   ? "operation failed"
+				  : v == -2 ? "output differs from the other configuration"
+					    : "output does not decrypt back to the input");
+			if (c->ctx)
+				fprintf(stderr, "  %s\n", offload_last_error(c->ctx));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The timed rounds of one size, in ABBA order (odd rounds start with B) so
+ * that whatever favours the first or second slot cancels; both time into the
+ * same buffer. 0, or -1 after the message.
+ */
+static int time_size(struct bc_run *run, const struct alg *a, int si, size_t n, const uint8_t *src)
+{
+	int ncfg = run->ncfg;
+
+	for (int r = 0; r < run->a->rounds; r++)
+		for (int kk = 0; kk < ncfg; kk++) {
+			int k = (r & 1) ? ncfg - 1 - kk : kk;
+			struct config *c = &run->cfg[k];
+			struct offload_dev_stats s0, s1;
+			struct cstat one = { 0 };
+			uint64_t nops = 0;
+			stats_read(c, &s0);
+			double v = timed(c, a, run->a->enc, src, run->back, n, run->a->secs, &nops);
+			stats_read(c, &s1);
+			stats_add(&run->cst[si][k], &s0, &s1, nops);
+			stats_add(&one, &s0, &s1, nops);
+			if (v < 0) {
+				cli_error(run->cli, "%s failed during timing on %s", a->name,
+					  cli_text(c->label));
+				return -1;
+			}
+			run->ops[si][k][r] = v;
+			if (run->cli->csv)
+				report_round_csv(run, a, k, n, r, v, &one);
+		}
+	return 0;
+}
+
+/* One size of one algorithm: verify, time, report. 0, or -1 (this algorithm stops). */
+static int run_size(struct bc_run *run, const struct alg *a, struct config *refc, bool refok,
+		    struct table_row *row, int si)
+{
+	const struct cli *cli = run->cli;
+	size_t n = run->a->sizes[si] / a->block * a->block;
+	const uint8_t *src;
+
+	if (row)
+		row->valid[si] = false;
+	memset(run->cst[si], 0, sizeof(run->cst[si]));
+	if (n == 0) {
+		if (!cli->json && !cli->csv)
+			printf("test %d: %zu B skipped: %s needs whole %zu-byte blocks\n", si,
+			       run->a->sizes[si], a->name, a->block);
+		return 0;
+	}
+	if (verify_size(run, a, refc, refok, n, &src) < 0 || time_size(run, a, si, n, src) < 0)
+		return -1;
+	for (int k = 0; k < run->ncfg; k++) {
+		if (cli->json)
+			report_size_json(run, a, si, k, n);
+		else if (!cli->csv)
+			report_size_text(run, a, si, k, n);
+	}
+	if (run->ncfg == 2 && row)
+		ab_change(run, row, si);
+	return 0;
+}
+
+/* Every size of one algorithm, on every configuration. */
+static void run_alg(struct bc_run *run, const struct alg *a)
+{
+	struct config refc;
+	bool ok = true;
+
+	for (int k = 0; k < run->ncfg; k++) {
+		struct config *c = &run->cfg[k];
+		int r = run_open(c, a, run->a->enc);
+		if (r < 0) {
+			const char *msg = c->ctx ? offload_last_error(c->ctx) : "not available in OpenSSL";
+			cli_error(run->cli, "%s on %s: %s", a->name, cli_text(c->label),
+				  msg[0] ? msg : offload_strerror(r));
+			ok = false;
+		}
+	}
+	/* the independent reference for a single configuration */
+	config_parse(&refc, "evp", NULL);
+	bool refok = ok && run->ncfg == 1 && !run->cfg[0].evp && run_open(&refc, a, run->a->enc) == 0;
+	struct table_row *row = ok && run->nrows < 16 ? &run->rows[run->nrows++] : NULL;
+	if (row)
+		row->alg = a->name;
+	run->header[0] = run->header[1] = false;
+	for (int si = 0; ok && si < run->a->nsizes; si++)
+		ok = run_size(run, a, &refc, refok, row, si) == 0;
+	if (!ok)
+		run->rc = CLI_EXIT_FAIL;
+	for (int k = 0; k < run->ncfg; k++)
+		run_close(&run->cfg[k]);
+	run_close(&refc);
+}
+
+/* ------------------------------------------------------------ the A/B reports */
+
+static void report_ab_json(const struct bc_run *run)
+{
+	const struct bc_args *a = run->a;
+
+	printf(",\n  \"ab\": {\"a\": ");
+	cli_json_str(stdout, run->cfg[0].label);
+	printf(", \"b\": ");
+	cli_json_str(stdout, run->cfg[1].label);
+	printf(", \"rows\": [");
+	for (int i = 0; i < run->nrows; i++) {
+		const struct table_row *row = &run->rows[i];
+		printf("%s\n    {\"alg\": \"%s\", \"cells\": [", i ? "," : "", row->alg);
+		bool first = true;
+		for (int si = 0; si < a->nsizes; si++) {
+			if (!row->valid[si])
+				continue;
+			printf("%s{\"size\": %zu, \"change_percent\": %.2f, \"noise_percent\": %.2f, "
+			       "\"significant\": %s}", first ? "" : ", ", a->sizes[si], row->change[si],
+			       row->noise[si], fabs(row->change[si]) > row->noise[si] ? "true" : "false");
+			first = false;
+		}
+		printf("]}");
+	}
+	printf("\n  ]}");
+}
+
+/* The Armada 3720 table layout: algorithm rows, size columns, % change. */
+static void report_ab_table(const struct bc_run *run)
+{
+	const struct bc_args *a = run->a;
+
+	printf("\nchange of %s vs %s (ops/s, median of %d paired rounds); '~' = within noise "
+	       "(2 sd/sqrt(n))\n%-14s", cli_text(run->cfg[1].label), cli_text(run->cfg[0].label),
+	       a->rounds, "alg \\ bytes");
+	for (int si = 0; si < a->nsizes; si++)
+		printf(" %14zu", a->sizes[si]);
+	printf("\n");
+	for (int i = 0; i < run->nrows; i++) {
+		const struct table_row *row = &run->rows[i];
+		printf("%-14s", row->alg);
+		for (int si = 0; si < a->nsizes; si++) {
+			char cell[32];
+			if (!row->valid[si])
+				snprintf(cell, sizeof(cell), "-");
+			else
+				snprintf(cell, sizeof(cell), "%s%+.1f%%±%.1f",
+					 fabs(row->change[si]) <= row->noise[si] ? "~" : "", row->change[si],
+					 row->noise[si]);
+			printf(" %14s", cell);
+		}
+		printf("\n");
+	}
+}
+
+static void report_cache_table(const struct bc_run *run)
+{
+	const struct config *c = run->cfg;
+
+	printf("\ncache maintenance per request (offload_dev_stats around the timed runs): calls "
+	       "clean+invalidate, bytes (whole lines), ns\n  A = %s: %s\n  B = %s: %s\n%-14s %8s "
+	       "%10s %8s %8s | %10s %8s %8s\n",
+	       cli_text(c[0].label), cache_time_label(&c[0]), cli_text(c[1].label),
+	       cache_time_label(&c[1]), "alg", "bytes", "A calls", "A bytes", "A ns", "B calls",
+	       "B bytes", "B ns");
+	for (int i = 0; i < run->nrows; i++)
+		for (int si = 0; si < run->a->nsizes; si++) {
+			const struct table_row *row = &run->rows[i];
+			if (!row->valid[si])
+				continue;
+			char c0[24], c1[24];
+			const struct cstat *x = &row->cache[si][0], *y = &row->cache[si][1];
+			snprintf(c0, sizeof(c0), "%.1f+%.1f", per_op(x->clean, x), per_op(x->inval, x));
+			snprintf(c1, sizeof(c1), "%.1f+%.1f", per_op(y->clean, y), per_op(y->inval, y));
+			printf("%-14s %8zu %10s %8.0f %8.0f | %10s %8.0f %8.0f\n", row->alg,
+			       run->a->sizes[si], c0, per_op(x->bytes, x), per_op(x->ns, x), c1,
+			       per_op(y->bytes, y), per_op(y->ns, y));
+		}
+}
+
+/* ------------------------------------------------------------ command */
+
+/* The run's opening lines: the device tree each configuration runs on, or the JSON/CSV head. */
+static void report_head(const struct bc_run *run)
+{
+	const struct cli *cli = run->cli;
+
+	for (int k = 0; k < run->ncfg && !cli->json && !cli->csv; k++) {
+		const char *note = run->cfg[k].ctx ? cli_dt_note(run->cfg[k].ctx) : "";
 		if (note[0])
-			printf("note [%s]: %s\n", cfg[k].label, note);
+			printf("note [%s]: %s\n", cli_text(run->cfg[k].label), note);
 	}
 	if (cli->json)
 		printf("{\n  \"results\": [");
 	else if (cli->csv)
 		printf("alg,dir,config,backend,driver,size,round,ops_per_s,mb_per_s,cache_clean_per_op,"
 		       "cache_inval_per_op,cache_bytes_per_op,cache_ns_per_op,device,sim\n");
-	bool first_json = true;
-	char tmpa[256];
-	snprintf(tmpa, sizeof(tmpa), "%s", alist);
-	/* per alg x size x config x round */
-	static double ops[MAXSIZES][2][MAXROUNDS];
-	static struct cstat cst[MAXSIZES][2];
-	bool eip97_ran = false;
-	struct table_row {
-		const char *alg;
-		double change[MAXSIZES], noise[MAXSIZES];
-		bool valid[MAXSIZES];
-		struct cstat cache[MAXSIZES][2];
-	} rows[16];
-	int nrows = 0;
-	for (char *save = NULL, *an = strtok_r(tmpa, ",", &save); an; an = strtok_r(NULL, ",", &save)) {
-		const struct alg *a = alg_by_name(an);
-		if (!a) {
-			fprintf(stderr, "%s bench cipher: unknown algorithm %s (see --help)\n", cli->prog, an);
-			rc = CLI_EXIT_USAGE;
-			break;
-		}
-		bool ok = true;
-		for (int k = 0; k < ncfg; k++) {
-			int r = run_open(&cfg[k], a, enc);
-			if (r < 0) {
-				const char *msg = cfg[k].ctx ? offload_last_error(cfg[k].ctx)
-							     : "not available in OpenSSL";
-				fprintf(stderr, "%s bench cipher: %s on %s: %s\n", cli->prog, a->name,
-					cfg[k].label, msg[0] ? msg : offload_strerror(r));
-				ok = false;
-			}
-		}
-		if (!ok) {
-			for (int k = 0; k < ncfg; k++)
-				run_close(&cfg[k]);
-			rc = CLI_EXIT_FAIL;
-			continue;
-		}
-		/* the independent reference for a single configuration */
-		struct config refc;
-		config_parse(&refc, "evp", NULL);
-		bool refok = ncfg == 1 && !cfg[0].evp && run_open(&refc, a, enc) == 0;
-		bool header[2] = { false, false };
-		struct table_row *row = nrows < 16 ? &rows[nrows++] : NULL;
-		if (row)
-			row->alg = a->name;
-		for (int si = 0; si < nsizes; si++) {
-			size_t n = sizes[si] / a->block * a->block;
-			if (row)
-				row->valid[si] = false;
-			memset(cst[si], 0, sizeof(cst[si]));
-			if (n == 0) {
-				if (!cli->json && !cli->csv)
-					printf("test %d: %zu B skipped: %s needs whole %zu-byte blocks\n", si,
-					       sizes[si], a->name, a->block);
-				continue;
-			}
-			/* verify first: both configurations, same input, same output; a
-			 * single configuration is checked against OpenSSL EVP directly */
-			struct offload_result res;
-			const uint8_t *ref0 = NULL, *src = in;
-			if (!enc && a->alg == OFFLOAD_CIPHER_AES_GCM) {
-				/* GCM decrypts only a genuine ciphertext and tag: make them */
-				if (run_op(&cfg[0], a, true, in, gcm_ct, n, NULL) < 0) {
-					rc = CLI_EXIT_FAIL;
-					goto next_alg;
-				}
-				src = gcm_ct;
-			}
-			if (ncfg == 1 && refok) {
-				if (run_op(&refc, a, enc, src, out[1], n, NULL) < 0) {
-					fprintf(stderr, "%s bench cipher: OpenSSL reference failed for %s\n",
-						cli->prog, a->name);
-					rc = CLI_EXIT_FAIL;
-					goto next_alg;
-				}
-				ref0 = out[1];
-			}
-			for (int k = 0; k < ncfg; k++) {
-				cfg[k].run_dev = -1;
-				int v = verify(&cfg[k], a, enc, src, out[k], back, n, k ? out[0] : ref0, &res);
-				eip97_ran |= strcmp(cfg[k].backend, "eip97") == 0;
-				if (v < 0) {
-					fprintf(stderr, "%s bench cipher: %s %zu B on %s: %s\n", cli->prog,
-						a->name, n, cfg[k].label,
-						v == -1 ? "operation failed"
-						: v == -2 ? "output differs from the other configuration"
-							  : "output does not decrypt back to the input");
-					if (cfg[k].ctx)
-						fprintf(stderr, "  %s\n", offload_last_error(cfg[k].ctx));
-					rc = CLI_EXIT_FAIL;
-					goto next_alg;
-				}
-			}
-			/* ABBA order (odd rounds start with B) so that whatever favours
-			 * the first or second slot cancels; both time into the same buffer. */
-			for (int r = 0; r < rounds; r++)
-				for (int kk = 0; kk < ncfg; kk++) {
-					int k = (r & 1) ? ncfg - 1 - kk : kk;
-					struct offload_dev_stats s0, s1;
-					struct cstat one = { 0 };
-					uint64_t nops = 0;
-					stats_read(&cfg[k], &s0);
-					double v = timed(&cfg[k], a, enc, src, back, n, secs, &nops);
-					stats_read(&cfg[k], &s1);
-					stats_add(&cst[si][k], &s0, &s1, nops);
-					stats_add(&one, &s0, &s1, nops);
-					if (v < 0) {
-						fprintf(stderr, "%s bench cipher: %s failed during timing on %s\n",
-							cli->prog, a->name, cfg[k].label);
-						rc = CLI_EXIT_FAIL;
-						goto next_alg;
-					}
-					ops[si][k][r] = v;
-					if (cli->csv)
-						printf("%s,%s,%s,%s,%s,%zu,%d,%.0f,%.2f,%.2f,%.2f,%.0f,%.0f,%s,%d\n",
-						       a->name, dir_name(a, enc), cfg[k].label, cfg[k].backend,
-						       cfg[k].driver, n, r, v, v * (double)n / 1e6,
-						       per_op(one.clean, &one), per_op(one.inval, &one),
-						       per_op(one.bytes, &one), per_op(one.ns, &one),
-						       cfg[k].run_name, cfg[k].run_sim ? 1 : 0);
-				}
-			for (int k = 0; k < ncfg; k++) {
-				double m = median(ops[si][k], rounds);
-				if (cli->json) {
-					printf("%s\n    {\"alg\": \"%s\", \"dir\": \"%s\", \"config\": ",
-					       first_json ? "" : ",", a->name, dir_name(a, enc));
-					cli_json_str(stdout, cfg[k].label);
-					printf(", \"device\": ");
-					cli_json_str(stdout, cfg[k].run_name);
-					printf(", \"backend\": ");
-					cli_json_str(stdout, cfg[k].backend);
-					printf(", \"driver\": ");
-					cli_json_str(stdout, cfg[k].driver);
-					const struct cstat *cs = &cst[si][k];
-					char rsdv[24] = "null"; /* one round: no estimate */
-					if (rounds > 1)
-						snprintf(rsdv, sizeof(rsdv), "%.2f", rsd(ops[si][k], rounds));
-					printf(", \"size\": %zu, \"requested_size\": %zu, \"rounds\": %d, "
-					       "\"ops_per_s\": %.0f, "
-					       "\"mb_per_s\": %.3f, \"rsd_percent\": %s, \"verified\": true, "
-					       "\"cache_clean_per_op\": %.3f, \"cache_inval_per_op\": %.3f, "
-					       "\"cache_bytes_per_op\": %.1f, \"cache_ns_per_op\": %.1f, "
-					       "\"sim\": %s}",
-					       n, sizes[si], rounds, m, m * (double)n / 1e6, rsdv,
-					       per_op(cs->clean, cs), per_op(cs->inval, cs),
-					       per_op(cs->bytes, cs), per_op(cs->ns, cs),
-					       cfg[k].run_sim ? "true" : "false");
-					first_json = false;
-				} else if (!cli->csv) {
-					if (!header[k]) {
-						/* the device can change with the size (thresholds):
-						 * each line names the one that ran */
-						printf("\ntesting speed of %s %s [%s]: device and driver per size\n",
-						       a->name, a->hash ? "digest" : enc ? "encryption" : "decryption",
-						       cfg[k].label);
-						header[k] = true;
-					}
-					char spread[48];
-					if (rounds > 1)
-						snprintf(spread, sizeof(spread), "median of %d rounds, rsd %.1f%%",
-							 rounds, rsd(ops[si][k], rounds));
-					else
-						snprintf(spread, sizeof(spread), "one round: no noise estimate");
-					char keyd[32] = "";
-					if (a->key_len)
-						snprintf(keyd, sizeof(keyd), "%zu bit key, ", a->key_len * 8);
-					printf("test %d (%s%zu byte blocks): %.0f ops/s, %.2f MB/s "
-					       "(%s: %s, %s%s; %s)\n",
-					       si, keyd, n, m, m * (double)n / 1e6, cfg[k].run_name,
-					       cfg[k].backend, cfg[k].driver,
-					       cfg[k].run_sim ? " [sim: a model, not hardware]" : "", spread);
-					if (n != sizes[si])
-						printf("    %zu -> %zu B: %s needs whole %zu-byte blocks\n",
-						       sizes[si], n, a->name, a->block);
-					const struct cstat *cs = &cst[si][k];
-					if (!cfg[k].evp)
-						printf("    cache maintenance per request: %.2f clean + %.2f "
-						       "invalidate calls, %.0f B, %.0f ns (%s)\n",
-						       per_op(cs->clean, cs), per_op(cs->inval, cs),
-						       per_op(cs->bytes, cs), per_op(cs->ns, cs),
-						       cache_time_label(&cfg[k]));
-				}
-			}
-			if (ncfg == 2 && row) {
-				/* Paired rounds: the change of each round, then their median
-				 * and the 95 % half-width of their mean (2 sd / sqrt(n)). */
-				double ch[MAXROUNDS], m = 0, sd = 0;
-				for (int r = 0; r < rounds; r++) {
-					ch[r] = 100.0 * (ops[si][1][r] - ops[si][0][r]) / ops[si][0][r];
-					m += ch[r];
-				}
-				m /= rounds;
-				for (int r = 0; r < rounds; r++)
-					sd += (ch[r] - m) * (ch[r] - m);
-				sd = rounds > 1 ? sqrt(sd / (rounds - 1)) : 0;
-				row->change[si] = median(ch, rounds);
-				row->cache[si][0] = cst[si][0];
-				row->cache[si][1] = cst[si][1];
-				row->noise[si] = rounds > 1 ? 2.0 * sd / sqrt((double)rounds) : 100.0;
-				row->valid[si] = true;
-			}
-		}
-	next_alg:
-		for (int k = 0; k < ncfg; k++)
-			run_close(&cfg[k]);
-		run_close(&refc);
-	}
+}
+
+static void report_tail(const struct bc_run *run)
+{
+	const struct cli *cli = run->cli;
+
 	if (cli->json) {
 		printf("\n  ]");
-		if (ncfg == 2) {
-			printf(",\n  \"ab\": {\"a\": ");
-			cli_json_str(stdout, cfg[0].label);
-			printf(", \"b\": ");
-			cli_json_str(stdout, cfg[1].label);
-			printf(", \"rows\": [");
-			for (int i = 0; i < nrows; i++) {
-				printf("%s\n    {\"alg\": \"%s\", \"cells\": [", i ? "," : "", rows[i].alg);
-				bool f = true;
-				for (int si = 0; si < nsizes; si++)
-					if (rows[i].valid[si]) {
-						printf("%s{\"size\": %zu, \"change_percent\": %.2f, "
-						       "\"noise_percent\": %.2f, \"significant\": %s}",
-						       f ? "" : ", ", sizes[si], rows[i].change[si],
-						       rows[i].noise[si],
-						       fabs(rows[i].change[si]) > rows[i].noise[si] ? "true"
-												 : "false");
-						f = false;
-					}
-				printf("]}");
-			}
-			printf("\n  ]}");
-		}
-	} else if (!cli->csv && ncfg == 2) {
-		/* The Armada 3720 table layout: algorithm rows, size columns, % change. */
-		printf("\nchange of %s vs %s (ops/s, median of %d paired rounds); '~' = within noise "
-		       "(2 sd/sqrt(n))\n%-14s",
-		       cfg[1].label, cfg[0].label, rounds, "alg \\ bytes");
-		for (int si = 0; si < nsizes; si++)
-			printf(" %14zu", sizes[si]);
-		printf("\n");
-		for (int i = 0; i < nrows; i++) {
-			printf("%-14s", rows[i].alg);
-			for (int si = 0; si < nsizes; si++) {
-				char cell[32];
-				if (!rows[i].valid[si])
-					snprintf(cell, sizeof(cell), "-");
-				else
-					snprintf(cell, sizeof(cell), "%s%+.1f%%±%.1f",
-						 fabs(rows[i].change[si]) <= rows[i].noise[si] ? "~" : "",
-						 rows[i].change[si], rows[i].noise[si]);
-				printf(" %14s", cell);
-			}
-			printf("\n");
-		}
-		printf("\ncache maintenance per request (offload_dev_stats around the timed runs): calls "
-		       "clean+invalidate, bytes (whole lines), ns\n  A = %s: %s\n  B = %s: %s\n%-14s %8s "
-		       "%10s %8s %8s | %10s %8s %8s\n",
-		       cfg[0].label, cache_time_label(&cfg[0]), cfg[1].label, cache_time_label(&cfg[1]),
-		       "alg", "bytes", "A calls", "A bytes", "A ns", "B calls", "B bytes", "B ns");
-		for (int i = 0; i < nrows; i++)
-			for (int si = 0; si < nsizes; si++) {
-				if (!rows[i].valid[si])
-					continue;
-				char c0[24], c1[24];
-				const struct cstat *x = &rows[i].cache[si][0], *y = &rows[i].cache[si][1];
-				snprintf(c0, sizeof(c0), "%.1f+%.1f", per_op(x->clean, x), per_op(x->inval, x));
-				snprintf(c1, sizeof(c1), "%.1f+%.1f", per_op(y->clean, y), per_op(y->inval, y));
-				printf("%-14s %8zu %10s %8.0f %8.0f | %10s %8.0f %8.0f\n", rows[i].alg, sizes[si],
-				       c0, per_op(x->bytes, x), per_op(x->ns, x), c1, per_op(y->bytes, y),
-				       per_op(y->ns, y));
-			}
+		if (run->ncfg == 2)
+			report_ab_json(run);
+	} else if (!cli->csv && run->ncfg == 2) {
+		report_ab_table(run);
+		report_cache_table(run);
 	}
-	if (eip97_ran && !cli->csv)
+	if (run->eip97_ran && !cli->csv)
 		print_a3720_reference(cli->json);
 	if (cli->json)
 		printf("\n}\n");
-done:
-	free(in);
-	free(out[0]);
-	free(out[1]);
-	free(back);
-	free(gcm_ct);
+}
+
+int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
+{
+	static const struct cli_cmd cmd = {
+		.shortopts = "a:", .longopts = bc_longopts, .opt = bc_opt, .help = usage,
+		.max_operands = 0, .formats = CLI_FMT_JSON | CLI_FMT_CSV,
+	};
+	struct bc_args a = { .sizes = { 16, 64, 128, 256, 1024, 1420, 1424, 2048, 4096, 8192 },
+			     .nsizes = 10, .rounds = DEFAULT_ROUNDS, .secs = DEFAULT_TIME_S,
+			     .alist = "aes-128-cbc", .enc = true };
+	struct config cfg[2];
+
+	int rc = cli_parse(cli, &cmd, &a, argc, argv);
+	if (rc == CLI_CONTINUE && a.spec[1] && !a.spec[0])
+		rc = cli_usage_error(cli, "--b needs --a");
+	if (rc == CLI_CONTINUE)
+		rc = check_algs(cli, a.alist);
+	int ncfg = a.spec[1] ? 2 : 1;
+	if (rc == CLI_CONTINUE)
+		rc = open_configs(cli, &a, cfg, ncfg);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	struct bc_run *run = run_new(cli, &a, cfg, ncfg);
+	if (!run) {
+		rc = cli_error(cli, "out of memory for the buffers");
+	} else {
+		char tmpa[256];
+		report_head(run);
+		snprintf(tmpa, sizeof(tmpa), "%s", a.alist);
+		for (char *save = NULL, *an = strtok_r(tmpa, ",", &save); an; an = strtok_r(NULL, ",", &save))
+			run_alg(run, alg_by_name(an)); /* check_algs() knows them all */
+		report_tail(run);
+		rc = run->rc ? run->rc : CLI_EXIT_OK;
+		run_free(run);
+	}
 	for (int k = 0; k < ncfg; k++)
 		offload_ctx_free(cfg[k].ctx);
 	return rc;

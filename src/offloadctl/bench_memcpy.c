@@ -43,6 +43,7 @@ struct bm_opts {
 	char max_why[96];     /* how the default top size was chosen */
 	unsigned factor;      /* sweep step */
 	double time_s;        /* seconds per size (sweep) or per thread (run) */
+	bool time_given;      /* --time; else 0.4 (sweep) or 1 (run) */
 };
 
 /* ------------------------------------------------------------------ buffers */
@@ -153,14 +154,6 @@ static size_t bufs_for(size_t size)
 
 /* ------------------------------------------------------------------ copying */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Where the library side copies. */
 struct target {
 	offload_ctx *ctx;
@@ -194,7 +187,7 @@ static int lib_pass(struct target *t, struct bufset *b, uint64_t *ns)
 	int r = 0;
 
 	if (!t->async) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = cli_now_ns();
 		if (t->dev == OFFLOAD_DEV_AUTO) {
 			for (size_t i = 0; i < b->n && r == 0; i++)
 				r = offload_memcpy(t->ctx, b->dst[i], b->src[i], b->size);
@@ -202,13 +195,13 @@ static int lib_pass(struct target *t, struct bufset *b, uint64_t *ns)
 			for (size_t i = 0; i < b->n && r == 0; i++)
 				r = offload_memcpy_dev(t->ctx, t->dev, b->dst[i], b->src[i], b->size, NULL);
 		}
-		*ns = now_ns() - t0;
+		*ns = cli_now_ns() - t0;
 		if (r < 0)
 			target_fail(t, "offload_memcpy", r);
 		return r;
 	}
 
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cli_now_ns();
 	for (size_t i = 0; i < b->n; i++) {
 		r = offload_queue_copy(t->q, b->dst[i], b->src[i], b->size, i);
 		if (r < 0) {
@@ -240,20 +233,20 @@ static int lib_pass(struct target *t, struct bufset *b, uint64_t *ns)
 			}
 		}
 	}
-	*ns = now_ns() - t0;
+	*ns = cli_now_ns() - t0;
 	return 0;
 }
 
 static void memcpy_pass(struct bufset *b, uint64_t *ns)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cli_now_ns();
 
 	for (size_t i = 0; i < b->n; i++) {
 		memcpy(b->dst[i], b->src[i], b->size);
 		/* Keep the compiler from merging or dropping copies across the loop. */
 		__asm__ __volatile__("" ::: "memory");
 	}
-	*ns = now_ns() - t0;
+	*ns = cli_now_ns() - t0;
 }
 
 static int target_open(struct target *t, offload_ctx *ctx, int dev, bool async, size_t nbufs)
@@ -335,7 +328,7 @@ static int label_for(struct target *t, size_t size, struct label *l)
 	return 0;
 }
 
-/* Copies per second and KiB per second of `tests` copies of `bytes` in all over `ns` timed. */
+/* Copies per second and KiB per second of `tests` copies of `bytes` in all over `ns` timed (JSON). */
 struct rate {
 	double iops, kbs;
 };
@@ -351,15 +344,17 @@ static struct rate rate_of(uint64_t tests, uint64_t bytes, uint64_t ns)
 	return r;
 }
 
-/* dmatest's summary line, same shape: scripts parse it. */
-static void summary_line(const struct cli *cli, const char *name, uint64_t tests, uint64_t failures,
-			 struct rate r, int ret)
+/* t += r, for the total of threads that ran side by side (hundredths carried). */
+static void dmatest_rate_add(struct cli_dmatest_rate *t, struct cli_dmatest_rate r)
 {
-	printf("%s: %s: summary %" PRIu64 " tests, %" PRIu64 " failures %.2f iops %" PRIu64
-	       " KB/s (%d)\n", cli->prog, name, tests, failures, r.iops, (uint64_t)r.kbs, ret);
+	unsigned h = t->iops_hundredths + r.iops_hundredths;
+
+	t->iops_int += r.iops_int + h / 100;
+	t->iops_hundredths = h % 100;
+	t->kbs += r.kbs;
 }
 
-static const char *csv_header =
+static const char *const csv_header =
 	"case,thread,device,backend,sim,mode,ring_size,kick_batch,buffer_size_B,number_of_buffers,"
 	"memory_MB,ns_per_op,bandwidth_Gbps,MOps,tests,failures\n";
 
@@ -371,8 +366,12 @@ static void csv_row(const char *kase, unsigned thread, const struct label *l, bo
 	if (async)
 		for (ring = 2; ring < nbufs; ring <<= 1)
 			;
-	printf("%s,%u,%s,%s,%d,%s,%zu,%zu,%zu,%zu,%.3f,%.2f,%.3f,%.4f,%" PRIu64 ",%" PRIu64 "\n",
-	       kase, thread, l->name, l->backend, l->sim, async ? "async" : "sync", ring,
+	/* device and backend names may come from the device tree: RFC 4180 fields */
+	printf("%s,%u,", kase, thread);
+	cli_csv_field(stdout, l->name, false);
+	cli_csv_field(stdout, l->backend, false);
+	printf("%d,%s,%zu,%zu,%zu,%zu,%.3f,%.2f,%.3f,%.4f,%" PRIu64 ",%" PRIu64 "\n",
+	       l->sim, async ? "async" : "sync", ring,
 	       async ? nbufs : (size_t)1, size, nbufs, 2.0 * (double)(size * nbufs) / 1048576.0,
 	       ns_per_op, ns_per_op > 0 ? (double)size * 8.0 / ns_per_op : 0.0,
 	       ns_per_op > 0 ? 1e3 / ns_per_op : 0.0, tests, failures);
@@ -392,19 +391,6 @@ static void human_size(char *buf, size_t len, size_t n)
 
 /* ------------------------------------------------------------------ sweep */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t median(uint64_t *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct row {
 	size_t size, nbufs;
 	struct label label;
@@ -418,8 +404,19 @@ struct row {
 #define SWEEP_MAX_PASSES 200000u
 #define SWEEP_MIN_PASSES 5u
 
+/* Per-call time of one side: its median pass over the pass's buffers; false if out of memory. */
+static bool per_call_ns(const double *pass_ns, size_t passes, size_t nbufs, double *out)
+{
+	struct cli_stats st;
+
+	if (cli_stats(pass_ns, passes, &st) < 0)
+		return false;
+	*out = st.median / (double)nbufs;
+	return true;
+}
+
 static int sweep_one(struct target *t, const struct bm_opts *o, size_t size, struct row *row,
-		     uint64_t *lib, uint64_t *mem)
+		     double *lib, double *mem)
 {
 	struct bufset b;
 	size_t n = bufs_for(size);
@@ -445,21 +442,23 @@ static int sweep_one(struct target *t, const struct bm_opts *o, size_t size, str
 		memcpy_pass(&b, &ns);
 		bufset_verify(&b);
 	}
-	uint64_t start = now_ns(), budget = (uint64_t)(o->time_s * 1e9);
+	uint64_t start = cli_now_ns(), budget = (uint64_t)(o->time_s * 1e9);
 	size_t p = 0;
 	while (r == 0 && p < SWEEP_MAX_PASSES &&
-	       (p < SWEEP_MIN_PASSES || now_ns() - start < budget)) {
+	       (p < SWEEP_MIN_PASSES || cli_now_ns() - start < budget)) {
 		for (int side = 0; side < 2 && r == 0; side++) {
 			/* ABBA: the library goes first on even passes, memcpy on odd ones. */
 			if ((side == 0) == (p % 2 == 0)) {
-				r = lib_pass(t, &b, &lib[p]);
+				r = lib_pass(t, &b, &ns);
+				lib[p] = (double)ns;
 				uint64_t bad = bufset_verify(&b);
 				row->tests += n;
 				row->failures += bad;
-				row->lib_total_ns += lib[p];
+				row->lib_total_ns += ns;
 				row->lib_bytes += (uint64_t)n * size;
 			} else {
-				memcpy_pass(&b, &mem[p]);
+				memcpy_pass(&b, &ns);
+				mem[p] = (double)ns;
 				if (bufset_verify(&b))
 					snprintf(t->err, sizeof(t->err), "plain memcpy did not verify: "
 						 "this machine's memory is suspect");
@@ -470,9 +469,9 @@ static int sweep_one(struct target *t, const struct bm_opts *o, size_t size, str
 	bufset_free(&b);
 	row->passes = p;
 	row->ret = r;
-	if (p) {
-		row->lib_ns = (double)median(lib, p) / (double)n;
-		row->mem_ns = (double)median(mem, p) / (double)n;
+	if (p && (!per_call_ns(lib, p, n, &row->lib_ns) || !per_call_ns(mem, p, n, &row->mem_ns))) {
+		snprintf(t->err, sizeof(t->err), "out of memory for the statistics of %zu passes", p);
+		r = row->ret = -ENOMEM;
 	}
 	return r;
 }
@@ -503,9 +502,9 @@ static void print_row_text(const struct row *w)
 	if (w->size <= BM_OVERHEAD_MAX)
 		snprintf(ov, sizeof(ov), "%+.1f ns", w->lib_ns - w->mem_ns);
 	printf("%8s %11.0f %11.0f %6.2f %11s %11s %10s  %-12s %6" PRIu64 "%s\n", sz, lmb, mmb,
-	       mmb > 0 ? lmb / mmb : 0, lt, mt, ov, w->label.name, w->passes,
+	       mmb > 0 ? lmb / mmb : 0, lt, mt, ov, cli_text(w->label.name), w->passes,
 	       w->failures ? "  MISMATCH" : "");
-	fflush(stdout);
+	cli_flush();
 }
 
 static void print_row_json(const struct row *w, bool last)
@@ -525,87 +524,61 @@ static void print_row_json(const struct row *w, bool last)
 	       w->lib_ns - w->mem_ns, w->tests, w->failures, last ? "" : ",");
 }
 
-static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm_opts *o)
+/* The sweep's first lines: the CSV header, or the text title and column heads (JSON: none). */
+static void sweep_header(const struct cli *cli, int dev, const struct bm_opts *o)
 {
-	struct target t;
-	uint64_t *lib = calloc(SWEEP_MAX_PASSES, sizeof(*lib));
-	uint64_t *mem = calloc(SWEEP_MAX_PASSES, sizeof(*mem));
-	struct row rows[64];
-	size_t nrows = 0;
-	int ret = 0;
-
-	if (!lib || !mem) {
-		free(lib);
-		free(mem);
-		fprintf(stderr, "%s bench memcpy: out of memory\n", cli->prog);
-		return CLI_EXIT_FAIL;
-	}
-	if (target_open(&t, ctx, dev, o->async, bufs_for(o->min)) < 0) {
-		fprintf(stderr, "%s bench memcpy: %s\n", cli->prog, t.err);
-		free(lib);
-		free(mem);
-		return CLI_EXIT_FAIL;
-	}
 	char lo[24], hi[24];
-	human_size(lo, sizeof(lo), o->min);
-	human_size(hi, sizeof(hi), o->max);
+
 	if (cli->csv) {
 		fputs(csv_header, stdout);
+		return;
+	}
+	if (cli->json)
+		return;
+	human_size(lo, sizeof(lo), o->min);
+	human_size(hi, sizeof(hi), o->max);
+	printf("offloadctl bench memcpy: library (%s, %s) vs plain memcpy, %s .. %s%s%s%s x%u, "
+	       "align %zu, ABBA-interleaved, median of passes\n",
+	       dev == OFFLOAD_DEV_AUTO ? "device auto" : "chosen device",
+	       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy", lo, hi,
+	       o->max_why[0] ? " (" : "", o->max_why, o->max_why[0] ? "; --max to change)" : "",
+	       o->factor, o->align);
+	printf("%8s %11s %11s %6s %11s %11s %10s  %-12s %6s\n", "size", "lib MB/s", "memcpy MB/s",
+	       "ratio", "lib/call", "memcpy/call", "overhead", "device", "passes");
+}
+
+/* One measured size, as it comes (JSON rows are printed at the end, as one object). */
+static void sweep_row_out(const struct cli *cli, const struct bm_opts *o, const struct row *w)
+{
+	if (cli->csv) {
+		csv_row("library", 0, &w->label, o->async, w->nbufs, w->size, w->tests, w->failures,
+			w->lib_ns);
+		struct label m = { .name = "memcpy", .backend = "libc" };
+		csv_row("memcpy", 0, &m, false, w->nbufs, w->size, w->passes * w->nbufs, 0, w->mem_ns);
 	} else if (!cli->json) {
-		printf("offloadctl bench memcpy: library (%s, %s) vs plain memcpy, %s .. %s%s%s%s x%u, "
-		       "align %zu, ABBA-interleaved, median of passes\n",
-		       dev == OFFLOAD_DEV_AUTO ? "device auto" : "chosen device",
-		       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy", lo, hi,
-		       o->max_why[0] ? " (" : "", o->max_why, o->max_why[0] ? "; --max to change)" : "",
-		       o->factor, o->align);
-		printf("%8s %11s %11s %6s %11s %11s %10s  %-12s %6s\n", "size", "lib MB/s",
-		       "memcpy MB/s", "ratio", "lib/call", "memcpy/call", "overhead", "device",
-		       "passes");
+		print_row_text(w);
 	}
-	for (size_t size = o->min; size <= o->max && nrows < 64; size *= o->factor) {
-		struct row *w = &rows[nrows];
-		int r = sweep_one(&t, o, size, w, lib, mem);
-		if (w->passes || r == 0)
-			nrows++;
-		if (w->failures && !ret)
-			ret = -EIO;
-		if (cli->csv && (w->passes || r == 0)) {
-			csv_row("library", 0, &w->label, o->async, w->nbufs, size, w->tests, w->failures,
-				w->lib_ns);
-			struct label m = { .name = "memcpy", .backend = "libc" };
-			csv_row("memcpy", 0, &m, false, w->nbufs, size, w->passes * w->nbufs, 0, w->mem_ns);
-		} else if (!cli->json && (w->passes || r == 0)) {
-			print_row_text(w);
-		}
-		if (r < 0 || t.err[0]) {
-			fprintf(stderr, "%s bench memcpy: %zu bytes: %s\n", cli->prog, size,
-				t.err[0] ? t.err : offload_strerror(r));
-			ret = r < 0 ? r : -EIO;
-			break;
-		}
-		if (size > SIZE_MAX / o->factor)
-			break;
-	}
+}
+
+/*
+ * After the rows: the summary line is dmatest's for the largest size (what
+ * dmatest prints for one --size run); a sum of rates over sizes would mean
+ * nothing. The line before it counts every library copy of the sweep, all
+ * verified.
+ */
+static void sweep_summary(const struct cli *cli, const struct bm_opts *o, const struct row *rows,
+			  size_t nrows, int ret)
+{
+	uint64_t tests = 0, failures = 0;
 
 	if (!cli->json && !cli->csv && nrows && rows[nrows - 1].size > BM_OVERHEAD_MAX)
 		printf("overhead '-': above %u KiB the per-call difference is within the copy's own "
 		       "run-to-run variation, not the library's cost\n",
 		       BM_OVERHEAD_MAX >> 10);
-	/*
-	 * The summary line is dmatest's for the largest size (what dmatest prints
-	 * for one --size run); a sum of rates over sizes would mean nothing. The
-	 * line before it counts every library copy of the sweep, all verified.
-	 */
-	uint64_t tests = 0, failures = 0;
 	for (size_t i = 0; i < nrows; i++) {
 		tests += rows[i].tests;
 		failures += rows[i].failures;
 	}
-	const struct row *top = nrows ? &rows[nrows - 1] : NULL;
-	char thread[128], topsz[24] = "-";
-	snprintf(thread, sizeof(thread), "%.100s-copy0", top ? top->label.name : "none");
-	if (top)
-		human_size(topsz, sizeof(topsz), top->size);
 	if (cli->json) {
 		printf("{\n  \"bench\": \"memcpy\",\n  \"mode\": \"sweep\",\n  \"async\": %s,\n"
 		       "  \"align\": %zu,\n  \"rows\": [\n", o->async ? "true" : "false", o->align);
@@ -613,15 +586,63 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 			print_row_json(&rows[i], i + 1 == nrows);
 		printf("  ],\n  \"summary\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
 		       ", \"status\": %d}\n}\n", tests, failures, ret);
-	} else if (!cli->csv && nrows) { /* nothing ran: the error above says why */
-		printf("%s: sweep: %" PRIu64 " library copies at %zu sizes verified, %" PRIu64
-		       " failures; summary of the largest size, %s:\n", cli->prog, tests, nrows, failures,
-		       topsz);
-		summary_line(cli, thread, top ? top->tests : 0, top ? top->failures : 0,
-			     top ? rate_of(top->tests, top->lib_bytes, top->lib_total_ns)
-				 : rate_of(0, 0, 0),
-			     ret);
+		return;
 	}
+	if (cli->csv || !nrows) /* nothing ran: the error says why */
+		return;
+	const struct row *top = &rows[nrows - 1];
+	char thread[128], topsz[24];
+	snprintf(thread, sizeof(thread), "%.100s-copy0", top->label.name);
+	human_size(topsz, sizeof(topsz), top->size);
+	printf("%s: sweep: %" PRIu64 " library copies at %zu sizes verified, %" PRIu64
+	       " failures; summary of the largest size, %s:\n", cli->prog, tests, nrows, failures, topsz);
+	cli_dmatest_summary(cli, thread, top->tests, top->failures,
+		     cli_dmatest_rate(top->tests, top->lib_bytes, top->lib_total_ns), ret);
+}
+
+static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm_opts *o)
+{
+	struct target t;
+	double *lib = calloc(SWEEP_MAX_PASSES, sizeof(*lib));
+	double *mem = calloc(SWEEP_MAX_PASSES, sizeof(*mem));
+	struct row rows[64];
+	size_t nrows = 0;
+	uint64_t failures = 0;
+	int ret = 0;
+
+	if (!lib || !mem) {
+		free(lib);
+		free(mem);
+		return cli_error(cli, "out of memory");
+	}
+	if (target_open(&t, ctx, dev, o->async, bufs_for(o->min)) < 0) {
+		cli_error(cli, "%s", t.err);
+		free(lib);
+		free(mem);
+		return CLI_EXIT_FAIL;
+	}
+	sweep_header(cli, dev, o);
+	for (size_t size = o->min; size <= o->max && nrows < 64; size *= o->factor) {
+		struct row *w = &rows[nrows];
+		int r = sweep_one(&t, o, size, w, lib, mem);
+		if (w->passes || r == 0) {
+			nrows++;
+			failures += w->failures;
+			sweep_row_out(cli, o, w);
+		}
+		if (w->failures && !ret)
+			ret = -EIO;
+		if (r < 0 || t.err[0]) {
+			cli_error(cli, "%zu bytes: %s", size, t.err[0] ? t.err : offload_strerror(r));
+			ret = r < 0 ? r : -EIO;
+			break;
+		}
+		if (cli_stdout_failed() || size > SIZE_MAX / o->factor)
+			break; /* the output went nowhere: cli_finish() says so */
+	}
+	sweep_summary(cli, o, rows, nrows, ret);
+	if (failures)
+		cli_error(cli, "%" PRIu64 " library copies did not verify (MISMATCH above)", failures);
 	target_close(&t);
 	free(lib);
 	free(mem);
@@ -690,9 +711,9 @@ static void *run_worker(void *arg)
 			w->ret = label_for(&w->t, o->size, &w->label);
 	}
 	gate_wait(w->start);
-	uint64_t start = now_ns(), budget = (uint64_t)(o->time_s * 1e9);
+	uint64_t start = cli_now_ns(), budget = (uint64_t)(o->time_s * 1e9);
 	while (w->ret == 0) {
-		if (o->iterations ? w->tests >= o->iterations : now_ns() - start >= budget)
+		if (o->iterations ? w->tests >= o->iterations : cli_now_ns() - start >= budget)
 			break;
 		/* The last pass of --iterations may copy fewer buffers. */
 		size_t keep = b.n;
@@ -713,110 +734,152 @@ static void *run_worker(void *arg)
 	return NULL;
 }
 
-static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct bm_opts *o)
-{
-	struct worker *w = calloc(o->threads, sizeof(*w));
-	struct gate start = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false };
-	unsigned started = 0;
-	int ret = 0;
+/* The threads that ran (started of them), once joined. */
+struct run {
+	struct worker *w;
+	unsigned started;
+	uint64_t wall_ns;
+	uint64_t tests, failures;
+	int ret;
+	const struct label *lab;  /* the device the first thread that copied ran on */
+};
 
-	if (!w) {
-		fprintf(stderr, "%s bench memcpy: out of memory\n", cli->prog);
-		return CLI_EXIT_FAIL;
-	}
+/* Start o->threads workers at one gate and wait for them all; false if none could start. */
+static bool run_workers(const struct cli *cli, offload_ctx *ctx, int dev, const struct bm_opts *o,
+			struct run *run)
+{
+	struct gate start = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false };
+
 	for (unsigned i = 0; i < o->threads; i++) {
-		w[i].index = i;
-		w[i].ctx = ctx;
-		w[i].dev = dev;
-		w[i].o = o;
-		w[i].start = &start;
-		if (pthread_create(&w[i].tid, NULL, run_worker, &w[i]) != 0) {
-			fprintf(stderr, "%s bench memcpy: could only start %u of %u threads\n",
-				cli->prog, started, o->threads);
-			ret = -EAGAIN;
+		struct worker *w = &run->w[i];
+		w->index = i;
+		w->ctx = ctx;
+		w->dev = dev;
+		w->o = o;
+		w->start = &start;
+		if (pthread_create(&w->tid, NULL, run_worker, w) != 0) {
+			cli_error(cli, "could only start %u of %u threads", run->started, o->threads);
+			run->ret = -EAGAIN;
 			break;
 		}
-		started++;
+		run->started++;
 	}
-	gate_open(&start, started);
-	uint64_t t0 = now_ns();
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(w[i].tid, NULL);
-	uint64_t wall = now_ns() - t0;
+	gate_open(&start, run->started);
+	uint64_t t0 = cli_now_ns();
+	for (unsigned i = 0; i < run->started; i++)
+		pthread_join(run->w[i].tid, NULL);
+	run->wall_ns = cli_now_ns() - t0;
+	return run->started > 0;
+}
 
-	/* The threads ran side by side: the total rate is the sum of theirs. */
-	uint64_t tests = 0, failures = 0;
+/*
+ * The threads' counts and errors. The first thread that got as far as copying
+ * names the device; one that failed before (queue or buffers) is reported
+ * under it. False if no thread got that far (the errors say why).
+ */
+static bool run_collect(const struct cli *cli, struct run *run)
+{
+	for (unsigned i = 0; i < run->started; i++) {
+		struct worker *w = &run->w[i];
+		run->tests += w->tests;
+		run->failures += w->failures;
+		if (w->ret < 0 && !run->ret)
+			run->ret = w->ret;
+		if (w->t.err[0])
+			cli_error(cli, "thread %u: %s", i, w->t.err);
+		if (!run->lab && w->label.name[0])
+			run->lab = &w->label;
+	}
+	if (!run->lab)
+		return false;
+	for (unsigned i = 0; i < run->started; i++)
+		if (!run->w[i].label.name[0])
+			run->w[i].label = *run->lab;
+	return true;
+}
+
+static void run_report_csv(const struct bm_opts *o, const struct run *run)
+{
+	fputs(csv_header, stdout);
+	for (unsigned i = 0; i < run->started; i++) {
+		const struct worker *w = &run->w[i];
+		csv_row("library", i, &w->label, o->async, bufs_for(o->size), o->size, w->tests,
+			w->failures, w->tests ? (double)w->ns / (double)w->tests : 0);
+	}
+}
+
+static void run_report_json(const struct bm_opts *o, const struct run *run)
+{
 	struct rate total = { 0, 0 };
-	for (unsigned i = 0; i < started; i++) {
-		struct rate r = rate_of(w[i].tests, w[i].bytes, w[i].ns);
-		tests += w[i].tests;
-		failures += w[i].failures;
+
+	printf("{\n  \"bench\": \"memcpy\",\n  \"mode\": \"run\",\n  \"size\": %zu,\n"
+	       "  \"align\": %zu,\n  \"async\": %s,\n  \"threads\": [\n", o->size, o->align,
+	       o->async ? "true" : "false");
+	for (unsigned i = 0; i < run->started; i++) {
+		const struct worker *w = &run->w[i];
+		/* the threads ran side by side: the total rate is the sum of theirs */
+		struct rate r = rate_of(w->tests, w->bytes, w->ns);
 		total.iops += r.iops;
 		total.kbs += r.kbs;
-		if (w[i].ret < 0 && !ret)
-			ret = w[i].ret;
-		if (w[i].t.err[0])
-			fprintf(stderr, "%s bench memcpy: thread %u: %s\n", cli->prog, i, w[i].t.err);
+		printf("    {\"thread\": %u, \"device\": ", i);
+		cli_json_str(stdout, w->label.name);
+		printf(", \"backend\": ");
+		cli_json_str(stdout, w->label.backend);
+		printf(", \"driver\": ");
+		cli_json_str(stdout, w->label.driver);
+		printf(", \"sim\": %s, \"tests\": %" PRIu64 ", \"failures\": %" PRIu64
+		       ", \"iops\": %.2f, \"KBps\": %.0f, \"status\": %d}%s\n",
+		       w->label.sim ? "true" : "false", w->tests, w->failures, r.iops, r.kbs, w->ret,
+		       i + 1 == run->started ? "" : ",");
 	}
-	/* The first thread that got as far as copying names the device; one that failed
-	 * before (queue or buffers) is reported under the device asked for. */
-	const struct label *lab = NULL;
-	for (unsigned i = 0; i < started && !lab; i++)
-		if (w[i].label.name[0])
-			lab = &w[i].label;
-	if (!lab) {
-		free(w);
-		return CLI_EXIT_FAIL; /* nothing ran: the errors above say why */
-	}
-	for (unsigned i = 0; i < started; i++)
-		if (!w[i].label.name[0])
-			w[i].label = *lab;
-	char sz[24];
+	printf("  ],\n  \"total\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
+	       ", \"wall_s\": %.6f, \"iops\": %.2f, \"KBps\": %.0f, \"status\": %d}\n}\n",
+	       run->tests, run->failures, (double)run->wall_ns / 1e9, total.iops, total.kbs, run->ret);
+}
+
+static void run_report_text(const struct cli *cli, const struct bm_opts *o, const struct run *run)
+{
+	struct cli_dmatest_rate total = { 0, 0, 0 };
+	char sz[24], name[128];
+
 	human_size(sz, sizeof(sz), o->size);
-	if (cli->csv) {
-		fputs(csv_header, stdout);
-		for (unsigned i = 0; i < started; i++)
-			csv_row("library", i, &w[i].label, o->async, bufs_for(o->size), o->size, w[i].tests,
-				w[i].failures, w[i].tests ? (double)w[i].ns / (double)w[i].tests : 0);
-	} else if (cli->json) {
-		printf("{\n  \"bench\": \"memcpy\",\n  \"mode\": \"run\",\n  \"size\": %zu,\n"
-		       "  \"align\": %zu,\n  \"async\": %s,\n  \"threads\": [\n", o->size, o->align,
-		       o->async ? "true" : "false");
-		for (unsigned i = 0; i < started; i++) {
-			struct rate r = rate_of(w[i].tests, w[i].bytes, w[i].ns);
-			printf("    {\"thread\": %u, \"device\": ", i);
-			cli_json_str(stdout, w[i].label.name);
-			printf(", \"backend\": ");
-			cli_json_str(stdout, w[i].label.backend);
-			printf(", \"driver\": ");
-			cli_json_str(stdout, w[i].label.driver);
-			printf(", \"sim\": %s, \"tests\": %" PRIu64 ", \"failures\": %" PRIu64
-			       ", \"iops\": %.2f, \"KBps\": %.0f, \"status\": %d}%s\n",
-			       w[i].label.sim ? "true" : "false", w[i].tests, w[i].failures, r.iops,
-			       r.kbs, w[i].ret, i + 1 == started ? "" : ",");
-		}
-		printf("  ],\n  \"total\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
-		       ", \"wall_s\": %.6f, \"iops\": %.2f, \"KBps\": %.0f, \"status\": %d}\n}\n",
-		       tests, failures, (double)wall / 1e9, total.iops, total.kbs, ret);
-	} else {
-		printf("offloadctl bench memcpy: %s x %u thread(s), align %zu, %s, device %s (backend %s, "
-		       "%s)\n", sz, o->threads, o->align,
-		       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy",
-		       lab->name, lab->backend, lab->driver);
-		for (unsigned i = 0; i < started; i++) {
-			char name[128];
-			snprintf(name, sizeof(name), "%.100s-copy%u", w[i].label.name, i);
-			summary_line(cli, name, w[i].tests, w[i].failures,
-				     rate_of(w[i].tests, w[i].bytes, w[i].ns), w[i].ret);
-		}
-		if (started > 1) {
-			char name[128];
-			snprintf(name, sizeof(name), "%.100s-total", w[0].label.name);
-			summary_line(cli, name, tests, failures, total, ret);
-		}
+	printf("offloadctl bench memcpy: %s x %u thread(s), align %zu, %s, device %s (backend %s, %s)\n",
+	       sz, o->threads, o->align, o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy",
+	       cli_text(run->lab->name), cli_text(run->lab->backend), cli_text(run->lab->driver));
+	for (unsigned i = 0; i < run->started; i++) {
+		const struct worker *w = &run->w[i];
+		struct cli_dmatest_rate r = cli_dmatest_rate(w->tests, w->bytes, w->ns);
+		dmatest_rate_add(&total, r);
+		snprintf(name, sizeof(name), "%.100s-copy%u", w->label.name, i);
+		cli_dmatest_summary(cli, name, w->tests, w->failures, r, w->ret);
 	}
-	free(w);
-	return ret || failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	if (run->started > 1) {
+		snprintf(name, sizeof(name), "%.100s-total", run->w[0].label.name);
+		cli_dmatest_summary(cli, name, run->tests, run->failures, total, run->ret);
+	}
+}
+
+static int run_threads(struct cli *cli, offload_ctx *ctx, int dev, const struct bm_opts *o)
+{
+	struct run run = { .w = calloc(o->threads, sizeof(*run.w)) };
+	int rc = CLI_EXIT_FAIL;
+
+	if (!run.w)
+		return cli_error(cli, "out of memory");
+	if (run_workers(cli, ctx, dev, o, &run) && run_collect(cli, &run)) {
+		if (cli->csv)
+			run_report_csv(o, &run);
+		else if (cli->json)
+			run_report_json(o, &run);
+		else
+			run_report_text(cli, o, &run);
+		if (run.failures)
+			cli_error(cli, "%" PRIu64 " of %" PRIu64 " copies did not verify", run.failures,
+				  run.tests);
+		rc = run.ret || run.failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	}
+	free(run.w);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ default sweep range */
@@ -879,7 +942,7 @@ static size_t max_sweep_default(char *why, size_t wl)
 
 /* ------------------------------------------------------------------ options */
 
-static void usage(FILE *f, const char *prog)
+static void usage(const struct cli *cli, FILE *f)
 {
 	fprintf(f,
 		"usage: %s bench memcpy [OPTIONS]\n\n"
@@ -889,7 +952,7 @@ static void usage(FILE *f, const char *prog)
 		"options:\n"
 		"  --size BYTES        bytes per copy (suffix K, M, G: KiB, MiB, GiB)\n"
 		"  --iterations N      copies per thread (default: run for --time)\n"
-		"  --threads N         caller threads, each with its own buffers (and queue)\n"
+		"  --threads N         caller threads (1..256), each with its own buffers (and queue)\n"
 		"  --align OFF         src and dst start OFF bytes past a 4096-byte boundary (0..4095);\n"
 		"                      buffers under a page are packed at 64-byte strides, keeping\n"
 		"                      OFF modulo 64\n"
@@ -899,66 +962,30 @@ static void usage(FILE *f, const char *prog)
 		"  --sweep             the sweep, also with --size given\n"
 		"  --min BYTES, --max BYTES, --factor N\n"
 		"                      sweep range (default 64 .. MemAvailable/8 as a power of 4,\n"
-		"                      16M..256M; x4); the sweep holds 2 buffers of --max bytes\n"
-		"  --time SECONDS      time per sweep size, or per run (default 0.4 and 1);\n"
-		"                      fractions allowed, or milliseconds with 'ms' (400ms)\n"
-		"common options:\n" CLI_COMMON_HELP, prog);
+		"                      16M..256M; x4, 2..1024); the sweep holds 2 buffers of --max bytes\n"
+		"  --time SECONDS      time per sweep size, or per run (default 0.4 and 1, at most\n"
+		"                      3600); fractions allowed, or milliseconds with 'ms' (400ms)\n"
+		"common options:\n" CLI_COMMON_HELP, cli->prog);
 }
 
-static bool parse_size(const char *s, size_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	unsigned shift = 0;
-
-	if (errno || end == s || *s < '0' || *s > '9') /* strtoull would take " 5", "+5", "-5" */
-		return false;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	default: break;
-	}
-	if (shift && (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0))
-		end += strlen(end);
-	if (*end || (shift && v > (SIZE_MAX >> shift)) || v > SIZE_MAX)
-		return false;
-	*out = (size_t)v << shift;
-	return true;
-}
-
-static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (errno || end == s || *end || *s < '0' || *s > '9' || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* Resolve --dev / --backend to a device index (or OFFLOAD_DEV_AUTO). */
+/* Resolve --dev / --backend to a device index (or OFFLOAD_DEV_AUTO); -ENODEV after the message. */
 static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_opts *o)
 {
 	if (o->dev) {
 		int d = cli_dev_find(ctx, o->dev);
 		struct offload_dev_info info;
 		if (d < 0 || offload_dev_info(ctx, d, &info) < 0) {
-			fprintf(stderr, "%s bench memcpy: no device '%s' (see '%s list')\n", cli->prog,
-				o->dev, cli->prog);
+			cli_error(cli, "no device '%s' (see '%s list')", cli_text(o->dev), cli->prog);
 			return -ENODEV;
 		}
 		if (!(info.flags & OFFLOAD_DEVF_USABLE)) {
-			fprintf(stderr, "%s bench memcpy: device '%s' (%s) is not usable: %s\n", cli->prog,
-				o->dev, info.name, info.usable_reason);
+			cli_error(cli, "device '%s' (%s) is not usable: %s", cli_text(o->dev),
+				  cli_text(info.name), cli_text(info.usable_reason));
 			return -ENODEV;
 		}
 		if (!(info.caps & OFFLOAD_CAP_MEMCPY)) {
-			fprintf(stderr, "%s bench memcpy: device '%s' (%s, %s) cannot copy memory: it is not "
-				"a memcpy engine\n", cli->prog, o->dev, info.name, info.kind);
+			cli_error(cli, "device '%s' (%s, %s) cannot copy memory: it is not a memcpy engine",
+				  cli_text(o->dev), cli_text(info.name), cli_text(info.kind));
 			return -ENODEV;
 		}
 		return d;
@@ -971,126 +998,128 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 			    (info.caps & OFFLOAD_CAP_MEMCPY) && (info.flags & OFFLOAD_DEVF_USABLE))
 				return i;
 		}
-		fprintf(stderr, "%s bench memcpy: no usable memcpy device with backend '%s' (see '%s list')\n",
-			cli->prog, o->backend, cli->prog);
+		cli_error(cli, "no usable memcpy device with backend '%s' (see '%s list')", o->backend,
+			  cli->prog);
 		return -ENODEV;
 	}
 	return OFFLOAD_DEV_AUTO;
 }
 
 enum {
-	OPT_SIZE = 0x2000, OPT_ITER, OPT_THREADS, OPT_ALIGN, OPT_DEV, OPT_BACKEND, OPT_ASYNC,
+	OPT_SIZE = CLI_OPT_COMMAND_FIRST, OPT_ITER, OPT_THREADS, OPT_ALIGN, OPT_DEV, OPT_BACKEND, OPT_ASYNC,
 	OPT_SWEEP, OPT_MIN, OPT_MAX, OPT_FACTOR, OPT_TIME,
 };
 
+static const struct option bm_longopts[] = {
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "iterations", required_argument, NULL, OPT_ITER },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "align", required_argument, NULL, OPT_ALIGN },
+	{ "dev", required_argument, NULL, OPT_DEV },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "async", no_argument, NULL, OPT_ASYNC },
+	{ "sweep", no_argument, NULL, OPT_SWEEP },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "factor", required_argument, NULL, OPT_FACTOR },
+	{ "time", required_argument, NULL, OPT_TIME },
+	CLI_COMMON_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A size option into a size_t; false after the usage message. */
+static bool size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t min,
+		     uint64_t max, size_t *out)
+{
+	uint64_t v;
+
+	if (!cli_opt_uint(cli, opt, arg, CLI_NUM_SIZE, min, max, &v))
+		return false;
+	*out = (size_t)v;
+	return true;
+}
+
+static int bm_opt(struct cli *cli, void *state, int c, const char *arg)
+{
+	struct bm_opts *o = state;
+	uint64_t v;
+	bool ok = true;
+
+	switch (c) {
+	case OPT_SIZE: ok = size_opt(cli, "--size", arg, 1, SIZE_MAX, &o->size); break;
+	case OPT_ITER: ok = cli_opt_uint(cli, "--iterations", arg, 0, 1, UINT64_MAX / 2, &o->iterations); break;
+	case OPT_THREADS:
+		ok = cli_opt_uint(cli, "--threads", arg, 0, 1, 256, &v);
+		o->threads = (unsigned)v;
+		break;
+	case OPT_ALIGN: ok = size_opt(cli, "--align", arg, 0, BM_PAGE - 1, &o->align); break;
+	case OPT_DEV: o->dev = arg; break;
+	case OPT_BACKEND:
+		o->backend = arg;
+		if (!arg[0] || strpbrk(arg, ", "))
+			return cli_usage_error(cli, "--backend \"%s\": expected one backend name", cli_text(arg));
+		ok = cli_backends_ok(cli, "--backend", arg);
+		break;
+	case OPT_ASYNC: o->async = true; break;
+	case OPT_SWEEP: o->sweep = true; break;
+	case OPT_MIN: ok = size_opt(cli, "--min", arg, 1, SIZE_MAX, &o->min); break;
+	case OPT_MAX:
+		ok = size_opt(cli, "--max", arg, 1, SIZE_MAX, &o->max);
+		o->max_given = true;
+		break;
+	case OPT_FACTOR:
+		ok = cli_opt_uint(cli, "--factor", arg, 0, 2, 1024, &v);
+		o->factor = (unsigned)v;
+		break;
+	case OPT_TIME:
+		ok = cli_opt_seconds(cli, "--time", arg, false, 3600, &o->time_s);
+		o->time_given = true;
+		break;
+	default: return CLI_EXIT_USAGE;
+	}
+	return ok ? 0 : CLI_EXIT_USAGE;
+}
+
+/* What the options decide together: sweep or run, its range and time; an exit status or CLI_CONTINUE. */
+static int bm_settle(const struct cli *cli, struct bm_opts *o)
+{
+	if (o->dev && o->backend)
+		return cli_usage_error(cli, "give --dev or --backend, not both");
+	if (!o->size)
+		o->sweep = true;
+	if (o->sweep) {
+		if (!o->max_given && !o->size) {
+			o->max = max_sweep_default(o->max_why, sizeof(o->max_why));
+			if (o->min > o->max)
+				o->max = o->min; /* --min alone above the default: sweep that size */
+		}
+		if (o->size)
+			o->min = o->max = o->size;
+		if (o->min > o->max || o->threads != 1 || o->iterations)
+			return cli_usage_error(cli, "the sweep runs one caller thread for --time per size, "
+						    "over --min <= --max (--threads and --iterations "
+						    "need --size)");
+	}
+	if (!o->time_given)
+		o->time_s = o->sweep ? 0.4 : 1.0;
+	return CLI_CONTINUE;
+}
+
 int bench_memcpy(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "iterations", required_argument, NULL, OPT_ITER },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "align", required_argument, NULL, OPT_ALIGN },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "async", no_argument, NULL, OPT_ASYNC },
-		{ "sweep", no_argument, NULL, OPT_SWEEP },
-		{ "min", required_argument, NULL, OPT_MIN },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "factor", required_argument, NULL, OPT_FACTOR },
-		{ "time", required_argument, NULL, OPT_TIME },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	static const struct cli_cmd cmd = {
+		.longopts = bm_longopts, .opt = bm_opt, .help = usage, .max_operands = 0,
+		.formats = CLI_FMT_JSON | CLI_FMT_CSV,
 	};
 	struct bm_opts o = { .threads = 1, .min = 64, .max = (size_t)256 << 20, .factor = 4 };
-	bool time_given = false;
-	uint64_t v;
-	int c;
+	offload_ctx *ctx;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		bool ok = true;
-		switch (c) {
-		case 'h':
-			usage(stdout, cli->prog);
-			return CLI_EXIT_OK;
-		case OPT_SIZE: ok = parse_size(optarg, &o.size) && o.size > 0; break;
-		case OPT_ITER: ok = parse_uint(optarg, UINT64_MAX / 2, &o.iterations) && o.iterations; break;
-		case OPT_THREADS:
-			ok = parse_uint(optarg, 256, &v) && v > 0;
-			o.threads = (unsigned)v;
-			break;
-		case OPT_ALIGN: ok = parse_size(optarg, &o.align) && o.align < BM_PAGE; break;
-		case OPT_DEV: o.dev = optarg; break;
-		case OPT_BACKEND:
-			o.backend = optarg;
-			if (!optarg[0] || strpbrk(optarg, ", "))
-				return cli_usage_error(cli, "--backend \"%s\": expected one backend name",
-						       optarg);
-			if (!cli_backends_ok(cli, "--backend", optarg))
-				return CLI_EXIT_USAGE;
-			break;
-		case OPT_ASYNC: o.async = true; break;
-		case OPT_SWEEP: o.sweep = true; break;
-		case OPT_MIN: ok = parse_size(optarg, &o.min) && o.min > 0; break;
-		case OPT_MAX:
-			ok = parse_size(optarg, &o.max) && o.max > 0;
-			o.max_given = true;
-			break;
-		case OPT_FACTOR:
-			ok = parse_uint(optarg, 1024, &v) && v >= 2;
-			o.factor = (unsigned)v;
-			break;
-		case OPT_TIME:
-			ok = cli_parse_seconds(optarg, 3600, &o.time_s);
-			time_given = true;
-			break;
-		default:
-			ok = cli_common_opt(cli, c, optarg);
-			if (!ok) {
-				usage(stderr, cli->prog);
-				return CLI_EXIT_USAGE;
-			}
-			continue;
-		}
-		if (!ok) {
-			fprintf(stderr, "%s bench memcpy: bad value '%s' for --%s (see --help)\n", cli->prog,
-				optarg ? optarg : "", longopts[c - OPT_SIZE].name);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "%s bench memcpy: unexpected argument '%s'\n", cli->prog, argv[optind]);
-		return CLI_EXIT_USAGE;
-	}
-	if (o.dev && o.backend) {
-		fprintf(stderr, "%s bench memcpy: give --dev or --backend, not both\n", cli->prog);
-		return CLI_EXIT_USAGE;
-	}
-	if (cli->json && cli->csv) {
-		fprintf(stderr, "%s bench memcpy: give --json or --csv, not both\n", cli->prog);
-		return CLI_EXIT_USAGE;
-	}
-	if (!o.size)
-		o.sweep = true;
-	if (o.sweep) {
-		if (!o.max_given && !o.size) {
-			o.max = max_sweep_default(o.max_why, sizeof(o.max_why));
-			if (o.min > o.max)
-				o.max = o.min; /* --min alone above the default: sweep that size */
-		}
-		if (o.size)
-			o.min = o.max = o.size;
-		if (o.min > o.max || o.threads != 1 || o.iterations) {
-			fprintf(stderr, "%s bench memcpy: the sweep runs one caller thread for --time per "
-				"size, over --min <= --max\n", cli->prog);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (!time_given)
-		o.time_s = o.sweep ? 0.4 : 1.0;
-
-	offload_ctx *ctx = cli_open_ctx(cli);
-	if (!ctx)
+	int r = cli_parse(cli, &cmd, &o, argc, argv);
+	if (r == CLI_CONTINUE)
+		r = bm_settle(cli, &o);
+	if (r != CLI_CONTINUE)
+		return r;
+	if (!(ctx = cli_open_ctx(cli)))
 		return CLI_EXIT_FAIL;
 	int ret = CLI_EXIT_FAIL;
 	int dev = pick_device(cli, ctx, &o);

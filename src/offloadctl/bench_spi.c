@@ -24,13 +24,14 @@
 #include "cli.h"
 
 enum {
-	OPT_INTERVAL = 0x2000,
+	OPT_INTERVAL = CLI_OPT_COMMAND_FIRST,
 	OPT_VERIFY,
 	OPT_NO_VERIFY,
 };
 
 struct spi_bench {
 	const char *device;
+	bool device_given;     /* --device; else spidev_test's /dev/spidev1.1 */
 	uint32_t speed;
 	bool speed_set;
 	uint16_t delay;
@@ -57,12 +58,13 @@ static const uint8_t default_tx[32] = {
 	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0x0D,
 };
 
-static void usage(FILE *f, const struct cli *cli)
+static void usage(const struct cli *cli, FILE *f)
 {
 	fprintf(f,
 		"usage: %s bench spi [OPTIONS]\n"
 		"\nspidev_test's options:\n"
-		"  -D, --device PATH   /dev/spidevB.C or a DT node path (default /dev/spidev1.1)\n"
+		"  -D, --device PATH   /dev/spidevB.C or a DT node path (default /dev/spidev1.1, as\n"
+		"                      spidev_test)\n"
 		"  -s, --speed HZ      clock (default 500000 for spidev, the DT's spi-max-frequency for DT paths)\n"
 		"  -d, --delay USEC    delay after each transfer\n"
 		"  -b, --bpw BITS      bits per word (default 8)\n"
@@ -87,127 +89,112 @@ static void usage(FILE *f, const struct cli *cli)
 		cli->prog);
 }
 
-static bool parse_num(const char *arg, unsigned long long max, unsigned long long *out)
-{
-	char *end = NULL;
-
-	if (!arg || *arg < '0' || *arg > '9') /* strtoull would take " 5", "+5", "-5" */
-		return false;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 0);
-	if (errno || !end || *end || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-static int bad_arg(const struct cli *cli, const char *opt, const char *arg, const char *want)
-{
-	fprintf(stderr, "%s bench spi: %s \"%s\": expected %s\n", cli->prog, opt, arg ? arg : "", want);
-	return CLI_EXIT_USAGE;
-}
-
 static long unescape(const char *s, uint8_t *out);
 
-static int parse(struct cli *cli, struct spi_bench *b, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "device", required_argument, NULL, 'D' }, { "speed", required_argument, NULL, 's' },
-		{ "delay", required_argument, NULL, 'd' },  { "bpw", required_argument, NULL, 'b' },
-		{ "input", required_argument, NULL, 'i' },  { "output", required_argument, NULL, 'o' },
-		{ "loop", no_argument, NULL, 'l' },         { "cpha", no_argument, NULL, 'H' },
-		{ "cpol", no_argument, NULL, 'O' },         { "lsb", no_argument, NULL, 'L' },
-		{ "cs-high", no_argument, NULL, 'C' },      { "3wire", no_argument, NULL, '3' },
-		{ "no-cs", no_argument, NULL, 'N' },        { "dual", no_argument, NULL, '2' },
-		{ "quad", no_argument, NULL, '4' },         { "verbose", no_argument, NULL, 'v' },
-		{ "size", required_argument, NULL, 'S' },   { "iter", required_argument, NULL, 'I' },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "verify", no_argument, NULL, OPT_VERIFY },
-		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned long long v;
-	int c;
+static const struct option spi_longopts[] = {
+	{ "device", required_argument, NULL, 'D' }, { "speed", required_argument, NULL, 's' },
+	{ "delay", required_argument, NULL, 'd' },  { "bpw", required_argument, NULL, 'b' },
+	{ "input", required_argument, NULL, 'i' },  { "output", required_argument, NULL, 'o' },
+	{ "loop", no_argument, NULL, 'l' },         { "cpha", no_argument, NULL, 'H' },
+	{ "cpol", no_argument, NULL, 'O' },         { "lsb", no_argument, NULL, 'L' },
+	{ "cs-high", no_argument, NULL, 'C' },      { "3wire", no_argument, NULL, '3' },
+	{ "no-cs", no_argument, NULL, 'N' },        { "dual", no_argument, NULL, '2' },
+	{ "quad", no_argument, NULL, '4' },         { "verbose", no_argument, NULL, 'v' },
+	{ "size", required_argument, NULL, 'S' },   { "iter", required_argument, NULL, 'I' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
+	CLI_COMMON_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
 
-	while ((c = getopt_long(argc, argv, "D:s:d:b:i:o:lHOLC3N24p:vS:I:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'D': b->device = optarg; break;
-		case 's':
-			if (!parse_num(optarg, UINT32_MAX, &v) || v == 0)
-				return bad_arg(cli, "--speed", optarg, "a clock in Hz, 1..4294967295");
-			b->speed = (uint32_t)v;
-			b->speed_set = true;
-			break;
-		case 'd':
-			if (!parse_num(optarg, UINT16_MAX, &v))
-				return bad_arg(cli, "--delay", optarg, "microseconds, 0..65535");
-			b->delay = (uint16_t)v;
-			break;
-		case 'b':
-			if (!parse_num(optarg, 32, &v) || v == 0)
-				return bad_arg(cli, "--bpw", optarg, "bits per word, 1..32");
-			b->bits = (uint8_t)v;
-			break;
-		case 'i': b->input = optarg; break;
-		case 'o': b->output = optarg; break;
-		case 'l': b->mode |= OFFLOAD_SPI_LOOP; b->loop = true; b->mode_set = true; break;
-		case 'H': b->mode |= OFFLOAD_SPI_CPHA; b->mode_set = true; break;
-		case 'O': b->mode |= OFFLOAD_SPI_CPOL; b->mode_set = true; break;
-		case 'L': b->mode |= OFFLOAD_SPI_LSB_FIRST; b->mode_set = true; break;
-		case 'C': b->mode |= OFFLOAD_SPI_CS_HIGH; b->mode_set = true; break;
-		case '3': b->mode |= OFFLOAD_SPI_3WIRE; b->mode_set = true; break;
-		case 'N': b->mode |= OFFLOAD_SPI_NO_CS; b->mode_set = true; break;
-		case '2': b->nbits = 2; b->mode_set = true; break;
-		case '4': b->nbits = 4; b->mode_set = true; break;
-		case 'p': b->pattern = optarg; break;
-		case 'v': b->verbose = true; break;
-		case 'S':
-			if (!parse_num(optarg, INT32_MAX, &v))
-				return bad_arg(cli, "--size", optarg, "bytes, 0..2147483647");
-			b->size = (long)v;
-			break;
-		case 'I':
-			if (!parse_num(optarg, INT32_MAX, &v))
-				return bad_arg(cli, "--iter", optarg, "a count, 0..2147483647");
-			b->iterations = (long)v;
-			break;
-		case OPT_INTERVAL: {
-			char *end = NULL;
-			b->interval = strtod(optarg, &end);
-			if (!end || *end || !(b->interval >= 0 && b->interval <= 86400))
-				return bad_arg(cli, "--interval", optarg, "seconds, 0..86400");
-			break;
-		}
-		case OPT_VERIFY: b->verify = true; break;
-		case OPT_NO_VERIFY: b->no_verify = true; break;
-		case 'h': usage(stdout, cli); return -1;
-		default:
-			if (cli_common_opt(cli, c, optarg))
-				break;
-			usage(stderr, cli);
+/* The mode bit each of spidev_test's mode options sets. */
+static uint32_t mode_bit(int c)
+{
+	switch (c) {
+	case 'l': return OFFLOAD_SPI_LOOP;
+	case 'H': return OFFLOAD_SPI_CPHA;
+	case 'O': return OFFLOAD_SPI_CPOL;
+	case 'L': return OFFLOAD_SPI_LSB_FIRST;
+	case 'C': return OFFLOAD_SPI_CS_HIGH;
+	case '3': return OFFLOAD_SPI_3WIRE;
+	case 'N': return OFFLOAD_SPI_NO_CS;
+	default: return 0;
+	}
+}
+
+static int spi_opt(struct cli *cli, void *state, int c, const char *arg)
+{
+	struct spi_bench *b = state;
+	uint64_t v;
+
+	switch (c) {
+	case 'D': b->device = arg; b->device_given = true; return 0;
+	case 's':
+		if (!cli_opt_uint(cli, "-s/--speed", arg, 0, 1, UINT32_MAX, &v))
 			return CLI_EXIT_USAGE;
-		}
+		b->speed = (uint32_t)v;
+		b->speed_set = true;
+		return 0;
+	case 'd':
+		if (!cli_opt_uint(cli, "-d/--delay", arg, 0, 0, UINT16_MAX, &v))
+			return CLI_EXIT_USAGE;
+		b->delay = (uint16_t)v;
+		return 0;
+	case 'b':
+		if (!cli_opt_uint(cli, "-b/--bpw", arg, 0, 1, 32, &v))
+			return CLI_EXIT_USAGE;
+		b->bits = (uint8_t)v;
+		return 0;
+	case 'S':
+		if (!cli_opt_uint(cli, "-S/--size", arg, CLI_NUM_SIZE, 0, INT32_MAX, &v))
+			return CLI_EXIT_USAGE;
+		b->size = (long)v;
+		return 0;
+	case 'I':
+		if (!cli_opt_uint(cli, "-I/--iter", arg, 0, 0, INT32_MAX, &v))
+			return CLI_EXIT_USAGE;
+		b->iterations = (long)v;
+		return 0;
+	case OPT_INTERVAL:
+		return cli_opt_seconds(cli, "--interval", arg, true, 86400, &b->interval) ? 0 : CLI_EXIT_USAGE;
+	case 'i': b->input = arg; return 0;
+	case 'o': b->output = arg; return 0;
+	case 'p': b->pattern = arg; return 0;
+	case 'v': b->verbose = true; return 0;
+	case OPT_VERIFY: b->verify = true; return 0;
+	case OPT_NO_VERIFY: b->no_verify = true; return 0;
+	case '2':
+	case '4':
+		b->nbits = (uint8_t)(c - '0');
+		b->mode_set = true;
+		return 0;
+	default:
+		if (!mode_bit(c))
+			return CLI_EXIT_USAGE;
+		b->mode |= mode_bit(c);
+		b->loop |= c == 'l';
+		b->mode_set = true;
+		return 0;
 	}
-	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
-		return CLI_EXIT_USAGE;
-	if (b->pattern && b->input) {
-		fprintf(stderr, "%s bench spi: only one of -p and --input may be selected\n", cli->prog);
-		return CLI_EXIT_USAGE;
-	}
+}
+
+/* What the options decide together; 0, or an exit status after the message. */
+static int settle(const struct cli *cli, struct spi_bench *b)
+{
+	if (b->pattern && b->input)
+		return cli_usage_error(cli, "only one of -p and --input may be selected");
 	if (b->pattern) { /* malformed input is a usage error, found before any device is opened */
 		uint8_t *buf = malloc(strlen(b->pattern) + 1);
 		long n = buf ? unescape(b->pattern, buf) : 0;
 		free(buf);
 		if (!buf)
-			return CLI_EXIT_FAIL;
-		if (n < 0) {
-			fprintf(stderr, "%s bench spi: -p \"%s\": malformed input string (\\x needs one or "
-					"two hex digits)\n", cli->prog, b->pattern);
-			return CLI_EXIT_USAGE;
-		}
+			return cli_error(cli, "out of memory");
+		if (n < 0)
+			return cli_usage_error(cli, "-p \"%s\": malformed input string (\\x needs one or two "
+						    "hex digits)", cli_text(b->pattern));
 		if (n == 0)
-			return bad_arg(cli, "-p", b->pattern, "at least one byte to send");
+			return cli_usage_error(cli, "-p \"\": expected at least one byte to send");
 	}
 	/* As spidev_test: with --loop the lanes apply to RX as well. */
 	if (b->nbits)
@@ -216,6 +203,20 @@ static int parse(struct cli *cli, struct spi_bench *b, int argc, char **argv)
 	b->json = cli->json;
 	b->dump = b->json ? stderr : stdout;
 	return 0;
+}
+
+/* argv into b; CLI_CONTINUE, or the exit status (0 after --help). */
+static int parse(struct cli *cli, struct spi_bench *b, int argc, char **argv)
+{
+	static const struct cli_cmd cmd = {
+		.shortopts = "D:s:d:b:i:o:lHOLC3N24p:vS:I:", .longopts = spi_longopts, .opt = spi_opt,
+		.help = usage, .max_operands = 0, .formats = CLI_FMT_JSON,
+	};
+	int r = cli_parse(cli, &cmd, b, argc, argv);
+
+	if (r == CLI_CONTINUE && (r = settle(cli, b)) == 0)
+		r = CLI_CONTINUE;
+	return r;
 }
 
 /*
@@ -275,14 +276,6 @@ static void hex_dump(FILE *f, const uint8_t *p, size_t len, const char *prefix)
 	}
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Bytes per word in memory and the bits that carry data (hw: right-justified words). */
 static void word_layout(unsigned bpw, size_t *wb, uint32_t *mask)
 {
@@ -335,13 +328,13 @@ static int write_output(const struct cli *cli, const char *path, const uint8_t *
 	FILE *f = fopen(path, "wb");
 
 	if (!f) {
-		fprintf(stderr, "%s bench spi: could not open output file %s: %s\n", cli->prog, path,
+		cli_error(cli, "could not open output file %s: %s", path,
 			strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
 	size_t w = fwrite(rx, 1, len, f);
 	if (fclose(f) != 0 || w != len) {
-		fprintf(stderr, "%s bench spi: not all bytes written to output file %s\n", cli->prog, path);
+		cli_error(cli, "not all bytes written to output file %s", path);
 		return CLI_EXIT_FAIL;
 	}
 	return CLI_EXIT_OK;
@@ -378,8 +371,8 @@ static int transfer(struct cli *cli, struct spi_bench *b, const uint8_t *tx, uin
 /* spidev_test's mismatch report. */
 static int mismatch(const struct spi_bench *b, const uint8_t *tx, const uint8_t *rx, size_t len)
 {
-	fflush(stdout);
-	fprintf(stderr, "transfer error !\n");
+	cli_flush();
+	cli_error_line("transfer error !\n");
 	hex_dump(b->dump, tx, len, "TX");
 	hex_dump(b->dump, rx, len, "RX");
 	return CLI_EXIT_FAIL;
@@ -392,7 +385,7 @@ static int one_shot(struct cli *cli, struct spi_bench *b, const uint8_t *tx, siz
 	int r;
 
 	if (!rx) {
-		fprintf(stderr, "%s bench spi: can't allocate rx buffer\n", cli->prog);
+		cli_error(cli, "can't allocate rx buffer");
 		return CLI_EXIT_FAIL;
 	}
 	r = transfer(cli, b, tx, rx, len);
@@ -443,26 +436,14 @@ static bool rates_add(struct rates *r, double kbps)
 	return true;
 }
 
-/* Sample standard deviation; NAN for fewer than two values. */
-static double stddev(const struct rates *r, double *mean)
-{
-	double m = 0, s = 0;
-
-	for (size_t i = 0; i < r->n; i++)
-		m += r->v[i];
-	m = r->n ? m / (double)r->n : 0;
-	*mean = m;
-	if (r->n < 2)
-		return NAN;
-	for (size_t i = 0; i < r->n; i++)
-		s += (r->v[i] - m) * (r->v[i] - m);
-	return sqrt(s / (double)(r->n - 1));
-}
-
 static void summary(const struct spi_bench *b, uint64_t tx_bytes, uint64_t rx_bytes, double elapsed,
 		    const struct rates *rates, bool verified)
 {
-	double imean, noise = stddev(rates, &imean);
+	struct cli_stats st;
+	/* no interval (or no memory for the statistics): no noise estimate */
+	if (cli_stats(rates->v, rates->n, &st) < 0)
+		st.stddev = st.mean = NAN;
+	double imean = st.mean, noise = st.stddev;
 	double mean = elapsed > 0 ? (double)tx_bytes * 8 / (elapsed * 1000.0) : 0;
 	bool sim = (b->info.flags & OFFLOAD_RES_SIM) != 0;
 	const char *data = verified ? "verified (rx == tx for every transfer)"
@@ -516,11 +497,11 @@ static int size_loop(struct cli *cli, struct spi_bench *b)
 	int r = CLI_EXIT_OK;
 
 	if (!tx || !rx || !cmp) {
-		fprintf(stderr, "%s bench spi: can't allocate %zu-byte buffers\n", cli->prog, len);
+		cli_error(cli, "can't allocate %zu-byte buffers", len);
 		r = CLI_EXIT_FAIL;
 		goto out;
 	}
-	double t0 = now_s(), last = t0, t = t0;
+	double t0 = cli_now_s(), last = t0, t = t0;
 	for (long it = 0; it < b->iterations; it++) {
 		fill_random(&state, tx, len);
 		mask_words(tx, len, b->bits);
@@ -538,13 +519,13 @@ static int size_loop(struct cli *cli, struct spi_bench *b)
 				goto out;
 			}
 		}
-		t = now_s();
+		t = cli_now_s();
 		if (t - last >= b->interval && t > last) {
 			double kbps = (double)since * 8 / ((t - last) * 1000.0);
 			if (!b->json)
 				printf("rate: tx %.1fkbps, rx %.1fkbps\n", kbps, has_rx ? kbps : 0.0);
 			if (!rates_add(&rates, kbps)) {
-				r = CLI_EXIT_FAIL;
+				r = cli_error(cli, "out of memory for the interval rates");
 				goto out;
 			}
 			since = 0;
@@ -560,49 +541,13 @@ out:
 	return r;
 }
 
+/* The -i file, whole (at most 1 GiB); CLI_EXIT_OK, or CLI_EXIT_FAIL after the message. */
 static int read_file(const struct cli *cli, const char *path, uint8_t **buf, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0;
-	uint8_t *p = malloc(cap);
-
-	if (!f || !p) {
-		fprintf(stderr, "%s bench spi: can't open input file %s: %s\n", cli->prog, path,
-			strerror(errno));
-		if (f)
-			fclose(f);
-		free(p);
-		return CLI_EXIT_FAIL;
-	}
-	int err = 0;
-	for (;;) {
-		if (n == cap) {
-			uint8_t *q = cap < ((size_t)1 << 30) ? realloc(p, cap * 2) : NULL;
-			if (!q) {
-				fprintf(stderr, "%s bench spi: input file %s is too large\n", cli->prog, path);
-				fclose(f);
-				free(p);
-				return CLI_EXIT_FAIL;
-			}
-			p = q;
-			cap *= 2;
-		}
-		errno = 0;
-		size_t got = fread(p + n, 1, cap - n, f);
-		n += got;
-		if (got == 0) {
-			err = ferror(f) ? (errno ? errno : EIO) : 0;
-			break;
-		}
-	}
-	fclose(f);
-	if (err) {
-		fprintf(stderr, "%s bench spi: failed to read input file %s: %s\n", cli->prog, path, strerror(err));
-		free(p);
-		return CLI_EXIT_FAIL;
-	}
-	*buf = p;
-	*len = n;
+	*buf = cli_read_all(path, (size_t)1 << 30, len);
+	if (!*buf)
+		return cli_error(cli, "failed to read input file %s: %s", cli_text(path),
+				 errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
 	return CLI_EXIT_OK;
 }
 
@@ -615,11 +560,9 @@ static int run(struct cli *cli, struct spi_bench *b)
 		long n = unescape(b->pattern, buf);
 		int r;
 		if (n < 0) {
-			fprintf(stderr, "%s bench spi: malformed input string \"%s\"\n", cli->prog, b->pattern);
-			r = CLI_EXIT_USAGE;
+			r = cli_usage_error(cli, "malformed input string \"%s\"", cli_text(b->pattern));
 		} else if (n == 0) {
-			fprintf(stderr, "%s bench spi: -p \"\" has nothing to send\n", cli->prog);
-			r = CLI_EXIT_USAGE;
+			r = cli_usage_error(cli, "-p \"\" has nothing to send");
 		} else {
 			r = one_shot(cli, b, buf, (size_t)n);
 		}
@@ -633,7 +576,7 @@ static int run(struct cli *cli, struct spi_bench *b)
 		if (r != CLI_EXIT_OK)
 			return r;
 		if (n == 0) {
-			fprintf(stderr, "%s bench spi: input file %s is empty\n", cli->prog, b->input);
+			cli_error(cli, "input file %s is empty", b->input);
 			r = CLI_EXIT_USAGE;
 		} else {
 			r = one_shot(cli, b, buf, n);
@@ -650,13 +593,12 @@ int bench_spi(struct cli *cli, int argc, char **argv)
 {
 	struct spi_bench b = { .device = "/dev/spidev1.1", .bits = 8, .interval = 5.0 };
 	struct offload_spi_opts o;
-	char what[320];
+	char what[512];
 	int r;
 
-	optind = 0; /* full getopt reset: the command may run more than once in a process */
 	r = parse(cli, &b, argc, argv);
-	if (r)
-		return r < 0 ? CLI_EXIT_OK : r;
+	if (r != CLI_CONTINUE)
+		return r;
 	b.ctx = cli_open_ctx(cli);
 	if (!b.ctx)
 		return CLI_EXIT_FAIL;
@@ -670,7 +612,10 @@ int bench_spi(struct cli *cli, int argc, char **argv)
 	o.bits_per_word = b.bits;
 	r = offload_spi_open(b.ctx, b.device, &o, &b.spi);
 	if (r < 0) {
-		snprintf(what, sizeof(what), "cannot open %s", b.device);
+		/* spidev_test's default device is a guess: say how to name the right one */
+		snprintf(what, sizeof(what), "cannot open %s%s", cli_text(b.device),
+			 b.device_given ? "" : " (spidev_test's default device: name yours with --device "
+					       "/dev/spidevB.C or a device-tree node path, see 'offloadctl list')");
 		cli_fail(cli, b.ctx, what, r);
 		offload_ctx_free(b.ctx);
 		return CLI_EXIT_FAIL;
@@ -688,7 +633,7 @@ int bench_spi(struct cli *cli, int argc, char **argv)
 			printf("no message size limit\n");
 	}
 	r = run(cli, &b);
-	fflush(stdout);
+	cli_flush();
 	offload_spi_close(b.spi);
 	offload_ctx_free(b.ctx);
 	return r;

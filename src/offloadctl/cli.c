@@ -37,6 +37,8 @@ bool cli_backends_ok(const struct cli *cli, const char *opt, const char *list)
 	return true;
 }
 
+const struct option cli_common_longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+
 bool cli_common_opt(struct cli *cli, int c, const char *arg)
 {
 	switch (c) {
@@ -110,131 +112,42 @@ offload_ctx *cli_open_ctx(struct cli *cli)
 	return ctx;
 }
 
-void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json)
-{
-	bool first = true;
+/* ------------------------------------------------------------ text */
 
-	for (int i = 0; names[i]; i++) {
-		const char *why = NULL;
-		if (offload_backend_status(ctx, names[i], &why) != 0)
-			continue;
-		if (json) {
-			printf("%s{\"backend\": \"%s\", \"reason\": ", first ? "" : ", ", names[i]);
-			cli_json_str(stdout, why);
-			printf("}");
-			first = false;
-		} else {
-			printf("backend %s: absent: %s\n", names[i], why && why[0] ? why : "no reason given");
-		}
-	}
+/*
+ * Length of the well-formed UTF-8 sequence of two to four bytes at p, or 0
+ * (an ASCII byte, a stray continuation byte, an overlong form, a surrogate,
+ * beyond U+10FFFF, or a sequence cut short). Unicode 15, table 3-7.
+ */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned c = p[0];
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if (n && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) ||
+		  (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f)))
+		return 0;
+	return n;
 }
 
-void cli_json_str(FILE *f, const char *s)
+/* A C1 control (U+0080..U+009F, which some terminals act on), as UTF-8 at p. */
+static bool is_c1(const unsigned char *p)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err)
-{
-	const char *msg = offload_last_error(ctx);
-
-	fprintf(stderr, "%s %s: %s: %s\n", cli->prog, cli->cmd ? cli->cmd : "", what,
-		msg[0] ? msg : offload_strerror(err));
-}
-
-bool cli_operands_ok(const struct cli *cli, int argc, char **argv, int max_operands,
-		     unsigned formats)
-{
-	if (argc - optind > max_operands) {
-		cli_usage_error(cli, "unexpected argument '%s'", argv[optind + max_operands]);
-		return false;
-	}
-	if ((cli->json && !(formats & CLI_FMT_JSON)) || (cli->csv && !(formats & CLI_FMT_CSV))) {
-		cli_usage_error(cli, "--%s is not offered by this command", cli->json ? "json" : "csv");
-		return false;
-	}
-	if (cli->json && cli->csv) {
-		cli_usage_error(cli, "give --json or --csv, not both");
-		return false;
-	}
-	return true;
-}
-
-int cli_usage_error(const struct cli *cli, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s %s: ", cli->prog, cli->cmd ? cli->cmd : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see '%s %s --help')\n", cli->prog, cli->cmd ? cli->cmd : "");
-	return CLI_EXIT_USAGE;
-}
-
-FILE *cli_fopen_read(const char *path)
-{
-	struct stat st;
-
-	if (!path || strcmp(path, "-") == 0)
-		return stdin;
-	FILE *f = fopen(path, "rb");
-	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
-		return NULL;
-	}
-	return f;
-}
-
-bool cli_parse_seconds(const char *s, double max, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v > 0))
-		return false;
-	if (strcmp(end, "ms") == 0)
-		v /= 1000.0;
-	else if (*end && strcmp(end, "s") != 0)
-		return false;
-	if (!(v <= max))
-		return false;
-	*out = v;
-	return true;
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
 }
 
 /*
  * Length of the printable character at p: a byte from 0x20 to 0x7e, or a
- * well-formed UTF-8 sequence that is not a C1 control (U+0080..U+009F,
- * which some terminals act on). 0 for anything else.
+ * well-formed UTF-8 sequence that is not a C1 control. 0 for anything else.
  */
 static size_t printable_len(const unsigned char *p)
 {
-	unsigned c = p[0];
-	size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-		 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-
-	if (n == 1)
-		return c >= 0x20 && c != 0x7f;
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	if ((c == 0xc2 && p[1] < 0xa0) || (c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) ||
-	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
-		return 0; /* C1 control, overlong form, surrogate, beyond U+10FFFF */
-	return n;
+	if (p[0] < 0x80)
+		return p[0] >= 0x20 && p[0] != 0x7f;
+	return is_c1(p) ? 0 : utf8_len(p);
 }
 
 const char *cli_text(const char *s)
@@ -269,6 +182,311 @@ const char *cli_text(const char *s)
 	}
 	*o = '\0';
 	return ring[k].buf;
+}
+
+void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json)
+{
+	bool first = true;
+
+	for (int i = 0; names[i]; i++) {
+		const char *why = NULL;
+		if (offload_backend_status(ctx, names[i], &why) != 0)
+			continue;
+		if (json) {
+			printf("%s{\"backend\": \"%s\", \"reason\": ", first ? "" : ", ", names[i]);
+			cli_json_str(stdout, why);
+			printf("}");
+			first = false;
+		} else {
+			printf("backend %s: absent: %s\n", names[i], why && why[0] ? why : "no reason given");
+		}
+	}
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = *p < 0x80 ? 1 : utf8_len(p);
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+		} else if (n == 2 && is_c1(p)) {
+			fprintf(f, "\\u%04x", p[1]); /* U+0080..U+009F: the second byte is the code point */
+		} else if (n == 0) {
+			fputs("\\ufffd", f);
+			n = 1;
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n;
+	}
+	fputc('"', f);
+}
+
+void cli_csv_field(FILE *f, const char *raw, bool last)
+{
+	const char *v = cli_text(raw);
+
+	if (strpbrk(v, ",\"\r\n")) {
+		fputc('"', f);
+		for (const char *p = v; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(v, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+/* A sentence went to stderr (cli_said_why()). */
+static bool said;
+
+bool cli_said_why(void)
+{
+	return said;
+}
+
+/* "prog cmd: " (or "prog: " before a command is known) on stderr. */
+static void prefix(const struct cli *cli)
+{
+	said = true;
+	fprintf(stderr, "%s%s%s: ", cli->prog, cli->cmd ? " " : "", cli->cmd ? cli->cmd : "");
+}
+
+void cli_fail(const struct cli *cli, offload_ctx *ctx, const char *what, int err)
+{
+	const char *msg = offload_last_error(ctx);
+
+	prefix(cli);
+	fprintf(stderr, "%s: %s\n", what, msg[0] ? msg : offload_strerror(err));
+}
+
+void cli_error_line(const char *text)
+{
+	said = true;
+	fputs(text, stderr);
+}
+
+/* "prog cmd: <message>" without its end: cli_error() and cli_usage_error() add theirs. */
+static void say(const struct cli *cli, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void say(const struct cli *cli, const char *fmt, va_list ap)
+{
+	prefix(cli);
+	vfprintf(stderr, fmt, ap);
+}
+
+int cli_error(const struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(cli, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return CLI_EXIT_FAIL;
+}
+
+bool cli_operands_ok(const struct cli *cli, int argc, char **argv, int max_operands,
+		     unsigned formats)
+{
+	if (argc - optind > max_operands) {
+		cli_usage_error(cli, "unexpected argument '%s'", argv[optind + max_operands]);
+		return false;
+	}
+	if ((cli->json && !(formats & CLI_FMT_JSON)) || (cli->csv && !(formats & CLI_FMT_CSV))) {
+		cli_usage_error(cli, "--%s is not offered by this command", cli->json ? "json" : "csv");
+		return false;
+	}
+	if (cli->json && cli->csv) {
+		cli_usage_error(cli, "give --json or --csv, not both");
+		return false;
+	}
+	return true;
+}
+
+int cli_usage_error(const struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(cli, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s%s%s --help')\n", cli->prog, cli->cmd ? " " : "",
+		cli->cmd ? cli->cmd : "");
+	return CLI_EXIT_USAGE;
+}
+
+/* ------------------------------------------------------------ the command preamble */
+
+/* What getopt found wrong in argv: the option as the user wrote it. */
+static int bad_option(const struct cli *cli, const struct cli_cmd *cmd, int c, char **argv)
+{
+	char shortname[3] = { '-', (char)optopt, '\0' };
+	/* a short option is named alone (it may sit in a cluster: "-xv"), a long one as written */
+	const char *name = optopt > 0 && optopt < 0x100 && !cmd->long_only ? shortname : argv[optind - 1];
+
+	if (c == ':')
+		return cli_usage_error(cli, "option '%s' needs a value", cli_text(name));
+	return cli_usage_error(cli, "unknown option '%s'", cli_text(name));
+}
+
+int cli_parse(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc, char **argv)
+{
+	char shortopts[64];
+	int c;
+
+	/* ':' first: a missing value is told apart from an unknown option, and getopt stays quiet */
+	snprintf(shortopts, sizeof(shortopts), ":%sh", cmd->shortopts ? cmd->shortopts : "");
+	opterr = 0;
+	optind = 0; /* a full reset: a command may run more than once in a process (the tests) */
+	for (;;) {
+		c = cmd->long_only ? getopt_long_only(argc, argv, shortopts, cmd->longopts, NULL)
+				   : getopt_long(argc, argv, shortopts, cmd->longopts, NULL);
+		if (c == -1)
+			break;
+		if (c == 'h') {
+			cmd->help(cli, stdout);
+			return CLI_EXIT_OK;
+		}
+		if (c == '?' || c == ':')
+			return bad_option(cli, cmd, c, argv);
+		if (c >= CLI_OPT_COMMON_FIRST && c < CLI_OPT_COMMAND_FIRST) {
+			if (!cli_common_opt(cli, c, optarg))
+				return CLI_EXIT_USAGE;
+			continue;
+		}
+		int r = cmd->opt ? cmd->opt(cli, state, c, optarg) : CLI_EXIT_USAGE;
+		if (r != 0)
+			return r;
+	}
+	if (!cli_operands_ok(cli, argc, argv, cmd->max_operands < 0 ? argc : cmd->max_operands,
+			     cmd->formats))
+		return CLI_EXIT_USAGE;
+	return CLI_CONTINUE;
+}
+
+int cli_begin(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc, char **argv,
+	      offload_ctx **ctx)
+{
+	int r = cli_parse(cli, cmd, state, argc, argv);
+
+	*ctx = NULL;
+	if (r != CLI_CONTINUE)
+		return r;
+	*ctx = cli_open_ctx(cli);
+	return *ctx ? CLI_CONTINUE : CLI_EXIT_FAIL;
+}
+
+/* The first error a flush of stdout met (cli_flush()), for cli_finish()'s sentence. */
+static int stdout_errno;
+
+bool cli_flush(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	if (!stdout_errno)
+		stdout_errno = errno;
+	return false;
+}
+
+bool cli_stdout_failed(void)
+{
+	return ferror(stdout) != 0;
+}
+
+/* Said once: a later flush of the same failed stream must not say it again. */
+static bool stdout_said;
+
+int cli_stdout_fail(const struct cli *cli, int err)
+{
+	if (!stdout_said)
+		cli_error(cli, "cannot write to standard output: %s", err ? strerror(err)
+			  : "an earlier write failed (disk full, or the reader went away)");
+	stdout_said = true;
+	return CLI_EXIT_FAIL;
+}
+
+int cli_finish(const struct cli *cli, int rc)
+{
+	bool failed = !cli_flush();
+	int e = stdout_errno;
+
+	if (fclose(stdout) != 0 && !failed) {
+		failed = true;
+		e = errno;
+	}
+	if (failed) {
+		cli_stdout_fail(cli, e);
+		return rc == CLI_EXIT_OK ? CLI_EXIT_FAIL : rc;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ files, trees, devices */
+
+FILE *cli_fopen_read(const char *path)
+{
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0)
+		return stdin;
+	FILE *f = fopen(path, "rb");
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
+	return f;
+}
+
+uint8_t *cli_read_all(const char *path, size_t max, size_t *len)
+{
+	FILE *f = cli_fopen_read(path);
+	size_t cap = 65536, n = 0;
+	uint8_t *b;
+	int err = 0;
+
+	if (!f)
+		return NULL;
+	b = malloc(cap);
+	while (b) {
+		errno = 0;
+		size_t k = fread(b + n, 1, cap - n, f);
+		n += k;
+		if (k == 0 && ferror(f))
+			err = errno ? errno : EIO;
+		if (k == 0 || n > max)
+			break;
+		if (n == cap) {
+			uint8_t *nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+	}
+	if (!b && !err)
+		err = ENOMEM;
+	if (b && (err || n > max)) {
+		free(b);
+		b = NULL;
+		if (!err)
+			err = EFBIG;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	errno = err;
+	return b;
 }
 
 const char *cli_dt_note(offload_ctx *ctx)

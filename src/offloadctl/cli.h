@@ -31,8 +31,11 @@ struct cli {
  * CLI_COMMON_LONGOPTS to a command's struct option array and pass unknown
  * option codes to cli_common_opt().
  */
+/* Common option codes are 0x1000..0x1fff (cli_parse() tells them by it); a command's own start at 0x2000. */
+#define CLI_OPT_COMMON_FIRST 0x1000
+#define CLI_OPT_COMMAND_FIRST 0x2000
 enum {
-	CLI_OPT_DTB = 0x1000,
+	CLI_OPT_DTB = CLI_OPT_COMMON_FIRST,
 	CLI_OPT_SIM,
 	CLI_OPT_BACKENDS,
 	CLI_OPT_JSON,
@@ -52,6 +55,9 @@ enum {
 	"  --json, --csv    machine-readable output\n"                                     \
 	"  -h, --help       this help\n"
 
+/* The common options alone, for commands that take no others. */
+extern const struct option cli_common_longopts[];
+
 /*
  * Handle a common option; returns true if it was one with a valid value.
  * False for any other option, or (with a message printed) for a malformed
@@ -66,11 +72,78 @@ bool cli_common_opt(struct cli *cli, int c, const char *arg);
  */
 bool cli_backends_ok(const struct cli *cli, const char *opt, const char *list);
 
+/* ------------------------------------------------------------ numbers (num.c) */
+
+/* cli_parse_uint() flag: a size, which may end in K, M or G (KiB, MiB, GiB; "KiB", "KB" too). */
+#define CLI_NUM_SIZE 1u
+
 /*
- * A duration: seconds ("0.4", "2", "0.4s") or milliseconds ("100ms"); > 0
- * and <= max seconds. False if malformed or out of range.
+ * A whole number as every numeric option takes it: decimal digits only (no
+ * blank, sign or base prefix: " 5", "+5", "-1", "0x10" are malformed), with
+ * CLI_NUM_SIZE an optional K, M or G suffix; min <= value <= max. Returns 0
+ * with *out set, -EINVAL if malformed (NULL and "" too), -ERANGE if outside
+ * [min, max] or beyond 64 bits.
  */
-bool cli_parse_seconds(const char *s, double max, double *out);
+int cli_parse_uint(const char *s, unsigned flags, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * A duration in seconds: decimal digits with an optional fraction ("2",
+ * "0.4") and an optional unit "s" or "ms" ("0.4s", "100ms"); no sign, blank,
+ * exponent, "inf" or "nan". Above 0 (or >= 0 with zero_ok) and at most max.
+ * Returns 0, -EINVAL if malformed, -ERANGE if out of range.
+ */
+int cli_parse_seconds(const char *s, bool zero_ok, double max, double *out);
+
+/*
+ * cli_parse_uint() / cli_parse_seconds() for the value arg of option opt
+ * (e.g. "--threads"): false after the usage error "prog cmd: --threads
+ * \"+5\": expected a whole number 1..256, in decimal digits" is printed;
+ * the caller exits with CLI_EXIT_USAGE.
+ */
+bool cli_opt_uint(const struct cli *cli, const char *opt, const char *arg, unsigned flags,
+		  uint64_t min, uint64_t max, uint64_t *out);
+bool cli_opt_seconds(const struct cli *cli, const char *opt, const char *arg, bool zero_ok,
+		     double max, double *out);
+
+/* ------------------------------------------------------------ statistics (stats.c) */
+
+/* Summary statistics of a sample, as Python's statistics module defines them. */
+struct cli_stats {
+	size_t n;
+	double mean;
+	double median;  /* the middle value, or the mean of the two middle ones */
+	double stddev;  /* sample standard deviation (n - 1); NAN for n < 2 */
+	double rsd;     /* relative standard deviation, percent of the mean; NAN for n < 2 or mean <= 0 */
+	double min, max;
+};
+
+/* Statistics of v[0..n-1] (left unchanged). Returns 0, -EINVAL for n == 0, -ENOMEM. */
+int cli_stats(const double *v, size_t n, struct cli_stats *s);
+
+/* The benchmarks' clock: CLOCK_MONOTONIC in ns, and in seconds. */
+uint64_t cli_now_ns(void);
+double cli_now_s(void);
+
+/*
+ * Rates as the kernel's dmatest prints them in its summary line (iops with
+ * two truncated decimals from 24.8 fixed point, KiB/s truncated), so that
+ * offloadctl's dmatest-shaped lines read as the kernel's would for the same
+ * counts: "summary T tests, F failures <iops_int>.<iops_hundredths> iops
+ * <kbs> KB/s". From tests copies, bytes copied and the elapsed time in ns.
+ */
+struct cli_dmatest_rate {
+	uint64_t iops_int;
+	unsigned iops_hundredths; /* 0..99 */
+	uint64_t kbs;
+};
+struct cli_dmatest_rate cli_dmatest_rate(uint64_t tests, uint64_t bytes, uint64_t ns);
+
+/*
+ * dmatest's summary line, the shape scripts parse: "prog: NAME: summary T tests,
+ * F failures I.FF iops K KB/s (RET)" (NAME escaped as by cli_text()).
+ */
+void cli_dmatest_summary(const struct cli *cli, const char *name, uint64_t tests, uint64_t failures,
+			 struct cli_dmatest_rate r, int ret);
 
 /* Output formats a command implements, for cli_operands_ok(). */
 #define CLI_FMT_JSON 1u
@@ -87,11 +160,93 @@ bool cli_operands_ok(const struct cli *cli, int argc, char **argv, int max_opera
 /* Print "prog cmd: <message>" and "(see 'prog cmd --help')"; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Print "prog cmd: <message>" to stderr for a failure (exit status 1); returns CLI_EXIT_FAIL. */
+int cli_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print text to stderr as it is (a line a tool's users know, e.g. spidev_test's "transfer error !"). */
+void cli_error_line(const char *text);
+
+/*
+ * Whether a sentence went to stderr through cli_error(), cli_fail(), cli_error_line() or
+ * cli_usage_error() since the program started (main() adds one to a
+ * non-zero exit that has none).
+ */
+bool cli_said_why(void);
+
+/* ------------------------------------------------------------ the command preamble */
+
+/* cli_parse(): parsing went through; the command goes on (not an exit status). */
+#define CLI_CONTINUE (-1)
+
+/* How a command takes its options (cli_parse()). */
+struct cli_cmd {
+	const char *shortopts;          /* the command's own short options ("" for none); -h is implied */
+	const struct option *longopts;  /* its long options, then CLI_COMMON_LONGOPTS and a zero entry */
+	bool long_only;                 /* getopt_long_only(): openssl's -in, -out, -K (enc, dgst) */
+	/*
+	 * One of the command's own options: 0, or an exit status after the
+	 * message (CLI_EXIT_USAGE for a malformed value). NULL: it has none.
+	 */
+	int (*opt)(struct cli *cli, void *state, int c, const char *arg);
+	void (*help)(const struct cli *cli, FILE *f); /* --help, on stdout */
+	int max_operands;               /* arguments after the options it takes; -1 any number */
+	unsigned formats;               /* CLI_FMT_* it implements */
+};
+
+/*
+ * Parse a command's argv (argv[0] is its name): its own options through
+ * cmd->opt, the common ones (cli_common_opt()), -h/--help, unknown options
+ * and missing values (usage errors naming the option), then the operand
+ * and format checks (cli_operands_ok()). Resets getopt first. Returns
+ * CLI_CONTINUE with optind at the first operand, or the exit status: 0
+ * after --help, CLI_EXIT_USAGE after a usage error (message printed).
+ */
+int cli_parse(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc, char **argv);
+
+/*
+ * cli_parse(), then cli_open_ctx(): CLI_CONTINUE with *ctx open, or the
+ * exit status (CLI_EXIT_FAIL when the context does not open; message printed).
+ */
+int cli_begin(struct cli *cli, const struct cli_cmd *cmd, void *state, int argc, char **argv,
+	      offload_ctx **ctx);
+
+/*
+ * After the command: flush and close stdout and report a failed write
+ * (ENOSPC on a full disk, EPIPE from a reader that went away: SIGPIPE is
+ * ignored so that a write fails instead of killing the program). Returns
+ * the exit status: rc, or CLI_EXIT_FAIL with "prog cmd: cannot write to
+ * standard output: <why>" on stderr if the output is incomplete.
+ */
+int cli_finish(const struct cli *cli, int rc);
+
+/*
+ * Flush standard output (before stderr is written, or a row of a long run);
+ * false if a write failed, whose errno cli_finish() then reports.
+ */
+bool cli_flush(void);
+
+/*
+ * Report that standard output could not be written (errno err, or 0 when
+ * unknown): "prog cmd: cannot write to standard output: <why>", once per
+ * run whoever notices first. Returns CLI_EXIT_FAIL.
+ */
+int cli_stdout_fail(const struct cli *cli, int err);
+
+/* Whether standard output has failed (a long run stops writing rows into nowhere). */
+bool cli_stdout_failed(void);
+
 /*
  * Open a file for reading ("-" or NULL: stdin). A directory is refused with
  * errno EISDIR here rather than failing at the first read.
  */
 FILE *cli_fopen_read(const char *path);
+
+/*
+ * The whole of a file (NULL or "-": stdin, a directory refused as by
+ * cli_fopen_read()), at most max bytes. NULL with errno set on failure:
+ * EISDIR, EFBIG beyond max, ENOMEM, or the open's or read's errno.
+ */
+uint8_t *cli_read_all(const char *path, size_t max, size_t *len);
 
 /* Open a context as the common options say; prints the error and returns NULL on failure. */
 offload_ctx *cli_open_ctx(struct cli *cli);
@@ -125,8 +280,22 @@ void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json);
  */
 int cli_dev_find(offload_ctx *ctx, const char *s);
 
-/* Print s as a JSON string literal (with quotes). */
+/*
+ * Print s as a JSON string literal (with quotes) that is valid UTF-8 whatever
+ * bytes s holds (device-tree strings, kernel log lines): well-formed UTF-8
+ * is kept, control characters (C0, DEL, C1) are \u escapes, and each byte
+ * that is not part of a well-formed UTF-8 sequence becomes U+FFFD, the
+ * replacement character (as Python's errors="replace" decodes it).
+ */
 void cli_json_str(FILE *f, const char *s);
+
+/*
+ * One CSV field per RFC 4180: quoted when it holds a comma, a double quote
+ * or a line break (quotes doubled), its control characters and invalid
+ * UTF-8 first shown as by cli_text(); then ',' or, for the last field, a
+ * line break.
+ */
+void cli_csv_field(FILE *f, const char *s, bool last);
 
 /*
  * Print "prog cmd: what: <the library's message>" to stderr for a failed

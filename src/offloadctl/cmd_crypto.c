@@ -68,34 +68,52 @@ static void st_report(void *arg, const struct kat_outcome *o)
 		t->first = false;
 		return;
 	}
-	printf("alg: %-12s (%s) on %s/%s: %s [%s]%s%s%s\n", o->alg, o->driver[0] ? o->driver : "-",
-	       t->dev, t->backend, word[o->status], o->source,
+	printf("alg: %-12s (%s) on %s/%s: %s [%s]%s%s%s\n", o->alg, o->driver[0] ? cli_text(o->driver) : "-",
+	       cli_text(t->dev), t->backend, word[o->status], o->source,
 	       sw ? " (in software on the CPU, not the engine)" : "", o->detail[0] ? ": " : "",
-	       o->detail);
+	       cli_text(o->detail));
+}
+
+static void selftest_usage(const struct cli *cli, FILE *f)
+{
+	fprintf(f, "usage: %s selftest [OPTIONS]\n\nRun every known-answer vector (NIST SP 800-38A/38D, "
+		"FIPS 180-4, FIPS 81,\nRFC 1321/2202/4231, CAVP TDES) on every crypto device, like the "
+		"kernel's testmgr.\nExit 1 if any vector fails.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+}
+
+/* Every vector on device i (usable, with crypto caps); the count of failed vectors. */
+static int selftest_device(const struct cli *cli, offload_ctx *ctx, const struct offload_dev_info *d,
+			   struct st *t)
+{
+	t->dev = d->name;
+	t->backend = d->backend;
+	t->cpu_dev = strcmp(d->backend, "cpu") == 0;
+	t->pass = t->fail = t->na = t->sw_pass = t->sim = 0;
+	int failed = kat_run_device(ctx, d->index, st_report, t);
+	if (!cli->json) {
+		char sw[96] = "";
+		if (t->sw_pass)
+			snprintf(sw, sizeof(sw), " (%d on the %s, %d in software on the CPU)",
+				 t->pass - t->sw_pass, t->sim ? "model" : "engine", t->sw_pass);
+		printf("%s/%s%s: %d passed%s, %d failed, %d not implemented\n", cli_text(d->name),
+		       d->backend, (d->flags & OFFLOAD_DEVF_SIM) ? " [sim: a model, not hardware]" : "",
+		       t->pass, sw, t->fail, t->na);
+	}
+	return failed;
 }
 
 int cmd_selftest(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+	static const struct cli_cmd cmd = {
+		.longopts = cli_common_longopts, .help = selftest_usage, .max_operands = 0,
+		.formats = CLI_FMT_JSON,
+	};
 	static const char *const backends[] = { "cpu", "kcapi", "eip97", NULL };
-	int c;
+	offload_ctx *ctx;
+	int rc = cli_begin(cli, &cmd, NULL, argc, argv, &ctx);
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			printf("usage: %s selftest [OPTIONS]\n\nRun every known-answer vector (NIST "
-			       "SP 800-38A/38D, FIPS 180-4, FIPS 81,\nRFC 1321/2202/4231, CAVP TDES) on "
-			       "every crypto device, like the kernel's testmgr.\nExit 1 if any vector "
-			       "fails.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
-			return CLI_EXIT_OK;
-		}
-		if (!cli_common_opt(cli, c, optarg))
-			return CLI_EXIT_USAGE;
-	}
-	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
-		return CLI_EXIT_USAGE;
-	offload_ctx *ctx = cli_open_ctx(cli);
-	if (!ctx)
-		return CLI_EXIT_FAIL;
+	if (rc != CLI_CONTINUE)
+		return rc;
 	struct st t = { .cli = cli, .first = true };
 	int failed = 0, devices = 0;
 	if (cli->json)
@@ -108,76 +126,22 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 		if (offload_dev_info(ctx, i, &d) < 0 || !(d.flags & OFFLOAD_DEVF_USABLE) ||
 		    !(d.caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
 			continue;
-		t.dev = d.name;
-		t.backend = d.backend;
-		t.cpu_dev = strcmp(d.backend, "cpu") == 0;
-		t.pass = t.fail = t.na = t.sw_pass = t.sim = 0;
-		failed += kat_run_device(ctx, i, st_report, &t);
+		failed += selftest_device(cli, ctx, &d, &t);
 		devices++;
-		if (!cli->json) {
-			char sw[96] = "";
-			if (t.sw_pass)
-				snprintf(sw, sizeof(sw), " (%d on the %s, %d in software on the CPU)",
-					 t.pass - t.sw_pass, t.sim ? "model" : "engine", t.sw_pass);
-			printf("%s/%s%s: %d passed%s, %d failed, %d not implemented\n", d.name, d.backend,
-			       (d.flags & OFFLOAD_DEVF_SIM) ? " [sim: a model, not hardware]" : "", t.pass, sw,
-			       t.fail, t.na);
-		}
 	}
 	if (cli->json)
 		printf("\n  ],\n  \"devices\": %d,\n  \"failed\": %d\n}\n", devices, failed);
-	else if (!devices)
-		printf("no crypto device in this context\n");
 	offload_ctx_free(ctx);
-	return failed || !devices ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	if (!devices)
+		return cli_error(cli, "no crypto device in this context (the backends absent and why: "
+			       "'%s list')", cli->prog);
+	if (failed)
+		return cli_error(cli, "%d known-answer vector%s FAILED (the lines above)", failed,
+				 failed == 1 ? "" : "s");
+	return CLI_EXIT_OK;
 }
 
 /* ------------------------------------------------------------ shared I/O */
-
-/* The whole of path (NULL or "-": stdin); NULL with errno set on failure. */
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = cli_fopen_read(path);
-	size_t cap = 65536, n = 0;
-	uint8_t *b;
-	int err = 0;
-
-	if (!f)
-		return NULL;
-	b = malloc(cap);
-	while (b) {
-		errno = 0;
-		size_t k = fread(b + n, 1, cap - n, f);
-		n += k;
-		if (k == 0 && ferror(f))
-			err = errno ? errno : EIO;
-		if (k == 0 || n > CLI_MAX_INPUT)
-			break;
-		if (n == cap) {
-			uint8_t *nb = realloc(b, cap * 2);
-			if (!nb) {
-				free(b);
-				b = NULL;
-				break;
-			}
-			b = nb;
-			cap *= 2;
-		}
-	}
-	if (!b && !err)
-		err = ENOMEM;
-	if (b && (err || n > CLI_MAX_INPUT)) {
-		free(b);
-		b = NULL;
-		if (!err)
-			err = EFBIG;
-	}
-	if (f != stdin)
-		fclose(f);
-	*len = n;
-	errno = err;
-	return b;
-}
 
 /*
  * Write the output file so that a failure never destroys what was there:
@@ -205,7 +169,7 @@ static int write_out(const char *path, const uint8_t *data, size_t len, const ch
 		errno = 0;
 		if (fwrite(data, 1, len, f) != len)
 			e = errno ? errno : EIO;
-		if ((f != stdout ? fclose(f) : fflush(f)) != 0 && !e)
+		if ((f != stdout ? fclose(f) != 0 : !cli_flush()) && !e)
 			e = errno ? errno : EIO;
 		return e;
 	}
@@ -292,123 +256,154 @@ static bool hex_arg(const struct cli *cli, const char *opt, const char *hex, con
 	return true;
 }
 
-static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher_dir dir)
-{
-	static const struct option longopts[] = {
-		{ "cipher", required_argument, NULL, 'c' }, { "K", required_argument, NULL, 'K' },
-		{ "iv", required_argument, NULL, 'v' },     { "in", required_argument, NULL, 'i' },
-		{ "out", required_argument, NULL, 'o' },    { "device", required_argument, NULL, 'D' },
-		{ "nopad", no_argument, NULL, 'n' },        { "verbose", no_argument, NULL, 'V' },
-		CLI_COMMON_LONGOPTS,                        { NULL, 0, NULL, 0 }
-	};
-	const char *cname = NULL, *khex = NULL, *ivhex = NULL, *in = NULL, *outp = NULL, *dev = NULL;
-	bool verbose = false;
-	int c;
+/* What enc/dec were asked. */
+struct crypt_args {
+	enum offload_cipher_dir dir;
+	const char *cname, *khex, *ivhex, *in, *out, *dev;
+	bool verbose;
+	int ci;                 /* index in ciphers[] once known */
+	uint8_t key[32], iv[16];
+};
 
-	while ((c = getopt_long_only(argc, argv, "c:K:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cname = optarg; break;
-		case 'K': khex = optarg; break;
-		case 'v': ivhex = optarg; break;
-		case 'i': in = optarg; break;
-		case 'o': outp = optarg; break;
-		case 'D': dev = optarg; break;
-		case 'n': break; /* always: no padding */
-		case 'V': verbose = true; break;
-		case 'h':
-			printf("usage: %s %s -c CIPHER -K HEXKEY [-iv HEXIV] [-in FILE] [-out FILE] "
-			       "[--device NAME|INDEX] [-V]\n\nLike `openssl %s -nopad -K .. -iv ..`: no "
-			       "padding, so ECB/CBC input must be\na whole number of blocks. Ciphers:",
-			       cli->prog, cli->cmd, dir == OFFLOAD_ENCRYPT ? "enc" : "enc -d");
-			for (size_t i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
-				printf(" %s", ciphers[i].name);
-			printf("\n(AES-GCM is not offered: openssl enc has no AEAD mode to match.)\n"
-			       "-out FILE is replaced only when the whole output was written.\n"
-			       "-V prints the backend and driver that ran to stderr.\n\noptions:\n"
-			       CLI_COMMON_HELP);
-			return CLI_EXIT_OK;
-		default:
-			if (!cli_common_opt(cli, c, optarg))
-				return CLI_EXIT_USAGE;
-		}
+static const struct option crypt_longopts[] = {
+	{ "cipher", required_argument, NULL, 'c' }, { "K", required_argument, NULL, 'K' },
+	{ "iv", required_argument, NULL, 'v' },     { "in", required_argument, NULL, 'i' },
+	{ "out", required_argument, NULL, 'o' },    { "device", required_argument, NULL, 'D' },
+	{ "nopad", no_argument, NULL, 'n' },        { "verbose", no_argument, NULL, 'V' },
+	CLI_COMMON_LONGOPTS,                        { NULL, 0, NULL, 0 }
+};
+
+static void crypt_usage(const struct cli *cli, FILE *f)
+{
+	fprintf(f, "usage: %s %s -c CIPHER -K HEXKEY [-iv HEXIV] [-in FILE] [-out FILE] "
+		"[--device NAME|INDEX] [-V]\n\nLike `openssl %s -nopad -K .. -iv ..`: no padding, so "
+		"ECB/CBC input must be\na whole number of blocks. Ciphers:",
+		cli->prog, cli->cmd, strcmp(cli->cmd, "dec") == 0 ? "enc -d" : "enc");
+	for (size_t i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
+		fprintf(f, " %s", ciphers[i].name);
+	fprintf(f, "\n(AES-GCM is not offered: openssl enc has no AEAD mode to match.)\n"
+		"-out FILE is replaced only when the whole output was written.\n"
+		"-V prints the backend and driver that ran to stderr.\n\noptions:\n" CLI_COMMON_HELP);
+}
+
+static int crypt_opt(struct cli *cli, void *state, int c, const char *arg)
+{
+	struct crypt_args *a = state;
+
+	switch (c) {
+	case 'c': a->cname = arg; return 0;
+	case 'K': a->khex = arg; return 0;
+	case 'v': a->ivhex = arg; return 0;
+	case 'i': a->in = arg; return 0;
+	case 'o': a->out = arg; return 0;
+	case 'D': a->dev = arg; return 0;
+	case 'n': return 0; /* always: no padding */
+	case 'V': a->verbose = true; return 0;
+	default: return CLI_EXIT_USAGE;
 	}
-	/* `enc aes-128-cbc ...`: the cipher as the one operand */
-	if (!cname && optind < argc)
-		cname = argv[optind++];
-	if (!cli_operands_ok(cli, argc, argv, 0, 0))
-		return CLI_EXIT_USAGE;
-	if (!cname)
+}
+
+/* The cipher, key and IV the options name, decoded; CLI_CONTINUE or the usage error. */
+static int crypt_settle(const struct cli *cli, struct crypt_args *a)
+{
+	if (!a->cname)
 		return cli_usage_error(cli, "need -c CIPHER (" KNOWN_CIPHERS ")");
-	int ci = cipher_by_name(cname);
-	if (ci < 0 && strcasestr(cname, "gcm"))
+	int ci = cipher_by_name(a->cname);
+	if (ci < 0 && strcasestr(a->cname, "gcm"))
 		return cli_usage_error(cli, "%s: AES-GCM is not offered by enc/dec: openssl enc has no "
 					    "AEAD mode whose output this could match (the library's "
 					    "offload_cipher() does GCM; 'bench cipher -a aes-128-gcm' "
-					    "measures it)", cname);
+					    "measures it)", cli_text(a->cname));
 	if (ci < 0)
-		return cli_usage_error(cli, "unknown cipher '%s' (" KNOWN_CIPHERS ")", cname);
-	if (!khex)
+		return cli_usage_error(cli, "unknown cipher '%s' (" KNOWN_CIPHERS ")", cli_text(a->cname));
+	a->ci = ci;
+	if (!a->khex)
 		return cli_usage_error(cli, "need -K HEXKEY");
-	uint8_t key[32], iv[16];
-	if (!hex_arg(cli, "-K", khex, ciphers[ci].name, ciphers[ci].key_len, key))
+	if (!hex_arg(cli, "-K", a->khex, ciphers[ci].name, ciphers[ci].key_len, a->key))
 		return CLI_EXIT_USAGE;
-	if (ciphers[ci].iv_len && !ivhex)
+	if (ciphers[ci].iv_len && !a->ivhex)
 		return cli_usage_error(cli, "%s needs -iv HEXIV (%zu bytes)", ciphers[ci].name,
 				       ciphers[ci].iv_len);
-	if (!ciphers[ci].iv_len && ivhex) {
+	if (!ciphers[ci].iv_len && a->ivhex) {
 		fprintf(stderr, "%s %s: warning: -iv is not used by %s\n", cli->prog, cli->cmd,
 			ciphers[ci].name); /* as openssl enc says */
-		ivhex = NULL;
+		a->ivhex = NULL;
 	}
-	if (ivhex && !hex_arg(cli, "-iv", ivhex, ciphers[ci].name, ciphers[ci].iv_len, iv))
+	if (a->ivhex && !hex_arg(cli, "-iv", a->ivhex, ciphers[ci].name, ciphers[ci].iv_len, a->iv))
 		return CLI_EXIT_USAGE;
-	size_t len;
-	uint8_t *data = read_all(in, &len);
-	if (!data) {
-		fprintf(stderr, "%s %s: cannot read %s: %s\n", cli->prog, cli->cmd, in ? in : "stdin",
-			strerror(errno));
-		explicit_bzero(key, sizeof(key));
-		return CLI_EXIT_FAIL;
-	}
-	offload_ctx *ctx = cli_open_ctx(cli);
-	int rc = CLI_EXIT_FAIL;
+	return CLI_CONTINUE;
+}
+
+/* One operation over data in place on ctx; 0, or -1 after the message. */
+static int crypt_run(struct cli *cli, offload_ctx *ctx, const struct crypt_args *a, uint8_t *data,
+		     size_t len)
+{
+	const char *name = ciphers[a->ci].name;
 	offload_cipher_session *s = NULL;
-	if (!ctx)
-		goto out;
-	int d = find_dev(cli, ctx, dev);
-	if (d < 0 && d != OFFLOAD_DEV_AUTO)
-		goto out;
-	int r = offload_cipher_session_open_dev(ctx, d, ciphers[ci].alg, key, ciphers[ci].key_len, &s);
-	if (r < 0) {
-		cli_fail(cli, ctx, ciphers[ci].name, r);
-		goto out;
-	}
 	struct offload_result res;
-	struct offload_cipher_op op = { .dir = dir, .iv = ivhex ? iv : NULL,
-					.iv_len = ciphers[ci].iv_len, .in = data, .out = data,
-					.len = len, .result = &res };
-	r = offload_cipher_session_run(s, &op);
-	if (r < 0) {
-		cli_fail(cli, ctx, ciphers[ci].name, r);
-		goto out;
-	}
-	if (verbose)
-		fprintf(stderr, "%s: %zu bytes on %s (%s)\n", ciphers[ci].name, len, res.backend,
-			res.driver);
-	const char *what;
-	bool kept;
-	int e = write_out(outp, data, len, &what, &kept);
-	if (e) {
-		fprintf(stderr, "%s %s: %s %s: %s%s\n", cli->prog, cli->cmd, what,
-			outp ? outp : "stdout", strerror(e), kept ? " (left as it was)" : "");
-		goto out;
-	}
-	rc = CLI_EXIT_OK;
-out:
-	if (s)
+	int d = find_dev(cli, ctx, a->dev);
+
+	if (d < 0 && d != OFFLOAD_DEV_AUTO)
+		return -1;
+	int r = offload_cipher_session_open_dev(ctx, d, ciphers[a->ci].alg, a->key,
+						ciphers[a->ci].key_len, &s);
+	if (r == 0) {
+		struct offload_cipher_op op = { .dir = a->dir, .iv = a->ivhex ? a->iv : NULL,
+						.iv_len = ciphers[a->ci].iv_len, .in = data, .out = data,
+						.len = len, .result = &res };
+		r = offload_cipher_session_run(s, &op);
 		offload_cipher_session_close(s);
+	}
+	if (r < 0) {
+		cli_fail(cli, ctx, name, r);
+		return -1;
+	}
+	if (a->verbose)
+		fprintf(stderr, "%s: %zu bytes on %s (%s)\n", name, len, res.backend, cli_text(res.driver));
+	return 0;
+}
+
+static int crypt_cmd(struct cli *cli, int argc, char **argv, enum offload_cipher_dir dir)
+{
+	static const struct cli_cmd cmd = {
+		.shortopts = "c:K:V", .longopts = crypt_longopts, .long_only = true, .opt = crypt_opt,
+		.help = crypt_usage, .max_operands = 1, .formats = 0,
+	};
+	struct crypt_args a = { .dir = dir };
+	int rc = cli_parse(cli, &cmd, &a, argc, argv);
+
+	/* `enc aes-128-cbc ...`: the cipher as the one operand */
+	if (rc == CLI_CONTINUE && optind < argc) {
+		if (a.cname)
+			rc = cli_usage_error(cli, "unexpected argument '%s'", cli_text(argv[optind]));
+		a.cname = argv[optind];
+	}
+	if (rc == CLI_CONTINUE)
+		rc = crypt_settle(cli, &a);
+	if (rc != CLI_CONTINUE) {
+		explicit_bzero(a.key, sizeof(a.key));
+		return rc;
+	}
+	size_t len;
+	uint8_t *data = cli_read_all(a.in, CLI_MAX_INPUT, &len);
+	offload_ctx *ctx = NULL;
+	rc = CLI_EXIT_FAIL;
+	if (!data) {
+		cli_error(cli, "cannot read %s: %s", a.in ? cli_text(a.in) : "stdin", strerror(errno));
+	} else if ((ctx = cli_open_ctx(cli)) && crypt_run(cli, ctx, &a, data, len) == 0) {
+		const char *what;
+		bool kept;
+		int e = write_out(a.out, data, len, &what, &kept);
+		if (e && (!a.out || strcmp(a.out, "-") == 0))
+			cli_stdout_fail(cli, e);
+		else if (e)
+			cli_error(cli, "%s %s: %s%s", what, cli_text(a.out), strerror(e),
+				  kept ? " (left as it was)" : "");
+		else
+			rc = CLI_EXIT_OK;
+	}
 	offload_ctx_free(ctx);
-	explicit_bzero(key, sizeof(key));
+	explicit_bzero(a.key, sizeof(a.key));
 	free(data);
 	return rc;
 }
@@ -446,7 +441,7 @@ static int hash_file(struct cli *cli, offload_hash_session *s, offload_ctx *ctx,
 	int r = 0;
 
 	if (!f) {
-		fprintf(stderr, "%s dgst: cannot read %s: %s\n", cli->prog, path, strerror(errno));
+		cli_error(cli, "cannot read %s: %s", cli_text(path), strerror(errno));
 		return -1;
 	}
 	int err = 0;
@@ -464,8 +459,7 @@ static int hash_file(struct cli *cli, offload_hash_session *s, offload_ctx *ctx,
 	if (f != stdin)
 		fclose(f);
 	if (r == 0 && err) {
-		fprintf(stderr, "%s dgst: cannot read %s: %s\n", cli->prog, path ? path : "stdin",
-			strerror(err));
+		cli_error(cli, "cannot read %s: %s", path ? cli_text(path) : "stdin", strerror(err));
 		offload_hash_final(s, d, sizeof(d), NULL); /* the next file starts a new message */
 		return -1;
 	}
@@ -483,49 +477,64 @@ static int hash_file(struct cli *cli, offload_hash_session *s, offload_ctx *ctx,
 		printf(" *%s", path ? path : "stdin");
 	printf("\n");
 	if (verbose)
-		fprintf(stderr, "%s: %s (%s)\n", path ? path : "stdin", res.backend, res.driver);
+		fprintf(stderr, "%s: %s (%s)\n", path ? cli_text(path) : "stdin", res.backend, cli_text(res.driver));
 	return 0;
+}
+
+static const struct option dgst_longopts[] = {
+	{ "md5", no_argument, NULL, 'a' + 0 },    { "sha1", no_argument, NULL, 'a' + 1 },
+	{ "sha224", no_argument, NULL, 'a' + 2 }, { "sha256", no_argument, NULL, 'a' + 3 },
+	{ "sha384", no_argument, NULL, 'a' + 4 }, { "sha512", no_argument, NULL, 'a' + 5 },
+	{ "hmac", required_argument, NULL, 'H' }, { "r", no_argument, NULL, 'r' },
+	{ "device", required_argument, NULL, 'D' }, { "verbose", no_argument, NULL, 'V' },
+	CLI_COMMON_LONGOPTS,                      { NULL, 0, NULL, 0 }
+};
+
+/* What dgst was asked. */
+struct dgst_args {
+	const char *hkey, *dev;
+	int di;                 /* index in digests[] */
+	bool coreutils, verbose, chosen;
+};
+
+static void dgst_usage(const struct cli *cli, FILE *f)
+{
+	fprintf(f, "usage: %s dgst [-md5|-sha1|-sha224|-sha256|-sha384|-sha512] [-hmac KEY] [-r] "
+		"[--device NAME|INDEX] [-V] [FILE...]\n\nLike `openssl dgst`: one line per file (stdin if "
+		"none); -hmac takes the key as text,\n-r prints coreutils format. Default -sha256.\n\n"
+		"options:\n" CLI_COMMON_HELP, cli->prog);
+}
+
+static int dgst_opt(struct cli *cli, void *state, int c, const char *arg)
+{
+	struct dgst_args *a = state;
+
+	if (c >= 'a' && c <= 'a' + 5) {
+		a->di = c - 'a';
+		a->chosen = true;
+		return 0;
+	}
+	switch (c) {
+	case 'H': a->hkey = arg; return 0;
+	case 'r': a->coreutils = true; return 0;
+	case 'D': a->dev = arg; return 0;
+	case 'V': a->verbose = true; return 0;
+	default: return CLI_EXIT_USAGE;
+	}
 }
 
 int cmd_dgst(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "md5", no_argument, NULL, 'a' + 0 },    { "sha1", no_argument, NULL, 'a' + 1 },
-		{ "sha224", no_argument, NULL, 'a' + 2 }, { "sha256", no_argument, NULL, 'a' + 3 },
-		{ "sha384", no_argument, NULL, 'a' + 4 }, { "sha512", no_argument, NULL, 'a' + 5 },
-		{ "hmac", required_argument, NULL, 'H' }, { "r", no_argument, NULL, 'r' },
-		{ "device", required_argument, NULL, 'D' }, { "verbose", no_argument, NULL, 'V' },
-		CLI_COMMON_LONGOPTS,                      { NULL, 0, NULL, 0 }
+	static const struct cli_cmd cmd = {
+		.shortopts = "V", .longopts = dgst_longopts, .long_only = true, .opt = dgst_opt,
+		.help = dgst_usage, .max_operands = -1, .formats = 0,
 	};
-	const char *hkey = NULL, *dev = NULL;
-	int di = 3, c;
-	bool coreutils = false, verbose = false, chosen = false;
+	struct dgst_args a = { .di = 3 };
+	offload_ctx *ctx;
+	int rc = cli_parse(cli, &cmd, &a, argc, argv);
 
-	while ((c = getopt_long_only(argc, argv, "hV", longopts, NULL)) != -1) {
-		if (c >= 'a' && c <= 'a' + 5) {
-			di = c - 'a';
-			chosen = true;
-		} else if (c == 'H') {
-			hkey = optarg;
-		} else if (c == 'r') {
-			coreutils = true;
-		} else if (c == 'D') {
-			dev = optarg;
-		} else if (c == 'V') {
-			verbose = true;
-		} else if (c == 'h') {
-			printf("usage: %s dgst [-md5|-sha1|-sha224|-sha256|-sha384|-sha512] [-hmac KEY] "
-			       "[-r] [--device NAME|INDEX] [-V] [FILE...]\n\nLike `openssl dgst`: one line "
-			       "per file (stdin if none); -hmac takes the key as text,\n-r prints "
-			       "coreutils format. Default -sha256.\n\noptions:\n" CLI_COMMON_HELP,
-			       cli->prog);
-			return CLI_EXIT_OK;
-		} else if (!cli_common_opt(cli, c, optarg)) {
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (!cli_operands_ok(cli, argc, argv, argc, 0))
-		return CLI_EXIT_USAGE;
+	if (rc != CLI_CONTINUE)
+		return rc;
 	/*
 	 * openssl dgst (3.0 opt_next) ends its options at a lone "-" as at "--":
 	 * `dgst -` reads stdin, `dgst - FILE` hashes FILE. A "-" after a file or
@@ -533,31 +542,28 @@ int cmd_dgst(struct cli *cli, int argc, char **argv)
 	 */
 	if (optind < argc && strcmp(argv[optind], "-") == 0 && strcmp(argv[optind - 1], "--") != 0)
 		optind++;
-	offload_ctx *ctx = cli_open_ctx(cli);
-	if (!ctx)
+	if (!(ctx = cli_open_ctx(cli)))
 		return CLI_EXIT_FAIL;
-	enum offload_hash_alg alg = digests[di].alg;
+	enum offload_hash_alg alg = digests[a.di].alg;
 	/* openssl dgst names its default "SHA256" and an explicit -sha256 "SHA2-256" */
-	const char *label = chosen ? digests[di].label : "SHA256";
-	if (hkey)
+	const char *label = a.chosen ? digests[a.di].label : "SHA256";
+	if (a.hkey)
 		alg = (enum offload_hash_alg)(alg | 0x100);
-	int rc = CLI_EXIT_FAIL;
 	offload_hash_session *s = NULL;
-	int d = find_dev(cli, ctx, dev);
-	if (d < 0 && d != OFFLOAD_DEV_AUTO)
-		goto out;
-	int r = offload_hash_open_dev(ctx, d, alg, hkey, hkey ? strlen(hkey) : 0, &s);
-	if (r < 0) {
-		cli_fail(cli, ctx, label, r);
-		goto out;
+	int d = find_dev(cli, ctx, a.dev);
+	rc = CLI_EXIT_FAIL;
+	if (d >= 0 || d == OFFLOAD_DEV_AUTO) {
+		int r = offload_hash_open_dev(ctx, d, alg, a.hkey, a.hkey ? strlen(a.hkey) : 0, &s);
+		if (r < 0)
+			cli_fail(cli, ctx, label, r);
+		else
+			rc = CLI_EXIT_OK;
 	}
-	rc = CLI_EXIT_OK;
-	if (optind >= argc)
-		rc = hash_file(cli, s, ctx, NULL, label, hkey, coreutils, verbose) ? 1 : 0;
-	for (int i = optind; i < argc; i++)
-		if (hash_file(cli, s, ctx, argv[i], label, hkey, coreutils, verbose))
+	if (s && optind >= argc)
+		rc = hash_file(cli, s, ctx, NULL, label, a.hkey, a.coreutils, a.verbose) ? CLI_EXIT_FAIL : rc;
+	for (int i = optind; s && i < argc; i++)
+		if (hash_file(cli, s, ctx, argv[i], label, a.hkey, a.coreutils, a.verbose))
 			rc = CLI_EXIT_FAIL;
-out:
 	if (s)
 		offload_hash_close(s);
 	offload_ctx_free(ctx);

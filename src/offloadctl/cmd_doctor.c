@@ -425,41 +425,42 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 	printf("  ]\n}\n");
 }
 
+static void usage(const struct cli *cli, FILE *f)
+{
+	fprintf(f, "usage: %s doctor [OPTIONS]\n\nCheck the device tree's engines and print findings "
+		"with severity, evidence\nand the action to take. Exit status 1 if any warning was "
+		"found.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+}
+
 int cmd_doctor(struct cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+	static const struct cli_cmd cmd = {
+		.longopts = cli_common_longopts, .help = usage, .max_operands = 0, .formats = CLI_FMT_JSON,
+	};
 	struct report r = { 0 };
-	int c;
+	offload_ctx *ctx;
+	int rc = cli_begin(cli, &cmd, NULL, argc, argv, &ctx);
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			printf("usage: %s doctor [OPTIONS]\n\nCheck the device tree's engines and print "
-			       "findings with severity, evidence\nand the action to take. Exit status 1 "
-			       "if any warning was found.\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
-			return CLI_EXIT_OK;
-		}
-		if (!cli_common_opt(cli, c, optarg))
-			return CLI_EXIT_USAGE;
-	}
-	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON))
-		return CLI_EXIT_USAGE;
-	offload_ctx *ctx = cli_open_ctx(cli);
-	if (!ctx)
-		return CLI_EXIT_FAIL;
+	if (rc != CLI_CONTINUE)
+		return rc;
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++)
 		checks[i].run(&r, ctx);
 	if (r.oom) {
-		fprintf(stderr, "%s doctor: out of memory while collecting findings\n", cli->prog);
-		free(r.f);
-		offload_ctx_free(ctx);
-		return CLI_EXIT_FAIL;
+		rc = cli_error(cli, "out of memory while collecting findings");
+	} else {
+		if (cli->json)
+			print_json(&r, ctx);
+		else
+			print_text(&r, ctx);
+		rc = CLI_EXIT_OK;
+		/* the exit status says a warning was found; stderr says it too, for scripts' logs */
+		if (r.warnings)
+			rc = cli_error(cli, "%d warning%s found (exit status 1): %s", r.warnings,
+				       r.warnings == 1 ? "" : "s",
+				       cli->json ? "the findings with \"severity\": \"warning\""
+						 : "the lines starting with 'warning' above");
 	}
-	if (cli->json)
-		print_json(&r, ctx);
-	else
-		print_text(&r, ctx);
-	int warnings = r.warnings;
 	free(r.f);
 	offload_ctx_free(ctx);
-	return warnings ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	return rc;
 }

@@ -60,9 +60,9 @@ static void print_algorithms_text(const struct cli_alg_probe *p, int n)
 		printf("    algorithms: (the implementation that served one operation each)\n");
 	for (int i = 0; i < n; i++) {
 		if (p[i].err)
-			printf("      %-14s unavailable: %s\n", p[i].alg, p[i].error);
+			printf("      %-14s unavailable: %s\n", p[i].alg, cli_text(p[i].error));
 		else
-			printf("      %-14s %s (%s)\n", p[i].alg, p[i].driver,
+			printf("      %-14s %s (%s)\n", p[i].alg, cli_text(p[i].driver),
 			       (p[i].flags & OFFLOAD_RES_HARDWARE) ? "hardware" : "software");
 	}
 }
@@ -83,8 +83,29 @@ static void print_algorithms_json(const struct cli_alg_probe *p, int n)
 	printf("%s]\n", n ? "\n      " : "");
 }
 
+/*
+ * Whether calls that leave the device to the library (OFFLOAD_DEV_AUTO) may
+ * choose it (OFFLOAD_DEVF_AUTO), in words: "usable" alone does not say so.
+ */
+static const char *automatic_text(offload_ctx *ctx, const struct offload_dev_info *d)
+{
+	uint32_t cf = offload_ctx_flags(ctx);
+
+	if ((d->flags & OFFLOAD_DEVF_AUTO) && (d->flags & OFFLOAD_DEVF_CPU))
+		return "yes: calls without a device run here unless an engine takes them";
+	if (d->flags & OFFLOAD_DEVF_AUTO)
+		return "yes: calls without a device may go to it (memcpy at or above its threshold, "
+		       "crypto it runs off the CPU)";
+	if (!(d->flags & OFFLOAD_DEVF_USABLE))
+		return "no: it is not usable";
+	if ((d->flags & OFFLOAD_DEVF_SIM) && (cf & OFFLOAD_CTX_DT_FALLBACK) && !(cf & OFFLOAD_CTX_SIM))
+		return "no: its model stands in only because this machine has no device tree; calls "
+		       "without a device run on the CPU (--sim or OFFLOAD_SIM=1 lets them use it)";
+	return "no: only calls that name this device use it";
+}
+
 /* Text output: every string may come from the device tree, so cli_text() escapes it. */
-static void print_text(const struct offload_dev_info *d)
+static void print_text(offload_ctx *ctx, const struct offload_dev_info *d)
 {
 	char caps[64];
 
@@ -104,6 +125,7 @@ static void print_text(const struct offload_dev_info *d)
 	       d->candidates[0] ? cli_text(d->candidates) : "-");
 	printf("    usable:     %s: %s\n", (d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no",
 	       cli_text(d->usable_reason));
+	printf("    automatic:  %s\n", automatic_text(ctx, d));
 	printf("    caps:       %s\n", caps);
 	printf("    coherent:   %s: %s\n", d->coherent ? "yes" : "no", cli_text(d->coherent_reason));
 	if (d->soc_io_coherent && !d->coherent)
@@ -129,8 +151,8 @@ static void json_field(const char *key, const char *val, bool comma)
 	printf("%s\n", comma ? "," : "");
 }
 
-static void print_json(const struct offload_dev_info *d, bool last, const struct cli_alg_probe *p,
-		       int n)
+static void print_json(offload_ctx *ctx, const struct offload_dev_info *d, bool last,
+		       const struct cli_alg_probe *p, int n)
 {
 	char caps[64];
 
@@ -149,6 +171,8 @@ static void print_json(const struct offload_dev_info *d, bool last, const struct
 	       (d->flags & OFFLOAD_DEVF_USABLE) ? "true" : "false",
 	       (d->flags & OFFLOAD_DEVF_SIM) ? "true" : "false");
 	json_field("usable_reason", d->usable_reason, true);
+	printf("      \"automatic\": %s,\n", (d->flags & OFFLOAD_DEVF_AUTO) ? "true" : "false");
+	json_field("automatic_reason", automatic_text(ctx, d), true);
 	json_field("caps", caps, true);
 	json_field("phys_reason", d->phys_reason, true);
 	printf("      \"coherent\": %s,\n", d->coherent ? "true" : "false");
@@ -173,31 +197,9 @@ static void print_json(const struct offload_dev_info *d, bool last, const struct
 	printf("    }%s\n", last ? "" : ",");
 }
 
-/*
- * One CSV field (RFC 4180: quoted when it holds a comma, quote or line break),
- * control characters of device-tree strings escaped as in the text output.
- */
-static void csv_field(const char *raw, bool last)
-{
-	const char *v = cli_text(raw);
-
-	if (strpbrk(v, ",\"\r\n")) {
-		putchar('"');
-		for (const char *p = v; *p; p++) {
-			if (*p == '"')
-				putchar('"');
-			putchar(*p);
-		}
-		putchar('"');
-	} else {
-		fputs(v, stdout);
-	}
-	putchar(last ? '\n' : ',');
-}
-
 static const char csv_header[] =
 	"index,name,kind,dt_path,compatible,status,backend,usable,sim,caps,coherent,cache_mode,"
-	"burst_bytes,align_bytes,threshold_bytes,transfer_mode,usable_reason\n";
+	"burst_bytes,align_bytes,threshold_bytes,transfer_mode,usable_reason,automatic\n";
 
 /* The main fields of a device, one CSV row in csv_header's order (reasons: only usable_reason). */
 static void print_csv(const struct offload_dev_info *d)
@@ -213,38 +215,27 @@ static void print_csv(const struct offload_dev_info *d)
 		num[0], d->name, d->kind, d->dt_path, d->compatible, d->status, d->backend,
 		(d->flags & OFFLOAD_DEVF_USABLE) ? "yes" : "no", (d->flags & OFFLOAD_DEVF_SIM) ? "yes" : "no",
 		caps, d->coherent ? "yes" : "no", cache_mode_name(d->cache_mode), num[1], num[2], num[3],
-		d->transfer_mode, d->usable_reason,
+		d->transfer_mode, d->usable_reason, (d->flags & OFFLOAD_DEVF_AUTO) ? "yes" : "no",
 	};
 	size_t n = sizeof(fields) / sizeof(fields[0]);
 	for (size_t i = 0; i < n; i++)
-		csv_field(fields[i] ? fields[i] : "", i + 1 == n);
+		cli_csv_field(stdout, fields[i] ? fields[i] : "", i + 1 == n);
 }
 
-int cmd_list(struct cli *cli, int argc, char **argv)
+static void usage(const struct cli *cli, FILE *f)
 {
-	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
-	int c;
+	fprintf(f, "usage: %s list [OPTIONS]\n\nList every device of the device tree that liboffload "
+		"knows, its status,\nthe backend serving it, and each policy decision with its reason.\n"
+		"For a kernel crypto device (AF_ALG) also the kernel driver that serves each\n"
+		"algorithm, found by running one operation each.\n--csv: one row per device with the "
+		"main fields (the reasons: --json).\n\noptions:\n" CLI_COMMON_HELP, cli->prog);
+}
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			printf("usage: %s list [OPTIONS]\n\nList every device of the device tree that "
-			       "liboffload knows, its status,\nthe backend serving it, and each policy "
-			       "decision with its reason.\nFor a kernel crypto device (AF_ALG) also the kernel driver "
-			       "that serves each\nalgorithm, found by running one operation each.\n--csv: one row "
-			       "per device with the main fields (the reasons: --json).\n\n"
-			       "options:\n" CLI_COMMON_HELP, cli->prog);
-			return CLI_EXIT_OK;
-		}
-		if (!cli_common_opt(cli, c, optarg))
-			return CLI_EXIT_USAGE;
-	}
-	if (!cli_operands_ok(cli, argc, argv, 0, CLI_FMT_JSON | CLI_FMT_CSV))
-		return CLI_EXIT_USAGE;
-	offload_ctx *ctx = cli_open_ctx(cli);
-	if (!ctx)
-		return CLI_EXIT_FAIL;
-	int n = offload_dev_count(ctx);
+/* Before the devices: the note on the tree and where it came from, or the JSON/CSV head. */
+static void print_head(const struct cli *cli, offload_ctx *ctx)
+{
 	const char *note = cli_dt_note(ctx);
+
 	if (cli->json) {
 		printf("{\n  \"dt_source\": ");
 		cli_json_str(stdout, offload_ctx_dt_source(ctx));
@@ -261,6 +252,21 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 			printf("note: %s\n", note);
 		printf("device tree: %s\n", cli_text(offload_ctx_dt_source(ctx)));
 	}
+}
+
+int cmd_list(struct cli *cli, int argc, char **argv)
+{
+	static const struct cli_cmd cmd = {
+		.longopts = cli_common_longopts, .help = usage, .max_operands = 0,
+		.formats = CLI_FMT_JSON | CLI_FMT_CSV,
+	};
+	offload_ctx *ctx;
+	int r = cli_begin(cli, &cmd, NULL, argc, argv, &ctx);
+
+	if (r != CLI_CONTINUE)
+		return r;
+	int n = offload_dev_count(ctx);
+	print_head(cli, ctx);
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
 		if (offload_dev_info(ctx, i, &d) < 0)
@@ -272,9 +278,9 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 		struct cli_alg_probe p[CLI_PROBE_MAX];
 		int np = probe_algorithms(ctx, &d, p);
 		if (cli->json) {
-			print_json(&d, i == n - 1, p, np);
+			print_json(ctx, &d, i == n - 1, p, np);
 		} else {
-			print_text(&d);
+			print_text(ctx, &d);
 			print_algorithms_text(p, np);
 		}
 	}

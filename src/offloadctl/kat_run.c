@@ -34,6 +34,27 @@ struct cbuf {
 	long klen, ivlen, aadlen, ptlen, ctlen, taglen;
 };
 
+/* An AEAD vector with its tag corrupted must be refused and release nothing; 0 or fail(). */
+static int corrupted_tag(offload_ctx *ctx, offload_cipher_session *s, struct offload_cipher_op *op,
+			 const struct cbuf *b, struct kat_outcome *o)
+{
+	uint8_t *out = op->out;
+	uint8_t *tag = op->tag;
+	size_t nz = 0;
+
+	tag[0] ^= 0x01;
+	memset(out, 0xa5, KAT_MAX);
+	op->dir = OFFLOAD_DECRYPT;
+	op->in = b->ct;
+	int r = offload_cipher_session_run(s, op);
+	for (long i = 0; i < b->ptlen; i++)
+		nz += out[i] != 0;
+	if (r != -EBADMSG || nz)
+		return fail(o, ctx, 0, "corrupted tag: got %d (%s) and %zu non-zero output bytes, want "
+			    "-EBADMSG and zeroed output", r, offload_strerror(r), nz);
+	return 0;
+}
+
 static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, struct kat_outcome *o)
 {
 	static struct cbuf b; /* large; one runner at a time */
@@ -97,22 +118,8 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 		ret = fail(o, ctx, r, "encrypt (in place)%s", r < 0 ? "" : ": wrong ciphertext");
 		goto out;
 	}
-	if (b.taglen) {
-		/* A corrupted tag must be refused and release nothing. */
-		tag[0] ^= 0x01;
-		memset(out, 0xa5, sizeof(out));
-		op.dir = OFFLOAD_DECRYPT;
-		op.in = b.ct;
-		r = offload_cipher_session_run(s, &op);
-		size_t nz = 0;
-		for (long i = 0; i < b.ptlen; i++)
-			nz += out[i] != 0;
-		if (r != -EBADMSG || nz) {
-			ret = fail(o, ctx, 0, "corrupted tag: got %d (%s) and %zu non-zero output bytes, want -EBADMSG and zeroed output",
-				   r, offload_strerror(r), nz);
-			goto out;
-		}
-	}
+	if (b.taglen)
+		ret = corrupted_tag(ctx, s, &op, &b, o);
 out:
 	offload_cipher_session_close(s);
 	return ret;

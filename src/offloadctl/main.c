@@ -3,6 +3,7 @@
  * offloadctl: list and diagnose a board's offload engines, benchmark them
  * the way dmatest, spidev_test and tcrypt do, and run crypto one-shots.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,48 +44,66 @@ static int version(void)
 	return CLI_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* Run what argv asks for; returns the exit status. */
+static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = { { "version", no_argument, NULL, 'V' },
 						  CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
-	struct cli cli = { .prog = "offloadctl" };
 	int c;
 
 	/* Common options before the command ('+': stop at the first non-option). */
 	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			usage(stdout, cli.prog);
+			usage(stdout, cli->prog);
 			return CLI_EXIT_OK;
 		}
 		if (c == 'V')
 			return version();
-		if (!cli_common_opt(&cli, c, optarg)) {
+		if (!cli_common_opt(cli, c, optarg)) {
 			if (c == '?')
-				usage(stderr, cli.prog);
+				usage(stderr, cli->prog);
 			return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr, cli.prog);
+		usage(stderr, cli->prog);
 		return CLI_EXIT_USAGE;
 	}
 	const char *name = argv[optind];
 	if (strcmp(name, "version") == 0) {
-		cli.cmd = "version";
+		cli->cmd = "version";
 		if (optind + 1 < argc)
-			return cli_usage_error(&cli, "unexpected argument '%s'", argv[optind + 1]);
+			return cli_usage_error(cli, "unexpected argument '%s'", argv[optind + 1]);
 		return version();
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name) == 0) {
-			cli.cmd = commands[i].name;
+			cli->cmd = commands[i].name;
 			int sub_argc = argc - optind;
 			char **sub_argv = argv + optind;
 			optind = 1; /* each command parses its own options */
-			return commands[i].run(&cli, sub_argc, sub_argv);
+			return commands[i].run(cli, sub_argc, sub_argv);
 		}
 	}
-	fprintf(stderr, "%s: unknown command '%s'\n\n", cli.prog, name);
-	usage(stderr, cli.prog);
+	fprintf(stderr, "%s: unknown command '%s'\n\n", cli->prog, name);
+	usage(stderr, cli->prog);
 	return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { .prog = "offloadctl" };
+
+	/* A reader that went away makes a write fail with EPIPE, which cli_finish() reports. */
+	signal(SIGPIPE, SIG_IGN);
+	int rc = cli_finish(&cli, run(&cli, argc, argv));
+	/*
+	 * Every failure is meant to say why where it happens; should one not, the
+	 * exit status still comes with a sentence (getopt's own messages for
+	 * malformed options count as said).
+	 */
+	if (rc == CLI_EXIT_FAIL && !cli_said_why())
+		fprintf(stderr, "%s%s%s: failed (exit status 1); the output above says what was found\n",
+			cli.prog, cli.cmd ? " " : "", cli.cmd ? cli.cmd : "");
+	return rc;
 }

@@ -96,6 +96,7 @@ static void teardown(void)
 struct kernel {
 	pthread_t th;
 	const char *lines[8]; /* printed when the run starts; NULL-terminated */
+	int threads;          /* then this many channels' summary lines, "dma<i>chan0-copy0" */
 	bool never_finish;
 	char seen_buf_size[32], seen_iterations[32], seen_channel[32], seen_norandom[8], seen_max[8];
 	char seen_noverify[8], seen_dmatest[8], seen_alignment[8];
@@ -119,6 +120,12 @@ static void *kernel_main(void *arg)
 			put("run", "Y\n");
 			for (int i = 0; k->lines[i]; i++)
 				logline(k->lines[i]);
+			for (int i = 0; i < k->threads; i++) {
+				char l[128];
+				snprintf(l, sizeof(l), "dmatest: dma%dchan0-copy0: summary 10 tests, 0 failures "
+					 "1.00 iops 7 KB/s (0)", i);
+				logline(l);
+			}
 			if (!k->never_finish)
 				put("run", "N\n");
 			return NULL;
@@ -132,7 +139,7 @@ static void *kernel_main(void *arg)
 
 struct result {
 	int code;
-	char out[8192], err[4096];
+	char out[65536], err[8192];
 };
 
 struct call {
@@ -223,7 +230,9 @@ START_TEST(two_channels_old_format_with_failures_json)
 	ck_assert_ptr_nonnull(strstr(r->out, "{\"thread\": \"dma1chan2-copy0\", \"channel\": \"dma1chan2\", "
 					     "\"tests\": 50, \"failures\": 1, \"iops\": 224.00, \"KBps\": 1700000"));
 	ck_assert_ptr_nonnull(strstr(r->out, "\"channels\": [\"dma1chan2\", \"dma1chan3\"]"));
-	ck_assert_ptr_nonnull(strstr(r->out, "\"errors\": [\"dma1chan2-copy0: #7: 'dstbuf mismatch'"));
+	ck_assert_ptr_nonnull(strstr(r->out, "\"errors\": [{\"thread\": \"dma1chan2-copy0\", \"result\": 7, "
+					     "\"text\": \"'dstbuf mismatch' with src_off=0x0 dst_off=0x0 len=0x7a1200 (3)\"}]"));
+	ck_assert_ptr_nonnull(strstr(r->err, "1 of 2 thread(s) reported failures"));
 	ck_assert_ptr_nonnull(strstr(r->out, "\"summary\": {\"tests\": 100, \"failures\": 1, \"KBps\": 3500000"));
 }
 END_TEST
@@ -303,6 +312,142 @@ START_TEST(bad_options)
 }
 END_TEST
 
+/* ------------------------------------------------------------- the log's layouts */
+
+/* Run with the kernel printing lines; the exit status, stdout in r->out. */
+static struct result *run_with(const char *const *lines, bool json)
+{
+	struct kernel k = { .lines = { NULL } };
+
+	for (int i = 0; lines[i] && i < 7; i++)
+		k.lines[i] = lines[i];
+	pthread_create(&k.th, NULL, kernel_main, &k);
+	struct result *r = dmatest(json, NULL);
+	k.stop = true;
+	pthread_join(k.th, NULL);
+	return r;
+}
+
+START_TEST(every_layout_of_the_kernel)
+{
+	/*
+	 * One line per layout, written from dmatest.c's format strings over its history:
+	 * "%s: summary %u tests, %u failures %llu.%02llu iops %llu KB/s (%d)" (5.0 on),
+	 * "%s: summary %u tests, %u failures %llu iops %llu KB/s (%d)" (3.14 .. 4.x),
+	 * "%s: terminating after %u tests, %u failures %llu iops %llu KB/s (status %d)" (3.13),
+	 * "%s: terminating after %u tests, %u failures (status %d)" (up to 3.12, before
+	 * pr_fmt() added "dmatest: "), and the result lines "%s: result #%u: '%s' with
+	 * src_off=0x%x dst_off=0x%x len=0x%x (%lu)" (3.14 on, %ld when negative) and
+	 * "%s: #%u: %s with src_off=0x%x dst_off=0x%x len=0x%x (%lu)" (3.11 .. 3.13).
+	 */
+	static const char *const lines[] = {
+		"[ 1.0] dmatest: dma0chan0-copy0: summary 50 tests, 0 failures 8099.98 iops 63281171 KB/s (0)",
+		"[ 1.1] dmatest: dma0chan1-copy0: summary 40 tests, 0 failures 224 iops 1700000 KB/s (0)",
+		"[ 1.2] dmatest: dma0chan2-copy0: terminating after 30 tests, 1 failures 10 iops 20 KB/s (status 0)",
+		"[ 1.3] dma0chan3-copy0: terminating after 20 tests, 2 failures (status -5)",
+		"[ 1.4] dmatest: dma0chan2-copy0: result #7: 'dstbuf mismatch' with src_off=0x10 dst_off=0x20 len=0x30 (-110)",
+		"[ 1.5] dmatest: dma0chan3-copy0: #12: test timed out with src_off=0x0 dst_off=0x0 len=0x4 (0)",
+		NULL,
+	};
+	struct result *r = run_with(lines, false);
+
+	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
+	/* the kernel's figures exactly as it printed them: 8099.98 (not rounded again) */
+	ck_assert_ptr_nonnull(strstr(r->out, "offloadctl: dma0chan0-copy0: summary 50 tests, 0 failures 8099.98 iops 63281171 KB/s (0)\n"));
+	ck_assert_ptr_nonnull(strstr(r->out, "offloadctl: dma0chan1-copy0: summary 40 tests, 0 failures 224.00 iops 1700000 KB/s (0)\n"));
+	ck_assert_ptr_nonnull(strstr(r->out, "offloadctl: dma0chan2-copy0: summary 30 tests, 1 failures 10.00 iops 20 KB/s (0)\n"));
+	ck_assert_ptr_nonnull(strstr(r->out, "offloadctl: dma0chan3-copy0: summary 20 tests, 2 failures 0.00 iops 0 KB/s (-5)\n"));
+	ck_assert_ptr_nonnull(strstr(r->out, "offloadctl: error: dma0chan2-copy0: #7: 'dstbuf mismatch' with src_off=0x10"));
+	ck_assert_ptr_nonnull(strstr(r->out, "offloadctl: error: dma0chan3-copy0: #12: test timed out"));
+	/* 140 tests, 3 failures; 63281171 + 1700000 + 20 KiB/s = 64981191 KiB/s = 66.54 GB/s (66.5407...) */
+	ck_assert_ptr_nonnull(strstr(r->out, "4 thread(s), 140 tests, 3 failures, 64981191 KB/s (66.54 GB/s)"));
+	ck_assert_ptr_nonnull(strstr(r->err, "2 of 4 thread(s) reported failures: 3 failed tests of 140"));
+
+	r = run_with(lines, true);
+	ck_assert_ptr_nonnull(strstr(r->out, "{\"thread\": \"dma0chan0-copy0\", \"channel\": \"dma0chan0\", \"tests\": 50, "
+					     "\"failures\": 0, \"iops\": 8099.98, \"KBps\": 63281171, \"result\": 0}"));
+	/* the oldest layout has no rates: null, not 0 */
+	ck_assert_ptr_nonnull(strstr(r->out, "\"tests\": 20, \"failures\": 2, \"iops\": null, \"KBps\": null, \"result\": -5}"));
+	ck_assert_ptr_nonnull(strstr(r->out, "{\"thread\": \"dma0chan3-copy0\", \"result\": 12, \"text\": \"test timed out"));
+	ck_assert_ptr_nonnull(strstr(r->out, "\"error_lines\": 2, \"malformed_lines\": 0"));
+}
+END_TEST
+
+START_TEST(iops_kept_exact)
+{
+	/* 2^53 + 1 is not a double: the iops must be kept as the kernel's digits */
+	static const char *const lines[] = {
+		"dmatest: dma0chan0-copy0: summary 4 tests, 0 failures 9007199254740993.05 iops 72057594037927936 KB/s (0)",
+		NULL,
+	};
+	struct result *r = run_with(lines, false);
+
+	ck_assert_msg(r->code == 0, "exit %d: %s", r->code, r->err);
+	ck_assert_ptr_nonnull(strstr(r->out, "summary 4 tests, 0 failures 9007199254740993.05 iops 72057594037927936 KB/s (0)"));
+}
+END_TEST
+
+START_TEST(negative_and_overflowing_counts_are_refused)
+{
+	static const char *const lines[] = {
+		"dmatest: dma0chan0-copy0: summary -5 tests, 0 failures 1.00 iops 10 KB/s (0)",
+		"dmatest: dma0chan1-copy0: summary 4294967296 tests, 0 failures 1.00 iops 10 KB/s (0)",
+		"dmatest: dma0chan2-copy0: summary 5 tests, -1 failures 1.00 iops 10 KB/s (0)",
+		"dmatest: dma0chan3-copy0: summary 5 tests, 0 failures 1.5 iops 10 KB/s (0)",
+		"dmatest: dma0chan4-copy0: summary 5 tests, 0 failures 1.00 iops 99999999999999999999 KB/s (0)",
+		"dmatest: dma0chan5-copy0: summary 5 tests, 0 failures 1.00 iops 10 KB/s (0) trailing",
+		"dmatest: dma0chan6-copy0: summary 6 tests, 0 failures 2.50 iops 30 KB/s (0)",
+		NULL,
+	};
+	struct result *r = run_with(lines, true);
+
+	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
+	ck_assert_ptr_nonnull(strstr(r->out, "\"status\": \"malformed log\""));
+	ck_assert_ptr_nonnull(strstr(r->out, "\"malformed_lines\": 6"));
+	/* only the well-formed line counts */
+	ck_assert_ptr_nonnull(strstr(r->out, "\"summary\": {\"tests\": 6, \"failures\": 0, \"KBps\": 30"));
+	ck_assert_ptr_null(strstr(r->out, "18446744073709551611")); /* -5 read as 2^64 - 5 */
+	ck_assert_ptr_nonnull(strstr(r->err, "6 dmatest summary lines in the kernel log could not be read"));
+	ck_assert_ptr_nonnull(strstr(r->err, "summary -5 tests"));
+}
+END_TEST
+
+START_TEST(more_than_64_threads)
+{
+	/* 100 channels, one thread each (max_channels 100): every summary counts */
+	struct kernel k = { .lines = { NULL }, .threads = 100 };
+
+	pthread_create(&k.th, NULL, kernel_main, &k);
+	struct result *r = dmatest(false, "-m", "100", NULL);
+	k.stop = true;
+	pthread_join(k.th, NULL);
+	ck_assert_msg(r->code == 0, "exit %d: %s", r->code, r->err);
+	ck_assert_ptr_nonnull(strstr(r->out, "offloadctl: dma99chan0-copy0: summary 10 tests"));
+	ck_assert_ptr_nonnull(strstr(r->out, "100 thread(s), 1000 tests, 0 failures, 700 KB/s"));
+}
+END_TEST
+
+START_TEST(control_bytes_never_reach_the_terminal)
+{
+	static const char *const lines[] = {
+		"dmatest: dma0chan0-copy0: result #3: '\x1b[2J\x1b]0;pwned\x07' with src_off=0x0 dst_off=0x0 len=0x1 (1)",
+		"dmatest: dma0chan0-copy0: result #4: '\xff\xfe' with src_off=0x0 dst_off=0x0 len=0x1 (1)",
+		"dmatest: dma0chan0-copy0: summary 3 tests, 1 failures 1.00 iops 1 KB/s (0)",
+		NULL,
+	};
+	struct result *r = run_with(lines, false);
+
+	ck_assert_int_eq(r->code, CLI_EXIT_FAIL);
+	ck_assert_ptr_null(strchr(r->out, '\x1b'));
+	ck_assert_ptr_null(strchr(r->out, '\x07'));
+	ck_assert_ptr_nonnull(strstr(r->out, "#3: '\\x1b[2J\\x1b]0;pwned\\x07'"));
+	r = run_with(lines, true);
+	ck_assert_ptr_nonnull(strstr(r->out, "\"text\": \"'\\u001b[2J\\u001b]0;pwned\\u0007' with"));
+	/* bytes that are not UTF-8: U+FFFD each, so that the JSON stays valid UTF-8 */
+	ck_assert_ptr_nonnull(strstr(r->out, "\"text\": \"'\\ufffd\\ufffd' with"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dmatest");
@@ -316,6 +461,11 @@ int main(void)
 	tcase_add_test(t, run_that_never_ends_is_stopped);
 	tcase_add_test(t, no_summary_is_a_failure);
 	tcase_add_test(t, bad_options);
+	tcase_add_test(t, every_layout_of_the_kernel);
+	tcase_add_test(t, iops_kept_exact);
+	tcase_add_test(t, negative_and_overflowing_counts_are_refused);
+	tcase_add_test(t, more_than_64_threads);
+	tcase_add_test(t, control_bytes_never_reach_the_terminal);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

@@ -111,6 +111,12 @@ if "$ctl" --dtb builtin list >/dev/null 2>&1; then # the virtual board (OFFLOAD_
     expect 1 --dtb builtin bench memcpy --dev crypto@4000000 --max 4K --time 0.01
     hasnt "$tmp/out" "summary" "bench memcpy sweep on a crypto engine"
 fi
+# spidev_test's default device, tried when no --device is given, says how to name another
+if [ ! -e /dev/spidev1.1 ]; then
+    expect 1 --dtb none bench spi
+    has "$tmp/err" "cannot open /dev/spidev1.1 \(spidev_test's default device: name yours with --device" \
+        "bench spi without --device"
+fi
 expect 1 dmatest --sysfs-root "$tmp/dir" --json
 has "$tmp/out" '^\{"command": "dmatest", .*"status": "module absent", "error": "' "dmatest --json"
 

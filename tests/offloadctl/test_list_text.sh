@@ -55,7 +55,29 @@ if "$ctl" --dtb builtin list >/dev/null 2>&1; then
         grep -q '^    action:   (simulated device: this advice is for the SoC being modelled' "$tmp/auto-doc.out" ||
             bad "doctor (auto): advice not labelled as for the modelled SoC"
         "$ctl" --json list | grep -q '"dt_fallback": true,' || bad "list --json (auto): dt_fallback"
+        # usable, but not what calls without a device get: list says so on its own line
+        grep -A1 '^    usable:     yes: .*not chosen automatically' "$tmp/auto.out" |
+            grep -q '^    automatic:  no: its model stands in only because this machine has no device tree; calls without a device run on the CPU' ||
+            bad "list (auto): no 'automatic: no' line under a fallback model"
+        "$ctl" --json list >"$tmp/auto.json"
+        python3 - "$tmp/auto.json" <<'EOP' || bad "list --json (auto): automatic fields"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for dev in d["devices"]:
+    if dev["sim"]:
+        assert dev["usable"] is True and dev["automatic"] is False, dev
+        assert dev["automatic_reason"].startswith("no: its model stands in"), dev["automatic_reason"]
+    elif dev["name"] == "cpu":
+        assert dev["automatic"] is True, dev
+EOP
+        "$ctl" --sim list | grep -q '^    automatic:  yes: calls without a device may go to it' ||
+            bad "list --sim (auto): the models asked for are automatic"
     fi
+    # the board asked for: its models are what calls without a device get
+    grep -q '^    automatic:  yes: calls without a device may go to it' "$tmp/b.out" ||
+        bad "list --dtb builtin: no 'automatic: yes' line"
+    "$ctl" --dtb builtin list --csv 2>/dev/null | head -n 1 | grep -q ',usable_reason,automatic$' ||
+        bad "list --csv: automatic column"
 fi
 "$ctl" --dtb none list >"$tmp/none.out"
 head -n 1 "$tmp/none.out" | grep -q '^device tree: none$' || bad "list --dtb none: a note where none is due"

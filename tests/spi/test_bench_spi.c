@@ -247,10 +247,10 @@ START_TEST(usage_errors)
 	struct { const char *a, *b, *c, *d; const char *msg; } cases[] = {
 		{ "-p", "x", "-i", "/etc/hostname", "only one of -p and --input may be selected" },
 		{ "-p", "\\xZZ", NULL, NULL, "malformed input string" },
-		{ "--bogus", NULL, NULL, NULL, "usage: offloadctl bench spi" },
-		{ "-s", "fast", NULL, NULL, "--speed \"fast\": expected a clock in Hz" },
-		{ "-b", "33", NULL, NULL, "--bpw \"33\": expected bits per word, 1..32" },
-		{ "-S", "-1", NULL, NULL, "--size \"-1\"" },
+		{ "--bogus", NULL, NULL, NULL, "unknown option '--bogus'" },
+		{ "-s", "fast", NULL, NULL, "-s/--speed \"fast\": expected a whole number 1..4294967295" },
+		{ "-b", "33", NULL, NULL, "-b/--bpw \"33\": out of range: expected a whole number 1..32" },
+		{ "-S", "-1", NULL, NULL, "-S/--size \"-1\"" },
 		{ "--interval", "x", NULL, NULL, "--interval \"x\"" },
 		{ "extra", NULL, NULL, NULL, "unexpected argument 'extra'" },
 	};

@@ -64,6 +64,7 @@ class DevFlag(enum.IntFlag):
     DIRECT = 8
     KERNEL = 16
     CPU = 32
+    AUTO = 64
 
 class ResFlag(enum.IntFlag):
     SIM = 1
@@ -275,6 +276,8 @@ class DeviceInfo:
     memcpy_class: int
     @property
     def usable(self) -> bool: ...
+    @property
+    def automatic(self) -> bool: ...
     def as_dict(self) -> dict[str, Any]: ...
 
 # ---------------------------------------------------------------- context

@@ -209,7 +209,7 @@ int pyo_dev_arg(PyoCtx *c, PyObject *arg, int *dev)
 	X(candidates, "Comma-separated backends that could serve this kind of device.")             \
 	X(usable_reason, "Why the device is or is not usable, in words.")                           \
 	X(caps, "Cap bits (MEMCPY, CIPHER, HASH, SPI).")                                            \
-	X(flags, "DevFlag bits (ENABLED, USABLE, SIM, DIRECT, KERNEL, CPU).")                       \
+	X(flags, "DevFlag bits (ENABLED, USABLE, SIM, DIRECT, KERNEL, CPU, AUTO).")                 \
 	X(phys_addr, "CPU physical address of the first register region (0 if none).")             \
 	X(phys_size, "Size of the first register region in bytes (0 if none).")                     \
 	X(coherent, "True if the device is DMA-coherent.")                                          \
@@ -327,13 +327,24 @@ static PyObject *devinfo_as_dict(PyoDevInfo *o, PyObject *unused)
 	return d;
 }
 
-static PyObject *devinfo_usable(PyoDevInfo *o, void *unused)
+/* Whether the device's flags have bit: True, False, or NULL with an exception. */
+static PyObject *devinfo_flag(PyoDevInfo *o, unsigned long long bit)
 {
 	unsigned long long fl = PyLong_AsUnsignedLongLong(o->f[DI_flags]);
 
 	if (fl == (unsigned long long)-1 && PyErr_Occurred())
 		return NULL;
-	return PyBool_FromLong((fl & OFFLOAD_DEVF_USABLE) != 0);
+	return PyBool_FromLong((fl & bit) != 0);
+}
+
+static PyObject *devinfo_usable(PyoDevInfo *o, void *unused)
+{
+	return devinfo_flag(o, OFFLOAD_DEVF_USABLE);
+}
+
+static PyObject *devinfo_automatic(PyoDevInfo *o, void *unused)
+{
+	return devinfo_flag(o, OFFLOAD_DEVF_AUTO);
 }
 
 static PyObject *devinfo_repr(PyoDevInfo *o)
@@ -358,6 +369,10 @@ static PyMethodDef devinfo_methods[] = {
 
 static PyGetSetDef devinfo_getset[] = {
 	{ "usable", (getter)devinfo_usable, NULL, "True if a backend serves the device (DevFlag.USABLE).", NULL },
+	{ "automatic", (getter)devinfo_automatic, NULL,
+	  "True if calls that leave the device to the library (dev=None) may choose it\n"
+	  "(DevFlag.AUTO); False for an unusable device and for a model attached only\n"
+	  "because no device tree was given or live, which serves only calls naming it.", NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

@@ -309,7 +309,8 @@ static const struct pyo_const caps[] = {
 static const struct pyo_const dev_flags[] = {
 	{ "ENABLED", OFFLOAD_DEVF_ENABLED }, { "USABLE", OFFLOAD_DEVF_USABLE },
 	{ "SIM", OFFLOAD_DEVF_SIM }, { "DIRECT", OFFLOAD_DEVF_DIRECT },
-	{ "KERNEL", OFFLOAD_DEVF_KERNEL }, { "CPU", OFFLOAD_DEVF_CPU }, { NULL, 0 }
+	{ "KERNEL", OFFLOAD_DEVF_KERNEL }, { "CPU", OFFLOAD_DEVF_CPU }, { "AUTO", OFFLOAD_DEVF_AUTO },
+	{ NULL, 0 }
 };
 static const struct pyo_const res_flags[] = {
 	{ "SIM", OFFLOAD_RES_SIM }, { "DIRECT", OFFLOAD_RES_DIRECT },
@@ -369,7 +370,8 @@ static int init_enums(PyObject *m)
 	Pyo_DevFlag = make_enum(m, e, "IntFlag", "DevFlag", dev_flags,
 		"Device flags (OFFLOAD_DEVF_*): ENABLED in the DT, USABLE (a backend serves it),\n"
 		"SIM (register-level model), DIRECT (registers driven by the library), KERNEL\n"
-		"(through AF_ALG or spidev), CPU (the software device).");
+		"(through AF_ALG or spidev), CPU (the software device), AUTO (calls that leave\n"
+		"the device to the library may choose it).");
 	Pyo_ResFlag = make_enum(m, e, "IntFlag", "ResFlag", res_flags,
 		"How an operation ran (OFFLOAD_RES_*): SIM, DIRECT, KERNEL, CPU, BOUNCED (a user\n"
 		"buffer went through a DMA buffer), HARDWARE (an off-CPU engine), FALLBACK (the\n"

@@ -306,6 +306,35 @@ class TestContext(unittest.TestCase):
                     self.assertEqual(d.cache_mode, offload.CacheMode.STREAMING)
                     self.assertIn("NONCOHERENT", d.cache_reason)
 
+    def test_automatic(self):
+        # usable says a backend serves a device; automatic says whether calls without
+        # a device (dev=None) may go to it: not so for a model that stands in only
+        # because no device tree was given or live (DevFlag.AUTO clear).
+        try:
+            ctx = offload.Context(source=offload.DtSource.BUILTIN, no_env=True)
+        except offload.NotSupported as e:
+            self.skipTest(f"no built-in virtual board in this build: {e.strerror}")
+        with ctx:  # the board asked for: its models serve automatic calls
+            for d in ctx.devices():
+                self.assertEqual(d.automatic, d.usable, d)
+                self.assertEqual(offload.DevFlag.AUTO in d.flags, d.automatic)
+        with open_ctx() as ctx:
+            self.assertTrue(ctx.device("cpu").automatic)
+        if os.access("/sys/firmware/fdt", os.R_OK):
+            return  # this machine has a device tree: no fallback to the virtual board
+        with offload.Context(no_env=True) as ctx:
+            self.assertTrue(ctx.flags & 8)  # OFFLOAD_CTX_DT_FALLBACK: the virtual board stands in
+            sims = [d for d in ctx.devices() if offload.DevFlag.SIM in d.flags]
+            self.assertTrue(sims)
+            for d in sims:
+                self.assertTrue(d.usable, d.usable_reason)
+                self.assertFalse(d.automatic, d)
+            self.assertTrue(ctx.device("cpu").automatic)
+        with offload.Context(sim=True, no_env=True) as ctx:
+            for d in ctx.devices():
+                if offload.DevFlag.SIM in d.flags:
+                    self.assertTrue(d.automatic, d)
+
     @staticmethod
     def with_env(name, value, fn):
         old = os.environ.get(name)
