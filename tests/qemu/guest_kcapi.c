@@ -775,7 +775,7 @@ static void check_hw(offload_ctx *ctx, int dev, const char *spec)
 	struct offload_cipher_op op = { .alg = (enum offload_cipher_alg)a->id, .dir = OFFLOAD_ENCRYPT,
 					.key = key32, .key_len = a->key_len, .iv = iv, .iv_len = 16,
 					.in = buf, .out = out, .len = sizeof(buf), .result = &res };
-	int r = offload_cipher(ctx, &op);
+	int r = offload_cipher(ctx, &op, sizeof(op));
 	CHECK(r == 0 && res.backend && strcmp(res.backend, "kcapi") == 0 && res.driver &&
 		      strcmp(res.driver, drv) == 0 && (res.flags & OFFLOAD_RES_HARDWARE),
 	      "automatic %s of 4096 bytes: %d, ran on %s/%s, want kcapi/%s", cra, r,

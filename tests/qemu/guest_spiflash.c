@@ -197,7 +197,7 @@ static void spidev_behaviours(void)
 	o.mode = OFFLOAD_SPI_MODE_0 | OFFLOAD_SPI_CS_HIGH;
 	CHECK(offload_spi_open(ctx, OTHER, &o, &h) == 0, "open CS_HIGH: %s", offload_last_error(ctx));
 	if (h) {
-		CHECK(offload_spi_info(h, &info) == 0 && (info.mode & OFFLOAD_SPI_CS_HIGH),
+		CHECK(offload_spi_get_info(h, &info, sizeof(info)) == 0 && (info.mode & OFFLOAD_SPI_CS_HIGH),
 		      "CS_HIGH not in effect (mode %#x)", info.mode);
 		struct offload_spi_xfer x = { .tx = w, .len = 4 };
 		CHECK(offload_spi_xfer(h, &x, 1) == 4, "CS_HIGH message: %s", offload_last_error(ctx));
