@@ -12,7 +12,7 @@
  * DS25071): JEDEC-ID 9Fh (BFh 25h 41h), WREN 06h, 4 KiB sector erase 20h,
  * read 03h.
  *
- * The checks, all through offload_spi_xfer():
+ * The checks, all through offload_spi_transfer():
  *  1. The JEDEC ID.
  *  2. A sector erase; then one read of 12 KiB from address 0: the sector
  *     before as the image has it, the erased one FFh, the one after intact.
@@ -61,7 +61,7 @@ static offload_spi *flash;
 
 /*
  * One command: cmd (ncmd bytes) out, then nrx bytes in, in ONE call of
- * offload_spi_xfer(); CS released after. Every byte is a transfer of its own:
+ * offload_spi_transfer(); CS released after. Every byte is a transfer of its own:
  * for 8-bit words of more than one byte spi-imx packs four bytes into a FIFO
  * word, most significant first ("dynamic burst", drivers/spi/spi-imx.c
  * spi_imx_setupxfer), while QEMU's model shifts a FIFO word out low byte first
@@ -81,7 +81,7 @@ static int cmd_part(const uint8_t *c, uint32_t ncmd, uint8_t *rx, uint32_t nrx, 
 		for (uint32_t i = 0; i < nrx; i++)
 			x[ncmd + i] = (struct offload_spi_xfer){ .rx = rx + i, .len = 1 };
 		x[ncmd + nrx - 1].cs_change = hold; /* last transfer: keep CS asserted after the call */
-		r = offload_spi_xfer(flash, x, ncmd + nrx);
+		r = offload_spi_transfer(flash, x, ncmd + nrx);
 		free(x);
 	}
 	return r;
@@ -185,7 +185,7 @@ static void spidev_behaviours(void)
 	CHECK(offload_spi_open(ctx, OTHER, NULL, &h) == 0, "open %s: %s", OTHER, offload_last_error(ctx));
 	if (h) {
 		struct offload_spi_xfer x = { .tx = w, .len = 2, .cs_change = 1 };
-		CHECK(offload_spi_xfer(h, &x, 1) == 2, "held message: %s", offload_last_error(ctx));
+		CHECK(offload_spi_transfer(h, &x, 1) == 2, "held message: %s", offload_last_error(ctx));
 		CHECK(offload_spi_close(h) == 0, "close (release CS): %s", offload_last_error(ctx));
 		h = NULL;
 	}
@@ -200,7 +200,7 @@ static void spidev_behaviours(void)
 		CHECK(offload_spi_get_info(h, &info, sizeof(info)) == 0 && (info.mode & OFFLOAD_SPI_CS_HIGH),
 		      "CS_HIGH not in effect (mode %#x)", info.mode);
 		struct offload_spi_xfer x = { .tx = w, .len = 4 };
-		CHECK(offload_spi_xfer(h, &x, 1) == 4, "CS_HIGH message: %s", offload_last_error(ctx));
+		CHECK(offload_spi_transfer(h, &x, 1) == 4, "CS_HIGH message: %s", offload_last_error(ctx));
 		offload_spi_close(h);
 		h = NULL;
 	}
@@ -217,10 +217,10 @@ static void spidev_behaviours(void)
 		if (!h)
 			continue;
 		struct offload_spi_xfer x = { .tx = w, .rx = r8, .len = 8 };
-		CHECK(offload_spi_xfer(h, &x, 1) == 8, "%u-bit words: %s", bpws[i], offload_last_error(ctx));
+		CHECK(offload_spi_transfer(h, &x, 1) == 8, "%u-bit words: %s", bpws[i], offload_last_error(ctx));
 		if (bpws[i] > 8) {
 			x.len = bpws[i] / 8 + 1;
-			CHECK(offload_spi_xfer(h, &x, 1) == -EINVAL, "%u-bit words, %u bytes: not refused",
+			CHECK(offload_spi_transfer(h, &x, 1) == -EINVAL, "%u-bit words, %u bytes: not refused",
 			      bpws[i], x.len);
 		}
 		offload_spi_close(h);
