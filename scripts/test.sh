@@ -9,7 +9,7 @@
 #   scripts/test.sh --asan     AddressSanitizer + UndefinedBehaviorSanitizer build
 #                              (build-asan/) and every test
 #   scripts/test.sh --cross    cross builds for aarch64 and armhf (cmake/toolchain-
-#                              *.cmake; build-aarch64/, build-armhf/): gcc -Werror
+#                              *.cmake; build-aarch64/, build-arm/): gcc -Werror
 #                              build and the whole suite under qemu-user, then a
 #                              clang -Werror build of each (build-*-clang/)
 #   scripts/test.sh --configs  the optional parts switched off one at a time
