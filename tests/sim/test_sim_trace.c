@@ -544,6 +544,57 @@ START_TEST(dspi_read_id_frames)
 }
 END_TEST
 
+/*
+ * SR writes of the DSPI backend (audit dspi.md F7): the flags are
+ * write-1-to-clear, bits 29, 26, 22 and 20 reserved (Kinetis SPI_SR). Linux
+ * clears with SPI_SR_CLEAR (0x8AAF0000) and otherwise writes back the SR it
+ * just read (dspi_poll, dspi_interrupt); the backend may add EOQF. Every W32
+ * to SR (the tree's reg + 0x2C) at init, per transfer, in the poll loop and
+ * when a held chip select is released is one of those: no reserved bit,
+ * no TXRXS except as read back.
+ */
+START_TEST(dspi_sr_writes_clear_only_flags)
+{
+	static const uint8_t op = 0x9F;
+	struct trace t;
+	offload_spi *spi;
+
+	trace_start(&t);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "dspi");
+	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/flash@1", NULL, &spi), 0);
+	struct offload_spi_xfer x = { .tx = &op, .len = 1, .cs_change = 1 }; /* CS held: close releases */
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 1);
+	offload_spi_close(spi);
+	offload_ctx_free(ctx);
+	trace_read(&t);
+
+	uint64_t sr = dt_reg(builtin_fdt(), DSPI_COMPAT, NULL) + DSPI_SR;
+	uint64_t last_read = 0;
+	bool read_back = false;
+	size_t writes = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct tline *l = &t.l[i];
+		if (l->addr != sr)
+			continue;
+		if (strcmp(l->op, "R32") == 0) {
+			last_read = l->val;
+			read_back = true;
+			continue;
+		}
+		ck_assert_str_eq(l->op, "W32");
+		writes++;
+		if (read_back && l->val == last_read)
+			continue; /* the poll loop's write-back */
+		ck_assert_msg((l->val & ~(uint64_t)(DSPI_SR_CLEAR | DSPI_SR_EOQF)) == 0,
+			      "SR written with 0x%08" PRIx64 " (line %zu): bits outside SPI_SR_CLEAR | EOQF", l->val,
+			      i + 1);
+		read_back = false;
+	}
+	ck_assert_uint_gt(writes, 3);
+	trace_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_trace");
@@ -562,6 +613,7 @@ int main(void)
 			"(it computes with OpenSSL, OFFLOAD_WITH_OPENSSL=OFF)\n");
 #endif
 	tcase_add_test(e, dspi_read_id_frames);
+	tcase_add_test(e, dspi_sr_writes_clear_only_flags);
 	suite_add_tcase(s, f);
 	suite_add_tcase(s, e);
 	return test_run(s);
