@@ -54,6 +54,8 @@ struct ofl_spi_limits {
 	uint32_t bpw_mask;         /* bit b-1 set: b bits per word accepted (all ones: the kernel decides) */
 	bool per_xfer_speed;       /* a transfer's speed_hz is honoured */
 	bool cs_hold;              /* cs_change on a call's last transfer keeps CS asserted into the next */
+	const char *bpw_why;       /* why bpw_mask leaves sizes out (a static sentence), or NULL */
+	const char *no_hold_why;   /* why cs_hold is false (a static sentence), or NULL */
 };
 
 struct ofl_spi_ops {

@@ -59,10 +59,11 @@ void fake_spi_cfg_dspi(struct fake_spi_cfg *c)
 	/* mode_bits CPOL|CPHA|LSB_FIRST, plus CS_HIGH from use_gpio_descriptors (spi.c spi_register_controller()). */
 	c->ctlr_mode_bits = FK_CPOL | FK_CPHA | FK_LSB_FIRST | FK_CS_HIGH;
 	c->bpw_mask = 0xFFFFFFF8u; /* XSPI: 4..32 */
-	c->ctlr_max_hz = 50000000; /* LS1028A: 400 MHz / 8 */
+	c->ctlr_max_hz = 25000000; /* LS1028A: platform PLL 400 MHz / 2 = 200 MHz, / 8 */
 	c->dev_max_hz = 10000000;
 	c->dev_mode = FK_CPOL | FK_CPHA;
 	c->setup_only_clock = true;
+	c->dspi_driver = true;
 }
 
 struct fake_spi *fake_spi_add(const char *path, const struct fake_spi_cfg *cfg)
@@ -280,6 +281,8 @@ static int setup(struct fake_spi *d, const char *why)
 	if (!d->max_speed_hz || (d->cfg.ctlr_max_hz && d->max_speed_hz > d->cfg.ctlr_max_hz))
 		d->max_speed_hz = d->cfg.ctlr_max_hz;
 	d->sck_hz = d->max_speed_hz;
+	/* spi-fsl-dspi: native PCS active-low whatever the mode says (dspi_init) */
+	d->wire_cs_active_high = (m & FK_CS_HIGH) && (!d->cfg.dspi_driver || d->cfg.gpio_cs);
 	d->setups++;
 	snprintf(d->last_setup, sizeof(d->last_setup), "%s", why);
 	return 0;
@@ -341,6 +344,20 @@ static int validate(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n)
 }
 
 /*
+ * spi-fsl-dspi: the first transfer its dspi_transfer_one_message cannot
+ * complete (len 0, or 3-byte words of 17..24 bits), or n.
+ */
+static unsigned dspi_stall_at(const struct fake_spi *d, const struct spi_ioc_transfer *k, unsigned n)
+{
+	if (!d->cfg.dspi_driver)
+		return n;
+	for (unsigned i = 0; i < n; i++)
+		if (k[i].len == 0 || (k[i].bits_per_word >= 17 && k[i].bits_per_word <= 24))
+			return i;
+	return n;
+}
+
+/*
  * The wire for one message, as spi_transfer_one_message drives it: CS
  * asserted unless still asserted from a previous message, each transfer's
  * words, its delay, cs_change toggling CS between transfers or keeping it
@@ -350,9 +367,18 @@ static int validate(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n)
 static void run_wire(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n,
 		     const uint8_t *const *tx, uint8_t *const *rx)
 {
+	unsigned stall = dspi_stall_at(d, k, n);
+
 	if (!d->cs_active)
 		cs(d, true);
 	for (unsigned i = 0; i < n; i++) {
+		if (i == stall) {
+			/* spi-fsl-dspi: a command with no data; HALT, the chip select as it is */
+			emit(d, " STALL");
+			d->fmt[0] = '\0';
+			d->stalls++;
+			return;
+		}
 		struct spi_ioc_transfer *t = &k[i];
 		char fmt[64];
 		uint32_t hz = d->cfg.setup_only_clock ? d->sck_hz : t->speed_hz;
@@ -435,13 +461,19 @@ static int message(struct fake_spi *d, int slot, const struct spi_ioc_transfer *
 		r = -d->cfg.fail_errno;
 		/*
 		 * EIO/ETIMEDOUT: the controller failed at the first transfer and the
-		 * core dropped CS. Anything else: refused before the wire, CS as it was.
+		 * core dropped CS (spi-fsl-dspi: HALT only, CS left asserted).
+		 * Anything else: refused before the wire, CS as it was.
 		 */
 		if (r == -EIO || r == -ETIMEDOUT) {
 			if (!d->cs_active)
 				cs(d, true);
-			cs(d, false);
+			if (!d->cfg.dspi_driver)
+				cs(d, false);
 		}
+	}
+	if (r == 0 && dspi_stall_at(d, k, n) < n) {
+		run_wire(d, k, n, tx, rx);
+		r = -ETIMEDOUT;
 	}
 	if (r == 0) {
 		run_wire(d, k, n, tx, rx);
