@@ -48,7 +48,17 @@
  *    makes every native PCS active-low (MCR.PCSIS all ones) and nothing
  *    changes that per device. A GPIO chip select hides CS_HIGH from
  *    RD_MODE32 (spidev_ioctl), so a CS_HIGH read back means a native one:
- *    refused.
+ *    refused;
+ *  - LSB-first transfers it would pack (audit dspi.md F1): per FIFO batch
+ *    dspi_setup_accel moves 8-bit words as 16- or 32-bit frames (all but an
+ *    odd length up to the FIFO depth) and 16-bit words as 32-bit frames
+ *    (XSPI, more than twice the FIFO depth in bytes), the first word in
+ *    the frame's high bits (dspi_8on16/8on32/16on32_host_to_dev), while
+ *    LSBFE shifts the whole frame from its LSB: an LSB-first device would
+ *    receive each frame's words reversed. Refused per transfer, taking the
+ *    smallest FIFO of any devtype (4 entries), so what passes goes out
+ *    unpacked on every DSPI: 8-bit transfers of 1 or 3 bytes, 16-bit ones
+ *    of up to 8 bytes. The direct dspi backend packs them in wire order.
  */
 #include <fcntl.h>
 #include <linux/ioctl.h>
@@ -95,6 +105,7 @@ struct spidev_handle {
 	uint32_t speed_hz;           /* the handle's clock and word size, sent with every transfer */
 	uint8_t bits_per_word;
 	bool dspi;                   /* the controller's driver is spi-fsl-dspi */
+	bool lsb;                    /* the handle's mode has SPI_LSB_FIRST */
 	bool held;                   /* the last message left CS asserted (cs_change on its last transfer) */
 	struct spi_ioc_transfer *io; /* SPIDEV_MAX_XFERS entries, reused by every message */
 };
@@ -328,6 +339,7 @@ static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg
 	h->speed_hz = cfg->max_speed_hz;
 	h->bits_per_word = cfg->bits_per_word;
 	h->dspi = dspi;
+	h->lsb = (cfg->mode & OFFLOAD_SPI_LSB_FIRST) != 0;
 	lim->max_xfers = SPIDEV_MAX_XFERS;
 	lim->budget = h->bufsiz;
 	lim->align = align;
@@ -411,6 +423,35 @@ static int spidev_xfer(void *priv, const struct offload_spi_xfer *x, unsigned n,
 	return r;
 }
 
+/* The smallest FIFO of any spi-fsl-dspi devtype (its devtype_data fifo_size). */
+#define DSPI_MIN_FIFO 4u
+
+/* spi-fsl-dspi would pack this LSB-first transfer into frames in MSB order (see the top). */
+static int spidev_check(const void *priv, const struct offload_spi_xfer *t, unsigned bpw, char *why,
+			size_t why_len)
+{
+	const struct spidev_handle *h = priv;
+	bool packed;
+
+	if (!h->dspi || !h->lsb)
+		return 0;
+	if (bpw == 8)
+		packed = t->len > 1 && !(t->len % 2 == 1 && t->len <= DSPI_MIN_FIFO);
+	else if (bpw == 16)
+		packed = t->len > 2 * DSPI_MIN_FIFO;
+	else
+		return 0;
+	if (!packed)
+		return 0;
+	snprintf(why, why_len,
+		 "%u bytes of %u-bit LSB-first words on %s: spi-fsl-dspi packs them into 16/32-bit "
+		 "frames first word high (dspi_setup_accel), LSBFE shifts a frame from its LSB: each "
+		 "frame's words would be reversed; send at most %s per transfer, or use the direct "
+		 "dspi backend",
+		 t->len, bpw, h->dev, bpw == 8 ? "1 or 3 bytes" : "8 bytes");
+	return -EINVAL;
+}
+
 /*
  * An empty message: CS is asserted if it was not, nothing is clocked, CS is
  * released (the generic spi_transfer_one_message). Not on spi-fsl-dspi,
@@ -454,6 +495,7 @@ static const struct ofl_spi_ops spidev_spi_ops = {
 	.open = spidev_open,
 	.xfer = spidev_xfer,
 	.release_cs = spidev_release_cs,
+	.check = spidev_check,
 	.close = spidev_close,
 	.info = spidev_info,
 };

@@ -270,7 +270,11 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  *     differing from the handle's default on a controller whose driver
  *     ignores it (spi-fsl-dspi programs the clock only in dspi_setup()),
  *     17..24 bits per word through spidev on spi-fsl-dspi (it has no code
- *     path for 3-byte words), a clock below the slowest the controller's
+ *     path for 3-byte words), an LSB-first transfer through spidev on
+ *     spi-fsl-dspi that driver would pack into 16/32-bit frames in MSB
+ *     order (8-bit words: more than 1 byte except 3; 16-bit words: more
+ *     than 8 bytes; the device would get each frame's bytes reversed),
+ *     a clock below the slowest the controller's
  *     divider reaches (the direct DSPI backend: protocol clock / 229376),
  *     or (the direct DSPI backend) a clock change between two transfers
  *     the chip select stays asserted across; nothing is sent then;

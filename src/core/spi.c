@@ -501,6 +501,13 @@ static int validate(const struct offload_spi *spi, const struct offload_spi_xfer
 				       "%s: transfer %u: len %u is not a multiple of %u bytes, the memory "
 				       "size of a %u-bit word (Linux refuses partial words)",
 				       fn, i, t->len, word_bytes(bpw), bpw);
+		if (spi->be->spi->check) {
+			char why[OFL_ERRMSG_LEN];
+			why[0] = '\0';
+			r = spi->be->spi->check(spi->priv, t, bpw, why, sizeof(why));
+			if (r < 0)
+				return ofl_err(ctx, r, "%s: transfer %u: %s", fn, i, why);
+		}
 		r = check_nbits(spi, i, "tx", t->tx_nbits, t->tx != NULL, OFFLOAD_SPI_TX_DUAL,
 				OFFLOAD_SPI_TX_QUAD);
 		if (r == 0)

@@ -82,6 +82,13 @@ struct ofl_spi_ops {
 	 * failure itself released it), -errno if releasing failed.
 	 */
 	int (*release_cs)(void *priv);
+	/*
+	 * Optional: refuse transfer t (word size bpw, already resolved) for a
+	 * reason only this backend knows, before anything of the message is
+	 * sent. Returns 0, or -errno with a sentence in why.
+	 */
+	int (*check)(const void *priv, const struct offload_spi_xfer *t, unsigned bpw, char *why,
+		     size_t why_len);
 	void (*close)(void *priv);
 	/* Fill backend, flags, actual_speed_hz and max_message_bytes. */
 	void (*info)(const void *priv, struct offload_spi_info *info);

@@ -597,6 +597,45 @@ START_TEST(dspi_sr_writes_clear_only_flags)
 }
 END_TEST
 
+/*
+ * Remove (audit dspi.md F9): Linux's dspi_remove disables both FIFOs
+ * (MCR.DIS_TXF, DIS_RXF) and halts the module. The backend's last MCR
+ * write (the tree's reg + 0) when the context goes keeps HALT and sets
+ * both; the write that halts comes before it, since MCR fields other than
+ * HALT and MDIS may change only while the module is stopped (Kinetis
+ * SPI_MCR).
+ */
+START_TEST(dspi_remove_disables_fifos)
+{
+	static const uint8_t op = 0x9F;
+	struct trace t;
+	offload_spi *spi;
+
+	trace_start(&t);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "dspi");
+	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/flash@1", NULL, &spi), 0);
+	struct offload_spi_xfer x = { .tx = &op, .len = 1 };
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 1);
+	offload_spi_close(spi);
+	offload_ctx_free(ctx);
+	trace_read(&t);
+
+	uint64_t mcr = dt_reg(builtin_fdt(), DSPI_COMPAT, NULL) + DSPI_MCR;
+	size_t last = t.n, before = t.n;
+	for (size_t i = 0; i < t.n; i++)
+		if (t.l[i].addr == mcr && strcmp(t.l[i].op, "W32") == 0) {
+			before = last;
+			last = i;
+		}
+	ck_assert_uint_lt(last, t.n);
+	ck_assert_uint_lt(before, t.n);
+	uint64_t want = DSPI_MCR_HALT | DSPI_MCR_DIS_TXF | DSPI_MCR_DIS_RXF;
+	ck_assert_uint_eq(t.l[last].val & want, want);
+	ck_assert_uint_ne(t.l[before].val & DSPI_MCR_HALT, 0);
+	trace_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_trace");
@@ -616,6 +655,7 @@ int main(void)
 #endif
 	tcase_add_test(e, dspi_read_id_frames);
 	tcase_add_test(e, dspi_sr_writes_clear_only_flags);
+	tcase_add_test(e, dspi_remove_disables_fifos);
 	suite_add_tcase(s, f);
 	suite_add_tcase(s, e);
 	return test_run(s);

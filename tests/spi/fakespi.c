@@ -369,6 +369,49 @@ static unsigned dspi_stall_at(const struct fake_spi *d, const struct spi_ioc_tra
 	return n;
 }
 
+/* spi-fsl-dspi's FIFO depth on the LS1028A (devtype_data fifo_size), in XSPI mode. */
+#define DSPI_FIFO 4u
+
+/*
+ * spi-fsl-dspi with LSB_FIRST: the order in which the memory bytes of t
+ * reach the wire. Per FIFO batch dspi_setup_accel picks the operating
+ * frame: 8-bit words go as 16-bit frames (even length up to twice the
+ * FIFO), natively (odd length up to the FIFO) or as 32-bit frames; 16-bit
+ * words natively up to twice the FIFO, else as 32-bit frames. The packing
+ * puts the first byte (word) high (dspi_8on16/8on32/16on32_host_to_dev) and
+ * LSBFE shifts the frame from its LSB, so within a frame the bytes (16-bit
+ * words) leave last first. idx[j] = the memory byte that is j-th on the wire.
+ */
+static void dspi_lsb_order(const struct spi_ioc_transfer *t, uint32_t *idx)
+{
+	uint32_t pos = 0, rem = t->len;
+	unsigned bpw = t->bits_per_word;
+
+	for (uint32_t j = 0; j < t->len; j++)
+		idx[j] = j;
+	if (bpw != 8 && bpw != 16)
+		return;
+	while (rem) {
+		unsigned ob; /* operating frame in bytes */
+		if (bpw == 8)
+			ob = rem % 2 == 0 && rem <= 2 * DSPI_FIFO ? 2 : rem % 2 && rem <= DSPI_FIFO ? 1 : 4;
+		else
+			ob = rem <= 2 * DSPI_FIFO ? 2 : 4;
+		while (ob > 1 && rem < ob)
+			ob /= 2;
+		uint32_t words = rem / ob, fit = ob == 4 ? DSPI_FIFO / 2 : DSPI_FIFO;
+		if (words > fit)
+			words = fit;
+		for (uint32_t w = 0; w < words; w++, pos += ob) {
+			unsigned unit = bpw / 8; /* bytes per word: moved whole */
+			for (unsigned u = 0; u < ob / unit; u++)
+				for (unsigned b = 0; b < unit; b++)
+					idx[pos + u * unit + b] = pos + (ob / unit - 1 - u) * unit + b;
+		}
+		rem -= words * ob;
+	}
+}
+
 /*
  * The wire for one message, as spi_transfer_one_message drives it: CS
  * asserted unless still asserted from a previous message, each transfer's
@@ -401,12 +444,21 @@ static void run_wire(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n,
 			emit(d, "%s ", fmt);
 			snprintf(d->fmt, sizeof(d->fmt), "%s", fmt);
 		}
+		uint32_t *idx = NULL;
+		if (d->cfg.dspi_driver && (d->mode & FK_LSB_FIRST) && t->len) {
+			idx = malloc(t->len * sizeof(*idx));
+			if (!idx)
+				abort();
+			dspi_lsb_order(t, idx);
+		}
 		for (uint32_t b = 0; b < t->len; b++) {
-			uint8_t v = tx[i] ? tx[i][b] : 0;
+			/* on the wire in idx order; the loop-back mirrors it back into place */
+			uint8_t v = tx[i] ? tx[i][idx ? idx[b] : b] : 0;
 			emit(d, "%02x", v);
 			if (rx[i])
-				rx[i][b] = v;
+				rx[i][idx ? idx[b] : b] = v;
 		}
+		free(idx);
 		if (rx[i] && d->cfg.corrupt_rx)
 			rx[i][0] ^= 1;
 		if (t->delay_usecs) {

@@ -29,7 +29,10 @@
  *    not released either (HALT only; whether a PCS held by CONT drops is
  *    unconfirmed, audit dspi.md F8);
  *  - SPI_CS_HIGH is accepted and reported on a native chip select, but the
- *    wire stays active-low (dspi_init's MCR.PCSIS): `wire_cs_active_high`.
+ *    wire stays active-low (dspi_init's MCR.PCSIS): `wire_cs_active_high`;
+ *  - with SPI_LSB_FIRST, 8- and 16-bit words packed into 16/32-bit frames
+ *    (dspi_setup_accel, the LS1028A's 4-entry FIFO) reach the wire trace in
+ *    the order LSBFE shifts them: each frame's bytes (words) last first.
  */
 #ifndef TESTS_SPI_FAKESPI_H
 #define TESTS_SPI_FAKESPI_H

@@ -198,6 +198,33 @@ START_TEST(dspi_profile_as_spi_fsl_dspi)
 	ck_assert_int_eq(ioctl(f, SPI_IOC_RD_MODE32, &got), 0);
 	ck_assert_uint_eq(got, m);
 	ck_assert(!n->wire_cs_active_high);
+	/*
+	 * LSB first, 8-bit words (fifo_size 4): 4 bytes (even, <= 8) go as two
+	 * 8on16 frames, first byte high, shifted from the LSB: 80 01 C0 03 on
+	 * the wire. 9 bytes (odd, > 4): two 8on32 frames (half the FIFO), each
+	 * reversed, then 1 byte natively. 3 bytes (odd, <= 4): native, in order.
+	 */
+	static const uint8_t b4[4] = { 0x01, 0x80, 0x03, 0xC0 }, b9[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint8_t r9[9];
+	m = FK_LSB_FIRST;
+	ck_assert_int_eq(ioctl(f, SPI_IOC_WR_MODE32, &m), 0);
+	memset(&t, 0, sizeof(t));
+	t.tx_buf = (uintptr_t)b4;
+	t.len = 4;
+	fake_spi_trace_clear(n);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 4);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(n), "] 8001c003"));
+	t.tx_buf = (uintptr_t)b9;
+	t.rx_buf = (uintptr_t)r9;
+	t.len = 9;
+	fake_spi_trace_clear(n);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 9);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(n), "] 030201000706050408"));
+	ck_assert_mem_eq(r9, b9, 9); /* the loop-back mirrors the packing back */
+	t.len = 3;
+	fake_spi_trace_clear(n);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 3);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(n), "] 000102"));
 	close(f);
 }
 END_TEST

@@ -529,6 +529,46 @@ START_TEST(dspi_native_cs_high_refused)
 }
 END_TEST
 
+/*
+ * F1 through the kernel: spi-fsl-dspi packs LSB-first 8-bit words of a
+ * longer transfer into 16/32-bit frames first byte high while LSBFE shifts
+ * each frame from its LSB (dspi_setup_accel, dspi_8on16_host_to_dev), so
+ * the device gets each frame's bytes reversed. What it would pack is
+ * refused before anything is sent; what it sends unpacked on any devtype
+ * (FIFO of 4 or more) passes and reaches the wire in order: 8-bit
+ * transfers of 1 or 3 bytes, 16-bit ones of up to 8 bytes.
+ */
+START_TEST(dspi_lsb_first_never_packed)
+{
+	static const uint8_t b[10] = { 0x01, 0x80, 0x03, 0xC0, 5, 6, 7, 8, 9, 10 };
+	struct offload_spi_opts o;
+	struct fake_spi *d = dspi_dev("/dev/spidev0.0", false, 0);
+
+	offload_spi_opts_init(&o);
+	o.mode = OFFLOAD_SPI_MODE_0 | OFFLOAD_SPI_LSB_FIRST;
+	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev0.0", &o);
+	struct offload_spi_xfer x = { .tx = b, .len = 4 };
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL,
+		      "transfer 0: 4 bytes of 8-bit LSB-first words on /dev/spidev0.0: spi-fsl-dspi packs "
+		      "them into 16/32-bit frames first word high");
+	x.len = 2;
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "each frame's words would be reversed");
+	x.len = 5;
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "send at most 1 or 3 bytes per transfer");
+	x.bits_per_word = 16;
+	x.len = 10;
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "send at most 8 bytes per transfer");
+	ck_assert_uint_eq(d->message_calls, 0);
+	struct offload_spi_xfer ok[3] = { { .tx = b, .len = 3, .bits_per_word = 8 },
+					  { .tx = b + 3, .len = 1, .bits_per_word = 8 },
+					  { .tx = b, .len = 8, .bits_per_word = 16 } };
+	ck_assert_int_eq(offload_spi_transfer(spi, ok, 3), 12);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(d), "] 018003c0 [16b"));
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(d), "] 018003c005060708"));
+	offload_spi_close(spi);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ sysfs */
 
 START_TEST(bufsiz_from_sysfs)
@@ -605,6 +645,7 @@ int main(void)
 	tcase_add_test(tc, dspi_refuses_3byte_words);
 	tcase_add_test(tc, dspi_never_holds_cs_across_parts);
 	tcase_add_test(tc, dspi_native_cs_high_refused);
+	tcase_add_test(tc, dspi_lsb_first_never_packed);
 	tcase_add_test(tc, bufsiz_from_sysfs);
 	tcase_add_test(tc, probe_binds_controllers_with_spidev);
 	suite_add_tcase(s, tc);
