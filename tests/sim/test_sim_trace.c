@@ -546,6 +546,22 @@ START_TEST(dspi_read_id_frames)
 }
 END_TEST
 
+/* One byte (9Fh) to the virtual board's flash through the DSPI, traced from open to context free. */
+static void dspi_one_byte_traced(struct trace *t, bool cs_change)
+{
+	static const uint8_t op = 0x9F;
+	offload_spi *spi;
+
+	trace_start(t);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "dspi");
+	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/flash@1", NULL, &spi), 0);
+	struct offload_spi_xfer x = { .tx = &op, .len = 1, .cs_change = cs_change };
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 1);
+	offload_spi_close(spi);
+	offload_ctx_free(ctx);
+	trace_read(t);
+}
+
 /*
  * SR writes of the DSPI backend (audit dspi.md F7): the flags are
  * write-1-to-clear, bits 29, 26, 22 and 20 reserved (Kinetis SPI_SR). Linux
@@ -557,18 +573,9 @@ END_TEST
  */
 START_TEST(dspi_sr_writes_clear_only_flags)
 {
-	static const uint8_t op = 0x9F;
 	struct trace t;
-	offload_spi *spi;
 
-	trace_start(&t);
-	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "dspi");
-	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/flash@1", NULL, &spi), 0);
-	struct offload_spi_xfer x = { .tx = &op, .len = 1, .cs_change = 1 }; /* CS held: close releases */
-	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 1);
-	offload_spi_close(spi);
-	offload_ctx_free(ctx);
-	trace_read(&t);
+	dspi_one_byte_traced(&t, true); /* CS held: close releases it */
 
 	uint64_t sr = dt_reg(builtin_fdt(), DSPI_COMPAT, NULL) + DSPI_SR;
 	uint64_t last_read = 0;
@@ -607,18 +614,9 @@ END_TEST
  */
 START_TEST(dspi_remove_disables_fifos)
 {
-	static const uint8_t op = 0x9F;
 	struct trace t;
-	offload_spi *spi;
 
-	trace_start(&t);
-	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "dspi");
-	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/flash@1", NULL, &spi), 0);
-	struct offload_spi_xfer x = { .tx = &op, .len = 1 };
-	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 1);
-	offload_spi_close(spi);
-	offload_ctx_free(ctx);
-	trace_read(&t);
+	dspi_one_byte_traced(&t, false);
 
 	uint64_t mcr = dt_reg(builtin_fdt(), DSPI_COMPAT, NULL) + DSPI_MCR;
 	size_t last = t.n, before = t.n;
