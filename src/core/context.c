@@ -768,6 +768,7 @@ OFFLOAD_API void offload_ctx_free(offload_ctx *ctx)
 	if (ctx->open)
 		ctx_teardown(ctx);
 	pthread_mutex_destroy(&ctx->lock);
+	ofl_err_forget(ctx);
 	ofl_drv_ctx_fini(&ctx->drv);
 	ctx->magic = 0;
 	free(ctx);

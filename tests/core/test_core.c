@@ -657,6 +657,42 @@ START_TEST(errors_are_per_context)
 }
 END_TEST
 
+/*
+ * Each context keeps its own last message on a thread, however many
+ * contexts fail in turn on it (issue #18: one slot per thread kept 1 of 300).
+ */
+START_TEST(errors_kept_for_every_context)
+{
+	enum { N = 300 };
+	static offload_ctx *c[N];
+	struct offload_dev_info d;
+	char want[32];
+	int lost = 0;
+
+	for (int i = 0; i < N; i++) {
+		c[i] = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+		ck_assert_int_eq(offload_dev_get_info(c[i], 1000 + i, &d, sizeof(d)), -ENODEV);
+	}
+	for (int i = 0; i < N; i++) {
+		snprintf(want, sizeof(want), "%d", 1000 + i);
+		lost += strstr(offload_last_error(c[i]), want) == NULL;
+	}
+	ck_assert_msg(lost == 0, "%d of %d contexts lost their message", lost, N);
+	/* NULL: the most recent failure of any context on this thread */
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "1299"));
+	/* a success that clears (a crypto call) clears only its own context's message */
+	static const uint8_t key[16];
+	uint8_t in[16] = { 0 }, out[16];
+	struct offload_cipher_op op = { .alg = OFFLOAD_CIPHER_AES_ECB, .dir = OFFLOAD_ENCRYPT, .key = key,
+					.key_len = 16, .in = in, .out = out, .len = 16 };
+	ck_assert_int_eq(offload_cipher(c[5], &op, sizeof(op)), 0);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(c[4]), "1004"));
+	ck_assert_ptr_nonnull(strstr(offload_last_error(c[6]), "1006"));
+	for (int i = 0; i < N; i++)
+		offload_ctx_free(c[i]);
+}
+END_TEST
+
 struct other_thread {
 	offload_ctx *ctx;
 	char seen[64];
@@ -891,6 +927,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, backend_names_in_probe_order);
 	tcase_add_test(tc, errors_are_per_context);
 	tcase_add_test(tc, errors_are_per_thread);
+	tcase_add_test(tc, errors_kept_for_every_context);
 	tcase_add_test(tc, fork_child_may_close_inherited_ctx);
 #ifdef OFFLOAD_HAVE_SIM
 	tcase_add_test(tc, fork_child_may_close_inherited_sim_ctx);
