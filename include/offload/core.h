@@ -258,6 +258,10 @@ offload_ctx *offload_ctx_new(void);
  * the CPUs the process may run on); it is a process-wide tuning knob that
  * ::OFFLOAD_CTX_NO_ENV does not hide, as is liboffload-sim's register trace,
  * OFFLOAD_SIM_TRACE (<offload/sim.h>), read when a context simulates.
+ * Every OFFLOAD_* variable the library reads (offloadctl(1) ENVIRONMENT)
+ * is checked here by one parser: a malformed value of any of them fails
+ * the open with -EINVAL and a sentence naming the variable (those
+ * ::OFFLOAD_CTX_NO_ENV hides are not checked with it).
  *
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.

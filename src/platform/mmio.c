@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/util.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
@@ -78,9 +79,11 @@ void ofl_mmio_unmap(struct ofl_mmio *m)
 
 bool ofl_devmem_allowed(void)
 {
-	const char *e = getenv("OFFLOAD_DEVMEM");
+	const char *on = "0";
+	char why[OFL_REASON_LEN];
 
-	return e && strcmp(e, "1") == 0;
+	/* a malformed value is off here; offload_ctx_open() refused it before (src/util/env.c) */
+	return ofl_env_word("OFFLOAD_DEVMEM", &on, why, sizeof(why)) == 1 && on[0] == '1';
 }
 
 /*
