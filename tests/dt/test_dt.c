@@ -751,6 +751,21 @@ START_TEST(ranges_mixed_cells)
 }
 END_TEST
 
+/* A reg whose end lies past its bus's ranges window is refused, at every level (issue #18). */
+START_TEST(ranges_window_end)
+{
+	struct ofl_dt dt = load("ranges-window");
+
+	expect_reg(&dt, "/soc/spi@0", 0, 0x40000000, 0x1000);
+	expect_reg(&dt, "/soc/crypto@2000", 0, 0x40002000, 0x2000);
+	assert_has(expect_reg_fail(&dt, "/soc/dma@3000", 0, -EINVAL),
+		   "0x3000+0x2000 ends 0x1000 bytes past the 'ranges' window 0x0+0x4000 of /soc");
+	assert_has(expect_reg_fail(&dt, "/soc/inner/dma@3800", 0, -EINVAL),
+		   "0x3800+0x1000 ends 0x800 bytes past the 'ranges' window 0x0+0x4000 of /soc");
+	ofl_dt_free(&dt);
+}
+END_TEST
+
 START_TEST(ranges_empty_identity)
 {
 	struct ofl_dt dt = load("ranges-empty");
@@ -1007,6 +1022,7 @@ int main(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("address");
 	tcase_add_test(t, ranges_mixed_cells);
+	tcase_add_test(t, ranges_window_end);
 	tcase_add_test(t, ranges_empty_identity);
 	tcase_add_test(t, ranges_missing_not_translatable);
 	tcase_add_test(t, missing_reg);
