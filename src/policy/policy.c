@@ -98,6 +98,13 @@ static void decide_coherent(const struct node_ctx *n, struct ofl_policy *p)
 		ofl_dt_chain_path(n->fdt, &n->chain, lvl, p->coherent_path, sizeof(p->coherent_path));
 	else
 		ofl_dt_path(n->fdt, decider, p->coherent_path, sizeof(p->coherent_path));
+	/* Linux drivers/of/address.c of_dma_is_coherent() tests dma-coherent before dma-noncoherent */
+	if (p->coherent && ofl_dt_has_prop(n->fdt, decider, "dma-noncoherent")) {
+		WHY(p->coherent_reason, "both dma-coherent and dma-noncoherent on %s: the tree contradicts "
+		    "itself; coherent, as Linux decides (of_dma_is_coherent() tests dma-coherent first; "
+		    "docs/policy.md §1)", p->coherent_path);
+		return;
+	}
 	WHY(p->coherent_reason, "%s on %s%s (the nearest of the node and its DMA parents; Linux "
 	    "of_dma_is_coherent(); docs/policy.md §1)", p->coherent ? "dma-coherent" : "dma-noncoherent",
 	    p->coherent_path, decider == n->node ? " itself" : "");

@@ -310,6 +310,25 @@ START_TEST(policy_sim_noncoherent)
 }
 END_TEST
 
+/*
+ * A node with both dma-coherent and dma-noncoherent: coherent, as Linux
+ * decides (drivers/of/address.c of_dma_is_coherent() tests dma-coherent
+ * first), and the reason says the tree contradicts itself (issue #18).
+ */
+START_TEST(policy_coherent_contradiction)
+{
+	struct fx f;
+	fx_load(&f, "noncoherent");
+	struct ofl_policy p = fx_policy(&f, "/soc/slow-bus/crypto@5000000");
+	ck_assert(p.coherent);
+	has(p.coherent_reason, "both dma-coherent and dma-noncoherent on /soc/slow-bus/crypto@5000000");
+	p = fx_policy(&f, "/soc/slow-bus/crypto@4000000");
+	ck_assert(p.coherent);
+	ck_assert_ptr_null(strstr(p.coherent_reason, "both"));
+	ofl_dt_free(&f.dt);
+}
+END_TEST
+
 START_TEST(policy_dspi_modes)
 {
 	struct fx f;
@@ -478,6 +497,7 @@ int main(void)
 	tcase_add_test(t, policy_udma_inherited_coherent);
 	tcase_add_test(t, policy_eip_coherency_and_cache);
 	tcase_add_test(t, policy_dspi_modes);
+	tcase_add_test(t, policy_coherent_contradiction);
 	tcase_add_test(t, policy_sim_noncoherent);
 	tcase_add_test(t, policy_disabled);
 	tcase_add_test(t, policy_no_address);
