@@ -93,6 +93,7 @@
 /* DESC_SIZE: 15:0 size in words, 23:16 stride in words [width U], bit30 ADCP, bit31 64-bit mode */
 #define EIP97_DESC_SIZE_WORDS(v) EIP97_FIELD_GET(v, 15, 0)
 #define EIP97_DESC_STRIDE_WORDS(v) EIP97_FIELD_GET(v, 23, 16)
+#define EIP97_DESC_STRIDE_MAX 255u         /* the stride field as read here [width U] */
 #define EIP97_DESC_ADCP EIP97_BIT(30)
 #define EIP97_DESC_64BIT EIP97_BIT(31)
 /* CFG: 15:0 fetch count x stride (words), 31:16 fetch count x rounded size (words) */
