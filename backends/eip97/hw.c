@@ -133,8 +133,8 @@ int eip97_hw_init(struct eip97_engine *e, char *why, size_t wl)
 	wr(e, EIP97_DSE_THR_CTRL, 0);
 	wr(e, EIP97_PE_OUT_DBUF_THRES, EIP97_OUT_DBUF_VALUE);
 	wr(e, EIP97_EIP96_TOKEN_CTRL, EIP97_TOKEN_CTRL_VALUE);
-	wr(e, EIP97_EIP96_FUNCTION_EN, 0xffffffffu);
-	wr(e, EIP97_EIP96_FUNCTION2_EN, 0xffffffffu);
+	wr(e, EIP97_EIP96_FUNCTION_EN, EIP97_FUNCTION_ALL);
+	wr(e, EIP97_EIP96_FUNCTION2_EN, EIP97_FUNCTION_ALL);
 	/* step 5: every ring cleared */
 	for (uint32_t i = 0; i < e->nrings; i++) {
 		wr(e, EIP97_AIC_R(i) + EIP97_AIC_ENABLE_CLR, 0xffffffffu);
