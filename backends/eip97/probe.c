@@ -107,9 +107,14 @@ static void engine_free(struct eip97_engine *e)
 {
 	eip97_smem_drain(e);
 	pthread_mutex_destroy(&e->smem_lock);
+	pthread_mutex_destroy(&e->reset_lock);
+	/* the threads out of the rings before the rings are cleared (as safexcel_hw_init() orders it) */
+	bool regs = e->regs.kind != OFL_MMIO_NONE && e->nrings;
+	if (regs)
+		eip97_threads_stop(e, e->reset_timeout_ns);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
 		struct eip97_ring *r = &e->ring[i];
-		if (r->cdr && e->regs.kind != OFL_MMIO_NONE)
+		if (r->cdr && regs)
 			eip97_ring_hw_reset(r);
 		eip97_ring_free(r);
 		pthread_mutex_destroy(&r->lock);
@@ -219,7 +224,9 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 	e->dev = d;
 	e->regs.kind = OFL_MMIO_NONE;
 	e->timeout_ns = EIP97_DEFAULT_TIMEOUT_NS;
+	e->reset_timeout_ns = EIP97_DEFAULT_TIMEOUT_NS;
 	pthread_mutex_init(&e->smem_lock, NULL);
+	pthread_mutex_init(&e->reset_lock, NULL);
 	snprintf(e->name, sizeof(e->name), "%s", d->name);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
 		e->ring[i].e = e;
@@ -260,8 +267,10 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 	d->priv = e;
 	d->dma = e->pool;
 	d->sim = e->sim;
-	if (e->sim)
+	if (e->sim) {
 		e->timeout_ns *= OFL_SIM_TIMEOUT_FACTOR;
+		e->reset_timeout_ns *= OFL_SIM_TIMEOUT_FACTOR;
+	}
 	d->info.flags |= OFFLOAD_DEVF_DIRECT;
 	snprintf(why, wl,
 		 "eip97: EIP97 %u.%u.%u%s, EIP-96 %u.%u.%u, %u of %u rings (%u ring AICs), %u-bit bus, "

@@ -590,52 +590,10 @@ START_TEST(injected_result_errors)
 }
 END_TEST
 
-static void stall_case(enum ofl_sim_fault_kind kind)
-{
-	struct bx b;
-	uint8_t x[8192], o[8192], e[8192];
-	struct ofl_sim_eip97_stats st;
-
-	board(&b, OFFLOAD_CTX_SIM_NONCOHERENT);
-	b.e->timeout_ns = TEST_IMPATIENT_NS; /* the fault never completes: reached whatever the load */
-	struct ofl_sim *sim = ofl_sim_of(b.ctx);
-	fill(x, sizeof(x));
-	cbc_cpu(&b, x, e, sizeof(x));
-	struct ofl_sim_fault f = { .kind = kind, .count = 1 };
-	ck_assert_int_eq(ofl_sim_fault_set(sim, &f), 0);
-	int r = cbc(&b, x, o, sizeof(x));
-	ck_assert_int_eq(r, -ETIMEDOUT);
-	ck_assert_ptr_nonnull(strstr(offload_last_error(b.ctx), "re-initialised"));
-	/* every ring serves again (sessions go round robin over them), however late the model runs */
-	b.e->timeout_ns = TEST_PATIENT_NS;
-	for (uint32_t i = 0; i < 2u * b.e->nrings; i++) {
-		memset(o, 0, sizeof(o));
-		ck_assert_int_eq(cbc(&b, x, o, sizeof(x)), 0);
-		ck_assert_mem_eq(o, e, sizeof(x));
-	}
-	uint64_t resets = 0;
-	struct ofl_sim_model *m = ofl_sim_model_by_node(sim, ofl_ctx_device(b.ctx, b.dev)->node);
-	for (uint32_t i = 0; i < b.e->nrings; i++) {
-		ofl_sim_eip97_stats((struct ofl_sim_eip97 *)m, i, &st);
-		resets += st.resets;
-		ck_assert_uint_eq(st.hung, 0);
-	}
-	ck_assert_uint_ge(resets, 1);
-	board_free(&b);
-}
-
-START_TEST(stuck_engine_times_out_and_recovers)
-{
-	stall_case(OFL_SIM_FAULT_STUCK);
-}
-END_TEST
-
-START_TEST(lost_completion_times_out_and_recovers)
-{
-	stall_case(OFL_SIM_FAULT_LOST);
-}
-END_TEST
-
+/*
+ * A ring that stalls (a stuck engine, a lost completion, a packet later than
+ * the timeout) is test_eip97_fidelity's (audits/eip97.md D2).
+ */
 START_TEST(late_completion_is_waited_for)
 {
 	struct bx b;
@@ -1072,8 +1030,6 @@ static Suite *suite(void)
 	tcase_add_test(e, gcm_tag_mismatch_is_ebadmsg);
 	tcase_add_test(e, result_error_bits_map_as_linux);
 	tcase_add_test(e, injected_result_errors);
-	tcase_add_test(e, stuck_engine_times_out_and_recovers);
-	tcase_add_test(e, lost_completion_times_out_and_recovers);
 	tcase_add_test(e, late_completion_is_waited_for);
 	tcase_add_test(m, threads_with_own_sessions_share_rings);
 	tcase_add_test(m, policy_selects_the_engine_with_sim);

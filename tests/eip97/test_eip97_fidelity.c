@@ -136,14 +136,239 @@ START_TEST(cached_rings_shared_by_threads)
 }
 END_TEST
 
+/* ------------------------------------------------------------- D2: a stalled ring */
+
+static const uint8_t cbc_key[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+
+/* AES-128-CBC of n bytes with IV 0 on device `dev`, one session. */
+static int cbc_on(struct bx *b, int dev, const uint8_t *in, uint8_t *out, size_t n)
+{
+	static const uint8_t iv[16] = { 0 };
+	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 16, .in = in,
+					.out = out, .len = n };
+	offload_cipher_session *s;
+	int r = offload_cipher_session_open_dev(b->ctx, dev, OFFLOAD_CIPHER_AES_CBC, cbc_key, 16, &s);
+
+	if (r < 0)
+		return r;
+	r = offload_cipher_session_run(s, &op, sizeof(op));
+	offload_cipher_session_close(s);
+	return r;
+}
+
+static struct ofl_sim_eip97 *model_of(struct bx *b)
+{
+	struct ofl_sim_model *m = ofl_sim_model_by_node(ofl_sim_of(b->ctx), ofl_ctx_device(b->ctx, b->dev)->node);
+	ck_assert_ptr_nonnull(m);
+	return (struct ofl_sim_eip97 *)m;
+}
+
+static uint64_t dse_resets(struct bx *b)
+{
+	struct ofl_sim_eip97_stats st;
+	ofl_sim_eip97_stats(model_of(b), 0, &st);
+	return st.resets;
+}
+
+/*
+ * audits/eip97.md D2: a packet later than the driver's timeout. The old
+ * recovery failed it and handed its buffers back while the engine still
+ * held the packet, which then stored its output into memory the caller had
+ * been given back. Linux never reprograms a live ring; its
+ * safexcel_hw_init() resets the DFE and DSE threads and waits for "all DSE
+ * threads to complete" before it prepares rings. Nothing may be stored
+ * into an operation's buffers after the call returned.
+ */
+START_TEST(late_packet_never_writes_a_returned_buffer)
+{
+	enum { N = 4096 };
+	struct bx b;
+	uint8_t x[N], want[N], snap[N];
+	offload_buf *bo;
+	char last[200];
+
+	board(&b, 0);
+	struct ofl_sim *sim = ofl_sim_of(b.ctx);
+	b.e->timeout_ns = TEST_IMPATIENT_NS;
+	b.e->reset_timeout_ns = TEST_PATIENT_NS;
+	for (size_t i = 0; i < N; i++)
+		x[i] = (uint8_t)(i * 7u + 3u);
+	ck_assert_int_eq(cbc_on(&b, b.cpu, x, want, N), 0);
+	ck_assert_int_eq(offload_buf_alloc(b.ctx, b.dev, N, 0, &bo), 0);
+	uint8_t *out = offload_buf_ptr(bo);
+	memset(out, 0xa5, N);
+	/* the packet stays in the pipe eight timeouts long */
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_DELAY, .count = 1,
+				   .arg = (uint32_t)(8u * TEST_IMPATIENT_NS / 1000u) };
+	ck_assert_int_eq(ofl_sim_fault_set(sim, &f), 0);
+	int r = cbc_on(&b, b.dev, x, out, N);
+	bool idle_at_return = ofl_sim_wait_idle(sim, 0) == 0;
+	memcpy(snap, out, N);
+	ck_assert_int_eq(ofl_sim_wait_idle(sim, (int64_t)(TEST_PATIENT_NS / 1000u)), 0);
+	ck_assert_msg(idle_at_return, "the call returned (%d: %s) while the engine still held its packet", r,
+		      r ? offload_last_error(b.ctx) : "");
+	ck_assert_msg(memcmp(out, snap, N) == 0, "the engine wrote into the output buffer after the call "
+		      "returned");
+	/* the engine was stopped and waited for: the late packet finished, and it is the answer */
+	ck_assert_msg(r == 0, "%d: %s", r, offload_last_error(b.ctx));
+	ck_assert_mem_eq(out, want, N);
+	ck_assert_uint_eq(ofl_sim_bus_errors(sim, last, sizeof(last)), 0);
+	offload_buf_free(bo);
+	offload_ctx_free(b.ctx);
+}
+END_TEST
+
+/*
+ * A completion that never comes (the packet's work done, its count never
+ * posted): the ring's packets fail with -ETIMEDOUT and the engine is reset
+ * and initialised again the way Linux initialises it, without touching a
+ * ring register under running threads (the model refuses that with a bus
+ * error); then every ring serves again.
+ */
+START_TEST(lost_completion_resets_the_engine)
+{
+	struct bx b;
+	uint8_t x[8192], o[8192], want[8192];
+	char last[200] = "";
+
+	board(&b, OFFLOAD_CTX_SIM_NONCOHERENT);
+	struct ofl_sim *sim = ofl_sim_of(b.ctx);
+	b.e->timeout_ns = TEST_IMPATIENT_NS; /* never completes: reached whatever the load */
+	b.e->reset_timeout_ns = TEST_PATIENT_NS;
+	for (size_t i = 0; i < sizeof(x); i++)
+		x[i] = (uint8_t)(i * 13u + 1u);
+	ck_assert_int_eq(cbc_on(&b, b.cpu, x, want, sizeof(x)), 0);
+	uint64_t resets0 = dse_resets(&b);
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_LOST, .count = 1 };
+	ck_assert_int_eq(ofl_sim_fault_set(sim, &f), 0);
+	ck_assert_err(b.ctx, cbc_on(&b, b.dev, x, o, sizeof(x)), -ETIMEDOUT, "safexcel_hw_init");
+	ck_assert_uint_gt(dse_resets(&b), resets0);
+	b.e->timeout_ns = TEST_PATIENT_NS;
+	for (uint32_t i = 0; i < 2u * b.e->nrings; i++) {
+		memset(o, 0, sizeof(o));
+		ck_assert_int_eq(cbc_on(&b, b.dev, x, o, sizeof(x)), 0);
+		ck_assert_mem_eq(o, want, sizeof(x));
+	}
+	ck_assert_msg(ofl_sim_bus_errors(sim, last, sizeof(last)) == 0, "bus error: %s", last);
+	offload_ctx_free(b.ctx);
+}
+END_TEST
+
+/*
+ * An engine that never lets go of its packet (the STUCK fault; what a
+ * zero-length packet does to an EIP97): its DSE threads never report idle
+ * after their reset. No source describes a way back, so the device is
+ * marked failed with the reason: the operation fails saying the engine may
+ * still write into its buffers, later operations on the device fail at once
+ * (no timeout each), and automatic selection moves to the CPU.
+ */
+START_TEST(stuck_engine_marks_the_device_failed)
+{
+	struct bx b;
+	uint8_t x[4096], o[4096], want[4096];
+
+	board(&b, 0);
+	struct ofl_sim *sim = ofl_sim_of(b.ctx);
+	b.e->timeout_ns = TEST_IMPATIENT_NS;
+	b.e->reset_timeout_ns = TEST_IMPATIENT_NS;
+	memset(x, 0x3c, sizeof(x));
+	ck_assert_int_eq(cbc_on(&b, b.cpu, x, want, sizeof(x)), 0);
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_STUCK, .count = 1 };
+	ck_assert_int_eq(ofl_sim_fault_set(sim, &f), 0);
+	ck_assert_err(b.ctx, cbc_on(&b, b.dev, x, o, sizeof(x)), -EIO, "may still write");
+	uint64_t t0 = ofl_now_ns();
+	ck_assert_err(b.ctx, cbc_on(&b, b.dev, x, o, sizeof(x)), -EIO, "failed");
+	ck_assert_uint_lt(ofl_now_ns() - t0, TEST_IMPATIENT_NS);
+	struct offload_result res;
+	struct offload_cipher_op op = { .alg = OFFLOAD_CIPHER_AES_CBC, .key = cbc_key, .key_len = 16,
+					.iv = (const uint8_t[16]){ 0 }, .iv_len = 16, .in = x, .out = o,
+					.len = sizeof(x), .result = &res };
+	ck_assert_int_eq(offload_cipher(b.ctx, &op, sizeof(op)), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_mem_eq(o, want, sizeof(x));
+	offload_ctx_free(b.ctx);
+}
+END_TEST
+
+struct ring_worker {
+	struct bx *b;
+	int ok, timedout, other, wrong;
+};
+
+static void *ring_work(void *arg)
+{
+	struct ring_worker *w = arg;
+	uint8_t x[2048], o[2048], want[2048];
+
+	for (size_t i = 0; i < sizeof(x); i++)
+		x[i] = (uint8_t)(i ^ 0x5a);
+	if (cbc_on(w->b, w->b->cpu, x, want, sizeof(x)))
+		w->other++;
+	for (int it = 0; it < 40; it++) {
+		memset(o, 0, sizeof(o));
+		int r = cbc_on(w->b, w->b->dev, x, o, sizeof(x));
+		if (r == 0)
+			w->ok++, w->wrong += memcmp(o, want, sizeof(x)) != 0;
+		else if (r == -ETIMEDOUT)
+			w->timedout++;
+		else
+			w->other++;
+	}
+	return NULL;
+}
+
+/*
+ * A stall while other threads use the other rings: the engine reset stops
+ * all of them, so their packets in flight fail with -ETIMEDOUT too; none
+ * comes back with wrong data or another error, and the engine serves
+ * everyone afterwards.
+ */
+START_TEST(stall_while_other_rings_run)
+{
+	enum { N = 6 };
+	struct bx b;
+	struct ring_worker w[N];
+	char last[200] = "";
+
+	board(&b, OFFLOAD_CTX_SIM_NONCOHERENT);
+	struct ofl_sim *sim = ofl_sim_of(b.ctx);
+	b.e->timeout_ns = 4u * TEST_IMPATIENT_NS;
+	b.e->reset_timeout_ns = TEST_PATIENT_NS;
+	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_LOST, .skip = 20, .count = 1 };
+	ck_assert_int_eq(ofl_sim_fault_set(sim, &f), 0);
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < N; i++)
+		w[i].b = &b;
+	test_run_threads(ring_work, w, sizeof(w[0]), N);
+	int ok = 0, to = 0;
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq(w[i].wrong, 0);
+		ck_assert_int_eq(w[i].other, 0);
+		ok += w[i].ok;
+		to += w[i].timedout;
+	}
+	ck_assert_uint_eq(ofl_sim_fault_fired(sim, OFL_SIM_FAULT_LOST), 1);
+	ck_assert_int_ge(to, 1);
+	ck_assert_int_eq(ok + to, N * 40);
+	ck_assert_msg(ofl_sim_bus_errors(sim, last, sizeof(last)) == 0, "bus error: %s", last);
+	offload_ctx_free(b.ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("eip97_fidelity");
-	TCase *d1 = tcase_create("d1_cache_lines");
+	TCase *d1 = tcase_create("d1_cache_lines"), *d2 = tcase_create("d2_stall");
 
 	tcase_set_timeout(d1, 600);
+	tcase_set_timeout(d2, 300);
 	tcase_add_test(d1, cached_rings_shared_by_threads);
+	tcase_add_test(d2, late_packet_never_writes_a_returned_buffer);
+	tcase_add_test(d2, lost_completion_resets_the_engine);
+	tcase_add_test(d2, stuck_engine_marks_the_device_failed);
+	tcase_add_test(d2, stall_while_other_rings_run);
 	suite_add_tcase(s, d1);
+	suite_add_tcase(s, d2);
 	return s;
 }
 
