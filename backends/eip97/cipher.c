@@ -61,7 +61,7 @@ struct omap {
 
 void eip97_ctx_write(struct ofl_dma *ctx, size_t data_off, const void *p, size_t len)
 {
-	memcpy((uint8_t *)ctx->cpu + EIP97_CTX_DATA_OFF + data_off, p, len);
+	ofl_dma_write(ctx, EIP97_CTX_DATA_OFF + data_off, p, len); /* may be Device memory (D3) */
 	ofl_dma_sync_for_device(ctx, EIP97_CTX_DATA_OFF + data_off, len);
 }
 

@@ -38,11 +38,11 @@ int eip97_ring_alloc(struct eip97_engine *e, struct eip97_ring *r, char *why, si
 	}
 	/* each CD's ATOK pointer names its shadow block, written once (§3.1) */
 	for (uint32_t s = 0; s < EIP97_RING_SLOTS; s++) {
-		uint32_t *cd = (uint32_t *)(void *)((uint8_t *)r->cdr->cpu + (size_t)s * e->cd_stride);
+		size_t cd = (size_t)s * e->cd_stride; /* aligned words: ring memory may be Device memory */
 		uint64_t a = r->atok->bus + (uint64_t)s * EIP97_ATOK_WORDS * 4u;
-		memset(cd, 0, e->cd_stride);
-		cd[EIP97_CD_W_ATOK_LO] = (uint32_t)a;
-		cd[EIP97_CD_W_ATOK_HI] = (uint32_t)(a >> 32);
+		ofl_dma_zero(r->cdr, cd, e->cd_stride);
+		ofl_dma_w32(r->cdr, cd + 4u * EIP97_CD_W_ATOK_LO, (uint32_t)a);
+		ofl_dma_w32(r->cdr, cd + 4u * EIP97_CD_W_ATOK_HI, (uint32_t)(a >> 32));
 	}
 	ofl_dma_sync_for_device(r->cdr, 0, r->cdr->len);
 	return 0;

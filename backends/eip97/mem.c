@@ -67,10 +67,10 @@ void eip97_smem_put(struct eip97_engine *e, struct eip97_smem *m)
 		return;
 	}
 	/* nothing of the session may outlive it: the key, and the data copies */
-	ofl_wipe(m->ctx->cpu, EIP97_CTX_BYTES);
+	ofl_dma_zero(m->ctx, 0, EIP97_CTX_BYTES); /* aligned words: may be Device memory (D3) */
 	ofl_dma_sync_for_device(m->ctx, 0, EIP97_CTX_BYTES);
 	if (m->dirty) {
-		ofl_wipe(m->work->cpu, m->dirty);
+		ofl_dma_zero(m->work, 0, m->dirty);
 		ofl_dma_sync_for_device(m->work, 0, m->dirty);
 		m->dirty = 0;
 	}

@@ -31,19 +31,24 @@
 
 #include "eip97.h"
 
-static inline uint32_t *cd_at(const struct eip97_ring *r, uint32_t i)
+/*
+ * Byte offsets of slot i's CD, RD and shadow token block in their ring
+ * memory. Ring memory may be Device memory (enum ofl_dma_access): it is
+ * written and read only with aligned 32-bit accesses (ofl_dma_w32/r32).
+ */
+static inline size_t cd_at(const struct eip97_ring *r, uint32_t i)
 {
-	return (uint32_t *)(void *)((uint8_t *)r->cdr->cpu + (size_t)(i % EIP97_RING_SLOTS) * r->e->cd_stride);
+	return (size_t)(i % EIP97_RING_SLOTS) * r->e->cd_stride;
 }
 
-static inline uint32_t *rd_at(const struct eip97_ring *r, uint32_t i)
+static inline size_t rd_at(const struct eip97_ring *r, uint32_t i)
 {
-	return (uint32_t *)(void *)((uint8_t *)r->rdr->cpu + (size_t)(i % EIP97_RING_SLOTS) * r->e->rd_stride);
+	return (size_t)(i % EIP97_RING_SLOTS) * r->e->rd_stride;
 }
 
-static inline uint32_t *atok_at(const struct eip97_ring *r, uint32_t i)
+static inline size_t atok_at(uint32_t i)
 {
-	return (uint32_t *)r->atok->cpu + (size_t)(i % EIP97_RING_SLOTS) * EIP97_ATOK_WORDS;
+	return (size_t)(i % EIP97_RING_SLOTS) * EIP97_ATOK_WORDS * 4u;
 }
 
 /* Hand descriptors [first, first + n) of a ring memory to the engine / back (cached rings only). */
@@ -94,8 +99,9 @@ static uint32_t reap(struct eip97_ring *r)
 			struct eip97_slot *sl = &r->fifo[r->f_head % EIP97_RING_SLOTS];
 			uint32_t last = r->rd_r + sl->nrd - 1u;
 			ring_sync(r->rdr, e->rd_stride, last, 1, true);
-			const uint32_t *rd = rd_at(r, last);
-			uint32_t w0 = rd[EIP97_RD_W_CTRL], code = EIP97_RES_ERR(rd[e->res_off / 4u]);
+			size_t rd = rd_at(r, last);
+			uint32_t w0 = ofl_dma_r32(r->rdr, rd + 4u * EIP97_RD_W_CTRL);
+			uint32_t code = EIP97_RES_ERR(ofl_dma_r32(r->rdr, rd + e->res_off));
 			int st = eip97_rd_errno(w0, code);
 			struct eip97_req *q = sl->req;
 			if (st && !q->status) {
@@ -257,15 +263,16 @@ static void write_rds(struct eip97_ring *r, const struct eip97_pkt *p)
 	const struct eip97_engine *e = r->e;
 
 	for (uint32_t i = 0; i < p->nout; i++) {
-		uint32_t *rd = rd_at(r, r->rd_w++);
-		rd[EIP97_RD_W_CTRL] = p->out[i].len | EIP97_RD_DESC_OVF | EIP97_RD_BUF_OVF |
-				      (i == 0 ? EIP97_RD_FIRST_SEG : 0) |
-				      (i + 1 == p->nout ? EIP97_RD_LAST_SEG : 0) |
-				      EIP97_RD_RESULT_SIZE(EIP97_RD_RESULT_WORDS);
-		rd[1] = 0;
-		rd[EIP97_RD_W_DATA_LO] = (uint32_t)p->out[i].bus;
-		rd[EIP97_RD_W_DATA_HI] = (uint32_t)(p->out[i].bus >> 32);
-		rd[e->res_off / 4u] = EIP97_RES_ERR_PREP(EIP97_RES_ERR_ALL);
+		struct ofl_dma *d = r->rdr;
+		size_t rd = rd_at(r, r->rd_w++);
+		ofl_dma_w32(d, rd + 4u * EIP97_RD_W_CTRL,
+			    p->out[i].len | EIP97_RD_DESC_OVF | EIP97_RD_BUF_OVF |
+				    (i == 0 ? EIP97_RD_FIRST_SEG : 0) | (i + 1 == p->nout ? EIP97_RD_LAST_SEG : 0) |
+				    EIP97_RD_RESULT_SIZE(EIP97_RD_RESULT_WORDS));
+		ofl_dma_w32(d, rd + 4u, 0);
+		ofl_dma_w32(d, rd + 4u * EIP97_RD_W_DATA_LO, (uint32_t)p->out[i].bus);
+		ofl_dma_w32(d, rd + 4u * EIP97_RD_W_DATA_HI, (uint32_t)(p->out[i].bus >> 32));
+		ofl_dma_w32(d, rd + e->res_off, EIP97_RES_ERR_PREP(EIP97_RES_ERR_ALL));
 	}
 }
 
@@ -274,24 +281,27 @@ static void write_cds(struct eip97_ring *r, const struct eip97_pkt *p)
 	uint32_t first = r->cd_w;
 
 	for (uint32_t i = 0; i < p->nin; i++) {
-		uint32_t *cd = cd_at(r, r->cd_w++);
-		cd[EIP97_CD_W_CTRL] = p->in[i].len | (i + 1 == p->nin ? EIP97_CD_LAST_SEG : 0) |
-				      (i == 0 ? EIP97_CD_FIRST_SEG | EIP97_CD_ACDATA_PREP(p->natok) : 0);
-		cd[1] = 0;
-		cd[EIP97_CD_W_DATA_LO] = (uint32_t)p->in[i].bus;
-		cd[EIP97_CD_W_DATA_HI] = (uint32_t)(p->in[i].bus >> 32);
+		struct ofl_dma *d = r->cdr;
+		size_t cd = cd_at(r, r->cd_w++);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CTRL,
+			    p->in[i].len | (i + 1 == p->nin ? EIP97_CD_LAST_SEG : 0) |
+				    (i == 0 ? EIP97_CD_FIRST_SEG | EIP97_CD_ACDATA_PREP(p->natok) : 0));
+		ofl_dma_w32(d, cd + 4u, 0);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_DATA_LO, (uint32_t)p->in[i].bus);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_DATA_HI, (uint32_t)(p->in[i].bus >> 32));
 		if (i)
 			continue; /* words 4, 5 (ATOK) stay as written at ring init */
-		cd[EIP97_CD_W_PKT] = p->pkt_len | EIP97_CD_OPTIONS_PREP(p->opts);
-		cd[EIP97_CD_W_APPID] = 0;
-		cd[EIP97_CD_W_CTX_LO] = (uint32_t)p->ctx_bus | EIP97_CTX_SMALL;
-		cd[EIP97_CD_W_CTX_HI] = (uint32_t)(p->ctx_bus >> 32);
-		cd[EIP97_CD_W_CONTROL0] = p->c0;
-		cd[EIP97_CD_W_CONTROL1] = p->c1;
-		memcpy(&cd[EIP97_CD_W_TOKEN], p->tok, sizeof(p->tok));
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_PKT, p->pkt_len | EIP97_CD_OPTIONS_PREP(p->opts));
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_APPID, 0);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CTX_LO, (uint32_t)p->ctx_bus | EIP97_CTX_SMALL);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CTX_HI, (uint32_t)(p->ctx_bus >> 32));
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CONTROL0, p->c0);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CONTROL1, p->c1);
+		for (size_t w = 0; w < OFL_ARRAY_SIZE(p->tok); w++)
+			ofl_dma_w32(d, cd + 4u * (EIP97_CD_W_TOKEN + w), p->tok[w]);
 	}
-	if (p->natok)
-		memcpy(atok_at(r, first), p->atok, p->natok * 4u);
+	for (uint32_t w = 0; w < p->natok; w++)
+		ofl_dma_w32(r->atok, atok_at(first) + 4u * w, p->atok[w]);
 }
 
 /* Room for ncd CDs, nrd RDs and n packets (at most 399 outstanding, §3.3). Lock held. */
