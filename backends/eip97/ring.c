@@ -11,7 +11,8 @@
  *    shadow block gets the additional token words), a write barrier, RDR
  *    THRESH when the ring was idle, RDR PREP_COUNT, then CDR PREP_COUNT;
  *  - completion: the RDR PROC_COUNT gives finished packets (7 bits, read
- *    again at 127); each packet's last RD carries the result; the count is
+ *    again at 127); the RD where the engine set last_seg carries the
+ *    packet's result; the count is
  *    acknowledged with packets << 24 | RD bytes;
  *  - a ring that completes nothing for the engine timeout while packets are
  *    in flight stalled: the engine is reset and initialised again as Linux
@@ -97,10 +98,19 @@ static uint32_t reap(struct eip97_ring *r)
 		uint32_t rds = 0;
 		for (uint32_t k = 0; k < pk && r->f_head != r->f_tail; k++) {
 			struct eip97_slot *sl = &r->fifo[r->f_head % EIP97_RING_SLOTS];
-			uint32_t last = r->rd_r + sl->nrd - 1u;
-			ring_sync(r->rdr, e->rd_stride, last, 1, true);
-			size_t rd = rd_at(r, last);
+			/*
+			 * The result is in the RD where the engine set last_seg: the
+			 * one holding the packet's last byte (Linux
+			 * safexcel_rdesc_check_errors(); safexcel_handle_req_result()
+			 * walks the RDs up to it). The driver's last RD has it preset.
+			 */
+			ring_sync(r->rdr, e->rd_stride, r->rd_r, sl->nrd, true);
+			size_t rd = rd_at(r, r->rd_r);
 			uint32_t w0 = ofl_dma_r32(r->rdr, rd + 4u * EIP97_RD_W_CTRL);
+			for (uint32_t j = 1; j < sl->nrd && !(w0 & EIP97_RD_LAST_SEG); j++) {
+				rd = rd_at(r, r->rd_r + j);
+				w0 = ofl_dma_r32(r->rdr, rd + 4u * EIP97_RD_W_CTRL);
+			}
 			uint32_t code = EIP97_RES_ERR(ofl_dma_r32(r->rdr, rd + e->res_off));
 			int st = eip97_rd_errno(w0, code);
 			struct eip97_req *q = sl->req;

@@ -499,6 +499,67 @@ START_TEST(dma_accessors_are_aligned_on_device_memory)
 }
 END_TEST
 
+/* ------------------------------------------------------------- D5: the RD with last_seg */
+
+/*
+ * audits/eip97.md D5: the result was read from the backend's own last RD of
+ * the packet. The engine ends a packet in the RD that holds its last byte
+ * and sets last_seg there; Linux reads the result only where last_seg is
+ * set (safexcel_rdesc_check_errors(), and safexcel_handle_req_result()
+ * walks a request's RDs up to it). One AES-128-ECB packet of 64 bytes with
+ * two 64-byte RDs: the whole output lands in the first, which carries the
+ * result; the second stays as the driver prepared it ("assume error").
+ * Encodings from Linux: control0 0x000b0404 (AES-128, KEY_EN, 4 key words,
+ * CRYPTO_OUT), control1 0 (ECB), options MAGIC | 64BIT_CTX | RC_AUTO |
+ * CTX_CTRL_IN_CMD | 2 IV words = 0xd13, the token DIRECTION 64 bytes with
+ * LAST | CRYPTO | OUTPUT and both stat bits (0x0d060040) and a NOOP
+ * (0x20000004), as safexcel_skcipher_token() builds them.
+ */
+START_TEST(result_read_where_the_engine_set_last_seg)
+{
+	struct bx b;
+	struct eip97_smem *m;
+	struct ofl_dma *d;
+	char why[200], last[200] = "";
+	uint8_t pt[64], want[64];
+
+	board(&b, 0);
+	for (size_t i = 0; i < sizeof(pt); i++)
+		pt[i] = (uint8_t)(i * 11u + 5u);
+	offload_cipher_session *sc;
+	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.cpu, OFFLOAD_CIPHER_AES_ECB, cbc_key, 16, &sc), 0);
+	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .in = pt, .out = want, .len = 64 };
+	ck_assert_int_eq(offload_cipher_session_run(sc, &op, sizeof(op)), 0);
+	offload_cipher_session_close(sc);
+
+	ck_assert_int_eq(eip97_smem_get(b.e, &m), 0);
+	eip97_ctx_write(m->ctx, 0, cbc_key, 16);
+	ck_assert_int_eq(ofl_dma_alloc(b.e->pool, 256, 64, b.e->cache, false, &d, why, sizeof(why)), 0);
+	memset(d->cpu, 0xee, 256);
+	memcpy(d->cpu, pt, 64);
+	ofl_dma_sync_for_device(d, 0, 256);
+	struct eip97_pkt p = { .c0 = 0x000b0404u, .c1 = 0, .opts = 0xd13u,
+			       .tok = { 0, 0, 0x0d060040u, 0x20000004u }, .pkt_len = 64,
+			       .ctx_bus = m->ctx->bus, .nin = 1, .nout = 2 };
+	p.in[0] = (struct eip97_seg){ d->bus, 64 };
+	p.out[0] = (struct eip97_seg){ d->bus + 64, 64 };
+	p.out[1] = (struct eip97_seg){ d->bus + 128, 64 };
+	int r = eip97_run(&b.e->ring[0], &p, 1, "test");
+	ck_assert_msg(r == 0, "%d: %s", r, offload_last_error(b.ctx));
+	ofl_dma_sync_for_cpu(d, 0, 256);
+	ck_assert_mem_eq((uint8_t *)d->cpu + 64, want, 64);
+	for (size_t i = 128; i < 256; i++)
+		ck_assert_uint_eq(((uint8_t *)d->cpu)[i], 0xee);
+	/* the ring goes on: a session's operation right after */
+	uint8_t o[64];
+	ck_assert_int_eq(cbc_on(&b, b.dev, pt, o, 64), 0);
+	ck_assert_msg(ofl_sim_bus_errors(ofl_sim_of(b.ctx), last, sizeof(last)) == 0, "bus error: %s", last);
+	ofl_dma_free(d);
+	eip97_smem_put(b.e, m);
+	offload_ctx_free(b.ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("eip97_fidelity");
@@ -517,7 +578,10 @@ static Suite *suite(void)
 	tcase_add_test(d3, dma_accessors_are_aligned_on_device_memory);
 	suite_add_tcase(s, d1);
 	suite_add_tcase(s, d2);
+	TCase *d5 = tcase_create("d5_last_seg");
+	tcase_add_test(d5, result_read_where_the_engine_set_last_seg);
 	suite_add_tcase(s, d3);
+	suite_add_tcase(s, d5);
 	return s;
 }
 
