@@ -13,6 +13,7 @@
 
 #include "core/internal.h"
 #include "eip97/eip97.h"
+#include "eip97_board.h"
 #ifdef OFFLOAD_HAVE_KCAPI
 #include "kcapi/kcapi_int.h"
 #endif
@@ -22,7 +23,6 @@
 #include "simutil.h"
 #include "testutil.h"
 
-#define EIP97_COMPAT "inside-secure,safexcel-eip97ies"
 #define BIG 65536u
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -40,25 +40,6 @@ static void fill(void *p, size_t n)
 	uint8_t *b = p;
 	for (size_t i = 0; i < n; i++)
 		b[i] = (uint8_t)rnd();
-}
-
-struct bx {
-	offload_ctx *ctx;
-	int dev, cpu;
-	struct eip97_engine *e;
-};
-
-static void board(struct bx *b, uint32_t flags)
-{
-	b->ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM | flags, "cpu,eip97");
-	b->dev = offload_dev_find(b->ctx, EIP97_COMPAT);
-	ck_assert_msg(b->dev >= 0, "%s", offload_last_error(b->ctx));
-	b->cpu = offload_dev_find(b->ctx, "cpu");
-	ck_assert_int_ge(b->cpu, 0);
-	b->e = ofl_ctx_device(b->ctx, b->dev)->priv;
-	ck_assert_ptr_nonnull(b->e);
-	/* the model runs in its own thread: a bound a loaded machine cannot reach (testutil.h) */
-	b->e->timeout_ns = TEST_PATIENT_NS;
 }
 
 static void board_free(struct bx *b)

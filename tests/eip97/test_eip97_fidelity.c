@@ -12,31 +12,12 @@
 
 #include "core/internal.h"
 #include "eip97/eip97.h"
+#include "eip97_board.h"
 #include "platform/dmamem_int.h"
 #include "sim/eip97_model.h"
 #include "sim/sim.h"
 #include "simutil.h"
 #include "testutil.h"
-
-#define EIP97_COMPAT "inside-secure,safexcel-eip97ies"
-
-struct bx {
-	offload_ctx *ctx;
-	int dev, cpu;
-	struct eip97_engine *e;
-};
-
-static void board(struct bx *b, uint32_t flags)
-{
-	b->ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM | flags, "cpu,eip97");
-	b->dev = offload_dev_find(b->ctx, EIP97_COMPAT);
-	ck_assert_msg(b->dev >= 0, "%s", offload_last_error(b->ctx));
-	b->cpu = offload_dev_find(b->ctx, "cpu");
-	ck_assert_int_ge(b->cpu, 0);
-	b->e = ofl_ctx_device(b->ctx, b->dev)->priv;
-	ck_assert_ptr_nonnull(b->e);
-	b->e->timeout_ns = TEST_PATIENT_NS;
-}
 
 /* xorshift, one state per caller */
 static uint32_t rnd(uint64_t *s)
