@@ -136,7 +136,7 @@ struct eip97_engine {
 	pthread_mutex_t reset_lock;       /* one reset at a time; taken before any ring lock */
 	atomic_uint resets;               /* engine resets after a stall so far */
 	atomic_bool failed;               /* the engine did not stop: no more requests */
-	char failed_why[200];             /* written once, before `failed` is set */
+	char failed_why[256];             /* written once, before `failed` is set */
 	struct eip97_ring ring[EIP97_MAX_RINGS];
 	atomic_uint next_ring;
 	char sw_driver[48];
