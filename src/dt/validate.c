@@ -9,6 +9,7 @@
  * Devicetree Specification v0.4, chapter 5 (header 5.2, reservation block
  * 5.3, structure block 5.4, strings block 5.5).
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdarg.h>
 #include <stdio.h>
