@@ -74,6 +74,8 @@ static void ofd_chan_describe(struct ofd_chan *ch)
 	info->chan_id = chan->chan_id;
 	info->dev_id = chan->device->dev_id;
 	info->copy_align = ch->align;
+	if (ch->align > 1U << chan->device->copy_align)
+		info->flags |= OFFLOAD_DMA_CHAN_ALIGN_RAISED;
 	info->max_seg_size = seg;
 	info->dma_mask = dma_get_mask(ch->dev);
 	if (ch->coherent)
@@ -102,7 +104,7 @@ static struct ofd_chan *ofd_chan_new(struct dma_chan *chan, u32 index)
 	ch->dev = dmaengine_get_dma_device(chan);
 	ch->index = index;
 	/* copy_align is a shift (enum dmaengine_alignment). */
-	ch->align = 1U << chan->device->copy_align;
+	ch->align = max(1U << chan->device->copy_align, ofd_align_min);
 	seg = dma_get_max_seg_size(ch->dev);
 	ch->max_piece = seg & ~(u64)(ch->align - 1);
 	ch->coherent = dev_is_dma_coherent(ch->dev);
@@ -265,24 +267,12 @@ static void ofd_watchdog(struct work_struct *w)
 void ofd_chan_kick(struct ofd_chan *ch)
 {
 	struct ofd_job *job, *tmp;
-	int r;
 
 	list_for_each_entry_safe(job, tmp, &ch->jobs, cnode) {
 		if (!job->waiting)
 			continue;
-		if (READ_ONCE(job->cancel)) {
-			list_del(&job->cnode);
-			ofd_job_end(job, job->cancel, 0);
-			continue;
-		}
-		r = ofd_round_start(ch, job);
-		if (r == -EBUSY)
+		if (ofd_job_next(ch, job) == -EBUSY)
 			break;		/* still none: keep the order */
-		job->waiting = false;
-		if (r) {
-			list_del(&job->cnode);
-			ofd_job_end(job, r, OFFLOAD_DMA_WHY_PREP);
-		}
 	}
 }
 
@@ -318,7 +308,6 @@ void ofd_chan_reap(struct ofd_chan *ch)
 	struct ofd_job *job, *tmp;
 	bool stop = false;
 	unsigned long fl;
-	int r;
 
 	spin_lock_irqsave(&ch->slock, fl);
 	list_for_each_entry(job, &ch->jobs, cnode)
@@ -357,22 +346,10 @@ void ofd_chan_reap(struct ofd_chan *ch)
 		 */
 		if (st != OFD_IDLE)
 			continue;
-		if (READ_ONCE(job->cancel)) {
-			list_del(&job->cnode);
-			ofd_job_end(job, job->cancel, 0);
+		if (!again && !READ_ONCE(job->cancel))
 			continue;
-		}
-		if (!again)
-			continue;
-		if (!job->waiting)
+		if (!READ_ONCE(job->cancel) && !job->waiting)
 			job->comp.restarts++;
-		job->waiting = false;
-		r = ofd_round_start(ch, job);
-		if (r == -EBUSY) {
-			job->waiting = true;
-		} else if (r) {
-			list_del(&job->cnode);
-			ofd_job_end(job, r, OFFLOAD_DMA_WHY_PREP);
-		}
+		ofd_job_next(ch, job);
 	}
 }

@@ -364,6 +364,30 @@ static u32 ofd_why(int status)
  * channel's list): unmap, unpin, and post its completion. Never touches the
  * job afterwards: a reader or the release may free it at once.
  */
+/*
+ * Start the job's next round, or end it (ch->lock held, the job OFD_IDLE on
+ * ch->jobs): ended when it was cancelled or its round cannot go on the
+ * engine. Returns -EBUSY when the driver had no descriptor for it (then
+ * job->waiting: ofd_chan_kick() retries), else 0.
+ */
+int ofd_job_next(struct ofd_chan *ch, struct ofd_job *job)
+{
+	int r;
+
+	if (READ_ONCE(job->cancel)) {
+		list_del(&job->cnode);
+		ofd_job_end(job, job->cancel, 0);
+		return 0;
+	}
+	r = ofd_round_start(ch, job);
+	job->waiting = r == -EBUSY;
+	if (r && r != -EBUSY) {
+		list_del(&job->cnode);
+		ofd_job_end(job, r, OFFLOAD_DMA_WHY_PREP);
+	}
+	return r == -EBUSY ? r : 0;
+}
+
 void ofd_job_end(struct ofd_job *job, int status, u32 why)
 {
 	struct ofd_file *f = job->file;
@@ -825,20 +849,9 @@ static int ofd_submit_one(struct ofd_file *f, const struct offload_dma_copy *c)
 	job->deadline = jiffies + msecs_to_jiffies(c->timeout_ms ? c->timeout_ms : f->timeout_ms);
 	mutex_lock(&ch->lock);
 	list_add_tail(&job->cnode, &ch->jobs);
-	if (READ_ONCE(job->cancel)) {
-		/* Cancelled while it was being set up. */
-		list_del(&job->cnode);
-		ofd_job_end(job, job->cancel, 0);
-	} else {
-		r = ofd_round_start(ch, job);
-		if (r == -EBUSY) {
-			job->waiting = true;
-		} else if (r) {
-			list_del(&job->cnode);
-			ofd_job_end(job, r, OFFLOAD_DMA_WHY_PREP);
-		}
-		ofd_chan_arm(ch);
-	}
+	/* Ended here when it was cancelled while it was being set up. */
+	ofd_job_next(ch, job);
+	ofd_chan_arm(ch);
 	mutex_unlock(&ch->lock);
 	return 1;
 }

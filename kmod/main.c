@@ -52,6 +52,11 @@ static unsigned int max_channels = 16;
 module_param(max_channels, uint, 0444);
 MODULE_PARM_DESC(max_channels, "memcpy channels taken in all (1..256, default 16)");
 
+static unsigned int align_min = 1;
+module_param(align_min, uint, 0444);
+MODULE_PARM_DESC(align_min,
+		 "bytes every engine piece is aligned to at least, above the driver's copy_align (a power of two, 1..4096, default 1)");
+
 static unsigned int round_descs = 64;
 module_param(round_descs, uint, 0444);
 MODULE_PARM_DESC(round_descs,
@@ -65,6 +70,7 @@ unsigned int ofd_max_timeout_ms;
 unsigned int ofd_chans_per_dev;
 unsigned int ofd_max_channels;
 unsigned int ofd_round_descs;
+unsigned int ofd_align_min;
 struct workqueue_struct *ofd_wq;
 
 static int ofd_range(const char *name, unsigned int v, unsigned int lo, unsigned int hi)
@@ -88,8 +94,12 @@ static int ofd_params_init(void)
 	r |= ofd_range("chans_per_dev", chans_per_dev, 1, 64);
 	r |= ofd_range("max_channels", max_channels, 1, 256);
 	r |= ofd_range("round_descs", round_descs, 1, 4096);
-	if (r)
+	r |= ofd_range("align_min", align_min, 1, 4096);
+	if (r || (align_min & (align_min - 1))) {
+		if (!r)
+			pr_err("align_min=%u is not a power of two\n", align_min);
 		return -EINVAL;
+	}
 	file = max_pinned_mb ? (u64)max_pinned_mb << 20 : min_t(u64, 256ULL << 20, ram / 4);
 	all = max_pinned_total_mb ? (u64)max_pinned_total_mb << 20 : ram / 2;
 	file = clamp_t(u64, file, 1ULL << 20, cap);
@@ -102,6 +112,7 @@ static int ofd_params_init(void)
 	ofd_chans_per_dev = chans_per_dev;
 	ofd_max_channels = max_channels;
 	ofd_round_descs = round_descs;
+	ofd_align_min = align_min;
 	return 0;
 }
 

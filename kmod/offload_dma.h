@@ -52,6 +52,7 @@ extern unsigned int ofd_max_timeout_ms;
 extern unsigned int ofd_chans_per_dev;
 extern unsigned int ofd_max_channels;
 extern unsigned int ofd_round_descs;
+extern unsigned int ofd_align_min;		/* bytes */
 
 extern struct workqueue_struct *ofd_wq;
 
@@ -60,7 +61,7 @@ struct ofd_chan {
 	struct dma_chan *chan;
 	struct device *dev;		/* dmaengine_get_dma_device() */
 	u32 index;
-	u32 align;			/* copy_align in bytes */
+	u32 align;			/* copy_align in bytes, at least align_min */
 	u64 max_piece;			/* max_seg_size rounded down to align */
 	bool coherent;
 	struct mutex lock;		/* jobs, submission, stop, watchdog state */
@@ -164,6 +165,7 @@ int ofd_submit(struct ofd_file *f, struct offload_dma_submit *sub);
 unsigned int ofd_cancel(struct ofd_file *f, u64 user_data, bool all);
 int ofd_round_start(struct ofd_chan *ch, struct ofd_job *job);
 void ofd_job_end(struct ofd_job *job, int status, u32 why);
+int ofd_job_next(struct ofd_chan *ch, struct ofd_job *job);
 void ofd_job_free(struct ofd_job *job);
 u64 ofd_max_copy(const struct ofd_file *f);
 

@@ -71,6 +71,8 @@ struct offload_dma_info {
 #define OFFLOAD_DMA_CHAN_COHERENT	(1U << 0) /* dev_is_dma_coherent() */
 #define OFFLOAD_DMA_CHAN_IOMMU		(1U << 1) /* device_iommu_mapped() */
 #define OFFLOAD_DMA_CHAN_PATH_TRUNCATED	(1U << 2) /* of_path did not fit */
+/* copy_align is the module's align_min parameter, above the driver's */
+#define OFFLOAD_DMA_CHAN_ALIGN_RAISED	(1U << 3)
 
 /*
  * OFFLOAD_DMA_IOC_CHAN_INFO: one channel, by index (set index, the rest is
