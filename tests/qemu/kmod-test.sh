@@ -34,10 +34,10 @@ while [ $# -gt 0 ]; do
         *) echo "kmod-test.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-[ -n "$build" ] && [ -n "$cache" ] && { [ -n "$only" ] || { [ -n "$machine" ] && [ -n "$bin" ]; }; } || {
+if [ -z "$build" ] || [ -z "$cache" ] || { [ -z "$only" ] && { [ -z "$machine" ] || [ -z "$bin" ]; }; }; then
     echo "usage: kmod-test.sh --build DIR --cache DIR (--machine NAME [--sysroot DIR] --bin GUEST | --build-only MACHINE...)" >&2
     exit 2
-}
+fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 
