@@ -71,6 +71,7 @@
 #include <unistd.h>
 
 #include "driver/spi.h"
+#include "util/env.h"
 #include "spidev/spidev.h"
 
 #define SPIDEV_MAX_XFERS (((1u << _IOC_SIZEBITS) - 1) / sizeof(struct spi_ioc_transfer))
@@ -117,21 +118,16 @@ struct spidev_handle {
  */
 static uint32_t dma_minalign(char *why, size_t why_len)
 {
-	const char *env = getenv("OFFLOAD_SPIDEV_DMA_MINALIGN");
 	uint32_t a = SPIDEV_DMA_MINALIGN;
 	struct utsname u;
+	uint64_t v;
 
-	if (env && env[0]) {
-		char *end = NULL;
-		unsigned long v = strtoul(env, &end, 0);
-		if (!end || *end || v == 0 || v > 4096 || (v & (v - 1))) {
-			snprintf(why, why_len,
-				 "OFFLOAD_SPIDEV_DMA_MINALIGN=\"%s\" is not a power of two from 1 to 4096",
-				 env);
-			return 0;
-		}
+	/* read again here: it may have changed since the context opened */
+	int r = ofl_env_uint("OFFLOAD_SPIDEV_DMA_MINALIGN", &v, why, why_len);
+	if (r < 0)
+		return 0;
+	if (r == 1)
 		return (uint32_t)v;
-	}
 	if (uname(&u) == 0 && (strcmp(u.machine, "aarch64") == 0 || strncmp(u.machine, "armv8", 5) == 0))
 		a = OFL_MAX(a, 128u);
 	return a;
