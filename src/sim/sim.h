@@ -146,6 +146,9 @@ bool ofl_sim_tracing(const struct ofl_sim *sim);
  */
 void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
 		      uint32_t val);
+/* The same for a register the firmware reads (an R32 line marked "fw"). */
+void ofl_sim_trace_fw_read(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
+			   uint32_t val);
 
 /* ------------------------------------------------------------------ memory */
 
@@ -160,6 +163,13 @@ struct ofl_sim_mem;
 struct ofl_sim_mem *ofl_sim_mem_alloc(struct ofl_sim *sim, size_t size, enum ofl_sim_mem_mode mode,
 				      void **cpu, uint64_t *phys);
 void ofl_sim_mem_free(struct ofl_sim_mem *m);
+
+/*
+ * Device-type memory (sim_provider.h mem_device / mem_access): the world
+ * makes its uncached memory so when opts.uncached_device is set.
+ */
+bool ofl_sim_mem_device(const struct ofl_sim_mem *m);
+uint64_t ofl_sim_mem_access(struct ofl_sim_mem *m, size_t off, unsigned width, bool write, uint64_t v);
 
 /* Clean (CPU -> RAM) / invalidate (RAM -> CPU) the cache lines covering [off, off + len). */
 void ofl_sim_mem_clean(struct ofl_sim_mem *m, size_t off, size_t len);
@@ -277,6 +287,11 @@ struct ofl_sim_opts {
 	uint64_t dram_size; /* 0 = default 32 GiB */
 	/* The register trace: a file every model register access is appended to (NULL: none). */
 	const char *trace;
+	/*
+	 * Uncached memory is device-type (arm64 Device-nGnRnE, as /dev/mem maps
+	 * a no-map reserved region): no plain CPU access, only mem_access().
+	 */
+	bool uncached_device;
 };
 
 /*
