@@ -538,7 +538,9 @@ static int spidev_release_cs(void *priv)
 }
 
 /*
- * A new mode and/or clock after open, in the order of the open: mode, word
+ * A new mode and/or clock after open, refused while the handle's last
+ * message left the chip select asserted (the clock's idle level and rate
+ * would change under a selected device), in the order of the open: mode, word
  * size, clock last (every spi_setup() on spi-fsl-dspi reprograms SCK from
  * the device's DT max). What fails is undone: the mode the kernel had is
  * written back and the handle's clock programmed again.
@@ -550,6 +552,14 @@ static int spidev_set(void *priv, struct ofl_spi_cfg *cfg, bool mode, char *why,
 	bool mode_done = false;
 	int r = 0;
 
+	if (h->held) {
+		snprintf(why, why_len,
+			 "the chip select of %s is held asserted (the last message ended with "
+			 "cs_change); the mode and clock cannot change under the selected device: send "
+			 "a message whose last transfer has no cs_change first",
+			 h->dev);
+		return -EBUSY;
+	}
 	cfg->bits_per_word = h->bits_per_word;
 	if (mode) {
 		r = setup_mode(h, cfg, &before, why, why_len);

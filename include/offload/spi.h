@@ -329,8 +329,8 @@ int offload_spi_transfer(offload_spi *spi, const struct offload_spi_xfer *xfers,
  *     together, 3WIRE with lanes; a mode the backend cannot do (the
  *     controller dropped bits, SPI_CS_HIGH on a native chip select through
  *     spidev on spi-fsl-dspi, LOOP or 3WIRE or lanes on the direct DSPI);
- *   - -EBUSY: (direct DSPI) the handle's chip select is held asserted by its
- *     last message (cs_change on its last transfer), or a CS_HIGH change
+ *   - -EBUSY: the handle's chip select is held asserted by its last message
+ *     (cs_change on its last transfer), or (direct DSPI) a CS_HIGH change
  *     while another chip select of the controller is held; send a message
  *     that ends without cs_change first;
  *   - -EBADF: the handle was inherited through fork();
@@ -364,8 +364,8 @@ int offload_spi_set_mode(offload_spi *spi, uint32_t mode);
  *   - -EINVAL: spi NULL or not an open handle, hz 0, a clock the kernel
  *     refuses or (direct DSPI) below the slowest the divider reaches
  *     (protocol clock / 229376);
- *   - -EBUSY: (direct DSPI) the handle's chip select is held asserted by its
- *     last message (cs_change on its last transfer);
+ *   - -EBUSY: the handle's chip select is held asserted by its last message
+ *     (cs_change on its last transfer);
  *   - -EBADF: the handle was inherited through fork();
  *   - -ENOTSUP: the backend cannot change a handle after open;
  *   - another -errno from the kernel's SPI_IOC_WR_MAX_SPEED_HZ.

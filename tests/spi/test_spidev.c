@@ -624,6 +624,20 @@ START_TEST(set_mode_and_speed_after_open)
 	ck_assert_err(ctx, offload_spi_set_mode(spi, 0x1000), -EINVAL, "unsupported mode bits 0x1000");
 	ck_assert_err(ctx, offload_spi_set_speed(spi, 0), -EINVAL, "hz is 0");
 	ck_assert_uint_eq(d->setups, setups);
+	/* under the chip select the last message left asserted: refused, nothing written */
+	x.cs_change = 1;
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 2);
+	ck_assert(d->cs_active);
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_0), -EBUSY,
+		      "the chip select of /dev/spidev0.0 is held asserted");
+	ck_assert_err(ctx, offload_spi_set_speed(spi, 1000000), -EBUSY, "is held asserted");
+	ck_assert_uint_eq(d->setups, setups);
+	ck_assert(d->cs_active);
+	x.cs_change = 0;
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 2);
+	ck_assert(!d->cs_active);
+	ck_assert_int_eq(offload_spi_set_speed(spi, 1000000), 0);
+	ck_assert_uint_eq(d->speed_hz, 1000000);
 	offload_spi_close(spi);
 
 	/* dropped lanes: refused, the mode before written back, the clock kept */

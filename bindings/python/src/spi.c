@@ -513,8 +513,8 @@ static PyMethodDef spi_methods[] = {
 	  "and MCR.PCSIS. On failure nothing changes. info().mode then shows the mode in\n"
 	  "effect. The GIL is released.\n\n"
 	  "Raises InvalidArgument (unknown or contradictory bits, bits the controller\n"
-	  "lacks or the backend refuses), Busy (direct DSPI: the chip select is held by\n"
-	  "the last message's cs_change), Closed, or another Error with the kernel's errno." },
+	  "lacks or the backend refuses), Busy (the chip select is held by the last\n"
+	  "message's cs_change), Closed, or another Error with the kernel's errno." },
 	{ "set_speed", (PyCFunction)spi_set_speed, METH_O,
 	  "set_speed($self, hz, /)\n--\n\n"
 	  "Change the handle's default clock in Hz (> 0) for every later transfer whose\n"
@@ -522,7 +522,7 @@ static PyMethodDef spi_methods[] = {
 	  "the controller produces where the backend knows it. On failure nothing changes.\n"
 	  "The GIL is released.\n\n"
 	  "Raises InvalidArgument (0, a clock the kernel refuses or below the slowest the\n"
-	  "DSPI divider reaches), Busy (direct DSPI: the chip select is held), Closed, or\n"
+	  "DSPI divider reaches), Busy (the chip select is held), Closed, or\n"
 	  "another Error with the kernel's errno." },
 	{ "info", (PyCFunction)spi_info, METH_NOARGS,
 	  "info($self, /)\n--\n\nDescribe the handle: an SpiInfo (offload_spi_get_info())." },
