@@ -139,6 +139,12 @@ static int cpu_copy(struct ofl_device *dev, void *dst, const void *src, size_t l
 	return 0;
 }
 
+/* Copies below the split size are cpu_copy()'s plain memcpy(): the core may run them itself. */
+static size_t cpu_inline_below(const struct ofl_device *dev)
+{
+	return ((const struct cpu_state *)dev->bstate)->split_min;
+}
+
 static int cpu_queue_open(struct ofl_device *dev, struct offload_queue *q)
 {
 	struct cpu_state *s = dev->bstate;
@@ -179,6 +185,7 @@ static int cpu_queue_progress(struct offload_queue *q, int64_t timeout_us)
 
 const struct ofl_memcpy_ops ofl_cpu_memcpy_ops = {
 	.copy = cpu_copy,
+	.inline_below = cpu_inline_below,
 	.queue_open = cpu_queue_open,
 	.queue_close = cpu_queue_close,
 	.queue_submit = cpu_queue_submit,

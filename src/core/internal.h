@@ -111,6 +111,12 @@ struct ofl_backend_slot {
 };
 
 struct offload_ctx {
+	/*
+	 * First, always: offload_memcpy()'s inline fast path in the public
+	 * header reads it (ABI). Set by choose_defaults() at open, zeroed at
+	 * close and in a forked child (context.c).
+	 */
+	struct offload_ctx_fastpath fast;
 	uint32_t magic;
 	bool open;
 	uint64_t id;                    /* unique per context, for per-thread error slots */
@@ -145,6 +151,7 @@ struct offload_ctx {
 	unsigned fork_gen;              /* ofl_fork_gen when opened: differs in a forked child */
 	int pid;                        /* process that opened it (for messages) */
 
+	struct offload_ctx *all_prev, *all_next; /* every context, for the fork handler */
 	struct ofl_handle handles;      /* list head of open handles */
 	int nhandles;
 	_Atomic int ndmabufs;           /* dma-buf buffers among the handles (ofl_ctx_in_dmabuf) */
