@@ -558,6 +558,8 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
 	ctx->fast.memcpy_inline_max = 0;
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(ctx->crypto_pick); i++)
+		atomic_store_explicit(&ctx->crypto_pick[i], 0, memory_order_relaxed);
 	ctx->sim_auto = ctx->dt_fallback = false;
 	if (inherited) {
 		/* Forget the handles (see above); the list lock may be held by a parent's thread. */

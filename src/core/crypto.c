@@ -150,6 +150,51 @@ static int query_dev(struct ofl_device *d, uint32_t kind, int alg, bool *hw, cha
 	return d->backend->hash->query(d, (enum offload_hash_alg)alg, hw, why, len);
 }
 
+/*
+ * The automatic choice of an algorithm depends on nothing but the context's
+ * devices, which do not change while it is open: pick_devices() finds it
+ * once per algorithm and keeps it in ctx->crypto_pick, so that a session or
+ * a one-shot call does not query every backend again. Entry: bit 16 set
+ * when known, bits 8..15 the engine's device index + 1, bits 0..7 the CPU
+ * device's (+ 1; 0: none). Index: a hash's base algorithm 1..6, + 6 for
+ * HMAC; a cipher's algorithm 1..6 + 12. Concurrent first calls store the
+ * same value.
+ */
+static unsigned pick_index(uint32_t kind, int alg)
+{
+	unsigned a = (unsigned)alg;
+
+	if (kind == OFFLOAD_CAP_CIPHER)
+		return a >= 1 && a <= 6 ? 12 + a : 0;
+	unsigned b = a & 0xffu;
+	return b >= 1 && b <= 6 ? b + (ofl_hash_is_hmac((enum offload_hash_alg)alg) ? 6 : 0) : 0;
+}
+
+static bool pick_cached(struct offload_ctx *ctx, uint32_t kind, int alg, struct slot *eng,
+			struct slot *cpu)
+{
+	unsigned i = pick_index(kind, alg);
+	uint32_t pk = i ? atomic_load_explicit(&ctx->crypto_pick[i], memory_order_relaxed) : 0;
+
+	if (!pk)
+		return false;
+	unsigned e = (pk >> 8) & 0xffu, c = pk & 0xffu;
+	eng->dev = e ? ctx->devs[e - 1] : NULL;
+	cpu->dev = c ? ctx->devs[c - 1] : NULL;
+	return true;
+}
+
+static void pick_store(struct offload_ctx *ctx, uint32_t kind, int alg, const struct slot *eng,
+		       const struct slot *cpu)
+{
+	unsigned i = pick_index(kind, alg);
+	uint32_t pk = 1u << 16 | (uint32_t)(eng->dev ? eng->dev->index + 1 : 0) << 8 |
+		      (uint32_t)(cpu->dev ? cpu->dev->index + 1 : 0);
+
+	if (i)
+		atomic_store_explicit(&ctx->crypto_pick[i], pk, memory_order_relaxed);
+}
+
 static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint32_t kind, int alg,
 			const char *alg_name, struct slot *eng, struct slot *cpu)
 {
@@ -160,6 +205,8 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 
 	memset(eng, 0, sizeof(*eng));
 	memset(cpu, 0, sizeof(*cpu));
+	if (dev == OFFLOAD_DEV_AUTO && pick_cached(ctx, kind, alg, eng, cpu))
+		return 0;
 	if (dev != OFFLOAD_DEV_AUTO) {
 		struct ofl_device *d = ofl_ctx_device(ctx, dev);
 		if (!d)
@@ -217,6 +264,7 @@ static int pick_devices(struct offload_ctx *ctx, const char *func, int dev, uint
 	if (!eng->dev && !cpu->dev)
 		return ofl_err(ctx, -ENOTSUP, "%s: no usable device implements %s (%s)", func, alg_name,
 			       all[0] ? all : "no crypto backend is built or allowed");
+	pick_store(ctx, kind, alg, eng, cpu);
 	return 0;
 }
 
@@ -231,6 +279,7 @@ struct offload_cipher_session {
 	enum offload_cipher_alg alg;
 	const struct ofl_cipher_info *info;
 	bool pinned;         /* explicit device: eng always */
+	bool cpu_only;       /* no engine: every operation on cpu, whatever its size */
 	bool registered;     /* in the context's handle list (not a one-shot) */
 	uint64_t threshold;  /* eng when size >= threshold */
 	size_t eng_max;      /* largest op eng takes */
@@ -279,6 +328,7 @@ static int cipher_session_init(struct offload_cipher_session *s, struct offload_
 	s->alg = alg;
 	s->info = ci;
 	s->pinned = dev != OFFLOAD_DEV_AUTO;
+	s->cpu_only = !s->eng.dev;
 	if (s->eng.dev) {
 		s->threshold = s->pinned ? 0 : s->eng.dev->policy.threshold_bytes;
 		s->eng_max = s->eng.dev->backend->cipher->max_len
@@ -330,7 +380,7 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 	if (OFL_UNLIKELY(op->len && (!op->in || !op->out)))
 		return ofl_err(ctx, -EINVAL, "%s: %s is NULL with len %zu", func,
 			       !op->in ? "in" : "out", op->len);
-	if (OFL_UNLIKELY(op->len % ci->block))
+	if (OFL_UNLIKELY(op->len & (ci->block - 1u))) /* block: 1, 8 or 16 */
 		return ofl_err(ctx, -EINVAL,
 			       "%s: %s length %zu is not a multiple of the %u-byte block (no padding "
 			       "is applied)",
@@ -399,18 +449,21 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	/* saturating: the two lengths may overlap the same memory */
-	size_t size = op->len + op->aad_len < op->len ? SIZE_MAX : op->len + op->aad_len;
 	struct slot *sl = &s->cpu;
-	if (s->eng.dev && (s->pinned || !s->cpu.dev ||
-			   (size >= s->threshold && size <= s->eng_max - op->tag_len)))
-		sl = &s->eng;
-	if (OFL_UNLIKELY(sl == &s->eng && size > s->eng_max - op->tag_len))
-		return ofl_err(ctx, -E2BIG,
-			       "%s: %s of %zu bytes (+%zu AAD) is larger than device %s takes in one "
-			       "operation (%zu bytes including AAD and tag)",
-			       func, s->info->name, op->len, op->aad_len, sl->dev->name, s->eng_max);
-	if (!s->info->aead && op->len == 0) {
+	if (OFL_UNLIKELY(!s->cpu_only)) {
+		/* saturating: the two lengths may overlap the same memory */
+		size_t size = op->len + op->aad_len < op->len ? SIZE_MAX : op->len + op->aad_len;
+		if (s->pinned || !s->cpu.dev ||
+		    (size >= s->threshold && size <= s->eng_max - op->tag_len))
+			sl = &s->eng;
+		if (OFL_UNLIKELY(sl == &s->eng && size > s->eng_max - op->tag_len))
+			return ofl_err(ctx, -E2BIG,
+				       "%s: %s of %zu bytes (+%zu AAD) is larger than device %s takes in "
+				       "one operation (%zu bytes including AAD and tag)",
+				       func, s->info->name, op->len, op->aad_len, sl->dev->name,
+				       s->eng_max);
+	}
+	if (OFL_UNLIKELY(!s->info->aead && op->len == 0)) {
 		ofl_result_set(op->result, sl->dev, "none", 0);
 		return 0;
 	}
@@ -488,24 +541,33 @@ int offload_cipher_session_open(offload_ctx *ctx, enum offload_cipher_alg alg, c
 	return offload_cipher_session_open_dev(ctx, OFFLOAD_DEV_AUTO, alg, key, key_len, out);
 }
 
+/* What is wrong with a session call's handle, context or op (slow path). */
+static int __attribute__((noinline, cold)) session_run_err(const offload_cipher_session *s,
+							    const struct offload_cipher_op *op,
+							    const char *func)
+{
+	if (!s || s->magic != CIPHER_MAGIC)
+		return ofl_err(NULL, -EINVAL, "%s: %s", func,
+			       !s ? "session is NULL" : "not an open cipher session");
+	if (!s->ctx->open)
+		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
+	if (ofl_ctx_inherited(s->ctx))
+		return ofl_inherited_err(s->ctx, func);
+	if (!op)
+		return ofl_err(s->ctx, -EINVAL, "%s: op is NULL", func);
+	return ofl_err(s->ctx, -EINVAL,
+		       "%s: op->alg, op->key and op->key_len must be 0/NULL in a session (the "
+		       "session's key and algorithm are used)",
+		       func);
+}
+
 int offload_cipher_session_run(offload_cipher_session *s, const struct offload_cipher_op *op)
 {
 	static const char func[] = "offload_cipher_session_run";
 
-	if (OFL_UNLIKELY(!s || s->magic != CIPHER_MAGIC))
-		return ofl_err(NULL, -EINVAL, "%s: %s", func,
-			       !s ? "session is NULL" : "not an open cipher session");
-	if (OFL_UNLIKELY(!s->ctx->open))
-		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
-	if (OFL_UNLIKELY(ofl_ctx_inherited(s->ctx)))
-		return ofl_inherited_err(s->ctx, func);
-	if (OFL_UNLIKELY(!op))
-		return ofl_err(s->ctx, -EINVAL, "%s: op is NULL", func);
-	if (OFL_UNLIKELY(op->alg || op->key || op->key_len))
-		return ofl_err(s->ctx, -EINVAL,
-			       "%s: op->alg, op->key and op->key_len must be 0/NULL in a session (the "
-			       "session's key and algorithm are used)",
-			       func);
+	if (OFL_UNLIKELY(!s || s->magic != CIPHER_MAGIC || !s->ctx->open ||
+			 ofl_ctx_inherited(s->ctx) || !op || op->alg || op->key || op->key_len))
+		return session_run_err(s, op, func);
 	return cipher_run(s, func, op);
 }
 
@@ -548,6 +610,7 @@ struct offload_hash_session {
 	int digest_len;
 	bool pinned;
 	struct slot eng, cpu;
+	struct slot *only;    /* the one device every message goes to (no choice), or NULL */
 	struct slot *cur;     /* device of the current message, NULL = not chosen yet */
 	uint64_t threshold;
 	uint8_t *buf;         /* the first bytes of a message while undecided */
@@ -581,6 +644,8 @@ static int hash_session_init(struct offload_hash_session *s, struct offload_ctx 
 	s->pinned = dev != OFFLOAD_DEV_AUTO;
 	if (s->eng.dev && !s->pinned && s->cpu.dev)
 		s->threshold = s->eng.dev->policy.threshold_bytes;
+	else
+		s->only = s->eng.dev ? &s->eng : &s->cpu;
 	s->key_len = key_len;
 	s->magic = HASH_MAGIC;
 	return 0;
@@ -646,12 +711,18 @@ static int hash_use(struct offload_hash_session *s, const char *func, struct slo
 	return 0;
 }
 
+/* After a message: the next one starts undecided, unless there is no choice to make. */
+static void hash_next(struct offload_hash_session *s)
+{
+	s->cur = s->only && s->only->bs ? s->only : NULL;
+	s->buffered = 0;
+}
+
 static void hash_abort(struct offload_hash_session *s)
 {
 	if (s->cur && s->cur->bs)
 		s->cur->dev->backend->hash->reset(s->cur->bs);
-	s->cur = NULL;
-	s->buffered = 0;
+	hash_next(s);
 }
 
 static int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
@@ -721,8 +792,7 @@ static int hash_final(struct offload_hash_session *s, const char *func, void *di
 	struct slot *sl = s->cur;
 	ofl_err_clear(s->ctx);
 	r = sl->dev->backend->hash->final(sl->bs, digest, &driver, &flags);
-	s->cur = NULL;
-	s->buffered = 0;
+	hash_next(s);
 	if (OFL_UNLIKELY(r < 0)) {
 		r = ofl_backend_err(s->ctx, func, sl->dev, r);
 		sl->dev->backend->hash->reset(sl->bs);
@@ -779,15 +849,21 @@ int offload_hash_open(offload_ctx *ctx, enum offload_hash_alg alg, const void *k
 	return offload_hash_open_dev(ctx, OFFLOAD_DEV_AUTO, alg, key, key_len, out);
 }
 
-static int hash_check(offload_hash_session *s, const char *func)
+static int __attribute__((noinline, cold)) hash_check_err(const offload_hash_session *s,
+							    const char *func)
 {
-	if (OFL_UNLIKELY(!s || s->magic != HASH_MAGIC))
+	if (!s || s->magic != HASH_MAGIC)
 		return ofl_err(NULL, -EINVAL, "%s: %s", func,
 			       !s ? "session is NULL" : "not an open hash session");
-	if (OFL_UNLIKELY(!s->ctx->open))
+	if (!s->ctx->open)
 		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
-	if (OFL_UNLIKELY(ofl_ctx_inherited(s->ctx)))
-		return ofl_inherited_err(s->ctx, func);
+	return ofl_inherited_err(s->ctx, func);
+}
+
+static inline int hash_check(offload_hash_session *s, const char *func)
+{
+	if (OFL_UNLIKELY(!s || s->magic != HASH_MAGIC || !s->ctx->open || ofl_ctx_inherited(s->ctx)))
+		return hash_check_err(s, func);
 	return 0;
 }
 
@@ -805,11 +881,10 @@ int offload_hash_update(offload_hash_session *s, const void *data, size_t len)
 	return hash_update(s, func, data, len);
 }
 
+/* need: the digest size of alg (from offload_hash_digest_size()). */
 static int digest_check(struct offload_ctx *ctx, const char *func, enum offload_hash_alg alg,
-			const void *digest, size_t digest_len)
+			const void *digest, size_t digest_len, int need)
 {
-	int need = offload_hash_digest_size(alg);
-
 	if (OFL_UNLIKELY(!digest))
 		return ofl_err(ctx, -EINVAL, "%s: digest is NULL", func);
 	if (OFL_UNLIKELY(digest_len < (size_t)need))
@@ -826,7 +901,7 @@ int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
 
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	r = digest_check(s->ctx, func, s->alg, digest, digest_len);
+	r = digest_check(s->ctx, func, s->alg, digest, digest_len, s->digest_len);
 	if (OFL_UNLIKELY(r < 0))
 		return r;
 	return hash_final(s, func, digest, res);
@@ -843,6 +918,41 @@ int offload_hash_close(offload_hash_session *s)
 	return 0;
 }
 
+/*
+ * The one-shot offload_hash() of a plain hash whose device (the cached
+ * automatic choice) hashes without session state (ofl_hash_ops.oneshot):
+ * no session is built and torn down. Returns the digest size or -errno, or
+ * 1 when this path does not apply (the caller takes the general one, which
+ * also words every error of the arguments).
+ */
+static int hash_oneshot(struct offload_ctx *ctx, enum offload_hash_alg alg, const void *data,
+			size_t len, void *digest, size_t digest_len, struct offload_result *res)
+{
+	/* digest sizes of the plain hashes 1..6 (the hash table above) */
+	static const uint8_t size[7] = { 0, 16, 20, 28, 32, 48, 64 };
+	struct slot eng, cpu;
+	unsigned a = (unsigned)alg;
+
+	if (a < 1 || a > 6 || !digest || digest_len < size[a] || (!data && len) ||
+	    ofl_range_wraps(data, len) || !pick_cached(ctx, OFFLOAD_CAP_HASH, (int)alg, &eng, &cpu))
+		return 1;
+	struct ofl_device *d = eng.dev && (!cpu.dev || len >= eng.dev->policy.threshold_bytes)
+				       ? eng.dev
+				       : cpu.dev;
+	if (!d->backend->hash->oneshot)
+		return 1;
+	const char *driver = "";
+	uint32_t flags = 0;
+	ofl_err_clear(ctx);
+	int r = d->backend->hash->oneshot(d, alg, data, len, digest, &driver, &flags);
+	if (OFL_UNLIKELY(r < 0)) {
+		ofl_wipe(digest, size[a]);
+		return ofl_backend_err(ctx, "offload_hash", d, r);
+	}
+	ofl_result_set(res, d, driver, flags);
+	return size[a];
+}
+
 int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
 		 const void *data, size_t len, void *digest, size_t digest_len,
 		 struct offload_result *res)
@@ -851,14 +961,19 @@ int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, s
 	struct offload_hash_session s;
 	int r = ofl_ctx_check(ctx, func);
 
-	if (r < 0)
+	if (OFL_UNLIKELY(r < 0))
 		return r;
+	if (OFL_LIKELY(!key && !key_len)) {
+		r = hash_oneshot(ctx, alg, data, len, digest, digest_len, res);
+		if (r != 1)
+			return r;
+	}
 	r = hash_session_init(&s, ctx, func, OFFLOAD_DEV_AUTO, alg, key, key_len);
 	if (r < 0)
 		return r;
 	/* The one-shot knows the whole length: no buffering; the key is the caller's. */
 	s.key = (uint8_t *)(uintptr_t)key;
-	r = digest_check(ctx, func, alg, digest, digest_len);
+	r = digest_check(ctx, func, alg, digest, digest_len, s.digest_len);
 	if (r == 0 && !data && len)
 		r = ofl_err(ctx, -EINVAL, "%s: data is NULL with len %zu", func, len);
 	if (r == 0 && ofl_range_wraps(data, len))

@@ -148,6 +148,13 @@ struct offload_ctx {
 	struct ofl_device *memcpy_big;
 	uint64_t memcpy_threshold;
 
+	/*
+	 * The automatic crypto device choice per algorithm (src/core/crypto.c):
+	 * found at first use, fixed while the context is open, 0 = not yet.
+	 * [OFL_CRYPTO_PICK_CIPHER + alg] for ciphers, [alg's base (+6 for HMAC)]
+	 * for hashes; see crypto.c's pick_encode().
+	 */
+	atomic_uint crypto_pick[24];
 	unsigned fork_gen;              /* ofl_fork_gen when opened: differs in a forked child */
 	int pid;                        /* process that opened it (for messages) */
 
