@@ -66,7 +66,7 @@ static int op(struct run *r, const uint8_t *in, uint8_t *out, size_t n)
 		.tag = a->alg == OFFLOAD_CIPHER_AES_GCM ? tag : NULL,
 		.tag_len = a->alg == OFFLOAD_CIPHER_AES_GCM ? 16 : 0,
 	};
-	return r->oneshot ? offload_cipher(r->ctx, &o) : offload_cipher_session_run(r->cs, &o);
+	return r->oneshot ? offload_cipher(r->ctx, &o, sizeof(o)) : offload_cipher_session_run(r->cs, &o, sizeof(o));
 }
 
 static int setup(struct run *r)

@@ -5,7 +5,7 @@
 #
 #   sh bench/dspi_callgrind.sh [BUILD_DIR] [SIZE] [ROUNDS]
 #
-# Counts only inside offload_spi_xfer (--toggle-collect) and subtracts the
+# Counts only inside offload_spi_transfer (--toggle-collect) and subtracts the
 # inclusive cost of ofl_sim_mmio_*(), the model's side of each register
 # access (on silicon one load or store, plus the bus latency callgrind cannot
 # see). What remains is the core's validation and the backend's flow.
@@ -18,7 +18,7 @@ prog=$build/bench/dspi_percall
 command -v valgrind >/dev/null || { echo "dspi_callgrind: valgrind is not installed" >&2; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" --toggle-collect=offload_spi_xfer \
+valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" --toggle-collect=offload_spi_transfer \
 	"$prog" "$size" "$rounds" >"$out/stdout" 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }
 cat "$out/stdout"
 frames=$(sed -n 's/.*measured, \([0-9]*\) frames each.*/\1/p' "$out/stdout")
@@ -27,5 +27,5 @@ model=$(callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/
 	awk '/:ofl_sim_mmio_(read|write)(16|32|64) \[/{gsub(",","",$1); s+=$1} END{print s+0}')
 own=$((total - model))
 per=$((own / rounds))
-echo "callgrind, inside offload_spi_xfer: $total Ir; the model (ofl_sim_mmio_*, inclusive): $model Ir"
+echo "callgrind, inside offload_spi_transfer: $total Ir; the model (ofl_sim_mmio_*, inclusive): $model Ir"
 echo "  library's own work: $per Ir per $size-byte message, $((per / size)) Ir per byte, $((per / frames)) Ir per frame (sim)"

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	ofl_sim_dspi_stats(m, &s0);
 	for (unsigned r = 0; r < rounds; r++) {
 		memset(rx, 0, size);
-		if (offload_spi_xfer(spi, &x, 1) != (int)size || memcmp(tx, rx, size) != 0) {
+		if (offload_spi_transfer(spi, &x, 1) != (int)size || memcmp(tx, rx, size) != 0) {
 			fprintf(stderr, "dspi_percall: transfer %u failed or did not verify: %s\n", r,
 				offload_last_error(ctx));
 			return 1;

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 		if (!x || !EVP_EncryptInit_ex(x, EVP_aes_128_cbc(), NULL, key, iv) ||
 		    !EVP_EncryptUpdate(x, want, &l, in, 16))
 			return 1;
-		bad += offload_cipher_session_run(s, &op) != 0 || memcmp(out, want, 16) != 0 ||
+		bad += offload_cipher_session_run(s, &op, sizeof(op)) != 0 || memcmp(out, want, 16) != 0 ||
 		       !(res.flags & OFFLOAD_RES_SIM);
 	}
 	printf("eip97_percall: %d measured requests (+1 warm-up) of 16 B AES-128-CBC on %s (sim, %s), "

@@ -49,14 +49,16 @@ static const char *cache_name(enum offload_cache_mode m)
 static void list_devices(offload_ctx *ctx)
 {
 	int n = offload_dev_count(ctx);
+	uint32_t flags = 0;
 
+	offload_ctx_get_flags(ctx, &flags); /* an open context: cannot fail */
 	printf("device tree: %s%s\n", offload_ctx_dt_source(ctx),
-	       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK)
+	       (flags & OFFLOAD_CTX_DT_FALLBACK)
 		       ? " (none on this machine: the built-in virtual board, simulated)"
 		       : "");
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
-		if (offload_dev_info(ctx, i, &d) < 0)
+		if (offload_dev_get_info(ctx, i, &d, sizeof(d)) < 0)
 			continue;
 		printf("[%d] %s (%s)%s, backend %s\n", d.index, d.name, d.kind,
 		       (d.flags & OFFLOAD_DEVF_SIM) ? " [sim]" : "", d.backend[0] ? d.backend : "none");
@@ -165,7 +167,7 @@ static void gcm_round_trip(offload_ctx *ctx)
 		.result = &res,
 	};
 
-	int r = offload_cipher(ctx, &op);
+	int r = offload_cipher(ctx, &op, sizeof(op));
 	if (r == -ENOTSUP) {
 		printf("gcm:    not run: %s\n", offload_last_error(ctx)); /* no crypto backend built */
 		return;
@@ -181,12 +183,12 @@ static void gcm_round_trip(offload_ctx *ctx)
 	op.dir = OFFLOAD_DECRYPT;
 	op.in = ct;
 	op.out = back;
-	r = offload_cipher(ctx, &op);
+	r = offload_cipher(ctx, &op, sizeof(op));
 	CHECK(r == 0 && memcmp(back, pt, 16) == 0, "GCM decrypt");
 
 	/* A flipped tag bit: -EBADMSG, and the output is zeroed, never released. */
 	tag[0] ^= 1;
-	r = offload_cipher(ctx, &op);
+	r = offload_cipher(ctx, &op, sizeof(op));
 	CHECK(r == -EBADMSG, "tampered tag gave %d", r);
 	printf("        tampered tag: %s\n", offload_strerror(r));
 }

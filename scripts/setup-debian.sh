@@ -3,8 +3,9 @@
 #   demo: what building and running the library and offloadctl need (compiler,
 #         CMake, pkg-config, the libraries, dtc for the built-in virtual board,
 #         man-db to read offloadctl(1)): scripts/demo.sh;
-#   test: the test command's toolchain on top (clang, Check, Doxygen, Python and
-#         its test modules, valgrind, qemu and what the kernel tests unpack):
+#   test: the test command's toolchain on top (clang, Check, Doxygen, libabigail
+#         for the ABI check, Python and its test modules, valgrind, qemu and
+#         what the kernel tests unpack):
 #         scripts/test.sh.
 #   setup-debian.sh           install both groups (the default)
 #   setup-debian.sh --demo    install the demo group only
@@ -29,6 +30,7 @@ libclang-rt-14-dev
 openssl
 check
 doxygen
+abigail-tools
 python3
 python3-dev
 python3-pip

@@ -194,7 +194,7 @@ static int check_speeds(struct dspi_handle *h, const struct offload_spi_xfer *x,
 		uint64_t m = dspi_min_sck_mhz(h->c->fp);
 		if (!dspi_baud_select(h->c->fp, hz, false, &pbr, &br))
 			return ofl_err(h->ctx, -EINVAL,
-				       "offload_spi_xfer: transfer %u: speed_hz %u is below the slowest SCK "
+				       "offload_spi_transfer: transfer %u: speed_hz %u is below the slowest SCK "
 				       "the DSPI divider gives, %llu / %u = %llu.%03llu Hz (rounded up)",
 				       i, hz, (unsigned long long)h->c->fp, DSPI_MAX_BAUD_DIV,
 				       (unsigned long long)(m / 1000u), (unsigned long long)(m % 1000u));

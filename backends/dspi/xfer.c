@@ -484,7 +484,7 @@ int dspi_message(struct dspi_handle *h, const struct offload_spi_xfer *x, unsign
 		atomic_fetch_add(&c->dev->stats.jobs, 1);
 		pthread_mutex_unlock(&c->mu);
 		return ofl_err(h->ctx, r,
-			       "offload_spi_xfer: %s chip select %u: transfer %u: %s; SR was 0x%08x; %u of "
+			       "offload_spi_transfer: %s chip select %u: transfer %u: %s; SR was 0x%08x; %u of "
 			       "%u bytes were clocked before it; the controller was halted, its FIFOs "
 			       "flushed and CS released",
 			       c->dev->name, h->cs, m.xi, m.what ? m.what : offload_strerror(r), sr, m.done,

@@ -344,12 +344,12 @@ static int spidev_xfer(void *priv, const struct offload_spi_xfer *x, unsigned n,
 		 */
 		if (e == EIO || e == ETIMEDOUT)
 			h->held = false;
-		return ofl_err(h->ctx, -e, "offload_spi_xfer: SPI_IOC_MESSAGE(%u) on %s failed: %s%s", n,
+		return ofl_err(h->ctx, -e, "offload_spi_transfer: SPI_IOC_MESSAGE(%u) on %s failed: %s%s", n,
 			       h->dev, strerror(e), xfer_hint(e));
 	}
 	if ((uint32_t)r != total)
 		return ofl_err(h->ctx, -EIO,
-			       "offload_spi_xfer: SPI_IOC_MESSAGE(%u) on %s returned %d, expected %u", n,
+			       "offload_spi_transfer: SPI_IOC_MESSAGE(%u) on %s returned %d, expected %u", n,
 			       h->dev, r, total);
 	h->held = x[n - 1].cs_change != 0;
 	return r;

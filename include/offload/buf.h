@@ -32,6 +32,10 @@
 extern "C" {
 #endif
 
+/** @addtogroup buffers
+ * @{
+ */
+
 /** Direction of a DMA hand-off, as in the kernel's enum dma_data_direction. */
 enum offload_dma_dir {
 	/** The device reads the buffer (clean caches before). */
@@ -50,54 +54,19 @@ enum offload_dma_dir {
 #define OFFLOAD_BUF_UNCACHED (1u << 0)
 
 /**
- * Allocation flag: the buffer is a Linux dma-buf (a file descriptor other
- * drivers and processes accept: V4L2 (V4L2_MEMORY_DMABUF), DRM PRIME, another
- * process over a Unix socket), made by the first of the kernel's exporters
- * that works:
- *  1. /dev/udmabuf (CONFIG_UDMABUF): a memfd is created with
- *     MFD_ALLOW_SEALING, sized with ftruncate() and sealed with F_SEAL_SHRINK,
- *     as drivers/dma-buf/udmabuf.c requires, then turned into a dma-buf with
- *     UDMABUF_CREATE (include/uapi/linux/udmabuf.h). Sizes above the module
- *     parameter /sys/module/udmabuf/parameters/size_limit_mb (default 64 MiB)
- *     are refused there, and the system heap is tried instead.
- *  2. /dev/dma_heap/system (CONFIG_DMABUF_HEAPS_SYSTEM): DMA_HEAP_IOCTL_ALLOC
- *     (include/uapi/linux/dma-heap.h).
+ * Allocation flag: the buffer is a Linux dma-buf, a file descriptor other
+ * drivers and processes accept (V4L2, DRM PRIME, a Unix socket), from
+ * /dev/udmabuf over a sealed memfd, else /dev/dma_heap/system.
  *
- * The dma-buf is mapped with mmap() of its fd (offload_buf_ptr()); the size is
- * rounded up to the page. Its pages are scattered and the library sets up no
- * IOMMU mapping for them, so only devices the library does not drive itself
- * accept it (the CPU and spidev, which copies user data in and out: it is CPU
- * memory to them); a direct engine (udma, eip97, dspi, real or simulated) is
- * refused with -ENOTSUP — allocate its memory without this flag (u-dma-buf,
- * a CMA dma-heap or reserved-memory) instead. AF_ALG is refused too: the
- * kernel pins the pages of the buffers it gets (crypto/af_alg.c), which a
- * dma-buf mapping does not have, and answers EFAULT (seen on Linux 6.12 for
- * both exporters). A pointer into a dma-buf buffer of the same context that
- * reaches an AF_ALG device (cipher or hash) is bounced through plain memory
- * by the kcapi backend, at the cost of a CPU copy; memory of that kind the
- * library does not know (another context's, a device mapping) fails there
- * with -EFAULT and a message that says so.
- *
- * CPU access is bracketed with DMA_BUF_IOCTL_SYNC (include/uapi/linux/dma-buf.h):
- * the buffer starts in the CPU's hands (SYNC_START issued at allocation);
- * offload_buf_sync_for_device() ends the window (SYNC_END) before another
- * device uses the dma-buf, offload_buf_sync_for_cpu() opens it again
- * (SYNC_START) when that device is done; offload_buf_free() ends an open
- * window. Both ends use DMA_BUF_SYNC_READ | DMA_BUF_SYNC_WRITE: the window
- * covers whatever the CPU reads and writes until it is closed, and the uapi
- * header requires END to carry START's flags; the kernel does not remember
- * them (drivers/dma-buf/dma-buf.c hands END's direction alone to the
- * exporter, which writes back the CPU's stores only for a WRITE end).
- * The ioctl always covers the whole dma-buf: the off/len of the sync calls
- * are checked but not narrowed. The library's operations (offload_memcpy()
- * and the others) issue no SYNC of their own: a copy into or out of the
- * dma-buf is CPU access like any other and belongs inside a window the
- * caller opened, so the small-copy path stays free of lookups.
- *
- * Implies nothing about caching: offload_buf_cache_mode() reports
- * ::OFFLOAD_CACHE_STREAMING (the hand-off above is required) and
- * offload_buf_bus_addr() 0 (no bus address). Not combinable with
- * ::OFFLOAD_BUF_UNCACHED.
+ * The contract: offload_buf_ptr() maps it (size rounded up to the page);
+ * only the CPU and spidev take it (a direct engine answers -ENOTSUP, AF_ALG
+ * reaches it through a bounce buffer); it starts in the CPU's hands, and
+ * offload_buf_sync_for_device() / offload_buf_sync_for_cpu() end and begin
+ * the CPU's access with DMA_BUF_IOCTL_SYNC over the whole dma-buf; the
+ * library's own operations issue no SYNC. offload_buf_cache_mode() reports
+ * ::OFFLOAD_CACHE_STREAMING, offload_buf_bus_addr() 0. Not combinable with
+ * ::OFFLOAD_BUF_UNCACHED. Why each rule holds, with the kernel sources
+ * behind it: docs/dmabuf.md.
  */
 #define OFFLOAD_BUF_DMABUF (1u << 1)
 /** With ::OFFLOAD_BUF_DMABUF (implied): only /dev/udmabuf, no other exporter. */
@@ -249,8 +218,13 @@ uint64_t offload_buf_bus_addr(const offload_buf *buf);
 /**
  * @brief Cache handling of a buffer.
  * @param buf The buffer.
- * @return The mode, or ::OFFLOAD_CACHE_COHERENT if buf is NULL;
- *   ::OFFLOAD_CACHE_STREAMING for a dma-buf (its CPU access must be bracketed).
+ * @return The mode; ::OFFLOAD_CACHE_STREAMING for a dma-buf (its CPU access
+ *   must be bracketed). If @p buf is NULL or not a buffer,
+ *   ::OFFLOAD_CACHE_STREAMING, the answer that is safe to act on (cache
+ *   maintenance is never wrong, only slower), and offload_last_error(NULL)
+ *   says "offload_buf_cache_mode: buffer is NULL" (or "not a buffer").
+ *   Before 0.2 the answer was ::OFFLOAD_CACHE_COHERENT, which told a
+ *   caller with a bug to skip the maintenance a non-coherent device needs.
  *
  * Thread-safety: safe from any thread.
  */
@@ -292,6 +266,8 @@ int offload_buf_sync_for_device(offload_buf *buf, size_t off, size_t len, enum o
  * dma-buf buffer: on the same buffer).
  */
 int offload_buf_sync_for_cpu(offload_buf *buf, size_t off, size_t len, enum offload_dma_dir dir);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -29,7 +29,9 @@ extern "C" {
 /** An opaque library context. See offload_ctx_new(). */
 typedef struct offload_ctx offload_ctx;
 
-/* ------------------------------------------------------------------ versions */
+/** @addtogroup version
+ * @{
+ */
 
 /**
  * @brief Version of the library that is running.
@@ -50,7 +52,32 @@ unsigned offload_version(void);
  */
 const char *offload_version_string(void);
 
-/* ------------------------------------------------------------------ errors */
+/**
+ * @brief Whether the running library is at least version @p major.@p minor.@p patch.
+ *
+ * The run-time counterpart of OFFLOAD_CHECK_VERSION(): a program that uses
+ * a function added in 0.2 and may meet an older liboffload.so.0 (a shared
+ * library is replaced without rebuilding its users) checks
+ * `offload_check_version(0, 2, 0)` first. Versions compare component by
+ * component, major first.
+ *
+ * @param major Major version wanted.
+ * @param minor Minor version wanted.
+ * @param patch Patch version wanted.
+ * @return 1 if the loaded library's version is at least the one given, 0 if
+ *   it is older. Never fails.
+ *
+ * Thread-safety: safe from any thread.
+ * @since 0.2 (a program that calls it loads only with 0.2 or later, so it
+ *   serves checks for later releases)
+ */
+int offload_check_version(unsigned major, unsigned minor, unsigned patch);
+
+/** @} */
+
+/** @addtogroup errors
+ * @{
+ */
 
 /**
  * @brief Describe a liboffload error code.
@@ -97,7 +124,11 @@ const char *offload_strerror(int err);
  */
 const char *offload_last_error(const offload_ctx *ctx);
 
-/* ------------------------------------------------------------------ context */
+/** @} */
+
+/** @addtogroup context
+ * @{
+ */
 
 /** Where a context takes its device tree from. */
 enum offload_dt_source {
@@ -140,7 +171,7 @@ enum offload_dt_source {
 #define OFFLOAD_CTX_SIM_NONCOHERENT (1u << 2)
 
 /**
- * Reported by offload_ctx_flags(), never accepted by offload_ctx_open(): the
+ * Reported by offload_ctx_get_flags(), never accepted by offload_ctx_open(): the
  * device tree is the built-in virtual board only because ::OFFLOAD_DT_AUTO
  * found none to use (no OFFLOAD_DTB, no /sys/firmware/fdt, as on a PC).
  * Its engines are simulated; unless ::OFFLOAD_CTX_SIM is also reported they
@@ -193,7 +224,7 @@ offload_ctx *offload_ctx_new(void);
  *        compute each device's DMA policy and bind backends.
  *
  * A backend that cannot run here (for example AF_ALG on a kernel without it)
- * is left out and offload_dev_info() says why; that is not an error.
+ * is left out and offload_dev_get_info() says why; that is not an error.
  *
  * Environment, read at open: OFFLOAD_DTB (a .dtb path, or "none", "live",
  * "builtin") replaces opts->dt_source; OFFLOAD_BACKENDS replaces
@@ -293,14 +324,37 @@ const char *offload_ctx_note(const offload_ctx *ctx);
  * machine without a device tree. Programs use these to say which of their
  * results come from models (offloadctl prints them above its listings).
  *
+ * @param ctx   An open context.
+ * @param flags Receives the flags (bitwise OR of OFFLOAD_CTX_*); set to 0
+ *              when the call fails.
+ * @return 0, or -EINVAL (ctx or flags is NULL, or ctx is not a context),
+ *   -EBADF (ctx is not open, or was inherited through fork()).
+ *
+ * Thread-safety: safe from any thread while the context is open.
+ * @since 0.2
+ */
+int offload_ctx_get_flags(const offload_ctx *ctx, uint32_t *flags);
+
+/**
+ * @brief The flags in effect, as offload_ctx_get_flags(), in the 0.1 form.
+ *
+ * @deprecated A bad handle and "no flags" both give 0 here; use
+ *   offload_ctx_get_flags(), which tells them apart. Kept, unchanged, for
+ *   programs written against 0.1.
+ *
  * @param ctx An open context.
- * @return The flags; 0 if ctx is NULL, not a context, or not open.
+ * @return The flags; 0 if ctx is NULL, not a context, or not open (no
+ *   message is recorded).
  *
  * Thread-safety: safe from any thread while the context is open.
  */
 uint32_t offload_ctx_flags(const offload_ctx *ctx);
 
-/* ------------------------------------------------------------------ devices */
+/** @} */
+
+/** @addtogroup devices
+ * @{
+ */
 
 /** Select the device automatically (the policy's choice). */
 #define OFFLOAD_DEV_AUTO (-1)
@@ -353,6 +407,14 @@ enum offload_cache_mode {
  * Strings are owned by the context and stay valid until it is closed. A
  * reason names the device-tree node/property or the capability-table entry
  * (with the Linux driver match data it comes from) that decided.
+ *
+ * The struct grows at its end from release to release (fields are never
+ * moved or removed); offload_dev_get_info() takes the caller's sizeof, so
+ * programs built against any release keep working. Growable by size rather
+ * than opaque with getters (libgpiod v2's choice) because the project's other
+ * growable structs (offload_ctx_opts, offload_dev_stats) already work so,
+ * because a caller gets a consistent snapshot of all 30 fields in one call,
+ * and because the fields stay plain C for FFI callers (Python's module).
  */
 struct offload_dev_info {
 	/** Index of the device, 0 .. offload_dev_count() - 1. */
@@ -406,8 +468,6 @@ struct offload_dev_info {
 	/** Reason for the transfer mode. */
 	const char *transfer_reason;
 
-	/* Added in 0.1 (before the first release) for `offloadctl doctor`. */
-
 	/** How #phys_addr was found (reg entry and the `ranges` it crossed), or why it is 0. */
 	const char *phys_reason;
 	/**
@@ -451,14 +511,27 @@ int offload_dev_count(const offload_ctx *ctx);
 /**
  * @brief Describe device @p index.
  *
+ * The struct can grow: pass `sizeof *info` as your program compiled it. A
+ * program built against an older, shorter struct gets exactly the fields it
+ * knows and nothing is written past @p size bytes; one built against a
+ * newer, longer struct than this library has gets the fields this library
+ * knows and the rest zeroed. Write `offload_dev_get_info(ctx, i, &info,
+ * sizeof info)`.
+ *
  * @param ctx   An open context.
  * @param index 0 .. offload_dev_count() - 1.
- * @param info  Filled on success.
- * @return 0, or -EINVAL (NULL argument), -EBADF (closed), -ENODEV (index out of range).
+ * @param info  Filled on success: at most @p size bytes are written.
+ * @param size  sizeof(*info) as compiled by the caller, in bytes (> 0).
+ * @return 0, or -EINVAL (info is NULL, size is 0, or ctx is NULL or not a
+ *   context), -EBADF (closed, or inherited through fork()), -ENODEV (index
+ *   out of range).
  *
  * Thread-safety: safe from any thread while the context is open.
+ * @since 0.2 (replaces offload_dev_info() of 0.1, which had no size; 0.1
+ *   binaries still reach that entry point, which copies the 0.1 layout).
  */
-int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info *info);
+int offload_dev_get_info(const offload_ctx *ctx, int index, struct offload_dev_info *info,
+			 size_t size);
 
 /**
  * @brief Find a device by name, device-tree path or compatible string.
@@ -473,10 +546,49 @@ int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info 
 int offload_dev_find(const offload_ctx *ctx, const char *key);
 
 /**
+ * @brief Name of backend @p index of this library, in probe order.
+ *
+ * The backends built into the library, from its registry: the order in
+ * which they are offered each device-tree device (direct drivers before
+ * kernel interfaces; the first that binds serves the device), with "cpu"
+ * first. These are the names the allow-list (offload_ctx_opts::backends,
+ * OFFLOAD_BACKENDS) and offload_backend_status() accept; a full build has
+ * "cpu", "udma", "eip97", "dspi", "kcapi", "spidev". Enumerate with
+ * `for (unsigned i = 0; (name = offload_backend_name(i)); i++)`.
+ *
+ * @param index 0, 1, ... .
+ * @return A static NUL-terminated string, or NULL when @p index is at or
+ *   past the number of backends built in (no error is recorded: NULL is
+ *   how the enumeration ends).
+ *
+ * Thread-safety: safe from any thread; needs no context.
+ * @since 0.2
+ */
+const char *offload_backend_name(unsigned index);
+
+/**
+ * @brief The OFFLOAD_CAP_* classes backend @p index can serve.
+ *
+ * What the backend implements at all in this build (for example "kcapi":
+ * cipher and hash; "udma": memcpy; "cpu": memcpy, and cipher and hash when
+ * built with OpenSSL), not what a given machine offers: which devices a
+ * context has and what each can do is offload_dev_get_info()'s answer.
+ *
+ * @param index As offload_backend_name().
+ * @return Bitwise OR of OFFLOAD_CAP_* (never 0 for a backend), or 0 when
+ *   @p index is past the end.
+ *
+ * Thread-safety: safe from any thread; needs no context.
+ * @since 0.2
+ */
+uint32_t offload_backend_caps(unsigned index);
+
+/**
  * @brief Whether a backend takes part in an open context, and if not, why.
  *
  * @param ctx  An open context.
- * @param name Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97".
+ * @param name Backend name, one of offload_backend_name()'s (any other name
+ *             gives -ENOENT).
  * @param why  If not NULL, receives the reason the backend is absent (for
  *             example "socket(AF_ALG) failed: Address family not supported by
  *             protocol ..."), "" when it is present, "not built into this
@@ -523,26 +635,29 @@ struct offload_dev_stats {
  * @param ctx  An open context.
  * @param dev  Device index.
  * @param out  Receives the counters.
- * @param size sizeof(*out) as compiled by the caller; at most that many bytes are written,
- *             so a program built against an older, shorter struct keeps working.
- * @return 0, or -EINVAL (NULL out, size 0), -EBADF (closed), -ENODEV (no such device).
+ * @param size sizeof(*out) as compiled by the caller, in bytes; at most that many bytes are
+ *             written, so a program built against an older, shorter struct keeps working,
+ *             and a newer, longer one gets the counters this library lacks zeroed.
+ * @return 0, or -EINVAL (NULL out, size 0, ctx NULL or not a context), -EBADF (closed),
+ *   -ENODEV (no such device).
  *
  * Thread-safety: safe from any thread; counters of operations still running may be partial.
+ * @since 0.2 (offload_dev_stats() of 0.1, same arguments, under the struct's name)
  */
-int offload_dev_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out, size_t size);
+int offload_dev_get_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out,
+			  size_t size);
 
 /**
  * @brief Zero the work counters of device @p dev.
  *
  * @param ctx An open context.
  * @param dev Device index.
- * @return 0, or -EINVAL, -EBADF, -ENODEV as offload_dev_stats().
+ * @return 0, or -EINVAL, -EBADF, -ENODEV as offload_dev_get_stats().
  *
  * Thread-safety: safe from any thread; operations running meanwhile may count on either side.
  */
 int offload_dev_stats_reset(offload_ctx *ctx, int dev);
 
-/* ------------------------------------------------------------------ results */
 
 /** Result flag: the operation ran on a register-level model ("sim"). */
 #define OFFLOAD_RES_SIM (1u << 0)
@@ -571,11 +686,14 @@ int offload_dev_stats_reset(offload_ctx *ctx, int dev);
  * Who ran an operation. Filled by the synchronous calls that take a
  * `struct offload_result *` (which may be NULL when the caller does not care).
  * Strings are owned by the context and stay valid until it is closed.
+ *
+ * Frozen: those calls take no size for it, so it never grows; a later
+ * release that reports more adds a struct and calls of its own.
  */
 struct offload_result {
 	/** Index of the device that ran the operation. */
 	int dev;
-	/** Backend name: "cpu", "kcapi", "spidev", "udma", "dspi", "eip97". */
+	/** Backend name, one of offload_backend_name()'s ("cpu", "kcapi", ...). */
 	const char *backend;
 	/**
 	 * Implementation that ran: "cpu-memcpy"; "openssl-evp:" and the OpenSSL
@@ -588,6 +706,8 @@ struct offload_result {
 	/** OFFLOAD_RES_* bits. */
 	uint32_t flags;
 };
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,10 @@
 extern "C" {
 #endif
 
+/** @addtogroup crypto
+ * @{
+ */
+
 /** Cipher algorithm and mode. The AES key size follows from the key length. */
 enum offload_cipher_alg {
 	/** AES in ECB mode; key 16/24/32 bytes; no IV; length a multiple of 16. */
@@ -77,6 +81,12 @@ const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len);
  * @c alg, @c key and @c key_len must be 0/NULL (the session's are used).
  * @c in and @c out may be the same buffer (in-place); partially overlapping
  * buffers are rejected.
+ *
+ * The struct can grow at its end: both calls take `sizeof op` as the caller
+ * compiled it. Fields an older caller's struct lacks read as 0 (their
+ * default); bytes of a newer caller's struct this library does not know
+ * must be 0 (a field it cannot honour is refused, never ignored).
+ * Zero-initialise it (`struct offload_cipher_op op = { .alg = ... }`).
  */
 struct offload_cipher_op {
 	/** Algorithm and mode. */
@@ -116,10 +126,13 @@ struct offload_cipher_op {
 /**
  * @brief Run one cipher operation with a key given in the operation.
  *
- * @param ctx An open context.
- * @param op  The operation; see struct offload_cipher_op.
+ * @param ctx     An open context.
+ * @param op      The operation; see struct offload_cipher_op.
+ * @param op_size sizeof(*op) as compiled by the caller, in bytes.
  * @return 0 on success, or
- *   - -EINVAL: NULL argument, unknown algorithm, wrong key/IV/tag length,
+ *   - -EINVAL: NULL argument, @p op_size smaller than the 0.1 layout or
+ *     larger with non-zero bytes this library does not know, unknown
+ *     algorithm, wrong key/IV/tag length,
  *     length not a multiple of the block size for ECB/CBC/DES/3DES, an IV
  *     given for ECB, AAD or tag given for a non-AEAD mode, partially
  *     overlapping buffers;
@@ -145,8 +158,9 @@ struct offload_cipher_op {
  * tried before pseudo-devices such as "af_alg".
  *
  * Thread-safety: safe to call concurrently on one context.
+ * @since 0.2 with @p op_size; 0.1 binaries reach the 0.1 form, without it.
  */
-int offload_cipher(offload_ctx *ctx, const struct offload_cipher_op *op);
+int offload_cipher(offload_ctx *ctx, const struct offload_cipher_op *op, size_t op_size);
 
 /** A cipher session: a key set once for many operations. */
 typedef struct offload_cipher_session offload_cipher_session;
@@ -195,13 +209,16 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
 /**
  * @brief Run one operation with the session's key.
  *
- * @param s  The session.
- * @param op The operation; @c alg, @c key and @c key_len must be 0/NULL.
+ * @param s       The session.
+ * @param op      The operation; @c alg, @c key and @c key_len must be 0/NULL.
+ * @param op_size sizeof(*op) as compiled by the caller, in bytes.
  * @return As offload_cipher().
  *
  * Thread-safety: the session's owning thread only.
+ * @since 0.2 with @p op_size; 0.1 binaries reach the 0.1 form, without it.
  */
-int offload_cipher_session_run(offload_cipher_session *s, const struct offload_cipher_op *op);
+int offload_cipher_session_run(offload_cipher_session *s, const struct offload_cipher_op *op,
+			       size_t op_size);
 
 /**
  * @brief Close a session: wipe the key material (explicit_bzero) in the
@@ -359,6 +376,8 @@ int offload_hash_final(offload_hash_session *s, void *digest, size_t digest_len,
  * Thread-safety: the session's owning thread only.
  */
 int offload_hash_close(offload_hash_session *s);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,10 @@
 extern "C" {
 #endif
 
+/** @addtogroup memcpy
+ * @{
+ */
+
 /**
  * @brief How the header's fast paths are compiled: `static inline` for
  *        programs.
@@ -164,6 +168,12 @@ OFFLOAD_INLINE int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, 
 int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
 		       struct offload_result *res);
 
+/** @} */
+
+/** @addtogroup queue
+ * @{
+ */
+
 /** An asynchronous copy queue bound to one device. See offload_queue_open(). */
 typedef struct offload_queue offload_queue;
 
@@ -177,7 +187,11 @@ struct offload_queue_opts {
 	int dev;
 };
 
-/** One finished job, as returned by offload_queue_poll() and offload_queue_wait(). */
+/**
+ * One finished job, as returned by offload_queue_poll() and offload_queue_wait().
+ * An array element (its size is the stride of the caller's array), so it
+ * never grows; a later release that reports more adds a struct of its own.
+ */
 struct offload_completion {
 	/** The value passed to offload_queue_copy(). */
 	uint64_t user_data;
@@ -185,7 +199,7 @@ struct offload_completion {
 	uint32_t job;
 	/** 0 on success, or -ETIMEDOUT, -EIO, -ECANCELED (queue reset) for this job. */
 	int32_t status;
-	/** Device that ran the job (see offload_dev_info()). */
+	/** Device that ran the job (see offload_dev_get_info()). */
 	int32_t dev;
 	/** OFFLOAD_RES_* bits for this job. */
 	uint32_t flags;
@@ -321,6 +335,8 @@ int offload_queue_capacity(const offload_queue *q);
  * Thread-safety: the owning thread only.
  */
 int offload_queue_dev(const offload_queue *q);
+
+/** @} */
 
 #ifdef __cplusplus
 }

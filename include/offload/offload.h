@@ -5,7 +5,40 @@
  *        the DMA and crypto engines of embedded SoCs, configured from the
  *        device tree, with the CPU as fallback.
  *
- * Include this header; it includes the others.
+ * Include this header; it includes the others. Each function has a man
+ * page (offload_ctx_open(3), ...); liboffload(3) is the overview.
+ *
+ * Synopsis, by group (the c-periphery layout; each group is a Doxygen
+ * module and a SEE ALSO set in the man pages):
+ *
+ * @code
+ * Version       offload_version()  offload_version_string()  offload_check_version()
+ *               OFFLOAD_VERSION_NUMBER  OFFLOAD_CHECK_VERSION()
+ * Errors        offload_strerror()  offload_last_error()
+ * Context       offload_ctx_new()  offload_ctx_opts_init()  offload_ctx_open()
+ *               offload_ctx_close()  offload_ctx_free()  offload_ctx_dt_source()
+ *               offload_ctx_note()  offload_ctx_get_flags()  offload_ctx_flags() (0.1)
+ * Devices       offload_dev_count()  offload_dev_get_info()  offload_dev_find()
+ *               offload_dev_get_stats()  offload_dev_stats_reset()
+ *               offload_backend_name()  offload_backend_caps()  offload_backend_status()
+ * Memcpy        offload_memcpy()  offload_memcpy_dev()  offload_memcpy_slowpath()
+ * Queue         offload_queue_opts_init()  offload_queue_open()  offload_queue_close()
+ *               offload_queue_copy()  offload_queue_submit()  offload_queue_poll()
+ *               offload_queue_wait()  offload_queue_capacity()  offload_queue_dev()
+ * DMA buffers   offload_buf_alloc()  offload_buf_import_dmabuf()  offload_buf_free()
+ *               offload_buf_ptr()  offload_buf_size()  offload_buf_bus_addr()
+ *               offload_buf_cache_mode()  offload_buf_dmabuf_fd()
+ *               offload_buf_dmabuf_exporter()  offload_buf_sync_for_device()
+ *               offload_buf_sync_for_cpu()
+ * SPI           offload_spi_opts_init()  offload_spi_open()  offload_spi_transfer()
+ *               offload_spi_get_info()  offload_spi_close()
+ * Crypto        offload_cipher_name()  offload_cipher()  offload_cipher_session_open()
+ *               offload_cipher_session_open_dev()  offload_cipher_session_run()
+ *               offload_cipher_session_close()  offload_hash_name()
+ *               offload_hash_digest_size()  offload_hash()  offload_hash_open()
+ *               offload_hash_open_dev()  offload_hash_update()  offload_hash_final()
+ *               offload_hash_close()
+ * @endcode
  *
  * Threading contract (the libgpiod/DPDK rule):
  *  - A context (::offload_ctx) may be shared by threads once open: the
@@ -50,6 +83,35 @@
  */
 #ifndef OFFLOAD_OFFLOAD_H
 #define OFFLOAD_OFFLOAD_H
+
+/**
+ * @defgroup version Version
+ * @brief Which liboffload the headers and the loaded library are.
+ *
+ * @defgroup errors Errors
+ * @brief Error codes in words, and the sentence of the last failed call.
+ *
+ * @defgroup context Context
+ * @brief Open a device tree, its devices and their backends; close it.
+ *
+ * @defgroup devices Devices
+ * @brief The devices of a context, their decisions and counters, the backends.
+ *
+ * @defgroup memcpy Memcpy
+ * @brief Synchronous copies on the device the policy picks or on a given one.
+ *
+ * @defgroup queue Queue
+ * @brief Asynchronous copies: enqueue, submit, reap completions in order.
+ *
+ * @defgroup buffers DMA buffers
+ * @brief Memory a device can DMA to, its cache mode and hand-off; dma-buf.
+ *
+ * @defgroup spi SPI
+ * @brief SPI handles from a device-tree node or a spidev, and messages.
+ *
+ * @defgroup crypto Crypto
+ * @brief Ciphers, AEAD, hashes and HMAC, one-shot and in sessions.
+ */
 
 #include <offload/version.h>
 #include <offload/core.h>

@@ -20,6 +20,10 @@
 extern "C" {
 #endif
 
+/** @addtogroup spi
+ * @{
+ */
+
 /** Mode bit: sample on the trailing clock edge (value as Linux SPI_CPHA). */
 #define OFFLOAD_SPI_CPHA 0x01u
 /** Mode bit: clock idles high (SPI_CPOL). */
@@ -99,12 +103,16 @@ struct offload_spi_opts {
 	uint32_t max_speed_hz;
 	/** Default word size in bits (4..32 as the controller allows); 0 = 8. */
 	uint8_t bits_per_word;
-	/** OFFLOAD_SPI_OPEN_* flags; 0 by default. (Added after 0.1.0; older callers' size excludes it.) */
+	/** OFFLOAD_SPI_OPEN_* flags; 0 by default. */
 	uint32_t flags;
 };
 
 /**
  * One transfer of a message; zero-initialise, then fill.
+ *
+ * An array element (offload_spi_transfer() takes @c n of them), so its size
+ * is the array's stride and it never grows; a later release that needs more
+ * per-transfer fields adds a new struct and call.
  *
  * At least one of @c tx and @c rx must be set (a transfer with neither
  * clocks nothing under Linux, so it is refused). @c rx either equals @c tx
@@ -140,7 +148,11 @@ struct offload_spi_xfer {
 	uint8_t word_delay_usecs;
 };
 
-/** What an SPI handle is, as offload_spi_info() reports it. Strings live as long as the handle. */
+/**
+ * What an SPI handle is, as offload_spi_get_info() reports it. Strings live
+ * as long as the handle. The struct can grow at its end; the size argument
+ * of offload_spi_get_info() keeps older and newer callers working.
+ */
 struct offload_spi_info {
 	/** Backend: "spidev", "dspi" (direct) or "dspi-sim". */
 	const char *backend;
@@ -260,18 +272,29 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  *   - other -errno from the kernel's SPI_IOC_MESSAGE.
  *
  * Thread-safety: the handle's owning thread only.
+ * @since 0.2 under this name; offload_spi_xfer() in 0.1 (the struct's name),
+ *   which 0.1 binaries still reach.
  */
-int offload_spi_xfer(offload_spi *spi, const struct offload_spi_xfer *xfers, unsigned n);
+int offload_spi_transfer(offload_spi *spi, const struct offload_spi_xfer *xfers, unsigned n);
 
 /**
  * @brief Describe an open SPI handle.
+ *
+ * As offload_dev_get_info(): pass `sizeof *info` as compiled; at most @p size
+ * bytes are written, and what a newer, longer struct has beyond this
+ * library's is zeroed.
+ *
  * @param spi  The handle.
  * @param info Filled on success.
- * @return 0, or -EINVAL.
+ * @param size sizeof(*info) as compiled by the caller, in bytes (> 0).
+ * @return 0, or -EINVAL (spi NULL or not an open handle, info NULL, size 0),
+ *   -EBADF (the handle was inherited through fork()).
  *
  * Thread-safety: the handle's owning thread only.
+ * @since 0.2 (replaces offload_spi_info() of 0.1, which had no size; 0.1
+ *   binaries still reach that entry point, which copies the 0.1 layout).
  */
-int offload_spi_info(const offload_spi *spi, struct offload_spi_info *info);
+int offload_spi_get_info(const offload_spi *spi, struct offload_spi_info *info, size_t size);
 
 /**
  * @brief Close an SPI handle.
@@ -281,6 +304,8 @@ int offload_spi_info(const offload_spi *spi, struct offload_spi_info *info);
  * Thread-safety: the handle's owning thread only.
  */
 int offload_spi_close(offload_spi *spi);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -148,7 +148,7 @@ static int dmabuf_alloc(offload_ctx *ctx, struct offload_buf *b, size_t len, uin
 	return dmabuf_start(ctx, b, "offload_buf_alloc");
 }
 
-int offload_buf_alloc(offload_ctx *ctx, int dev, size_t len, uint32_t flags, offload_buf **out)
+OFFLOAD_API int offload_buf_alloc(offload_ctx *ctx, int dev, size_t len, uint32_t flags, offload_buf **out)
 {
 	char why[OFL_ERRMSG_LEN - 120];
 	int r = ofl_ctx_check(ctx, "offload_buf_alloc");
@@ -213,7 +213,7 @@ int offload_buf_alloc(offload_ctx *ctx, int dev, size_t len, uint32_t flags, off
 	return 0;
 }
 
-int offload_buf_import_dmabuf(offload_ctx *ctx, int dev, int fd, offload_buf **out)
+OFFLOAD_API int offload_buf_import_dmabuf(offload_ctx *ctx, int dev, int fd, offload_buf **out)
 {
 	char why[OFL_ERRMSG_LEN - 120];
 	int r = ofl_ctx_check(ctx, "offload_buf_import_dmabuf");
@@ -255,7 +255,7 @@ static bool buf_ok(const offload_buf *b)
 	return b && b->magic == OFL_BUF_MAGIC;
 }
 
-int offload_buf_free(offload_buf *b)
+OFFLOAD_API int offload_buf_free(offload_buf *b)
 {
 	if (!buf_ok(b))
 		return ofl_err(NULL, -EINVAL, "offload_buf_free: %s", b ? "not a buffer" : "buffer is NULL");
@@ -280,7 +280,7 @@ int offload_buf_free(offload_buf *b)
 	return r;
 }
 
-int offload_buf_dmabuf_fd(const offload_buf *b)
+OFFLOAD_API int offload_buf_dmabuf_fd(const offload_buf *b)
 {
 	if (!buf_ok(b))
 		return ofl_err(NULL, -EINVAL, "offload_buf_dmabuf_fd: %s", b ? "not a buffer" : "buffer is NULL");
@@ -292,29 +292,35 @@ int offload_buf_dmabuf_fd(const offload_buf *b)
 	return b->dmabuf->fd;
 }
 
-const char *offload_buf_dmabuf_exporter(const offload_buf *b)
+OFFLOAD_API const char *offload_buf_dmabuf_exporter(const offload_buf *b)
 {
 	return buf_ok(b) && b->dmabuf ? b->dmabuf->exporter : NULL;
 }
 
-void *offload_buf_ptr(const offload_buf *b)
+OFFLOAD_API void *offload_buf_ptr(const offload_buf *b)
 {
 	return buf_ok(b) ? b->cpu : NULL;
 }
 
-size_t offload_buf_size(const offload_buf *b)
+OFFLOAD_API size_t offload_buf_size(const offload_buf *b)
 {
 	return buf_ok(b) ? b->size : 0;
 }
 
-uint64_t offload_buf_bus_addr(const offload_buf *b)
+OFFLOAD_API uint64_t offload_buf_bus_addr(const offload_buf *b)
 {
 	return buf_ok(b) && b->dma ? b->dma->bus : 0;
 }
 
-enum offload_cache_mode offload_buf_cache_mode(const offload_buf *b)
+OFFLOAD_API enum offload_cache_mode offload_buf_cache_mode(const offload_buf *b)
 {
-	return buf_ok(b) ? b->mode : OFFLOAD_CACHE_COHERENT;
+	if (buf_ok(b))
+		return b->mode;
+	/* The safe answer for a caller's bug: with STREAMING the caller keeps
+	 * maintaining the caches, which is never wrong, only slower. */
+	ofl_err(NULL, -EINVAL, "offload_buf_cache_mode: %s; answering streaming (maintain the caches)",
+		b ? "not a buffer" : "buffer is NULL");
+	return OFFLOAD_CACHE_STREAMING;
 }
 
 static int check_range(const offload_buf *b, size_t off, size_t len, enum offload_dma_dir dir,
@@ -334,7 +340,7 @@ static int check_range(const offload_buf *b, size_t off, size_t len, enum offloa
 	return 0;
 }
 
-int offload_buf_sync_for_device(offload_buf *b, size_t off, size_t len, enum offload_dma_dir dir)
+OFFLOAD_API int offload_buf_sync_for_device(offload_buf *b, size_t off, size_t len, enum offload_dma_dir dir)
 {
 	int r = check_range(b, off, len, dir, "offload_buf_sync_for_device");
 
@@ -354,7 +360,7 @@ int offload_buf_sync_for_device(offload_buf *b, size_t off, size_t len, enum off
 	return 0;
 }
 
-int offload_buf_sync_for_cpu(offload_buf *b, size_t off, size_t len, enum offload_dma_dir dir)
+OFFLOAD_API int offload_buf_sync_for_cpu(offload_buf *b, size_t off, size_t len, enum offload_dma_dir dir)
 {
 	int r = check_range(b, off, len, dir, "offload_buf_sync_for_cpu");
 
@@ -381,18 +387,19 @@ int offload_buf_sync_for_cpu(offload_buf *b, size_t off, size_t len, enum offloa
 
 /* ------------------------------------------------------------- device statistics */
 
-int offload_dev_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out, size_t size)
+OFFLOAD_API int offload_dev_get_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out,
+				      size_t size)
 {
 	struct offload_dev_stats s;
-	int r = ofl_ctx_check(ctx, "offload_dev_stats");
+	int r = ofl_ctx_check(ctx, "offload_dev_get_stats");
 
 	if (r < 0)
 		return r;
 	if (!out || size == 0)
-		return ofl_err(ctx, -EINVAL, "offload_dev_stats: %s", !out ? "out is NULL" : "size is 0");
+		return ofl_err(ctx, -EINVAL, "offload_dev_get_stats: %s", !out ? "out is NULL" : "size is 0");
 	const struct ofl_device *d = ofl_ctx_device(ctx, dev);
 	if (!d)
-		return ofl_err(ctx, -ENODEV, "offload_dev_stats: no device %d (the context has %d)", dev,
+		return ofl_err(ctx, -ENODEV, "offload_dev_get_stats: no device %d (the context has %d)", dev,
 			       ctx->ndev);
 	const struct ofl_dev_counters *c = &d->stats;
 	memset(&s, 0, sizeof(s));
@@ -404,11 +411,11 @@ int offload_dev_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats 
 	s.bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed);
 	s.bounced_bytes = atomic_load_explicit(&c->bounced_bytes, memory_order_relaxed);
 	s.cpu_bytes = atomic_load_explicit(&c->cpu_bytes, memory_order_relaxed);
-	memcpy(out, &s, OFL_MIN(size, sizeof(s)));
+	ofl_struct_out(out, size, &s, sizeof(s));
 	return 0;
 }
 
-int offload_dev_stats_reset(offload_ctx *ctx, int dev)
+OFFLOAD_API int offload_dev_stats_reset(offload_ctx *ctx, int dev)
 {
 	int r = ofl_ctx_check(ctx, "offload_dev_stats_reset");
 

@@ -54,17 +54,29 @@ static void fork_hook_register(void)
 	(void)pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
-unsigned offload_version(void)
+OFFLOAD_API unsigned offload_version(void)
 {
 	return OFFLOAD_VERSION_NUMBER;
 }
 
-const char *offload_version_string(void)
+OFFLOAD_API const char *offload_version_string(void)
 {
 	return OFFLOAD_VERSION_STRING;
 }
 
-void offload_ctx_opts_init(struct offload_ctx_opts *opts)
+OFFLOAD_API int offload_check_version(unsigned major, unsigned minor, unsigned patch)
+{
+	/* In variables: a component that is 0 would make a constant comparison. */
+	const unsigned have[3] = { OFFLOAD_VERSION_MAJOR, OFFLOAD_VERSION_MINOR, OFFLOAD_VERSION_PATCH };
+	const unsigned want[3] = { major, minor, patch };
+
+	for (int i = 0; i < 3; i++)
+		if (have[i] != want[i])
+			return have[i] > want[i];
+	return 1;
+}
+
+OFFLOAD_API void offload_ctx_opts_init(struct offload_ctx_opts *opts)
 {
 	if (!opts)
 		return;
@@ -73,7 +85,7 @@ void offload_ctx_opts_init(struct offload_ctx_opts *opts)
 	opts->dt_source = OFFLOAD_DT_AUTO;
 }
 
-offload_ctx *offload_ctx_new(void)
+OFFLOAD_API offload_ctx *offload_ctx_new(void)
 {
 	struct offload_ctx *ctx = calloc(1, sizeof(*ctx));
 
@@ -631,7 +643,7 @@ static void choose_defaults(struct offload_ctx *ctx)
 	}
 }
 
-int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
+OFFLOAD_API int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 {
 	struct offload_ctx_opts o;
 	const char *env_dtb = NULL, *env_be = NULL, *env_sim = NULL;
@@ -731,7 +743,7 @@ fail:
 	return r;
 }
 
-int offload_ctx_close(offload_ctx *ctx)
+OFFLOAD_API int offload_ctx_close(offload_ctx *ctx)
 {
 	int r = ofl_ctx_check(ctx, "offload_ctx_close");
 
@@ -753,7 +765,7 @@ int offload_ctx_close(offload_ctx *ctx)
 	return 0;
 }
 
-void offload_ctx_free(offload_ctx *ctx)
+OFFLOAD_API void offload_ctx_free(offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC)
 		return;
@@ -782,23 +794,43 @@ void offload_ctx_free(offload_ctx *ctx)
 	free(ctx);
 }
 
-const char *offload_ctx_dt_source(const offload_ctx *ctx)
+OFFLOAD_API const char *offload_ctx_dt_source(const offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;
 	return ctx->dt.source;
 }
 
-uint32_t offload_ctx_flags(const offload_ctx *ctx)
+/* The flags in effect of an open context. */
+static uint32_t flags_in_effect(const offload_ctx *ctx)
 {
-	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
-		return 0;
 	uint32_t f = ctx->flags & ~(uint32_t)OFFLOAD_CTX_SIM;
+
 	if (ctx->sim && !ctx->sim_auto)
 		f |= OFFLOAD_CTX_SIM;
 	if (ctx->dt_fallback)
 		f |= OFFLOAD_CTX_DT_FALLBACK;
 	return f;
+}
+
+OFFLOAD_API uint32_t offload_ctx_flags(const offload_ctx *ctx)
+{
+	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
+		return 0;
+	return flags_in_effect(ctx);
+}
+
+OFFLOAD_API int offload_ctx_get_flags(const offload_ctx *ctx, uint32_t *flags)
+{
+	if (flags)
+		*flags = 0; /* never a stale value on failure */
+	int r = ofl_ctx_check(ctx, "offload_ctx_get_flags");
+	if (r < 0)
+		return r;
+	if (!flags)
+		return ofl_err(ctx, -EINVAL, "offload_ctx_get_flags: flags is NULL");
+	*flags = flags_in_effect(ctx);
+	return 0;
 }
 
 void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,

@@ -24,6 +24,7 @@
 #include <offload/crypto.h>
 
 struct ofl_device;
+struct offload_ctx;
 
 /* Static facts about a cipher: sizes the core checks before any backend runs. */
 struct ofl_cipher_info {
@@ -43,6 +44,36 @@ static inline bool ofl_hash_is_hmac(enum offload_hash_alg alg)
 {
 	return ((unsigned)alg & 0x100u) != 0;
 }
+
+/*
+ * sizeof(struct offload_cipher_op) in liboffload 0.1, the oldest layout
+ * offload_cipher() and offload_cipher_session_run() accept (fields are only
+ * ever added at the end).
+ */
+#define OFL_CIPHER_OP_SIZE_0_1 OFL_SIZE_UPTO(struct offload_cipher_op, result)
+
+/* One device a session may use, with its lazily created backend state. */
+struct ofl_crypto_slot {
+	struct ofl_device *dev;
+	void *bs;
+};
+
+/*
+ * Choose the devices of a new cipher or hash session (core/crypto.c): kind
+ * is OFFLOAD_CAP_CIPHER or OFFLOAD_CAP_HASH, alg the algorithm, alg_name its
+ * name for messages. Fills eng (may stay NULL: no engine) and cpu (NULL when
+ * the CPU cannot do it); dev >= 0 pins the session to that device (eng).
+ * 0, or -ENODEV / -ENOTSUP with the reasons of every device tried.
+ */
+int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t kind, int alg,
+		    const char *alg_name, struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu);
+/*
+ * The automatic choice ofl_crypto_pick() found for kind and alg on this
+ * context before (it keeps one per algorithm while the context is open):
+ * true with eng and cpu's devices set, false when it has not found one yet.
+ */
+bool ofl_crypto_pick_cached(struct offload_ctx *ctx, uint32_t kind, int alg,
+			    struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu);
 
 struct ofl_cipher_ops {
 	/*

@@ -4,30 +4,32 @@
 
 #include "core/internal.h"
 
-int offload_dev_count(const offload_ctx *ctx)
+OFFLOAD_API int offload_dev_count(const offload_ctx *ctx)
 {
 	int r = ofl_ctx_check(ctx, "offload_dev_count");
 
 	return r < 0 ? r : ctx->ndev;
 }
 
-int offload_dev_info(const offload_ctx *ctx, int index, struct offload_dev_info *info)
+OFFLOAD_API int offload_dev_get_info(const offload_ctx *ctx, int index, struct offload_dev_info *info,
+				     size_t size)
 {
-	int r = ofl_ctx_check(ctx, "offload_dev_info");
+	static const char func[] = "offload_dev_get_info";
+	int r = ofl_ctx_check(ctx, func);
 
 	if (r < 0)
 		return r;
-	if (!info)
-		return ofl_err(ctx, -EINVAL, "offload_dev_info: info is NULL");
+	if (!info || size == 0)
+		return ofl_err(ctx, -EINVAL, "%s: %s", func, !info ? "info is NULL" : "size is 0");
 	const struct ofl_device *d = ofl_ctx_device(ctx, index);
 	if (!d)
-		return ofl_err(ctx, -ENODEV, "offload_dev_info: no device %d (the context has %d)",
-			       index, ctx->ndev);
-	*info = d->info;
+		return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, index,
+			       ctx->ndev);
+	ofl_struct_out(info, size, &d->info, sizeof(d->info));
 	return 0;
 }
 
-int offload_dev_find(const offload_ctx *ctx, const char *key)
+OFFLOAD_API int offload_dev_find(const offload_ctx *ctx, const char *key)
 {
 	int r = ofl_ctx_check(ctx, "offload_dev_find");
 
@@ -45,7 +47,41 @@ int offload_dev_find(const offload_ctx *ctx, const char *key)
 		       key);
 }
 
-int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why)
+/* The registry's length: ofl_backends[] is NULL-terminated. */
+static unsigned backend_count(void)
+{
+	unsigned n = 0;
+
+	while (ofl_backends[n])
+		n++;
+	return n;
+}
+
+OFFLOAD_API const char *offload_backend_name(unsigned index)
+{
+	return index < backend_count() ? ofl_backends[index]->name : NULL;
+}
+
+OFFLOAD_API uint32_t offload_backend_caps(unsigned index)
+{
+	if (index >= backend_count())
+		return 0;
+	/* What this build implements: the CPU backend built without OpenSSL
+	 * has no cipher or hash ops, whatever its descriptor claims. */
+	const struct ofl_backend *be = ofl_backends[index];
+	uint32_t caps = be->caps;
+	if (!be->memcpy)
+		caps &= ~(uint32_t)OFFLOAD_CAP_MEMCPY;
+	if (!be->cipher)
+		caps &= ~(uint32_t)OFFLOAD_CAP_CIPHER;
+	if (!be->hash)
+		caps &= ~(uint32_t)OFFLOAD_CAP_HASH;
+	if (!be->spi)
+		caps &= ~(uint32_t)OFFLOAD_CAP_SPI;
+	return caps;
+}
+
+OFFLOAD_API int offload_backend_status(const offload_ctx *ctx, const char *name, const char **why)
 {
 	int r = ofl_ctx_check(ctx, "offload_backend_status");
 
@@ -69,7 +105,7 @@ int offload_backend_status(const offload_ctx *ctx, const char *name, const char 
 				     "library", name);
 }
 
-const char *offload_ctx_note(const offload_ctx *ctx)
+OFFLOAD_API const char *offload_ctx_note(const offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;

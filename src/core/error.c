@@ -28,7 +28,7 @@ int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...)
 	return err;
 }
 
-const char *offload_last_error(const offload_ctx *ctx)
+OFFLOAD_API const char *offload_last_error(const offload_ctx *ctx)
 {
 	if (ctx && tl_err.ctx_id != ctx->id)
 		return "";
@@ -50,7 +50,7 @@ static const char *libc_errno_text(int err)
 #endif
 }
 
-const char *offload_strerror(int err)
+OFFLOAD_API const char *offload_strerror(int err)
 {
 	if (err == INT_MIN)
 		return "unknown error"; /* -INT_MIN does not exist */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internal declarations shared by src/ and backends/. Never installed.
- * Internal symbols that cross files are prefixed ofl_; the version script
- * keeps them out of liboffload.so.
+ * Internal symbols that cross files are prefixed ofl_; they are hidden
+ * (-fvisibility=hidden): only OFFLOAD_API definitions leave the library.
  */
 #ifndef OFL_CORE_INTERNAL_H
 #define OFL_CORE_INTERNAL_H
@@ -31,6 +31,35 @@
 #define OFL_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define OFL_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define OFL_UNUSED(x) ((void)(x))
+
+/*
+ * On the definition of every public offload_* function: the library is
+ * compiled with -fvisibility=hidden, so only these are visible outside it
+ * (liboffload.so exports them through src/offload.map; liboffload.a keeps
+ * every other symbol local, see cmake/OffloadLibraries.cmake).
+ */
+#define OFFLOAD_API __attribute__((visibility("default")))
+
+/*
+ * The size of a public struct as it was when its last field was `last`
+ * (a release's layout: fields are only added at the end), padding included.
+ */
+#define OFL_SIZE_UPTO(type, last)                                                               \
+	((offsetof(type, last) + sizeof(((type *)0)->last) + _Alignof(type) - 1) /              \
+	 _Alignof(type) * _Alignof(type))
+
+/*
+ * Copy a struct the library fills (src, src_size bytes) to a caller that
+ * compiled against dst_size bytes of it: an older, shorter layout gets what
+ * it has room for, a newer, longer one gets the rest zeroed (the fields this
+ * library does not know read as 0, their documented "unknown").
+ */
+static inline void ofl_struct_out(void *dst, size_t dst_size, const void *src, size_t src_size)
+{
+	__builtin_memcpy(dst, src, OFL_MIN(dst_size, src_size));
+	if (dst_size > src_size)
+		__builtin_memset((char *)dst + src_size, 0, dst_size - src_size);
+}
 
 #if defined(__GNUC__)
 #define OFL_PRINTF(f, a) __attribute__((format(printf, f, a)))

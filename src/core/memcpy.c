@@ -88,7 +88,7 @@ static int __attribute__((noinline)) run_auto(const char *func, struct offload_c
 	return r;
 }
 
-int offload_memcpy_slowpath(offload_ctx *ctx, void *dst, const void *src, size_t len)
+OFFLOAD_API int offload_memcpy_slowpath(offload_ctx *ctx, void *dst, const void *src, size_t len)
 {
 	if (OFL_UNLIKELY(!ofl_copy_args_ok(ctx, dst, src, len)))
 		return copy_args_err(ctx, "offload_memcpy", dst, src, len);
@@ -103,7 +103,7 @@ int offload_memcpy_slowpath(offload_ctx *ctx, void *dst, const void *src, size_t
 	return run_auto("offload_memcpy", ctx, d, dst, src, len, NULL);
 }
 
-int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
+OFFLOAD_API int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const void *src, size_t len,
 		       struct offload_result *res)
 {
 	if (!ofl_copy_args_ok(ctx, dst, src, len))

@@ -14,7 +14,7 @@ struct ofl_queue_handle {
 	struct ofl_handle hdl;
 };
 
-void offload_queue_opts_init(struct offload_queue_opts *opts)
+OFFLOAD_API void offload_queue_opts_init(struct offload_queue_opts *opts)
 {
 	if (!opts)
 		return;
@@ -31,7 +31,7 @@ static void queue_destroy(struct ofl_handle *h)
 	offload_queue_close(&qh->q);
 }
 
-int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, offload_queue **out)
+OFFLOAD_API int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, offload_queue **out)
 {
 	struct offload_queue_opts o;
 
@@ -99,7 +99,7 @@ int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, 
 	return 0;
 }
 
-int offload_queue_close(offload_queue *q)
+OFFLOAD_API int offload_queue_close(offload_queue *q)
 {
 	int r = 0;
 
@@ -138,7 +138,7 @@ int offload_queue_close(offload_queue *q)
 	return r;
 }
 
-int offload_queue_copy(offload_queue *q, void *dst, const void *src, size_t len, uint64_t user_data)
+OFFLOAD_API int offload_queue_copy(offload_queue *q, void *dst, const void *src, size_t len, uint64_t user_data)
 {
 	if (OFL_UNLIKELY(!q))
 		return ofl_err(NULL, -EINVAL, "offload_queue_copy: queue is NULL");
@@ -163,7 +163,7 @@ int offload_queue_copy(offload_queue *q, void *dst, const void *src, size_t len,
 	return (int)(q->tail++ & 0x7fffffffu);
 }
 
-int offload_queue_submit(offload_queue *q)
+OFFLOAD_API int offload_queue_submit(offload_queue *q)
 {
 	if (OFL_UNLIKELY(!q))
 		return ofl_err(NULL, -EINVAL, "offload_queue_submit: queue is NULL");
@@ -197,7 +197,7 @@ static unsigned reap(offload_queue *q, struct offload_completion *cpl, unsigned 
 	return n;
 }
 
-int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigned max)
+OFFLOAD_API int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigned max)
 {
 	if (OFL_UNLIKELY(!q || (!cpl && max)))
 		return ofl_err(q ? q->ctx : NULL, -EINVAL, "offload_queue_poll: %s is NULL",
@@ -213,7 +213,7 @@ int offload_queue_poll(offload_queue *q, struct offload_completion *cpl, unsigne
 	return (int)reap(q, cpl, max);
 }
 
-int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigned max, int64_t timeout_us)
+OFFLOAD_API int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigned max, int64_t timeout_us)
 {
 	if (OFL_UNLIKELY(!q || !cpl || max == 0))
 		return ofl_err(q ? q->ctx : NULL, -EINVAL, "offload_queue_wait: %s",
@@ -246,14 +246,14 @@ int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigne
 	return (int)reap(q, cpl, max);
 }
 
-int offload_queue_capacity(const offload_queue *q)
+OFFLOAD_API int offload_queue_capacity(const offload_queue *q)
 {
 	if (!q)
 		return ofl_err(NULL, -EINVAL, "offload_queue_capacity: queue is NULL");
 	return (int)(q->depth - (q->tail - q->head));
 }
 
-int offload_queue_dev(const offload_queue *q)
+OFFLOAD_API int offload_queue_dev(const offload_queue *q)
 {
 	if (!q)
 		return ofl_err(NULL, -EINVAL, "offload_queue_dev: queue is NULL");

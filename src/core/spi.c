@@ -32,7 +32,7 @@ struct offload_spi {
 	char path[256];
 };
 
-void offload_spi_opts_init(struct offload_spi_opts *opts)
+OFFLOAD_API void offload_spi_opts_init(struct offload_spi_opts *opts)
 {
 	if (!opts)
 		return;
@@ -350,7 +350,7 @@ static void spi_destroy(struct ofl_handle *h)
 	offload_spi_close(ofl_container_of(h, struct offload_spi, h));
 }
 
-int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_spi_opts *opts,
+OFFLOAD_API int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_spi_opts *opts,
 		     offload_spi **out)
 {
 	static const char fn[] = "offload_spi_open";
@@ -450,7 +450,7 @@ fail:
 	return r;
 }
 
-int offload_spi_close(offload_spi *spi)
+OFFLOAD_API int offload_spi_close(offload_spi *spi)
 {
 	if (!spi || spi->magic != OFL_SPI_MAGIC)
 		return ofl_err(NULL, -EINVAL, "offload_spi_close: %s", spi ? "not an open SPI handle" :
@@ -465,26 +465,30 @@ int offload_spi_close(offload_spi *spi)
 	return 0;
 }
 
-int offload_spi_info(const offload_spi *spi, struct offload_spi_info *info)
+OFFLOAD_API int offload_spi_get_info(const offload_spi *spi, struct offload_spi_info *info, size_t size)
 {
+	static const char func[] = "offload_spi_get_info";
+	struct offload_spi_info i;
+
 	if (!spi || spi->magic != OFL_SPI_MAGIC)
-		return ofl_err(NULL, -EINVAL, "offload_spi_info: %s",
+		return ofl_err(NULL, -EINVAL, "%s: %s", func,
 			       spi ? "not an open SPI handle" : "spi is NULL");
 	if (ofl_ctx_inherited(spi->ctx))
-		return ofl_inherited_err(spi->ctx, "offload_spi_info");
-	if (!info)
-		return ofl_err(spi->ctx, -EINVAL, "offload_spi_info: info is NULL");
-	memset(info, 0, sizeof(*info));
-	info->path = spi->path;
-	info->dev = spi->cfg.dev ? spi->cfg.dev->index : -1;
-	info->chip_select = spi->cfg.chip_select;
-	info->mode = spi->cfg.mode;
-	info->max_speed_hz = spi->cfg.max_speed_hz;
-	info->bits_per_word = spi->cfg.bits_per_word;
-	info->cs_setup_ns = spi->cfg.cs_setup_ns;
-	info->cs_hold_ns = spi->cfg.cs_hold_ns;
-	info->max_message_bytes = spi->lim.budget;
-	spi->be->spi->info(spi->priv, info);
+		return ofl_inherited_err(spi->ctx, func);
+	if (!info || size == 0)
+		return ofl_err(spi->ctx, -EINVAL, "%s: %s", func, !info ? "info is NULL" : "size is 0");
+	memset(&i, 0, sizeof(i));
+	i.path = spi->path;
+	i.dev = spi->cfg.dev ? spi->cfg.dev->index : -1;
+	i.chip_select = spi->cfg.chip_select;
+	i.mode = spi->cfg.mode;
+	i.max_speed_hz = spi->cfg.max_speed_hz;
+	i.bits_per_word = spi->cfg.bits_per_word;
+	i.cs_setup_ns = spi->cfg.cs_setup_ns;
+	i.cs_hold_ns = spi->cfg.cs_hold_ns;
+	i.max_message_bytes = spi->lim.budget;
+	spi->be->spi->info(spi->priv, &i);
+	ofl_struct_out(info, size, &i, sizeof(i));
 	return 0;
 }
 
@@ -503,7 +507,7 @@ static uint64_t align_up(uint64_t len, uint32_t align)
 static int check_nbits(const struct offload_spi *spi, unsigned i, const char *dir, unsigned nbits,
 		       bool used, uint32_t dual, uint32_t quad)
 {
-	static const char fn[] = "offload_spi_xfer";
+	static const char fn[] = "offload_spi_transfer";
 
 	if (nbits != 0 && nbits != 1 && nbits != 2 && nbits != 4)
 		return ofl_err(spi->ctx, -EINVAL, "%s: transfer %u: %s_nbits %u (use 1, 2 or 4 lines)",
@@ -527,7 +531,7 @@ static int check_nbits(const struct offload_spi *spi, unsigned i, const char *di
 static int validate(const struct offload_spi *spi, const struct offload_spi_xfer *x, unsigned n,
 		    uint32_t *total, bool *fits)
 {
-	static const char fn[] = "offload_spi_xfer";
+	static const char fn[] = "offload_spi_transfer";
 	const struct ofl_spi_limits *l = &spi->lim;
 	struct offload_ctx *ctx = spi->ctx;
 	uint64_t sum = 0, txb = 0, rxb = 0;
@@ -695,7 +699,7 @@ static int next_part(struct offload_spi *spi, const struct offload_spi_xfer *x, 
 static int split_xfer(struct offload_spi *spi, const struct offload_spi_xfer *x, unsigned n,
 		      uint32_t total)
 {
-	static const char fn[] = "offload_spi_xfer";
+	static const char fn[] = "offload_spi_transfer";
 	struct offload_ctx *ctx = spi->ctx;
 	bool can_hold = spi->lim.cs_hold && !(spi->cfg.flags & OFFLOAD_SPI_OPEN_NO_CS_HOLD);
 	struct cursor c = { 0, 0 };
@@ -752,16 +756,16 @@ static int split_xfer(struct offload_spi *spi, const struct offload_spi_xfer *x,
 	return (int)total;
 }
 
-int offload_spi_xfer(offload_spi *spi, const struct offload_spi_xfer *xfers, unsigned n)
+OFFLOAD_API int offload_spi_transfer(offload_spi *spi, const struct offload_spi_xfer *xfers, unsigned n)
 {
 	uint32_t total = 0;
 	bool fits = false;
 
 	if (!spi || spi->magic != OFL_SPI_MAGIC)
-		return ofl_err(NULL, -EINVAL, "offload_spi_xfer: %s",
+		return ofl_err(NULL, -EINVAL, "offload_spi_transfer: %s",
 			       spi ? "not an open SPI handle" : "spi is NULL");
 	if (ofl_ctx_inherited(spi->ctx))
-		return ofl_inherited_err(spi->ctx, "offload_spi_xfer");
+		return ofl_inherited_err(spi->ctx, "offload_spi_transfer");
 	int r = validate(spi, xfers, n, &total, &fits);
 	if (r < 0)
 		return r;

@@ -21,7 +21,7 @@
  *
  * What the device's cache policy costs is reported beside the speed: per
  * request, the cache-maintenance calls, the bytes they covered and the time
- * spent in them, from offload_dev_stats() around the timed runs. When an
+ * spent in them, from offload_dev_get_stats() around the timed runs. When an
  * EIP97 ran, the Armada 3720 coherent-vs-non-coherent gains of the upstream
  * patch ("arm64: dts: marvell: armada-37xx: mark EIP97 as dma-coherent") are printed as a hardware reference, labelled as
  * such: they were not measured here.
@@ -288,7 +288,7 @@ static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t
 			.tag = a->alg == OFFLOAD_CIPHER_AES_GCM ? tag : NULL,
 			.tag_len = a->alg == OFFLOAD_CIPHER_AES_GCM ? 16 : 0, .result = res,
 		};
-		return offload_cipher(c->ctx, &op);
+		return offload_cipher(c->ctx, &op, sizeof(op));
 	}
 	if (a->hash) {
 		int r = offload_hash_update(c->hs, in, n);
@@ -302,7 +302,7 @@ static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t
 		.tag = a->alg == OFFLOAD_CIPHER_AES_GCM ? tag : NULL,
 		.tag_len = a->alg == OFFLOAD_CIPHER_AES_GCM ? 16 : 0, .result = res,
 	};
-	return offload_cipher_session_run(c->cs, &op);
+	return offload_cipher_session_run(c->cs, &op, sizeof(op));
 }
 
 /* Run for about `secs`; returns ops/s (and the count in *nops), or < 0 on error. */
@@ -341,7 +341,7 @@ static int verify(struct config *c, const struct alg *a, bool enc, const uint8_t
 		snprintf(c->driver, sizeof(c->driver), "%s", res->driver ? res->driver : "?");
 		snprintf(c->backend, sizeof(c->backend), "%s", res->backend ? res->backend : "?");
 		c->run_dev = res->dev;
-		bool known = offload_dev_info(c->ctx, res->dev, &info) == 0;
+		bool known = offload_dev_get_info(c->ctx, res->dev, &info, sizeof(info)) == 0;
 		c->run_sim = known && (info.flags & OFFLOAD_DEVF_SIM);
 		snprintf(c->run_name, sizeof(c->run_name), "%s", known && info.name ? info.name : "?");
 	}
@@ -366,7 +366,7 @@ static void stats_read(struct config *c, struct offload_dev_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (!c->evp && c->run_dev >= 0)
-		offload_dev_stats(c->ctx, c->run_dev, s, sizeof(*s));
+		offload_dev_get_stats(c->ctx, c->run_dev, s, sizeof(*s));
 }
 
 static void stats_add(struct cstat *cs, const struct offload_dev_stats *a,
@@ -1092,7 +1092,7 @@ static void report_cache_table(const struct bc_run *run)
 {
 	const struct config *c = run->cfg;
 
-	printf("\ncache maintenance per request (offload_dev_stats around the timed runs): calls "
+	printf("\ncache maintenance per request (offload_dev_get_stats around the timed runs): calls "
 	       "clean+invalidate, bytes (whole lines), ns\n  A = %s: %s\n  B = %s: %s\n%-14s %8s "
 	       "%10s %8s %8s | %10s %8s %8s\n",
 	       cli_text(c[0].label), cache_time_label(&c[0]), cli_text(c[1].label),

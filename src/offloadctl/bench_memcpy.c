@@ -317,7 +317,7 @@ static int label_for(struct target *t, size_t size, struct label *l)
 			return r;
 		}
 	}
-	r = offload_dev_info(t->ctx, res.dev, &info);
+	r = offload_dev_get_info(t->ctx, res.dev, &info, sizeof(info));
 	if (r < 0)
 		return r;
 	l->dev = res.dev;
@@ -974,7 +974,7 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 	if (o->dev) {
 		int d = cli_dev_find(ctx, o->dev);
 		struct offload_dev_info info;
-		if (d < 0 || offload_dev_info(ctx, d, &info) < 0) {
+		if (d < 0 || offload_dev_get_info(ctx, d, &info, sizeof(info)) < 0) {
 			cli_error(cli, "no device '%s' (see '%s list')", cli_text(o->dev), cli->prog);
 			return -ENODEV;
 		}
@@ -994,7 +994,7 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 		int n = offload_dev_count(ctx);
 		for (int i = 0; i < n; i++) {
 			struct offload_dev_info info;
-			if (offload_dev_info(ctx, i, &info) == 0 && strcmp(info.backend, o->backend) == 0 &&
+			if (offload_dev_get_info(ctx, i, &info, sizeof(info)) == 0 && strcmp(info.backend, o->backend) == 0 &&
 			    (info.caps & OFFLOAD_CAP_MEMCPY) && (info.flags & OFFLOAD_DEVF_USABLE))
 				return i;
 		}

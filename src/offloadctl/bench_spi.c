@@ -354,7 +354,7 @@ static int transfer(struct cli *cli, struct spi_bench *b, const uint8_t *tx, uin
 		else
 			x.rx = NULL; /* TX lanes without loop-back: transmit only, as spidev_test */
 	}
-	int r = offload_spi_xfer(b->spi, &x, 1);
+	int r = offload_spi_transfer(b->spi, &x, 1);
 	if (r < 0) {
 		cli_fail(cli, b->ctx, "can't send spi message", r);
 		return CLI_EXIT_FAIL;
@@ -620,7 +620,7 @@ int bench_spi(struct cli *cli, int argc, char **argv)
 		offload_ctx_free(b.ctx);
 		return CLI_EXIT_FAIL;
 	}
-	offload_spi_info(b.spi, &b.info);
+	offload_spi_get_info(b.spi, &b.info, sizeof(b.info));
 	if (!b.json) {
 		printf("spi mode: 0x%x\n", b.info.mode);
 		printf("bits per word: %u\n", b.info.bits_per_word);

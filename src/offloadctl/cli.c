@@ -8,9 +8,18 @@
 
 #include "cli.h"
 
-/* The library's backend names (offload_backend_status()) and its allow-list capacity. */
-static const char *const backend_names[] = { "cpu", "kcapi", "spidev", "udma", "dspi", "eip97" };
+/* The library's allow-list capacity (the backends are the library's: offload_backend_name()). */
 #define ALLOW_LIST_MAX 255
+
+static bool backend_known(const char *name, size_t n)
+{
+	const char *b;
+
+	for (unsigned i = 0; (b = offload_backend_name(i)); i++)
+		if (strlen(b) == n && strncmp(b, name, n) == 0)
+			return true;
+	return false;
+}
 
 bool cli_backends_ok(const struct cli *cli, const char *opt, const char *list)
 {
@@ -23,13 +32,13 @@ bool cli_backends_ok(const struct cli *cli, const char *opt, const char *list)
 	}
 	for (const char *p = list; *p;) {
 		size_t n = strcspn(p, ", ");
-		bool known = n == 0;
-		for (size_t i = 0; !known && i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
-			known = strlen(backend_names[i]) == n && strncmp(backend_names[i], p, n) == 0;
-		if (!known) {
-			fprintf(stderr, "%s%s%s: %s: unknown backend '%.*s' (known: cpu, kcapi, "
-					"spidev, udma, dspi, eip97)\n",
-				cli->prog, who[0] ? " " : "", who, opt, (int)n, p);
+		if (n && !backend_known(p, n)) {
+			fprintf(stderr, "%s%s%s: %s: unknown backend '%.*s' (known:", cli->prog,
+				who[0] ? " " : "", who, opt, (int)n, p);
+			const char *b;
+			for (unsigned i = 0; (b = offload_backend_name(i)); i++)
+				fprintf(stderr, "%s %s", i ? "," : "", b);
+			fprintf(stderr, ")\n");
 			return false;
 		}
 		p += n + (p[n] != '\0');
@@ -184,21 +193,24 @@ const char *cli_text(const char *s)
 	return ring[k].buf;
 }
 
-void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json)
+void cli_print_absent(offload_ctx *ctx, uint32_t caps, bool json)
 {
 	bool first = true;
+	const char *name;
 
-	for (int i = 0; names[i]; i++) {
+	for (unsigned i = 0; (name = offload_backend_name(i)); i++) {
 		const char *why = NULL;
-		if (offload_backend_status(ctx, names[i], &why) != 0)
+		if (caps && !(offload_backend_caps(i) & caps))
+			continue;
+		if (offload_backend_status(ctx, name, &why) != 0)
 			continue;
 		if (json) {
-			printf("%s{\"backend\": \"%s\", \"reason\": ", first ? "" : ", ", names[i]);
+			printf("%s{\"backend\": \"%s\", \"reason\": ", first ? "" : ", ", name);
 			cli_json_str(stdout, why);
 			printf("}");
 			first = false;
 		} else {
-			printf("backend %s: absent: %s\n", names[i], why && why[0] ? why : "no reason given");
+			printf("backend %s: absent: %s\n", name, why && why[0] ? why : "no reason given");
 		}
 	}
 }
@@ -489,9 +501,16 @@ uint8_t *cli_read_all(const char *path, size_t max, size_t *len)
 	return b;
 }
 
+uint32_t cli_ctx_flags(const offload_ctx *ctx)
+{
+	uint32_t f;
+
+	return offload_ctx_get_flags(ctx, &f) == 0 ? f : 0;
+}
+
 const char *cli_dt_note(offload_ctx *ctx)
 {
-	uint32_t f = offload_ctx_flags(ctx);
+	uint32_t f = cli_ctx_flags(ctx);
 	const char *src = offload_ctx_dt_source(ctx);
 
 	if (f & OFFLOAD_CTX_DT_FALLBACK)
@@ -518,6 +537,6 @@ int cli_dev_find(offload_ctx *ctx, const char *s)
 	if (n == 0 || n > 4 || s[n])
 		return offload_dev_find(ctx, s);
 	int d = atoi(s);
-	int r = offload_dev_info(ctx, d, &info);
+	int r = offload_dev_get_info(ctx, d, &info, sizeof(info));
 	return r < 0 ? r : d;
 }

@@ -291,15 +291,19 @@ const char *cli_text(const char *s);
  * A sentence for the top of list/doctor when the device tree is the built-in
  * virtual board or models are attached; "" otherwise.
  */
+/* The OFFLOAD_CTX_* flags of an open ctx (offload_ctx_get_flags()); 0 if it fails. */
+uint32_t cli_ctx_flags(const offload_ctx *ctx);
+
 const char *cli_dt_note(offload_ctx *ctx);
 
 /*
- * For each backend of the NULL-terminated names that is built but absent
+ * For each backend of the library (offload_backend_name()) that serves one
+ * of the OFFLOAD_CAP_* classes in caps (0: every backend) and is absent
  * from ctx (excluded by the allow-list, or unavailable here), with the
  * library's reason: "backend NAME: absent: WHY" lines, or with json the
  * elements of a JSON array ({"backend": .., "reason": ..}, comma-separated).
  */
-void cli_print_absent(offload_ctx *ctx, const char *const *names, bool json);
+void cli_print_absent(offload_ctx *ctx, uint32_t caps, bool json);
 
 /*
  * A device named on the command line (--dev, --device): a decimal index as

@@ -108,7 +108,6 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 		.longopts = cli_common_longopts, .help = selftest_usage, .max_operands = 0,
 		.formats = CLI_FMT_JSON,
 	};
-	static const char *const backends[] = { "cpu", "kcapi", "eip97", NULL };
 	offload_ctx *ctx;
 	int rc = cli_begin(cli, &cmd, NULL, argc, argv, &ctx);
 
@@ -118,12 +117,12 @@ int cmd_selftest(struct cli *cli, int argc, char **argv)
 	int failed = 0, devices = 0;
 	if (cli->json)
 		printf("{\n  \"absent\": [");
-	cli_print_absent(ctx, backends, cli->json);
+	cli_print_absent(ctx, OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH, cli->json);
 	if (cli->json)
 		printf("],\n  \"results\": [\n");
 	for (int i = 0; i < offload_dev_count(ctx); i++) {
 		struct offload_dev_info d;
-		if (offload_dev_info(ctx, i, &d) < 0 || !(d.flags & OFFLOAD_DEVF_USABLE) ||
+		if (offload_dev_get_info(ctx, i, &d, sizeof(d)) < 0 || !(d.flags & OFFLOAD_DEVF_USABLE) ||
 		    !(d.caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
 			continue;
 		failed += selftest_device(cli, ctx, &d, &t);
@@ -351,7 +350,7 @@ static int crypt_run(struct cli *cli, offload_ctx *ctx, const struct crypt_args 
 		struct offload_cipher_op op = { .dir = a->dir, .iv = a->ivhex ? a->iv : NULL,
 						.iv_len = ciphers[a->ci].iv_len, .in = data, .out = data,
 						.len = len, .result = &res };
-		r = offload_cipher_session_run(s, &op);
+		r = offload_cipher_session_run(s, &op, sizeof(op));
 		offload_cipher_session_close(s);
 	}
 	if (r < 0) {

@@ -3,7 +3,7 @@
  * offloadctl doctor: findings a board maintainer can act on, each with a
  * severity, the evidence and the action. Exit status 1 if any warning.
  *
- * Uses only the public API (offload_dev_info): everything it reports is
+ * Uses only the public API (offload_dev_get_info): everything it reports is
  * something the library decided and can justify. Checks are a table; a
  * module that knows more about the live system adds a row (the AF_ALG
  * check asks the af_alg device which kernel driver serves each algorithm;
@@ -182,7 +182,7 @@ static void check_devices(struct report *r, offload_ctx *ctx)
 
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
-		if (offload_dev_info(ctx, i, &d) < 0 || !d.dt_path[0])
+		if (offload_dev_get_info(ctx, i, &d, sizeof(d)) < 0 || !d.dt_path[0])
 			continue;
 		engines++;
 		if (!(d.flags & OFFLOAD_DEVF_ENABLED)) {
@@ -209,7 +209,7 @@ static void check_devices(struct report *r, offload_ctx *ctx)
 static bool find_crypto_engine(offload_ctx *ctx, struct offload_dev_info *out)
 {
 	for (int i = 0; i < offload_dev_count(ctx); i++)
-		if (offload_dev_info(ctx, i, out) == 0 && out->dt_path[0] &&
+		if (offload_dev_get_info(ctx, i, out, sizeof(*out)) == 0 && out->dt_path[0] &&
 		    (out->flags & OFFLOAD_DEVF_ENABLED) &&
 		    (out->caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
 			return true;
@@ -236,7 +236,7 @@ static void check_af_alg(struct report *r, offload_ctx *ctx)
 
 	int dev = offload_dev_find(ctx, "af_alg");
 	if (offload_backend_status(ctx, "kcapi", NULL) != 1 || dev < 0 ||
-	    offload_dev_info(ctx, dev, &d) < 0)
+	    offload_dev_get_info(ctx, dev, &d, sizeof(d)) < 0)
 		return;
 	int n = cli_crypto_probe(ctx, dev, p, CLI_PROBE_MAX);
 	if (n <= 0)
@@ -393,7 +393,7 @@ static void print_json(const struct report *r, offload_ctx *ctx)
 	printf("{\n  \"dt_source\": ");
 	cli_json_str(stdout, offload_ctx_dt_source(ctx));
 	printf(",\n  \"dt_fallback\": %s,\n  \"note\": ",
-	       (offload_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
+	       (cli_ctx_flags(ctx) & OFFLOAD_CTX_DT_FALLBACK) ? "true" : "false");
 	cli_json_str(stdout, cli_dt_note(ctx));
 	printf(",\n  \"warnings\": %d,\n  \"notes\": %d,\n  \"findings\": [\n", r->warnings,
 	       r->n - r->warnings);

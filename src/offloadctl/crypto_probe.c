@@ -62,7 +62,7 @@ static void probe_cipher(offload_ctx *ctx, int dev, enum offload_cipher_alg alg,
 			.out = out, .len = sizeof(in), .tag = gcm ? tag : NULL,
 			.tag_len = gcm ? sizeof(tag) : 0, .result = &res,
 		};
-		r = offload_cipher_session_run(s, &op);
+		r = offload_cipher_session_run(s, &op, sizeof(op));
 		offload_cipher_session_close(s);
 	}
 	probe_done(ctx, p, r, &res);
@@ -93,7 +93,7 @@ int cli_crypto_probe(offload_ctx *ctx, int dev, struct cli_alg_probe *out, int m
 	struct offload_dev_info d;
 	int n = 0;
 
-	if (offload_dev_info(ctx, dev, &d) < 0)
+	if (offload_dev_get_info(ctx, dev, &d, sizeof(d)) < 0)
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(probe_ciphers) / sizeof(probe_ciphers[0]) && n < max; i++) {
 		if (!(d.caps & OFFLOAD_CAP_CIPHER))

@@ -46,7 +46,7 @@ static int corrupted_tag(offload_ctx *ctx, offload_cipher_session *s, struct off
 	memset(out, 0xa5, KAT_MAX);
 	op->dir = OFFLOAD_DECRYPT;
 	op->in = b->ct;
-	int r = offload_cipher_session_run(s, op);
+	int r = offload_cipher_session_run(s, op, sizeof(*op));
 	for (long i = 0; i < b->ptlen; i++)
 		nz += out[i] != 0;
 	if (r != -EBADMSG || nz)
@@ -86,7 +86,7 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 	};
 	int ret = 0;
 	/* encrypt, out of place */
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	if (r < 0) {
 		ret = fail(o, ctx, r, "encrypt");
 		goto out;
@@ -102,7 +102,7 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 	memcpy(tag, b.tag, (size_t)b.taglen);
 	op.dir = OFFLOAD_DECRYPT;
 	op.in = out;
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	if (r < 0) {
 		ret = fail(o, ctx, r, "decrypt (in place)");
 		goto out;
@@ -113,7 +113,7 @@ static int run_cipher(offload_ctx *ctx, int dev, const struct kat_cipher *v, str
 	}
 	/* encrypt in place */
 	op.dir = OFFLOAD_ENCRYPT;
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	if (r < 0 || memcmp(out, b.ct, (size_t)b.ctlen) != 0) {
 		ret = fail(o, ctx, r, "encrypt (in place)%s", r < 0 ? "" : ": wrong ciphertext");
 		goto out;

@@ -87,7 +87,7 @@ START_TEST(null_context_errors_name_the_call)
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_ctx_close"));
 	ck_assert_int_eq(offload_dev_count(NULL), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_dev_count"));
-	ck_assert_int_eq(offload_dev_info(NULL, 0, &d), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_info(NULL, 0, &d, sizeof(d)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "NULL"));
 	ck_assert_int_eq(offload_dev_find(NULL, "cpu"), -EINVAL);
 	ck_assert_ptr_null(offload_ctx_dt_source(NULL));
@@ -107,7 +107,7 @@ START_TEST(not_a_context_is_refused)
 	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "not a liboffload context"));
 	ck_assert_int_eq(offload_ctx_close(junk), -EINVAL);
 	ck_assert_int_eq(offload_dev_count(junk), -EINVAL);
-	ck_assert_int_eq(offload_dev_info(junk, 0, &d), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_info(junk, 0, &d, sizeof(d)), -EINVAL);
 	ck_assert_int_eq(offload_dev_find(junk, "cpu"), -EINVAL);
 	ck_assert_ptr_null(offload_ctx_dt_source(junk));
 	offload_ctx_free(junk); /* ignored: not ours */
@@ -175,7 +175,7 @@ START_TEST(use_after_close_every_call)
 	ck_assert_int_eq(open_with(ctx, &o), 0);
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	ck_assert_int_eq(offload_dev_count(ctx), -EBADF);
-	ck_assert_int_eq(offload_dev_info(ctx, 0, &d), -EBADF);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 0, &d, sizeof(d)), -EBADF);
 	ck_assert_int_eq(offload_dev_find(ctx, "cpu"), -EBADF);
 	ck_assert_ptr_null(offload_ctx_dt_source(ctx));
 	ck_assert_int_eq(offload_memcpy(ctx, b, a, sizeof(a)), -EBADF);
@@ -384,10 +384,28 @@ START_TEST(ctx_flags_in_effect)
 	offload_ctx *ctx = offload_ctx_new();
 	struct offload_ctx_opts o = none_opts();
 
+	uint32_t f = 0xdeadbeef;
+	uint64_t not_a_ctx[32] = { 0 };
+
+	/* The 0.1 call cannot tell a bad handle from "no flags"; the 0.2 one can. */
 	ck_assert_uint_eq(offload_ctx_flags(NULL), 0);
 	ck_assert_uint_eq(offload_ctx_flags(ctx), 0); /* not open */
+	ck_assert_int_eq(offload_ctx_get_flags(NULL, &f), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(NULL), "offload_ctx_get_flags: context is NULL"));
+	ck_assert_uint_eq(f, 0); /* never a stale value */
+	f = 0xdeadbeef;
+	ck_assert_int_eq(offload_ctx_get_flags((offload_ctx *)not_a_ctx, &f), -EINVAL);
+	ck_assert_uint_eq(f, 0);
+	f = 0xdeadbeef;
+	ck_assert_int_eq(offload_ctx_get_flags(ctx, &f), -EBADF);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "not open"));
+	ck_assert_uint_eq(f, 0);
 	ck_assert_int_eq(open_with(ctx, &o), 0);
 	ck_assert_uint_eq(offload_ctx_flags(ctx), OFFLOAD_CTX_NO_ENV);
+	ck_assert_int_eq(offload_ctx_get_flags(ctx, &f), 0);
+	ck_assert_uint_eq(f, OFFLOAD_CTX_NO_ENV);
+	ck_assert_int_eq(offload_ctx_get_flags(ctx, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "flags is NULL"));
 	ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	/* Reported, never accepted. */
 	o.flags |= OFFLOAD_CTX_DT_FALLBACK;
@@ -416,6 +434,8 @@ START_TEST(ctx_flags_in_effect)
 		ck_assert_int_eq(open_with(ctx, &o), 0);
 		ck_assert_uint_eq(offload_ctx_flags(ctx),
 				  OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM | OFFLOAD_CTX_DT_FALLBACK);
+		ck_assert_int_eq(offload_ctx_get_flags(ctx, &f), 0);
+		ck_assert_uint_eq(f, OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM | OFFLOAD_CTX_DT_FALLBACK);
 		ck_assert_int_eq(offload_ctx_close(ctx), 0);
 	} else {
 		fprintf(stderr, "ctx_flags_in_effect: live device tree here, AUTO fallback not tested\n");
@@ -432,7 +452,7 @@ static void cpu_reason(offload_ctx *ctx, char *buf, size_t len)
 	int i = offload_dev_find(ctx, "cpu");
 
 	ck_assert_int_ge(i, 0);
-	ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, i, &d, sizeof(d)), 0);
 	snprintf(buf, len, "%s", d.transfer_reason);
 }
 
@@ -472,7 +492,7 @@ START_TEST(cpu_device_is_always_there)
 	int i = offload_dev_find(ctx, "cpu");
 	ck_assert_int_ge(i, 0);
 	ck_assert_int_lt(i, n);
-	ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, i, &d, sizeof(d)), 0);
 	ck_assert_int_eq(d.index, i);
 	ck_assert_str_eq(d.name, "cpu");
 	ck_assert_str_eq(d.kind, "cpu");
@@ -507,12 +527,12 @@ START_TEST(dev_info_bad_input)
 	struct offload_dev_info d;
 	int n = offload_dev_count(ctx);
 
-	ck_assert_int_eq(offload_dev_info(ctx, n, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, n, &d, sizeof(d)), -ENODEV);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no device"));
-	ck_assert_int_eq(offload_dev_info(ctx, -1, &d), -ENODEV);
-	ck_assert_int_eq(offload_dev_info(ctx, INT_MAX, &d), -ENODEV);
-	ck_assert_int_eq(offload_dev_info(ctx, INT_MIN, &d), -ENODEV);
-	ck_assert_int_eq(offload_dev_info(ctx, 0, NULL), -EINVAL);
+	ck_assert_int_eq(offload_dev_get_info(ctx, -1, &d, sizeof(d)), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, INT_MAX, &d, sizeof(d)), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, INT_MIN, &d, sizeof(d)), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 0, NULL, sizeof(struct offload_dev_info)), -EINVAL);
 	ck_assert_int_eq(offload_dev_find(ctx, "no-such-device"), -ENODEV);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "no-such-device"));
 	ck_assert_int_eq(offload_dev_find(ctx, ""), -ENODEV);
@@ -535,13 +555,67 @@ START_TEST(dev_info_bad_input)
 }
 END_TEST
 
+/*
+ * offload_backend_name(): the backends this build has, in the probe order
+ * offload/core.h documents (cpu, udma, eip97, dspi, kcapi, spidev, each one
+ * only when built), NULL past the end; each is a name offload_backend_status()
+ * knows. offload_backend_caps(): what each backend implements, as
+ * documented per backend (udma copies, dspi/spidev do SPI, eip97/kcapi
+ * crypto, the CPU memcpy, and crypto when built with OpenSSL).
+ */
+START_TEST(backend_names_in_probe_order)
+{
+	static const struct {
+		const char *name;
+		uint32_t caps;
+		bool built;
+	} want[] = {
+#ifdef OFFLOAD_HAVE_OPENSSL
+		{ "cpu", OFFLOAD_CAP_MEMCPY | OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH, true },
+#else
+		{ "cpu", OFFLOAD_CAP_MEMCPY, true }, /* software crypto is OpenSSL's */
+#endif
+#ifdef OFFLOAD_HAVE_UDMA
+		{ "udma", OFFLOAD_CAP_MEMCPY, true },
+#endif
+#ifdef OFFLOAD_HAVE_EIP97
+		{ "eip97", OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH, true },
+#endif
+#ifdef OFFLOAD_HAVE_DSPI
+		{ "dspi", OFFLOAD_CAP_SPI, true },
+#endif
+#ifdef OFFLOAD_HAVE_KCAPI
+		{ "kcapi", OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH, true },
+#endif
+#ifdef OFFLOAD_HAVE_SPIDEV
+		{ "spidev", OFFLOAD_CAP_SPI, true },
+#endif
+	};
+	const unsigned n = sizeof(want) / sizeof(want[0]);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+
+	for (unsigned i = 0; i < n; i++) {
+		ck_assert_ptr_nonnull(offload_backend_name(i));
+		ck_assert_str_eq(offload_backend_name(i), want[i].name);
+		ck_assert_uint_eq(offload_backend_caps(i), want[i].caps);
+		ck_assert_int_ge(offload_backend_status(ctx, want[i].name, NULL), 0);
+	}
+	ck_assert_ptr_null(offload_backend_name(n));
+	ck_assert_ptr_null(offload_backend_name(n + 1));
+	ck_assert_ptr_null(offload_backend_name(UINT_MAX));
+	ck_assert_uint_eq(offload_backend_caps(n), 0);
+	ck_assert_uint_eq(offload_backend_caps(UINT_MAX), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(errors_are_per_context)
 {
 	offload_ctx *a = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	offload_ctx *b = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	struct offload_dev_info d;
 
-	ck_assert_int_eq(offload_dev_info(a, 77, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(a, 77, &d, sizeof(d)), -ENODEV);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(a), "77"));
 	/* b did not fail: no message of a's leaks into it. */
 	ck_assert_str_eq(offload_last_error(b), "");
@@ -570,7 +644,7 @@ START_TEST(errors_are_per_thread)
 	struct offload_dev_info d;
 	pthread_t tid;
 
-	ck_assert_int_eq(offload_dev_info(t.ctx, 55, &d), -ENODEV);
+	ck_assert_int_eq(offload_dev_get_info(t.ctx, 55, &d, sizeof(d)), -ENODEV);
 	ck_assert_int_eq(pthread_create(&tid, NULL, read_error_elsewhere, &t), 0);
 	ck_assert_int_eq(pthread_join(tid, NULL), 0);
 	ck_assert_str_eq(t.seen, "");
@@ -699,11 +773,11 @@ START_TEST(fork_child_refuses_inherited_handles)
 		int bad = 0, i = 0;
 		alarm(20);
 #define REFUSED(call) (i++, (call) != -EBADF || !strstr(offload_last_error(ctx), "fork") ? (bad |= 1 << i) : 0)
-		REFUSED(offload_cipher_session_run(cs, &op));
+		REFUSED(offload_cipher_session_run(cs, &op, sizeof(op)));
 		REFUSED(offload_hash_update(hs, in, sizeof(in)));
 		REFUSED(offload_hash_final(hs, md, sizeof(md), NULL));
-		REFUSED(offload_spi_xfer(spi, &x, 1));
-		REFUSED(offload_spi_info(spi, &si));
+		REFUSED(offload_spi_transfer(spi, &x, 1));
+		REFUSED(offload_spi_get_info(spi, &si, sizeof(si)));
 		REFUSED(offload_buf_sync_for_device(buf, 0, 64, OFFLOAD_DMA_TO_DEVICE));
 		REFUSED(offload_buf_sync_for_cpu(buf, 0, 64, OFFLOAD_DMA_FROM_DEVICE));
 		REFUSED(offload_cipher_session_close(cs));
@@ -721,9 +795,9 @@ START_TEST(fork_child_refuses_inherited_handles)
 	/* the parent's handles still work: AES-128(0^128, key 0^128) = 66e94bd4ef8a2c3b884cfa59ca342b2e (FIPS-197 style KAT) */
 	static const uint8_t want[16] = { 0x66, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b,
 					  0x88, 0x4c, 0xfa, 0x59, 0xca, 0x34, 0x2b, 0x2e };
-	ck_assert_int_eq(offload_cipher_session_run(cs, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(cs, &op, sizeof(op)), 0);
 	ck_assert_int_eq(memcmp(out, want, 16), 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	ck_assert_int_eq(memcmp(rx, tx, 4), 0);
 	ck_assert_int_eq(offload_cipher_session_close(cs), 0);
 	ck_assert_int_eq(offload_hash_close(hs), 0);
@@ -755,6 +829,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, ctx_flags_in_effect);
 	tcase_add_test(tc, cpu_device_is_always_there);
 	tcase_add_test(tc, dev_info_bad_input);
+	tcase_add_test(tc, backend_names_in_probe_order);
 	tcase_add_test(tc, errors_are_per_context);
 	tcase_add_test(tc, errors_are_per_thread);
 	tcase_add_test(tc, fork_child_may_close_inherited_ctx);

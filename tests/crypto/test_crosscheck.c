@@ -160,7 +160,7 @@ static void cross_ciphers(offload_ctx *ctx, int dev, const char *be, uint8_t *in
 				.aad = aadl ? aad : NULL, .aad_len = aadl, .in = in, .out = out, .len = n,
 				.tag = gcm ? tag : NULL, .tag_len = gcm ? 16 : 0,
 			};
-			r = offload_cipher_session_run(s, &op);
+			r = offload_cipher_session_run(s, &op, sizeof(op));
 			if (r == -E2BIG && gcm && strcmp(be, "kcapi") == 0 && n + aadl + 16 > 65536)
 				continue; /* AF_ALG AEAD limit, documented */
 			CHECK(r == 0, "%s %s encrypt %zu: %s", be, evp_name(alg, algs[a].kl), n,
@@ -172,7 +172,7 @@ static void cross_ciphers(offload_ctx *ctx, int dev, const char *be, uint8_t *in
 			/* decrypt in place back to the plaintext */
 			op.dir = OFFLOAD_DECRYPT;
 			op.in = out;
-			r = offload_cipher_session_run(s, &op);
+			r = offload_cipher_session_run(s, &op, sizeof(op));
 			CHECK(r == 0 && memcmp(out, in, n) == 0, "%s %s decrypt %zu: %d %s", be,
 			      evp_name(alg, algs[a].kl), n, r, offload_last_error(ctx));
 			tested++;
@@ -252,7 +252,7 @@ static void auto_selection(uint8_t *in, uint8_t *out)
 		struct offload_result res;
 		struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 16,
 						.in = in, .out = out, .len = n, .result = &res };
-		r = offload_cipher_session_run(s, &op);
+		r = offload_cipher_session_run(s, &op, sizeof(op));
 		CHECK(r == 0, "auto run %zu", n);
 		bool eng = n >= 1024;
 		CHECK(strcmp(res.backend, eng ? "kcapi" : "cpu") == 0, "%zu bytes ran on %s", n,

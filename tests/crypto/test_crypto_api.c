@@ -63,52 +63,52 @@ START_TEST(cipher_bad_input)
 {
 	struct offload_cipher_op op = cbc_op();
 
-	EXPECT(offload_cipher(NULL, &op), -EINVAL, "context is NULL");
-	EXPECT(offload_cipher(ctx, NULL), -EINVAL, "op is NULL");
+	EXPECT(offload_cipher(NULL, &op, sizeof(op)), -EINVAL, "context is NULL");
+	EXPECT(offload_cipher(ctx, NULL, sizeof(struct offload_cipher_op)), -EINVAL, "op is NULL");
 	op = cbc_op(); op.alg = (enum offload_cipher_alg)99;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "unknown cipher algorithm 99");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "unknown cipher algorithm 99");
 	op = cbc_op(); op.key = NULL;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "key is NULL");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "key is NULL");
 	op = cbc_op(); op.key_len = 17;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "16-, 24- or 32-byte key, got 17");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "16-, 24- or 32-byte key, got 17");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_DES_ECB; op.key_len = 16; op.iv = NULL; op.iv_len = 0;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "DES-ECB needs a 8-byte key, got 16");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "DES-ECB needs a 8-byte key, got 16");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_DES3_CBC; op.key_len = 16; op.iv_len = 8;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "DES-EDE3-CBC needs a 24-byte key");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "DES-EDE3-CBC needs a 24-byte key");
 	op = cbc_op(); op.iv_len = 12;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "AES-CBC needs a 16-byte IV, got 12");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "AES-CBC needs a 16-byte IV, got 12");
 	op = cbc_op(); op.iv = NULL;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "iv is NULL");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "iv is NULL");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_AES_ECB;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "AES-ECB takes no IV");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "AES-ECB takes no IV");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_AES_ECB; op.iv_len = 0; /* iv still set: as for AAD/tag */
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "AES-ECB takes no IV");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "AES-ECB takes no IV");
 	op = cbc_op(); op.len = 63;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "not a multiple of the 16-byte block");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "not a multiple of the 16-byte block");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_DES3_CBC; op.key_len = 24; op.iv_len = 8; op.len = 12;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "not a multiple of the 8-byte block");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "not a multiple of the 8-byte block");
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_DES_ECB; op.key_len = 8; op.iv = NULL; op.iv_len = 0; op.len = 9;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "not a multiple of the 8-byte block");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "not a multiple of the 8-byte block");
 	op = cbc_op(); op.in = NULL;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "in is NULL");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "in is NULL");
 	op = cbc_op(); op.out = NULL;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "out is NULL");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "out is NULL");
 	op = cbc_op(); op.dir = (enum offload_cipher_dir)5;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "unknown direction");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "unknown direction");
 	op = cbc_op(); op.aad = buf; op.aad_len = 4;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "takes no AAD");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "takes no AAD");
 	op = cbc_op(); op.tag = tag; op.tag_len = 16;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "has no tag");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "has no tag");
 	/* partial overlap refused, exact in-place accepted */
 	op = cbc_op(); op.in = buf; op.out = buf + 16;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "overlap partially");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "overlap partially");
 	op = cbc_op(); op.in = buf + 16; op.out = buf;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "overlap partially");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "overlap partially");
 	memcpy(out, buf, 64);
 	op = cbc_op(); op.in = out; op.out = out;
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	op = cbc_op(); op.in = (void *)(uintptr_t)-16;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "wraps the address space");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "wraps the address space");
 }
 END_TEST
 
@@ -120,40 +120,40 @@ START_TEST(gcm_bad_input)
 		op = gcm_op();
 		op.tag_len = t;
 		bool ok = t == 4 || t == 8 || (t >= 12 && t <= 16);
-		int r = offload_cipher(ctx, &op);
+		int r = offload_cipher(ctx, &op, sizeof(op));
 		ck_assert_msg(r == (ok ? 0 : -EINVAL), "tag length %zu: %d", t, r);
 		if (!ok)
 			ck_assert(strstr(offload_last_error(ctx), "SP 800-38D") != NULL);
 	}
 	op = gcm_op(); op.iv_len = 16;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "AES-GCM needs a 12-byte IV, got 16");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "AES-GCM needs a 12-byte IV, got 16");
 	op = gcm_op(); op.tag = NULL;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "tag is NULL");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "tag is NULL");
 	op = gcm_op(); op.aad_len = 8;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "aad is NULL with aad_len 8");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "aad is NULL with aad_len 8");
 	op = gcm_op(); op.tag = out + 8;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "tag buffer overlaps");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "tag buffer overlaps");
 	op = gcm_op(); op.aad = out; op.aad_len = 8;
-	EXPECT(offload_cipher(ctx, &op), -EINVAL, "AAD buffer overlaps out");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "AAD buffer overlaps out");
 	/* any length is fine for GCM and CTR */
 	op = gcm_op(); op.len = 13;
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	op = cbc_op(); op.alg = OFFLOAD_CIPHER_AES_CTR; op.len = 13;
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 }
 END_TEST
 
 START_TEST(gcm_mismatch_zeroes_output)
 {
 	struct offload_cipher_op op = gcm_op();
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	uint8_t ct[64];
 	memcpy(ct, out, 64);
 	tag[15] ^= 0x80;
 	memset(out, 0x5a, sizeof(out));
 	op.dir = OFFLOAD_DECRYPT;
 	op.in = ct;
-	EXPECT(offload_cipher(ctx, &op), -EBADMSG, "tag mismatch");
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EBADMSG, "tag mismatch");
 	for (int i = 0; i < 64; i++)
 		ck_assert_int_eq(out[i], 0);
 	ck_assert_int_eq(out[64], 0x5a); /* nothing beyond len touched */
@@ -167,17 +167,17 @@ START_TEST(zero_length_rules)
 	memset(out, 0x77, sizeof(out));
 	op.len = 0;
 	op.result = &res;
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	ck_assert_int_eq(out[0], 0x77);
 	op.in = op.out = NULL; /* NULL buffers are fine with len 0 */
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	/* GCM with AAD only: the tag is GMAC of the AAD; compare with OpenSSL */
 	op = gcm_op();
 	op.len = 0;
 	op.in = op.out = NULL;
 	op.aad = buf;
 	op.aad_len = 20;
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	uint8_t ref[16];
 	int l;
 	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
@@ -188,9 +188,9 @@ START_TEST(zero_length_rules)
 	EVP_CIPHER_CTX_free(x);
 	ck_assert_mem_eq(tag, ref, 16);
 	op.dir = OFFLOAD_DECRYPT;
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	tag[0] ^= 1;
-	ck_assert_int_eq(offload_cipher(ctx, &op), -EBADMSG);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), -EBADMSG);
 	/* empty message hash */
 	uint8_t d[64];
 	ck_assert_int_eq(offload_hash(ctx, OFFLOAD_HASH_SHA1, NULL, 0, NULL, 0, d, sizeof(d), NULL), 20);
@@ -205,7 +205,7 @@ START_TEST(results_name_backend_and_driver)
 	struct offload_result res;
 	struct offload_cipher_op op = gcm_op();
 	op.result = &res;
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	ck_assert_str_eq(res.backend, "cpu");
 	ck_assert_str_eq(res.driver, "openssl-evp:AES-128-GCM");
 	ck_assert_uint_eq(res.flags, OFFLOAD_RES_CPU);
@@ -232,20 +232,20 @@ START_TEST(sessions)
 	ck_assert_int_eq(offload_cipher_session_open(ctx, OFFLOAD_CIPHER_AES_CBC, key, 16, &s), 0);
 	/* the session's key is a copy */
 	uint8_t ref[64];
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	memcpy(ref, out, 64);
 	key[0] ^= 1;
 	op.alg = 0; op.key = NULL; op.key_len = 0;
-	ck_assert_int_eq(offload_cipher_session_run(s, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), 0);
 	ck_assert_mem_eq(out, ref, 64);
 	key[0] ^= 1;
 	op.alg = OFFLOAD_CIPHER_AES_CBC;
-	EXPECT(offload_cipher_session_run(s, &op), -EINVAL, "must be 0/NULL in a session");
-	EXPECT(offload_cipher_session_run(NULL, &op), -EINVAL, "session is NULL");
+	EXPECT(offload_cipher_session_run(s, &op, sizeof(op)), -EINVAL, "must be 0/NULL in a session");
+	EXPECT(offload_cipher_session_run(NULL, &op, sizeof(op)), -EINVAL, "session is NULL");
 	op.alg = 0;
-	EXPECT(offload_cipher_session_run(s, NULL), -EINVAL, "op is NULL");
+	EXPECT(offload_cipher_session_run(s, NULL, sizeof(struct offload_cipher_op)), -EINVAL, "op is NULL");
 	op.len = 10;
-	EXPECT(offload_cipher_session_run(s, &op), -EINVAL, "not a multiple");
+	EXPECT(offload_cipher_session_run(s, &op, sizeof(op)), -EINVAL, "not a multiple");
 	/* a context with a session open cannot close; free cleans up */
 	EXPECT(offload_ctx_close(ctx), -EBUSY, "cipher session");
 	ck_assert_int_eq(offload_cipher_session_close(s), 0);
@@ -342,7 +342,7 @@ START_TEST(no_backend_is_enotsup)
 	offload_ctx *c = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, "udma");
 #endif
 	struct offload_cipher_op op = cbc_op();
-	ck_assert_int_eq(offload_cipher(c, &op), -ENOTSUP);
+	ck_assert_int_eq(offload_cipher(c, &op, sizeof(op)), -ENOTSUP);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(c), "no usable device implements AES-128-CBC"));
 	ck_assert_ptr_nonnull(strstr(offload_last_error(c), "cpu: excluded by the allow-list"));
 	const char *why = NULL;

@@ -135,16 +135,16 @@ START_TEST(aad_above_4gib_is_authenticated)
 
 	gcm_zero_aad(BIG_AAD, want_ct, want_tag);
 	struct offload_cipher_op op = gcm_op(OFFLOAD_ENCRYPT, BIG_AAD, plain, ct, tag);
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	ck_assert_mem_eq(ct, want_ct, 32);
 	ck_assert_mem_eq(tag, want_tag, 16);
 
 	/* the same ciphertext and tag with only the AAD's low 32 bits' worth must be refused */
 	op = gcm_op(OFFLOAD_DECRYPT, 16, ct, buf, tag);
-	ck_assert_err(ctx, offload_cipher(ctx, &op), -EBADMSG, "tag mismatch");
+	ck_assert_err(ctx, offload_cipher(ctx, &op, sizeof(op)), -EBADMSG, "tag mismatch");
 
 	op = gcm_op(OFFLOAD_DECRYPT, BIG_AAD, ct, buf, tag);
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	ck_assert_mem_eq(buf, plain, 32);
 }
 END_TEST
@@ -156,7 +156,7 @@ START_TEST(aad_above_2gib_in_place)
 
 	gcm_zero_aad(MID_AAD, buf, tag);
 	struct offload_cipher_op op = gcm_op(OFFLOAD_DECRYPT, MID_AAD, buf, buf, tag);
-	int r = offload_cipher(ctx, &op);
+	int r = offload_cipher(ctx, &op, sizeof(op));
 	ck_assert_msg(r == 0, "decrypt: %d %s", r, offload_last_error(ctx));
 	ck_assert_mem_eq(buf, plain, 32);
 }
@@ -171,7 +171,7 @@ START_TEST(gcm_limits_are_einval)
 	op.len = ((size_t)1 << 36) - 16u; /* above 2^36 - 32 bytes; never read */
 	op.in = zeros; /* never accessed: the check comes first */
 	op.out = (void *)(uintptr_t)zeros;
-	ck_assert_err(ctx, offload_cipher(ctx, &op), -EINVAL, "offload_cipher: AES-GCM data of");
+	ck_assert_err(ctx, offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "offload_cipher: AES-GCM data of");
 }
 END_TEST
 

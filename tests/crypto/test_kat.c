@@ -84,7 +84,7 @@ static int run_backend(const char *name)
 	int dev = -1;
 	for (int i = 0; i < offload_dev_count(ctx); i++) {
 		struct offload_dev_info d;
-		if (offload_dev_info(ctx, i, &d) == 0 && strcmp(d.backend, name) == 0 &&
+		if (offload_dev_get_info(ctx, i, &d, sizeof(d)) == 0 && strcmp(d.backend, name) == 0 &&
 		    (d.caps & (OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH)))
 			dev = i;
 	}

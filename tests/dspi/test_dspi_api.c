@@ -87,7 +87,7 @@ static void fill(uint8_t *p, size_t n, uint32_t seed)
 static int xfer1(offload_spi *spi, const void *tx, void *rx, uint32_t len, uint8_t bpw, uint32_t hz)
 {
 	struct offload_spi_xfer x = { .tx = tx, .rx = rx, .len = len, .bits_per_word = bpw, .speed_hz = hz };
-	return offload_spi_xfer(spi, &x, 1);
+	return offload_spi_transfer(spi, &x, 1);
 }
 
 /* The last n frames (n <= 64). */
@@ -102,7 +102,7 @@ static int read_id(offload_spi *spi, uint8_t id[3], bool cs_change)
 	static const uint8_t op = 0x9F;
 	struct offload_spi_xfer x[2] = { { .tx = &op, .len = 1, .cs_change = cs_change },
 					 { .rx = id, .len = 3 } };
-	return offload_spi_xfer(spi, x, 2);
+	return offload_spi_transfer(spi, x, 2);
 }
 
 static struct ofl_sim_dspi_stats stats(struct ofl_sim_dspi *m)
@@ -121,7 +121,7 @@ START_TEST(virtual_board_handles)
 	struct offload_dev_info d;
 
 	offload_spi *lb = open_ok(ctx, VB_LOOP, NULL);
-	ck_assert_int_eq(offload_spi_info(lb, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(lb, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.backend, "dspi-sim");
 	ck_assert_uint_eq(info.flags, OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT);
 	ck_assert_int_eq(info.chip_select, 0);
@@ -129,13 +129,13 @@ START_TEST(virtual_board_handles)
 	ck_assert_uint_eq(info.max_speed_hz, 25000000);
 	ck_assert_uint_eq(info.actual_speed_hz, 25000000); /* PBR 2 x BR 4 = 8 of 200 MHz */
 	ck_assert_uint_eq(info.max_message_bytes, 0);
-	ck_assert_int_eq(offload_dev_info(ctx, info.dev, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, info.dev, &d, sizeof(d)), 0);
 	ck_assert_str_eq(d.backend, "dspi");
 	ck_assert_str_eq(d.transfer_mode, "xspi-pio");
 	ck_assert_uint_eq(d.flags & (OFFLOAD_DEVF_SIM | OFFLOAD_DEVF_DIRECT | OFFLOAD_DEVF_USABLE),
 			  OFFLOAD_DEVF_SIM | OFFLOAD_DEVF_DIRECT | OFFLOAD_DEVF_USABLE);
 	offload_spi *fl = open_ok(ctx, VB_FLASH, NULL);
-	ck_assert_int_eq(offload_spi_info(fl, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(fl, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_3);
 	ck_assert_uint_eq(info.actual_speed_hz, 10000000);
 	ck_assert_uint_eq(info.cs_setup_ns, 100);
@@ -146,7 +146,7 @@ START_TEST(virtual_board_handles)
 	o.chip_select = 3;
 	o.max_speed_hz = 100000000;
 	offload_spi *cs3 = open_ok(ctx, VB_CTRL, &o);
-	ck_assert_int_eq(offload_spi_info(cs3, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(cs3, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.actual_speed_hz, 25000000);
 	/* nothing on CS3: MISO pulled up */
 	uint8_t rx[4];
@@ -348,7 +348,7 @@ START_TEST(per_transfer_speed)
 		{ .tx = tx, .rx = rx + 2, .len = 1, .speed_hz = 3000000 }, /* 3 MHz */
 	};
 
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 3), 3);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 3), 3);
 	ck_assert_uint_eq(frames(m, f, 3), 3);
 	ck_assert_uint_eq(f[0].sck_mhz, 25000000000ull);
 	/* 200 MHz / 1 MHz: need 200 -> PBR 7 x BR 32 = 224 (see test_dspi_ctar) */
@@ -364,7 +364,7 @@ START_TEST(per_transfer_speed)
 	/* slower than the divider goes: refused before anything is clocked */
 	uint64_t before = stats(m).frames;
 	x[1].speed_hz = 871; /* 200 MHz / 229376 = 871.9308.. Hz: 871 is slower */
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 3), -EINVAL,
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 3), -EINVAL,
 		      "speed_hz 871 is below the slowest SCK the DSPI divider gives, 200000000 / 229376 "
 		      "= 871.931 Hz (rounded up)");
 	ck_assert_uint_eq(stats(m).frames, before);
@@ -431,16 +431,16 @@ START_TEST(jedec_id_and_cs_change)
 
 	/* cs_change on the last transfer: CS stays asserted after the message... */
 	struct offload_spi_xfer a = { .tx = &op, .len = 1, .cs_change = 1 };
-	ck_assert_int_eq(offload_spi_xfer(spi, &a, 1), 1);
+	ck_assert_int_eq(offload_spi_transfer(spi, &a, 1), 1);
 	ck_assert_uint_eq(stats(m).cs_lines, 1u << 1);
 	/* ... so the next message continues the command */
 	struct offload_spi_xfer b = { .rx = id, .len = 3 };
-	ck_assert_int_eq(offload_spi_xfer(spi, &b, 1), 3);
+	ck_assert_int_eq(offload_spi_transfer(spi, &b, 1), 3);
 	ck_assert_mem_eq(id, ((const uint8_t[]){ 0x20, 0xBA, 0x18 }), 3);
 	ck_assert_uint_eq(stats(m).cs_lines, 0);
 
 	/* a CS left asserted is released by close: one frame with no PCS bit */
-	ck_assert_int_eq(offload_spi_xfer(spi, &a, 1), 1);
+	ck_assert_int_eq(offload_spi_transfer(spi, &a, 1), 1);
 	ck_assert_uint_eq(stats(m).cs_lines, 1u << 1);
 	offload_spi_close(spi);
 	ck_assert_uint_eq(stats(m).cs_lines, 0);
@@ -473,7 +473,7 @@ START_TEST(flash_read_and_program)
 	ck_assert_int_eq(xfer1(spi, pp, NULL, sizeof(pp), 0, 0), (int)sizeof(pp));
 	uint8_t rd[4] = { 0x03, 0x00, 0x20, 0x00 }, got[16];
 	struct offload_spi_xfer x[2] = { { .tx = rd, .len = 4 }, { .rx = got, .len = 16 } };
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 20);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 2), 20);
 	ck_assert_mem_eq(got, data, 16);
 	ck_assert_int_eq(ofl_sim_dspi_nor_io(m, 1, false, 0x2000, got, 16), 0);
 	ck_assert_mem_eq(got, data, 16);
@@ -548,7 +548,7 @@ START_TEST(bad_input)
 	ck_assert_err(ctx, xfer1(spi, b, b, 0, 0, 0), -EINVAL, "len 0");
 	ck_assert_err(ctx, xfer1(spi, NULL, NULL, 4, 0, 0), -EINVAL, "neither tx nor rx");
 	struct offload_spi_xfer x = { .tx = b, .len = 8, .tx_nbits = 2 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL, "DUAL");
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "DUAL");
 	/* still usable */
 	uint8_t r[8];
 	ck_assert_int_eq(xfer1(spi, (const uint8_t[]){ 9, 8, 7, 6, 5, 4, 3, 2 }, r, 8, 0, 0), 8);
@@ -634,7 +634,7 @@ START_TEST(handles_share_the_bus)
 	uint8_t op = 0x9F, b[4] = { 1, 2, 3, 4 }, r[4];
 	struct offload_spi_xfer hold = { .tx = &op, .len = 1, .cs_change = 1 };
 
-	ck_assert_int_eq(offload_spi_xfer(fl, &hold, 1), 1);
+	ck_assert_int_eq(offload_spi_transfer(fl, &hold, 1), 1);
 	ck_assert_uint_eq(stats(m).cs_lines, 2);
 	uint32_t rel = stats(m).cs_releases[1];
 	/* the other chip select's first frame releases CS1 first */
@@ -696,8 +696,8 @@ START_TEST(eoq_flow_vf610)
 	offload_spi *spi = open_ok(ctx, "/soc/spi@2100000/loopback@0", NULL);
 	uint8_t tx[4096], rx[4096];
 
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
-	ck_assert_int_eq(offload_dev_info(ctx, info.dev, &d), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, info.dev, &d, sizeof(d)), 0);
 	ck_assert_str_eq(d.transfer_mode, "dma"); /* what Linux does on a VF610 */
 	ck_assert_ptr_nonnull(strstr(d.transfer_reason, "the direct backend runs the EOQ PIO flow"));
 	/* fP 132 MHz / 2 = 66 MHz (fixed-factor), max SCK fP / 2; 33 MHz asked: 16.5 MHz */
@@ -762,21 +762,21 @@ START_TEST(protocol_clock_too_slow_refused)
 	struct offload_spi_info info;
 	offload_spi *spi = NULL;
 
-	ck_assert_int_eq(offload_dev_info(ctx, offload_dev_find(ctx, "/soc/spi@2100000"), &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, offload_dev_find(ctx, "/soc/spi@2100000"), &d, sizeof(d)), 0);
 	ck_assert_uint_eq(d.flags & OFFLOAD_DEVF_USABLE, 0);
 	ck_assert_msg(strstr(d.usable_reason, "the protocol clock of 1 Hz cannot produce any SCK of "
 				 "1 Hz or more: the fastest is fP / 8"), "%s", d.usable_reason);
-	ck_assert_int_eq(offload_dev_info(ctx, offload_dev_find(ctx, "/soc/spi@2110000"), &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, offload_dev_find(ctx, "/soc/spi@2110000"), &d, sizeof(d)), 0);
 	ck_assert_uint_eq(d.flags & OFFLOAD_DEVF_USABLE, 0);
 	ck_assert_msg(strstr(d.usable_reason, "the protocol clock of 7 Hz cannot produce"), "%s",
 		      d.usable_reason);
 	ck_assert_int_eq(offload_spi_open(ctx, "/soc/spi@2100000/loopback@0", NULL, &spi), -ENODEV);
 	ck_assert_ptr_null(spi);
 	/* 8 Hz: 25 MHz asked, clamped to fP / 8 = 1 Hz: need 8 = PBR 2 x BR 4: SCK 1 Hz */
-	ck_assert_int_eq(offload_dev_info(ctx, offload_dev_find(ctx, "/soc/spi@2120000"), &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, offload_dev_find(ctx, "/soc/spi@2120000"), &d, sizeof(d)), 0);
 	ck_assert_msg(d.flags & OFFLOAD_DEVF_USABLE, "%s", d.usable_reason);
 	spi = open_ok(ctx, "/soc/spi@2120000/loopback@0", NULL);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.actual_speed_hz, 1);
 	offload_spi_close(spi);
 	offload_ctx_free(ctx);
@@ -791,7 +791,7 @@ START_TEST(big_endian_ls1021a)
 	uint8_t tx[1000], rx[1000];
 
 	/* clock-frequency 150 MHz; 18.75 MHz asked = fP / 8: PBR 2 x BR 4 */
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.actual_speed_hz, 18750000);
 	fill(tx, sizeof(tx), 11);
 	ck_assert_int_eq(xfer1(spi, tx, rx, sizeof(tx), 0, 0), (int)sizeof(tx));
@@ -887,7 +887,7 @@ START_TEST(ls1028a_qds_twin)
 		uint8_t id[3];
 		ck_assert_int_eq(read_id(spi, id, false), 4);
 		ck_assert_mem_eq(id, want[i].id, 3);
-		ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+		ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 		ck_assert_str_eq(info.backend, "dspi-sim");
 		ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_3);
 		/* 10 MHz of the assumed 200 MHz: PBR 5 x BR 4 */
@@ -895,7 +895,7 @@ START_TEST(ls1028a_qds_twin)
 		offload_spi_close(spi);
 	}
 	struct offload_dev_info d;
-	ck_assert_int_eq(offload_dev_info(ctx, 1, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 1, &d, sizeof(d)), 0);
 	ck_assert_ptr_nonnull(strstr(d.usable_reason, "ASSUMED"));
 	offload_ctx_free(ctx);
 }
@@ -925,12 +925,12 @@ START_TEST(live_refusals)
 
 	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, path, 0, NULL);
 	struct offload_dev_info d;
-	ck_assert_int_eq(offload_dev_info(ctx, 1, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 1, &d, sizeof(d)), 0);
 	ck_assert_str_eq(d.dt_path, "/soc/spi@2100000");
 	ck_assert_str_ne(d.backend, "dspi");
 	ck_assert_ptr_nonnull(strstr(d.usable_reason, "the kernel's fsl-dspi driver owns 2100000.spi"));
 	/* the other controllers: no platform device here, and no clock rate */
-	ck_assert_int_eq(offload_dev_info(ctx, 2, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 2, &d, sizeof(d)), 0);
 	ck_assert_ptr_nonnull(strstr(d.usable_reason, "protocol clock rate unknown"));
 	offload_ctx_free(ctx);
 	ofl_platform_set_roots(NULL, NULL, NULL, NULL);

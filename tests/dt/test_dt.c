@@ -338,7 +338,7 @@ START_TEST(long_node_names_keep_full_paths)
 	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
 	int i = offload_dev_find(ctx, want);
 	ck_assert_msg(i >= 0, "%s", offload_last_error(ctx));
-	ck_assert_int_eq(offload_dev_info(ctx, i, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, i, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.dt_path, want);
 	ck_assert_str_eq(info.kind, "eip97");
 	offload_ctx_free(ctx);
@@ -397,7 +397,7 @@ static void reasons_fit(enum offload_dt_source src, const char *path, uint32_t f
 
 	for (int i = 0; i < n; i++) {
 		struct offload_dev_info d;
-		ck_assert_int_eq(offload_dev_info(ctx, i, &d), 0);
+		ck_assert_int_eq(offload_dev_get_info(ctx, i, &d, sizeof(d)), 0);
 		const char *r[] = { d.usable_reason, d.coherent_reason, d.cache_reason, d.burst_reason,
 				    d.align_reason, d.threshold_reason, d.transfer_reason, d.phys_reason,
 				    d.soc_io_coherent_reason };

@@ -210,8 +210,8 @@ static void cipher_case(struct bx *b, const struct calg *a, size_t n, struct buf
 	cop.in = cop.out = s->ref;
 	cop.tag = t ? rtag : NULL;
 	cop.result = NULL;
-	ck_assert_int_eq(offload_cipher_session_run(sc, &cop), 0);
-	int r = offload_cipher_session_run(se, &op);
+	ck_assert_int_eq(offload_cipher_session_run(sc, &cop, sizeof(cop)), 0);
+	int r = offload_cipher_session_run(se, &op, sizeof(op));
 	ck_assert_msg(r == 0, "%s %zu B: %s", name, n, offload_last_error(b->ctx));
 	ck_assert_msg(memcmp(out, s->ref, n) == 0, "%s %zu B (aad %zu, in place %d, offset %zu): "
 		      "ciphertext differs", name, n, alen, inplace, in_off);
@@ -228,7 +228,7 @@ static void cipher_case(struct bx *b, const struct calg *a, size_t n, struct buf
 	op.out = inplace ? out : in;
 	if (!inplace)
 		memset(in, 0, n);
-	r = offload_cipher_session_run(se, &op);
+	r = offload_cipher_session_run(se, &op, sizeof(op));
 	ck_assert_msg(r == 0, "%s %zu B decrypt: %s", name, n, offload_last_error(b->ctx));
 	ck_assert_msg(memcmp(op.out, s->pt, n) == 0, "%s %zu B: decryption differs", name, n);
 	offload_cipher_session_close(se);
@@ -375,9 +375,9 @@ START_TEST(ctr_is_one_128_bit_counter)
 		op.key = NULL;
 		op.key_len = 0;
 		op.out = o1;
-		ck_assert_int_eq(offload_cipher_session_run(se, &op), 0);
+		ck_assert_int_eq(offload_cipher_session_run(se, &op, sizeof(op)), 0);
 		op.out = o2;
-		ck_assert_int_eq(offload_cipher_session_run(sc, &op), 0);
+		ck_assert_int_eq(offload_cipher_session_run(sc, &op, sizeof(op)), 0);
 		ck_assert_msg(memcmp(o1, o2, 4100) == 0, "CTR from %s differs", ivs[i]);
 		offload_cipher_session_close(se);
 		offload_cipher_session_close(sc);
@@ -400,7 +400,7 @@ static int cbc(struct bx *b, const uint8_t *in, uint8_t *out, size_t n)
 	offload_cipher_session *s;
 
 	ck_assert_int_eq(offload_cipher_session_open_dev(b->ctx, b->dev, OFFLOAD_CIPHER_AES_CBC, key, 16, &s), 0);
-	int r = offload_cipher_session_run(s, &op);
+	int r = offload_cipher_session_run(s, &op, sizeof(op));
 	offload_cipher_session_close(s);
 	return r;
 }
@@ -430,11 +430,11 @@ START_TEST(dropped_cache_ops_corrupt)
 	cbc_cpu(&b, x, ex, 4096);
 	cbc_cpu(&b, y, ey, 4096);
 	/* all maintenance done: right answer, and it was counted */
-	ck_assert_int_eq(offload_dev_stats(b.ctx, b.dev, &st0, sizeof(st0)), 0);
+	ck_assert_int_eq(offload_dev_get_stats(b.ctx, b.dev, &st0, sizeof(st0)), 0);
 	memcpy(in, x, 4096);
 	ck_assert_int_eq(cbc(&b, in, out, 4096), 0);
 	ck_assert_mem_eq(out, ex, 4096);
-	ck_assert_int_eq(offload_dev_stats(b.ctx, b.dev, &st1, sizeof(st1)), 0);
+	ck_assert_int_eq(offload_dev_get_stats(b.ctx, b.dev, &st1, sizeof(st1)), 0);
 	ck_assert_uint_ge(st1.cache_clean_calls - st0.cache_clean_calls, 2); /* input and output */
 	ck_assert_uint_ge(st1.cache_inval_calls - st0.cache_inval_calls, 1); /* output */
 	ck_assert_uint_ge(st1.cache_bytes - st0.cache_bytes, 3u * 4096u);
@@ -470,7 +470,7 @@ START_TEST(coherent_needs_no_maintenance)
 	board(&b, 0);
 	fill(x, sizeof(x));
 	ck_assert_int_eq(cbc(&b, x, o, 4096), 0);
-	ck_assert_int_eq(offload_dev_stats(b.ctx, b.dev, &st, sizeof(st)), 0);
+	ck_assert_int_eq(offload_dev_get_stats(b.ctx, b.dev, &st, sizeof(st)), 0);
 	ck_assert_uint_eq(st.cache_clean_calls + st.cache_inval_calls, 0);
 	ck_assert_uint_ge(st.jobs, 1);
 	board_free(&b);
@@ -522,19 +522,19 @@ START_TEST(gcm_tag_mismatch_is_ebadmsg)
 	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.dev, OFFLOAD_CIPHER_AES_GCM, key, 16, &s), 0);
 	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12, .in = p, .out = c,
 					.len = sizeof(p), .tag = tag, .tag_len = 12 };
-	ck_assert_int_eq(offload_cipher_session_run(s, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), 0);
 	tag[11] ^= 1;
 	uint8_t out[100];
 	memset(out, 0x5a, sizeof(out));
 	op.dir = OFFLOAD_DECRYPT;
 	op.in = c;
 	op.out = out;
-	ck_assert_int_eq(offload_cipher_session_run(s, &op), -EBADMSG);
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), -EBADMSG);
 	for (size_t i = 0; i < sizeof(out); i++)
 		ck_assert_uint_eq(out[i], 0);
 	ck_assert_ptr_nonnull(strstr(offload_last_error(b.ctx), "tag"));
 	tag[11] ^= 1;
-	ck_assert_int_eq(offload_cipher_session_run(s, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), 0);
 	ck_assert_mem_eq(out, p, sizeof(p));
 	offload_cipher_session_close(s);
 	board_free(&b);
@@ -686,10 +686,10 @@ static void *work(void *arg)
 		memcpy(iv + 8, &it, 4);
 		struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12, .in = in,
 						.out = o1, .len = n, .tag = t1, .tag_len = 16 };
-		int r1 = offload_cipher_session_run(ce, &op);
+		int r1 = offload_cipher_session_run(ce, &op, sizeof(op));
 		op.out = o2;
 		op.tag = t2;
-		int r2 = offload_cipher_session_run(cc, &op);
+		int r2 = offload_cipher_session_run(cc, &op, sizeof(op));
 		w->failures += r1 || r2 || memcmp(o1, o2, n) || memcmp(t1, t2, 16);
 		r1 = offload_hash_update(he, in, n);
 		r2 = offload_hash_update(hc, in, n);
@@ -737,10 +737,10 @@ START_TEST(policy_selects_the_engine_with_sim)
 	struct offload_cipher_op op = { .alg = OFFLOAD_CIPHER_AES_CBC, .key = key, .key_len = 16,
 					.iv = iv, .iv_len = 16, .in = x, .out = o, .len = 4096,
 					.result = &res };
-	ck_assert_int_eq(offload_cipher(b.ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(b.ctx, &op, sizeof(op)), 0);
 	ck_assert_str_eq(res.backend, "eip97");
 	op.len = 64; /* below the policy's threshold (2048 B) */
-	ck_assert_int_eq(offload_cipher(b.ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(b.ctx, &op, sizeof(op)), 0);
 	ck_assert_str_eq(res.backend, "cpu");
 	ck_assert_int_eq(offload_hash(b.ctx, OFFLOAD_HASH_SHA256, NULL, 0, x, 4096, d, 32, &res), 32);
 	ck_assert_str_eq(res.backend, "eip97");
@@ -759,13 +759,13 @@ START_TEST(auto_fallback_model_is_not_chosen)
 	int dev = offload_dev_find(ctx, EIP97_COMPAT);
 
 	ck_assert_int_ge(dev, 0);
-	ck_assert_int_eq(offload_dev_info(ctx, dev, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, dev, &info, sizeof(info)), 0);
 	ck_assert(info.flags & OFFLOAD_DEVF_USABLE);
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "not chosen automatically"));
 	struct offload_cipher_op op = { .alg = OFFLOAD_CIPHER_AES_CBC, .key = key, .key_len = 16,
 					.iv = iv, .iv_len = 16, .in = x, .out = o, .len = 4096,
 					.result = &res };
-	ck_assert_int_eq(offload_cipher(ctx, &op), 0);
+	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	ck_assert_str_eq(res.backend, "cpu");
 	offload_ctx_free(ctx);
 }
@@ -808,16 +808,16 @@ START_TEST(zero_length_inputs)
 	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.cpu, OFFLOAD_CIPHER_AES_GCM, key, 16, &sc), 0);
 	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12, .tag = tag,
 					.tag_len = 16, .result = &res };
-	ck_assert_int_eq(offload_cipher_session_run(se, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(se, &op, sizeof(op)), 0);
 	ck_assert_str_eq(res.backend, "eip97");
 	op.tag = rtag;
-	ck_assert_int_eq(offload_cipher_session_run(sc, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(sc, &op, sizeof(op)), 0);
 	ck_assert_mem_eq(tag, rtag, 16);
 	op.dir = OFFLOAD_DECRYPT;
 	op.tag = tag;
-	ck_assert_int_eq(offload_cipher_session_run(se, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(se, &op, sizeof(op)), 0);
 	tag[0] ^= 1;
-	ck_assert_int_eq(offload_cipher_session_run(se, &op), -EBADMSG);
+	ck_assert_int_eq(offload_cipher_session_run(se, &op, sizeof(op)), -EBADMSG);
 	offload_cipher_session_close(se);
 	offload_cipher_session_close(sc);
 	board_free(&b);
@@ -890,7 +890,7 @@ START_TEST(session_memory_recycled_wiped)
 	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.dev, OFFLOAD_CIPHER_AES_GCM, key, 32, &s), 0);
 	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12, .in = p, .out = c,
 					.len = sizeof(p), .tag = tag, .tag_len = 16 };
-	ck_assert_int_eq(offload_cipher_session_run(s, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), 0);
 	ck_assert_int_eq(offload_cipher_session_close(s), 0);
 	struct eip97_smem *m = b.e->smem_free;
 	ck_assert_ptr_nonnull(m);
@@ -904,7 +904,7 @@ START_TEST(session_memory_recycled_wiped)
 	static const uint8_t iv16[16] = { 3 };
 	struct offload_cipher_op cbc_op = { .dir = OFFLOAD_ENCRYPT, .iv = iv16, .iv_len = 16, .in = p,
 					    .out = c, .len = 2048 };
-	ck_assert_int_eq(offload_cipher_session_run(s, &cbc_op), 0); /* the backend state opens here */
+	ck_assert_int_eq(offload_cipher_session_run(s, &cbc_op, sizeof(cbc_op)), 0); /* the backend state opens here */
 	ck_assert_ptr_null(b.e->smem_free);                           /* it took the memory back */
 	offload_cipher_session_close(s);
 	board_free(&b);
@@ -930,7 +930,7 @@ START_TEST(espressobin_digital_twin)
 	b.dev = offload_dev_find(b.ctx, "/soc/internal-regs@d0000000/crypto@90000");
 	b.cpu = offload_dev_find(b.ctx, "cpu");
 	ck_assert_int_ge(b.dev, 0);
-	ck_assert_int_eq(offload_dev_info(b.ctx, b.dev, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(b.ctx, b.dev, &info, sizeof(info)), 0);
 	ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s", info.usable_reason);
 	ck_assert_str_eq(info.backend, "eip97");
 	/* the Debian 6.12 tree has no dma-coherent: streaming, as Linux on it */
@@ -941,7 +941,7 @@ START_TEST(espressobin_digital_twin)
 	cbc_cpu(&b, x, e, sizeof(x));
 	ck_assert_int_eq(cbc(&b, x, o, sizeof(x)), 0);
 	ck_assert_mem_eq(o, e, sizeof(x));
-	ck_assert_int_eq(offload_dev_stats(b.ctx, b.dev, &st, sizeof(st)), 0);
+	ck_assert_int_eq(offload_dev_get_stats(b.ctx, b.dev, &st, sizeof(st)), 0);
 	ck_assert_uint_gt(st.cache_clean_calls, 0);
 	ck_assert_uint_gt(st.cache_inval_calls, 0);
 	struct tally t = { 0 };
@@ -960,7 +960,7 @@ START_TEST(probe_layouts_from_fixture)
 	/* registers byte-swapped until MST_CTRL is toggled: still an EIP97 */
 	int d = offload_dev_find(ctx, "/soc/crypto@90000");
 	ck_assert_int_ge(d, 0);
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s", info.usable_reason);
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "byte-swapped"));
 	struct bx b = { .ctx = ctx, .dev = d, .cpu = offload_dev_find(ctx, "cpu") };
@@ -972,7 +972,7 @@ START_TEST(probe_layouts_from_fixture)
 	/* the EIP197 layout is recognised and declined with the reason */
 	d = offload_dev_find(ctx, "/soc/crypto@800000");
 	ck_assert_int_ge(d, 0);
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert(!(info.flags & OFFLOAD_DEVF_USABLE));
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "EIP197 register layout"));
 	offload_ctx_free(ctx);
@@ -1029,7 +1029,7 @@ START_TEST(armada_node_through_af_alg)
 	}
 	int d = offload_dev_find(ctx, "/soc/internal-regs@d0000000/crypto@90000");
 	ck_assert_int_ge(d, 0);
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.backend, "kcapi");
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "safexcel driver via AF_ALG"));
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "eip97:"));

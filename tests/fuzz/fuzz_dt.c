@@ -64,7 +64,7 @@ static void context(const uint8_t *data, size_t size)
 		struct offload_dev_info info;
 		int n = offload_dev_count(ctx);
 		for (int i = 0; i < n; i++)
-			if (offload_dev_info(ctx, i, &info) == 0)
+			if (offload_dev_get_info(ctx, i, &info, sizeof(info)) == 0)
 				(void)strlen(info.coherent_reason);
 	}
 	offload_ctx_free(ctx);

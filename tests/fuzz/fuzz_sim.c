@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int n = offload_dev_count(ctx);
 		for (int i = 0; i < n; i++) {
 			struct offload_dev_info info;
-			if (offload_dev_info(ctx, i, &info) < 0 || !(info.flags & OFFLOAD_DEVF_USABLE))
+			if (offload_dev_get_info(ctx, i, &info, sizeof(info)) < 0 || !(info.flags & OFFLOAD_DEVF_USABLE))
 				continue;
 			if (getenv("FUZZ_SIM_VERBOSE")) /* which devices an input reaches: ./fuzz_sim FILE */
 				fprintf(stderr, "fuzz_sim: exercising %d %s (%s)\n", i, info.name, info.backend);

@@ -27,14 +27,23 @@ static void path(char *buf, size_t len, const char *param)
 	snprintf(buf, len, "%s/module/dmatest/parameters/%s", root, param);
 }
 
+/*
+ * Replace a parameter's value as sysfs does for its readers: at once. A
+ * fopen("w") would leave the file empty for a moment, and offloadctl polling
+ * "run" could read "" there, take the run for finished and read the log
+ * before the stand-in wrote its summary (seen once under ASan on a busy
+ * machine).
+ */
 static void put(const char *param, const char *v)
 {
-	char p[512];
+	char p[512], tmp[520];
 	path(p, sizeof(p), param);
-	FILE *f = fopen(p, "w");
+	snprintf(tmp, sizeof(tmp), "%s.new", p);
+	FILE *f = fopen(tmp, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs(v, f);
 	fclose(f);
+	ck_assert_int_eq(rename(tmp, p), 0);
 }
 
 static char *get(const char *param)

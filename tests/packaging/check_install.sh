@@ -25,6 +25,12 @@ for f in bin/offloadctl include/offload/offload.h include/offload/version.h; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 [ -n "$(find "$prefix" -name offloadctl.1)" ] || { echo "FAIL: offloadctl.1 not installed"; exit 1; }
+# The library's man(3) pages, when this build made them (Doxygen found).
+if [ -e "$build/docs/man3/liboffload.3" ]; then
+    for f in liboffload.3 offload_ctx_open.3 offload_dev_get_info.3; do
+        [ -n "$(find "$prefix" -path "*/man3/$f")" ] || { echo "FAIL: man page $f not installed"; exit 1; }
+    done
+fi
 libdir=$(dirname "$(dirname "$pc")")
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 
@@ -99,7 +105,7 @@ cp "$tmp/hello.c" "$tmp/cm/"
 cat >"$tmp/cm/CMakeLists.txt" <<'EOC'
 cmake_minimum_required(VERSION 3.20)
 project(hello C)
-find_package(offload 0.1 REQUIRED)
+find_package(offload 0.2 REQUIRED)
 add_executable(hello hello.c)
 target_link_libraries(hello PRIVATE offload::offload)
 EOC

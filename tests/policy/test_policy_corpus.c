@@ -237,7 +237,7 @@ static int dev_by_path(offload_ctx *ctx, const char *path, struct offload_dev_in
 	int i = offload_dev_find(ctx, path);
 
 	ck_assert_msg(i >= 0, "%s: %s", path, offload_last_error(ctx));
-	ck_assert_int_eq(offload_dev_info(ctx, i, d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, i, d, sizeof(*d)), 0);
 	return i;
 }
 
@@ -265,7 +265,7 @@ START_TEST(api_j721e)
 	ck_assert_uint_eq(d.caps & OFFLOAD_CAP_MEMCPY, 0);
 	ck_assert_int_eq(d.memcpy_class, -1);
 	struct offload_dev_info cpu;
-	ck_assert_int_eq(offload_dev_info(ctx, offload_dev_find(ctx, "cpu"), &cpu), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, offload_dev_find(ctx, "cpu"), &cpu, sizeof(cpu)), 0);
 	ck_assert_int_eq(cpu.memcpy_class, -1);
 	offload_ctx_free(ctx);
 }
@@ -308,7 +308,7 @@ START_TEST(api_rpi4_cpu_serves_all)
 	char src[4096], dst[4096];
 
 	ck_assert_int_eq(offload_dev_count(ctx), 1);
-	ck_assert_int_eq(offload_dev_info(ctx, 0, &d), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 0, &d, sizeof(d)), 0);
 	ck_assert_str_eq(d.kind, "cpu");
 	for (size_t i = 0; i < sizeof(src); i++)
 		src[i] = (char)(i * 7);

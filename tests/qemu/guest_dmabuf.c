@@ -878,7 +878,7 @@ static void dmabuf_af_alg(void)
 	int d = offload_dev_find(ctx, "af_alg"), cpu = offload_dev_find(ctx, "cpu");
 	struct offload_dev_info ci;
 	/* without OpenSSL (OFFLOAD_WITH_OPENSSL=OFF) the CPU has no crypto: AF_ALG on plain memory is the reference */
-	bool cpu_crypto = offload_dev_info(ctx, cpu, &ci) == 0 && (ci.caps & OFFLOAD_CAP_HASH);
+	bool cpu_crypto = offload_dev_get_info(ctx, cpu, &ci, sizeof(ci)) == 0 && (ci.caps & OFFLOAD_CAP_HASH);
 	if (d < 0) {
 		printf("note: no af_alg device in this build (%s): dma-buf with AF_ALG not checked\n",
 		       offload_last_error(ctx));
@@ -924,7 +924,7 @@ static void dmabuf_af_alg(void)
 		op.key = NULL;
 		op.key_len = 0;
 		if (r == 0)
-			r = offload_cipher_session_run(s, &op);
+			r = offload_cipher_session_run(s, &op, sizeof(op));
 		offload_cipher_session_close(s);
 		CHECK(r == 0, "%s AES-CBC of plain memory: %d %s", cpu_crypto ? "CPU" : "AF_ALG", r, offload_last_error(ctx));
 		s = NULL;
@@ -932,12 +932,12 @@ static void dmabuf_af_alg(void)
 		op.in = p;    /* dma-buf in, plain out */
 		op.out = got;
 		if (r == 0)
-			r = offload_cipher_session_run(s, &op);
+			r = offload_cipher_session_run(s, &op, sizeof(op));
 		CHECK(r == 0 && memcmp(got, want, cn) == 0, "AF_ALG AES-CBC from a %s dma-buf: %d %s",
 		      offload_buf_dmabuf_exporter(b), r, offload_last_error(ctx));
 		op.out = p;   /* in place, in the dma-buf */
 		if (r == 0)
-			r = offload_cipher_session_run(s, &op);
+			r = offload_cipher_session_run(s, &op, sizeof(op));
 		CHECK(r == 0 && memcmp(p, want, cn) == 0, "AF_ALG AES-CBC in place in a %s dma-buf: %d %s",
 		      offload_buf_dmabuf_exporter(b), r, offload_last_error(ctx));
 		offload_cipher_session_close(s);

@@ -246,7 +246,7 @@ static int sess_run(const struct alg *a, struct sess *s, struct offload_result *
 		.dir = OFFLOAD_ENCRYPT, .iv = ivl ? iv : NULL, .iv_len = ivl, .in = buf, .out = out,
 		.len = sizeof(buf), .tag = gcm ? tag : NULL, .tag_len = gcm ? 16 : 0, .result = res,
 	};
-	return offload_cipher_session_run(s->c, &op);
+	return offload_cipher_session_run(s->c, &op, sizeof(op));
 }
 
 /* The driver whose refcnt rose from before to after among entries named cra. */
@@ -405,13 +405,13 @@ static void check_chunking(offload_ctx *ctx, int dev)
 			continue;
 		struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = ivl,
 						.in = in, .out = out, .len = n };
-		r = offload_cipher_session_run(s, &op);
+		r = offload_cipher_session_run(s, &op, sizeof(op));
 		CHECK(r == 0 && memcmp(out, ref, n) == 0,
 		      "%s: %zu bytes through af_alg differ from one continuous OpenSSL pass (%d)",
 		      cases[c].evp, n, r);
 		op.dir = OFFLOAD_DECRYPT; /* in place */
 		op.in = out;
-		r = offload_cipher_session_run(s, &op);
+		r = offload_cipher_session_run(s, &op, sizeof(op));
 		CHECK(r == 0 && memcmp(out, in, n) == 0, "%s: in-place decrypt of %zu bytes (%d)",
 		      cases[c].evp, n, r);
 		offload_cipher_session_close(s);
@@ -449,7 +449,7 @@ static void check_aead(offload_ctx *ctx, int dev)
 	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12, .aad = aad,
 					.aad_len = sizeof(aad), .in = pt, .out = ct,
 					.len = sizeof(pt), .tag = tag, .tag_len = 16 };
-	r = offload_cipher_session_run(s, &op);
+	r = offload_cipher_session_run(s, &op, sizeof(op));
 	CHECK(r == 0, "gcm encrypt: %s", offload_last_error(ctx));
 	/* corrupt tag, ciphertext, AAD in turn */
 	for (int what = 0; r == 0 && what < 3; what++) {
@@ -468,7 +468,7 @@ static void check_aead(offload_ctx *ctx, int dev)
 		d.in = ct;
 		d.out = out;
 		d.tag = bad;
-		int e = offload_cipher_session_run(s, &d);
+		int e = offload_cipher_session_run(s, &d, sizeof(d));
 		CHECK(e == -EBADMSG && nonzero(out, sizeof(out)) == 0,
 		      "gcm with corrupted %s: got %d (%s), %zu non-zero output bytes; want -EBADMSG, "
 		      "zeroed output", names[what], e, offload_strerror(e), nonzero(out, sizeof(out)));
@@ -478,7 +478,7 @@ static void check_aead(offload_ctx *ctx, int dev)
 			aad[0] ^= 0x01;
 		/* the session still decrypts genuine input afterwards */
 		d.tag = tag;
-		e = offload_cipher_session_run(s, &d);
+		e = offload_cipher_session_run(s, &d, sizeof(d));
 		CHECK(e == 0 && memcmp(out, pt, sizeof(pt)) == 0,
 		      "gcm after a rejected %s: genuine decrypt gives %d", names[what], e);
 		OK_SINCE(mark, "ok   gcm corrupted %s -> -EBADMSG, session still usable\n", names[what]);
@@ -486,11 +486,11 @@ static void check_aead(offload_ctx *ctx, int dev)
 	/* AAD only (GMAC) with a wrong tag */
 	struct offload_cipher_op g = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12, .aad = aad,
 				       .aad_len = sizeof(aad), .tag = tag, .tag_len = 16 };
-	r = offload_cipher_session_run(s, &g);
+	r = offload_cipher_session_run(s, &g, sizeof(g));
 	CHECK(r == 0, "gmac encrypt: %d", r);
 	tag[0] ^= 1;
 	g.dir = OFFLOAD_DECRYPT;
-	r = offload_cipher_session_run(s, &g);
+	r = offload_cipher_session_run(s, &g, sizeof(g));
 	CHECK(r == -EBADMSG, "gmac with a wrong tag: %d, want -EBADMSG", r);
 	/* the AF_ALG AEAD limit: AAD + data + tag in one 64 KiB message */
 	size_t big = 70000;
@@ -499,11 +499,11 @@ static void check_aead(offload_ctx *ctx, int dev)
 		struct offload_cipher_op l = { .dir = OFFLOAD_ENCRYPT, .iv = iv, .iv_len = 12,
 					       .in = bin, .out = bout, .tag = tag, .tag_len = 16 };
 		l.len = 65536 - 16;
-		r = offload_cipher_session_run(s, &l);
+		r = offload_cipher_session_run(s, &l, sizeof(l));
 		CHECK(r == 0, "gcm of %zu bytes (at the limit): %d %s", l.len, r,
 		      offload_last_error(ctx));
 		l.len = big;
-		r = offload_cipher_session_run(s, &l);
+		r = offload_cipher_session_run(s, &l, sizeof(l));
 		CHECK(r == -E2BIG, "gcm of %zu bytes on af_alg: %d, want -E2BIG", l.len, r);
 	}
 	free(bin);
@@ -567,7 +567,7 @@ static void check_missing(offload_ctx *ctx, int dev, const char *missing)
 			if (r == 0) {
 				struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .in = p,
 								.out = o, .len = 8, .result = &res };
-				r = offload_cipher_session_run(c, &op);
+				r = offload_cipher_session_run(c, &op, sizeof(op));
 				CHECK(r == 0 && memcmp(o, want, 8) == 0 && res.backend &&
 				      strcmp(res.backend, "cpu") == 0,
 				      "DES-ECB with ecb(des) missing: %d on %s, want FIPS 81's answer "

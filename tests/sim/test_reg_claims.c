@@ -36,7 +36,7 @@ static void usable(offload_ctx *ctx, int d)
 {
 	struct offload_dev_info info;
 
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s: %s", info.dt_path, info.usable_reason);
 }
 
@@ -49,7 +49,7 @@ static void refused(offload_ctx *ctx, int d, const char *range, const char *firs
 	struct offload_dev_info info;
 	char want[256];
 
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
 	snprintf(want, sizeof(want), "%s is already claimed by %s", range, first);
 	ck_assert_msg(strstr(info.usable_reason, want), "want \"%s\" in: %s", want, info.usable_reason);
@@ -81,7 +81,7 @@ static int loop256(offload_ctx *ctx, const char *child)
 	fill(tx, sizeof(tx), 7);
 	memset(rx, 0, sizeof(rx));
 	struct offload_spi_xfer x = { .tx = tx, .rx = rx, .len = sizeof(tx) };
-	r = offload_spi_xfer(spi, &x, 1);
+	r = offload_spi_transfer(spi, &x, 1);
 	ck_assert_int_eq(r, (int)sizeof(tx));
 	ck_assert_int_eq(memcmp(rx, tx, sizeof(tx)), 0);
 	ck_assert_int_eq(offload_spi_close(spi), 0);
@@ -151,7 +151,7 @@ START_TEST(second_eip97_on_same_or_overlapping_registers_refused)
 	ck_assert_int_eq(offload_cipher_session_open_dev(ctx, a, OFFLOAD_CIPHER_AES_ECB, key, 16, &s), 0);
 	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .in = pt, .out = out, .len = 16,
 					.result = &res };
-	ck_assert_int_eq(offload_cipher_session_run(s, &op), 0);
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), 0);
 	ck_assert_int_eq(memcmp(out, ct, 16), 0);
 	ck_assert_int_eq(res.dev, a);
 	ck_assert_int_eq(offload_cipher_session_close(s), 0);
@@ -212,7 +212,7 @@ START_TEST(real_boards_have_no_conflicting_claims)
 		offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM, NULL);
 		for (int i = 0; i < offload_dev_count(ctx); i++) {
 			struct offload_dev_info info;
-			ck_assert_int_eq(offload_dev_info(ctx, i, &info), 0);
+			ck_assert_int_eq(offload_dev_get_info(ctx, i, &info, sizeof(info)), 0);
 			ck_assert_msg(!strstr(info.usable_reason, "already claimed"), "%s: %s: %s",
 				      e->d_name, info.dt_path, info.usable_reason);
 		}

@@ -40,7 +40,7 @@ START_TEST(no_threads_for_models)
 	int n = offload_dev_count(ctx), engines = 0;
 	ck_assert_int_ge(n, 4);
 	for (int i = 1; i < n; i++) {
-		ck_assert_int_eq(offload_dev_info(ctx, i, &info), 0);
+		ck_assert_int_eq(offload_dev_get_info(ctx, i, &info, sizeof(info)), 0);
 		if (strcmp(info.kind, "dspi") == 0) {
 			ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s: %s", info.name, info.usable_reason);
 			continue;
@@ -63,7 +63,7 @@ START_TEST(no_threads_for_models)
 	fail_threads = false;
 	ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, NULL);
 	for (int i = 1; i < offload_dev_count(ctx); i++) {
-		ck_assert_int_eq(offload_dev_info(ctx, i, &info), 0);
+		ck_assert_int_eq(offload_dev_get_info(ctx, i, &info, sizeof(info)), 0);
 		ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s: %s", info.name, info.usable_reason);
 	}
 	offload_ctx_free(ctx);

@@ -67,7 +67,7 @@ START_TEST(open_programs_mode_word_then_clock)
 	/* spi_device.max_speed_hz was restored to the DT's 10 MHz by WR_MAX_SPEED_HZ. */
 	ck_assert_uint_eq(fk->max_speed_hz, 10000000);
 
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.backend, "spidev");
 	ck_assert_str_eq(info.path, "/dev/spidev1.0");
 	ck_assert_int_eq(info.dev, -1);
@@ -96,7 +96,7 @@ START_TEST(open_spidev_keeps_kernel_mode_and_clock)
 	fk = fake_spi_add("/dev/spidev1.0", &c);
 
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev1.0", NULL);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_CPOL);
 	ck_assert_uint_eq(info.max_speed_hz, 4000000);
 	ck_assert_uint_eq(info.bits_per_word, 8);
@@ -247,7 +247,7 @@ START_TEST(open_legacy_mode_ioctl)
 	o.mode = OFFLOAD_SPI_MODE_2 | OFFLOAD_SPI_LSB_FIRST;
 	spi = spi_open_ok(ctx, "/dev/spidev1.0", &o);
 	ck_assert_uint_eq(fk->mode, 0xa);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.mode, 0xa);
 	offload_spi_close(spi);
 	spi = NULL;
@@ -290,7 +290,7 @@ START_TEST(xfer_loopback_fields)
 					  .word_delay_usecs = 3 };
 	x[1] = (struct offload_spi_xfer){ .tx = io, .rx = io, .len = 4 };
 	x[2] = (struct offload_spi_xfer){ .tx = NULL, .rx = zeros, .len = 4 };
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 3), 16);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 3), 16);
 	ck_assert_mem_eq(rx, tx, 8);
 	const uint8_t io_want[4] = { 9, 10, 11, 12 };
 	ck_assert_mem_eq(io, io_want, 4);
@@ -331,7 +331,7 @@ START_TEST(xfer_keeps_handle_defaults)
 	o.bits_per_word = 8;
 	offload_spi *other = spi_open_ok(ctx, "/dev/spidev1.0", &o);
 	ck_assert_uint_eq(fk->speed_hz, 3000000);
-	ck_assert_int_eq(offload_spi_xfer(a, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(a, &x, 1), 4);
 	ck_assert_uint_eq(fk->last[0].speed_hz, 1000000);
 	ck_assert_uint_eq(fk->last[0].bits_per_word, 16);
 	offload_spi_close(other);
@@ -348,13 +348,13 @@ START_TEST(xfer_lanes_need_mode_bits)
 	offload_spi_opts_init(&o);
 	o.mode = OFFLOAD_SPI_TX_QUAD | OFFLOAD_SPI_RX_DUAL;
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev1.0", &o);
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4); /* QUAD allows 2 */
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4); /* QUAD allows 2 */
 	x.tx_nbits = 4;
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	x = (struct offload_spi_xfer){ .tx = NULL, .rx = b, .len = 4, .rx_nbits = 4 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL, "rx_nbits 4 needs the QUAD");
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "rx_nbits 4 needs the QUAD");
 	x.rx_nbits = 2;
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	ck_assert_uint_eq(fk->last[0].rx_nbits, 2);
 	offload_spi_close(spi);
 
@@ -362,12 +362,12 @@ START_TEST(xfer_lanes_need_mode_bits)
 	o.mode = 0;
 	spi = spi_open_ok(ctx, "/dev/spidev1.0", &o);
 	x = (struct offload_spi_xfer){ .tx = b, .len = 4, .tx_nbits = 2 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL, "tx_nbits 2 needs the DUAL or QUAD");
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "tx_nbits 2 needs the DUAL or QUAD");
 	x.tx_nbits = 3;
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL, "tx_nbits 3");
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "tx_nbits 3");
 	/* nbits of an unused direction are not checked against the mode (as Linux). */
 	x = (struct offload_spi_xfer){ .tx = b, .len = 4, .rx_nbits = 4 };
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	offload_spi_close(spi);
 }
 END_TEST
@@ -383,37 +383,37 @@ START_TEST(xfer_bad_input)
 	x[0] = (struct offload_spi_xfer){ .tx = b, .rx = b, .len = 4 };
 	x[1] = x[0];
 
-	ck_assert_err(NULL, offload_spi_xfer(NULL, x, 1), -EINVAL, "spi is NULL");
-	ck_assert_err(ctx, offload_spi_xfer(spi, NULL, 1), -EINVAL, "xfers is NULL");
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 0), -EINVAL, "n is 0");
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, OFFLOAD_SPI_MAX_XFERS + 1), -EINVAL,
+	ck_assert_err(NULL, offload_spi_transfer(NULL, x, 1), -EINVAL, "spi is NULL");
+	ck_assert_err(ctx, offload_spi_transfer(spi, NULL, 1), -EINVAL, "xfers is NULL");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 0), -EINVAL, "n is 0");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, OFFLOAD_SPI_MAX_XFERS + 1), -EINVAL,
 		      "4097 transfers; at most 4096");
 
 	x[1].len = 0;
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EINVAL, "transfer 1 has len 0");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "transfer 1 has len 0");
 	x[1] = (struct offload_spi_xfer){ .len = 4 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EINVAL, "transfer 1 has neither tx nor rx");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "transfer 1 has neither tx nor rx");
 	x[1] = (struct offload_spi_xfer){ .tx = b, .rx = b + 2, .len = 4 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EINVAL, "partly overlaps");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "partly overlaps");
 	x[1] = (struct offload_spi_xfer){ .tx = (void *)(UINTPTR_MAX - 2), .len = 4 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EINVAL, "wraps the address space");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "wraps the address space");
 
 	x[1] = (struct offload_spi_xfer){ .tx = b, .len = 4, .bits_per_word = 33 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EINVAL, "33 bits per word not supported");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "33 bits per word not supported");
 	x[1] = (struct offload_spi_xfer){ .tx = b, .len = 3, .bits_per_word = 9 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EINVAL,
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL,
 		      "len 3 is not a multiple of 2 bytes, the memory size of a 9-bit word");
 	x[1] = (struct offload_spi_xfer){ .tx = b, .len = 6, .bits_per_word = 17 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EINVAL, "not a multiple of 4 bytes");
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "not a multiple of 4 bytes");
 	x[1] = (struct offload_spi_xfer){ .tx = b, .len = 6, .bits_per_word = 16 };
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 10);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 2), 10);
 
 	/* The returned byte count is an int: more than INT_MAX bytes is refused up front. */
 	struct offload_spi_xfer huge[3];
 	for (int i = 0; i < 3; i++)
 		huge[i] = (struct offload_spi_xfer){ .tx = b, .len = 0x40000000u };
 	unsigned calls = fk->message_calls;
-	ck_assert_err(ctx, offload_spi_xfer(spi, huge, 3), -EMSGSIZE, "3221225472 bytes");
+	ck_assert_err(ctx, offload_spi_transfer(spi, huge, 3), -EMSGSIZE, "3221225472 bytes");
 	ck_assert_uint_eq(fk->message_calls, calls);
 	offload_spi_close(spi);
 }
@@ -428,9 +428,9 @@ START_TEST(xfer_3wire_is_half_duplex)
 	offload_spi_opts_init(&o);
 	o.mode = OFFLOAD_SPI_3WIRE;
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev1.0", &o);
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL, "3WIRE");
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "3WIRE");
 	x.rx = NULL;
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	offload_spi_close(spi);
 }
 END_TEST
@@ -449,12 +449,12 @@ START_TEST(xfer_kernel_errors_pass_through)
 	fk = fake_spi_add("/dev/spidev1.0", &c);
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev1.0", NULL);
 	/* Call 1: the kernel's __spi_validate refuses 12-bit words. */
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL,
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL,
 		      "SPI_IOC_MESSAGE(1) on /dev/spidev1.0 failed: Invalid argument");
 	x.bits_per_word = 0;
 	/* Call 2: the controller times out. */
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -ETIMEDOUT, "controller reported a failure");
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -ETIMEDOUT, "controller reported a failure");
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	offload_spi_close(spi);
 }
 END_TEST
@@ -469,12 +469,12 @@ START_TEST(xfer_dspi_ignores_transfer_speed)
 	offload_spi_opts_init(&o);
 	o.max_speed_hz = 2000000;
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev1.0", &o);
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL,
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL,
 		      "open a handle with opts.max_speed_hz = 5000000 instead");
 	x.speed_hz = 2000000;
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	x.speed_hz = 0;
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4);
 	offload_spi_close(spi);
 }
 END_TEST
@@ -486,8 +486,8 @@ START_TEST(info_close_bad_input)
 	struct offload_spi_info info;
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev1.0", NULL);
 
-	ck_assert_err(NULL, offload_spi_info(NULL, &info), -EINVAL, "spi is NULL");
-	ck_assert_err(ctx, offload_spi_info(spi, NULL), -EINVAL, "info is NULL");
+	ck_assert_err(NULL, offload_spi_get_info(NULL, &info, sizeof(info)), -EINVAL, "spi is NULL");
+	ck_assert_err(ctx, offload_spi_get_info(spi, NULL, sizeof(struct offload_spi_info)), -EINVAL, "info is NULL");
 	ck_assert_err(NULL, offload_spi_close(NULL), -EINVAL, "spi is NULL");
 	ck_assert_int_eq(offload_spi_close(spi), 0);
 }

@@ -125,7 +125,7 @@ START_TEST(open_child_node)
 	ck_assert_uint_eq(d->speed_hz, 10000000);
 	ck_assert_str_eq(d->last_setup, "speed");
 	ck_assert_uint_eq(d->sck_hz, 10000000);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.backend, "spidev");
 	ck_assert_str_eq(info.path, "/soc/spi@2100000/dev@0");
 	ck_assert_int_eq(info.dev, controller_index("/soc/spi@2100000"));
@@ -139,12 +139,12 @@ START_TEST(open_child_node)
 	/* The clock on the wire is the one spi_setup computed last. */
 	uint8_t b[2] = { 0xa5, 0x5a }, r[2];
 	struct offload_spi_xfer x = { .tx = b, .rx = r, .len = 2 };
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 2);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 2);
 	ck_assert_mem_eq(r, b, 2);
 	ck_assert_str_eq(fake_spi_trace(d), " CS+ [8b 10000000Hz tx1 rx1 wd0] a55a CS-");
 	/* spi-fsl-dspi ignores per-transfer clocks: refused rather than silently wrong. */
 	x.speed_hz = 1000000;
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL, "ignores per-transfer speeds");
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "ignores per-transfer speeds");
 	offload_spi_close(spi);
 }
 END_TEST
@@ -161,7 +161,7 @@ START_TEST(open_controller_and_chip_select)
 	offload_spi *spi = spi_open_ok(ctx, "/soc/spi@2100000", &o);
 	ck_assert_uint_eq(d->mode, OFFLOAD_SPI_LSB_FIRST | OFFLOAD_SPI_CS_HIGH);
 	ck_assert_uint_eq(d->speed_hz, 2000000);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_int_eq(info.chip_select, 1);
 	ck_assert_uint_eq(info.cs_setup_ns, 300);
 	ck_assert_uint_eq(info.cs_hold_ns, 200);
@@ -194,7 +194,7 @@ START_TEST(open_controller_without_child)
 	offload_spi *spi = spi_open_ok(ctx, "/soc/spi@2120000", &o);
 	ck_assert_uint_eq(d->mode, 0); /* no child: mode 0 */
 	ck_assert_uint_eq(d->speed_hz, 10000000);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_int_eq(info.chip_select, 0);
 	ck_assert_uint_eq(info.cs_setup_ns, 0);
 	offload_spi_close(spi);
@@ -209,7 +209,7 @@ START_TEST(open_dt_lanes)
 	struct fake_spi *d = dspi_device("/dev/spidev0.3");
 	fakesys_add_spidev(sys, 0, 3, "/soc/spi@2100000", "/soc/spi@2100000/dev@3", "fsl-dspi");
 	offload_spi *spi = spi_open_ok(ctx, "/soc/spi@2100000/dev@3", NULL);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.mode, 0);
 	ck_assert_uint_eq(d->mode, 0);
 	offload_spi_close(spi);
@@ -220,7 +220,7 @@ START_TEST(open_dt_lanes)
 	fake_spi_cfg_default(&c);
 	d = fake_spi_add("/dev/spidev0.3", &c);
 	spi = spi_open_ok(ctx, "/soc/spi@2100000/dev@3", NULL);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_TX_QUAD | OFFLOAD_SPI_RX_DUAL);
 	ck_assert_uint_eq(d->mode, 0x600);
 	offload_spi_close(spi);
@@ -234,7 +234,7 @@ START_TEST(open_spidev_path_finds_dt_node)
 	dspi_device("/dev/spidev0.0");
 	fakesys_add_spidev(sys, 0, 0, "/soc/spi@2100000", "/soc/spi@2100000/dev@0", "fsl-dspi");
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_int_eq(info.chip_select, 0);
 	ck_assert_uint_eq(info.cs_setup_ns, 100);
 	ck_assert_uint_eq(info.cs_hold_ns, 50);

@@ -75,7 +75,7 @@ START_TEST(open_flash_through_spidev)
 	ck_assert_uint_eq(d0->mode, 0x3);
 	ck_assert_uint_eq(d0->sck_hz, 10000000);
 	ck_assert_str_eq(d0->last_setup, "speed");
-	ck_assert_int_eq(offload_spi_info(spi, &info), 0);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_3);
 	ck_assert_uint_eq(info.max_speed_hz, 10000000);
 	ck_assert_int_eq(info.chip_select, 0);

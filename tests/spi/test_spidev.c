@@ -73,9 +73,9 @@ static void check_same_wire(struct offload_spi_xfer *x, unsigned n, uint32_t buf
 	struct fake_spi *tight = device("/dev/spidev0.1", bufsiz, align);
 	offload_spi *split = open_flags("/dev/spidev0.1", 0);
 
-	ck_assert_int_eq(offload_spi_xfer(whole, x, n), (int)total);
+	ck_assert_int_eq(offload_spi_transfer(whole, x, n), (int)total);
 	ck_assert_uint_eq(ref->messages, 1);
-	int r = offload_spi_xfer(split, x, n);
+	int r = offload_spi_transfer(split, x, n);
 	ck_assert_msg(r == (int)total, "split: %d %s", r, offload_last_error(ctx));
 	ck_assert_uint_eq(tight->messages, want_messages);
 	ck_assert_str_eq(fake_spi_trace(tight), fake_spi_trace(ref));
@@ -112,7 +112,7 @@ START_TEST(arm64_example_32_fit_33_do_not)
 	/* The cut after transfer 31 keeps CS asserted: cs_change on the first message's last. */
 	struct fake_spi *d = device("/dev/spidev0.2", 4096, 128);
 	offload_spi *spi = open_flags("/dev/spidev0.2", 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 33), 3300);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 33), 3300);
 	ck_assert_uint_eq(d->messages, 2);
 	ck_assert_uint_eq(d->msg_xfers[0], 32);
 	ck_assert_uint_eq(d->msg_xfers[1], 1);
@@ -136,7 +136,7 @@ START_TEST(host_alignment_packs_by_its_rounding)
 		x[i] = (struct offload_spi_xfer){ .tx = tx + i * 100, .len = 100 };
 	struct fake_spi *d = device("/dev/spidev0.0", 4096, 8);
 	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 40), 4000);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 40), 4000);
 	ck_assert_uint_eq(d->messages, 2);
 	ck_assert_uint_eq(d->msg_xfers[0], 39);
 	ck_assert_uint_eq(d->msg_xfers[1], 1);
@@ -158,7 +158,7 @@ START_TEST(one_long_transfer_is_cut_with_cs_held)
 	fake_spi_reset();
 	struct fake_spi *d = device("/dev/spidev0.3", 4096, 128);
 	offload_spi *spi = open_flags("/dev/spidev0.3", 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 10000);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 10000);
 	ck_assert_uint_eq(d->messages, 3);
 	ck_assert_uint_eq(d->msg_tx_budget[0], 4096);
 	ck_assert_uint_eq(d->msg_tx_budget[1], 4096);
@@ -185,7 +185,7 @@ START_TEST(long_transfer_fills_the_part_it_starts_in)
 	fake_spi_reset();
 	struct fake_spi *d = device("/dev/spidev0.5", 4096, 8);
 	offload_spi *spi = open_flags("/dev/spidev0.5", 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 10100);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 2), 10100);
 	ck_assert_uint_eq(d->msg_xfers[0], 2);
 	ck_assert_uint_eq(d->msg_tx_budget[0], 104 + 3992);
 	ck_assert_uint_eq(d->msg_tx_budget[1], 4096);
@@ -208,7 +208,7 @@ START_TEST(cuts_at_cs_change_release_cs)
 	fake_spi_reset();
 	struct fake_spi *d = device("/dev/spidev0.4", 4096, 8);
 	offload_spi *spi = open_flags("/dev/spidev0.4", OFFLOAD_SPI_OPEN_NO_CS_HOLD);
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 3), 9000);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 3), 9000);
 	ck_assert_uint_eq(d->messages, 3);
 	for (int i = 0; i < 3; i++)
 		ck_assert_uint_eq(d->msg_last_cs_change[i], 0);
@@ -227,7 +227,7 @@ START_TEST(last_cs_change_survives_split)
 	struct fake_spi *d = device("/dev/spidev0.0", 4096, 8);
 	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
 
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 2), 6000);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 2), 6000);
 	ck_assert_uint_eq(d->messages, 2);
 	ck_assert(d->cs_active);
 	offload_spi_close(spi);
@@ -242,12 +242,12 @@ START_TEST(no_cs_hold_refuses_before_sending)
 	struct fake_spi *d = device("/dev/spidev0.0", 4096, 8);
 	offload_spi *spi = open_flags("/dev/spidev0.0", OFFLOAD_SPI_OPEN_NO_CS_HOLD);
 
-	ck_assert_err(ctx, offload_spi_xfer(spi, x, 2), -EMSGSIZE,
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EMSGSIZE,
 		      "the cut after part 1 (after transfer 0) falls where chip select stays "
 		      "asserted; the handle was opened with OFFLOAD_SPI_OPEN_NO_CS_HOLD");
 	ck_assert_uint_eq(d->message_calls, 0);
 	struct offload_spi_xfer one = { .tx = tx, .len = 5000 };
-	ck_assert_err(ctx, offload_spi_xfer(spi, &one, 1), -EMSGSIZE, "(inside transfer 0)");
+	ck_assert_err(ctx, offload_spi_transfer(spi, &one, 1), -EMSGSIZE, "(inside transfer 0)");
 	ck_assert_uint_eq(d->message_calls, 0);
 	offload_spi_close(spi);
 	free(tx);
@@ -262,7 +262,7 @@ START_TEST(tiny_bufsiz)
 	/* bufsiz 100 with 128-byte rounding: no transfer with a buffer fits at all. */
 	struct fake_spi *d = device("/dev/spidev0.0", 100, 128);
 	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EMSGSIZE,
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EMSGSIZE,
 		      "100 bytes per direction per message with each transfer rounded up to 128");
 	ck_assert_uint_eq(d->message_calls, 0);
 	offload_spi_close(spi);
@@ -271,7 +271,7 @@ START_TEST(tiny_bufsiz)
 	fake_spi_reset();
 	d = device("/dev/spidev0.0", 100, 8);
 	spi = open_flags("/dev/spidev0.0", 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 250);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 250);
 	ck_assert_uint_eq(d->messages, 3);
 	ck_assert_uint_eq(d->msg_tx_budget[0], 96);
 	ck_assert_uint_eq(d->msg_tx_budget[2], 64);
@@ -290,7 +290,7 @@ START_TEST(pieces_keep_whole_words)
 	fake_spi_reset();
 	struct fake_spi *d = device("/dev/spidev0.0", 1001, 1);
 	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
-	ck_assert_int_eq(offload_spi_xfer(spi, &x, 1), 4000);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 4000);
 	for (int i = 0; i < 4; i++)
 		ck_assert_uint_eq(d->msg_tx_budget[i], 1000);
 	offload_spi_close(spi);
@@ -345,10 +345,10 @@ START_TEST(more_than_511_transfers)
 	struct fake_spi *d = device("/dev/spidev0.0", 65536, 8);
 	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
 
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 511), 1022);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 511), 1022);
 	ck_assert_uint_eq(d->messages, 1);
 	fake_spi_trace_clear(d);
-	ck_assert_int_eq(offload_spi_xfer(spi, x, 512), 1024);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 512), 1024);
 	ck_assert_uint_eq(d->messages, 3);
 	ck_assert_uint_eq(d->msg_xfers[1], 511);
 	ck_assert_uint_eq(d->msg_xfers[2], 1);
@@ -357,7 +357,7 @@ START_TEST(more_than_511_transfers)
 	free(want);
 
 	fake_spi_trace_clear(d);
-	ck_assert_int_eq(offload_spi_xfer(spi, x, N), 2 * N);
+	ck_assert_int_eq(offload_spi_transfer(spi, x, N), 2 * N);
 	ck_assert_uint_eq(d->messages, 6);
 	ck_assert_uint_eq(d->msg_xfers[3], 511);
 	ck_assert_uint_eq(d->msg_xfers[4], 511);
@@ -388,7 +388,7 @@ START_TEST(failure_after_held_part_releases_cs)
 	fakesys_bufsiz(sys, "4096\n");
 	struct fake_spi *d = fake_spi_add("/dev/spidev0.0", &c);
 	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EINVAL,
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL,
 		      "(part 2 of 3 of a split message; 4096 of 10000 bytes were already clocked; the "
 		      "chip select held across parts was released with an empty message)");
 	ck_assert(!d->cs_active);
@@ -401,7 +401,7 @@ START_TEST(failure_after_held_part_releases_cs)
 	c.fail_errno = EIO;
 	d = fake_spi_add("/dev/spidev0.0", &c);
 	spi = open_flags("/dev/spidev0.0", 0);
-	ck_assert_err(ctx, offload_spi_xfer(spi, &x, 1), -EIO,
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EIO,
 		      "(part 2 of 3 of a split message; 4096 of 10000 bytes were already clocked)");
 	ck_assert(!d->cs_active);
 	ck_assert_uint_eq(d->message_calls, 2);
@@ -421,19 +421,19 @@ START_TEST(bufsiz_from_sysfs)
 	fake_spi_add("/dev/spidev0.0", &c);
 	fakesys_bufsiz(sys, "8192\n");
 	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
-	offload_spi_info(spi, &info);
+	offload_spi_get_info(spi, &info, sizeof(info));
 	ck_assert_uint_eq(info.max_message_bytes, 8192);
 	offload_spi_close(spi);
 
 	fakesys_bufsiz(sys, "lots\n");
 	spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
-	offload_spi_info(spi, &info);
+	offload_spi_get_info(spi, &info, sizeof(info));
 	ck_assert_uint_eq(info.max_message_bytes, 4096); /* spidev's default */
 	offload_spi_close(spi);
 
 	setenv("OFFLOAD_SYSFS_ROOT", "/nonexistent-sysfs", 1);
 	spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
-	offload_spi_info(spi, &info);
+	offload_spi_get_info(spi, &info, sizeof(info));
 	ck_assert_uint_eq(info.max_message_bytes, 4096);
 	offload_spi_close(spi);
 }

@@ -74,7 +74,7 @@ START_TEST(virtual_board)
 	int d = dev_of(ctx, J721E_UDMA);
 
 	ck_assert_str_eq(offload_ctx_dt_source(ctx), "builtin:virtual-board");
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.kind, "k3-udma");
 	ck_assert_str_eq(info.backend, "udma");
 	ck_assert_uint_eq(info.flags & (OFFLOAD_DEVF_USABLE | OFFLOAD_DEVF_SIM | OFFLOAD_DEVF_DIRECT),
@@ -116,7 +116,7 @@ START_TEST(dma_buffers_are_zero_copy)
 	fill(s, n, 2);
 	offload_dev_stats_reset(ctx, d);
 	copy_on(ctx, d, x + 1, s + 5, n - 100, OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT);
-	ck_assert_int_eq(offload_dev_stats(ctx, d, &st, sizeof(st)), 0);
+	ck_assert_int_eq(offload_dev_get_stats(ctx, d, &st, sizeof(st)), 0);
 	/* coherent: no cache operation; unaligned head and tail on the CPU (< 2 bursts) */
 	ck_assert_uint_eq(st.cache_clean_calls + st.cache_inval_calls, 0);
 	ck_assert_uint_eq(st.jobs, 1);
@@ -139,7 +139,7 @@ START_TEST(noncoherent_emulation)
 	size_t n = 1 << 20;
 	struct offload_dev_stats st;
 
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_int_eq(info.cache_mode, OFFLOAD_CACHE_STREAMING);
 	ck_assert_ptr_nonnull(strstr(info.cache_reason, "OFFLOAD_CTX_SIM_NONCOHERENT"));
 	ck_assert_int_eq(offload_buf_alloc(ctx, d, n, 0, &a), 0);
@@ -148,7 +148,7 @@ START_TEST(noncoherent_emulation)
 	uint8_t *s = offload_buf_ptr(a), *x = offload_buf_ptr(b);
 	fill(s, n, 3);
 	copy_on(ctx, d, x, s, n, OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT);
-	ck_assert_int_eq(offload_dev_stats(ctx, d, &st, sizeof(st)), 0);
+	ck_assert_int_eq(offload_dev_get_stats(ctx, d, &st, sizeof(st)), 0);
 	ck_assert_uint_ge(st.cache_clean_calls, 2); /* source, and destination before the DMA */
 	ck_assert_uint_ge(st.cache_inval_calls, 1); /* destination after */
 	ck_assert_uint_ge(st.cache_bytes, 3 * n);
@@ -215,7 +215,7 @@ START_TEST(auto_fallback_keeps_the_cpu)
 	ck_assert_str_eq(offload_ctx_dt_source(ctx), "builtin:virtual-board");
 	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, x, s, n, &res), 0);
 	ck_assert_int_eq(res.dev, cpu);
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_uint_ne(info.flags & OFFLOAD_DEVF_USABLE, 0);
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "not chosen automatically"));
 	/* still usable by index */
@@ -239,7 +239,7 @@ START_TEST(bcdma_behind_dma_ranges)
 	offload_buf *a, *b;
 	size_t n = 300000;
 
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.kind, "k3-bcdma");
 	ck_assert_int_eq(info.cache_mode, OFFLOAD_CACHE_STREAMING); /* no dma-coherent */
 	ck_assert_uint_ne(info.flags & OFFLOAD_DEVF_USABLE, 0);
@@ -271,7 +271,7 @@ START_TEST(hardware_without_models_says_why)
 	offload_buf *b;
 	char x[64], s[64] = { 1 };
 
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.flags & (OFFLOAD_DEVF_USABLE | OFFLOAD_DEVF_SIM), 0);
 	ck_assert_ptr_nonnull(strstr(info.usable_reason, "TI-SCI"));
 	ck_assert_int_eq(offload_memcpy_dev(ctx, d, x, s, sizeof(s), NULL), -ENODEV);
@@ -313,7 +313,7 @@ START_TEST(digital_twins)
 		ran++;
 		int d = dev_of(ctx, boards[i].compat);
 		struct offload_dev_info info;
-		ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+		ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 		ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s: %s", boards[i].dtb, info.usable_reason);
 		ck_assert_int_eq(info.coherent, boards[i].coherent);
 		size_t n = 1 << 20;
@@ -332,7 +332,7 @@ START_TEST(digital_twins)
 	offload_ctx *ctx = twin("k3-j721e-evm.dtb", false);
 	if (ctx) {
 		struct offload_dev_info info;
-		ck_assert_int_eq(offload_dev_info(ctx, dev_of(ctx, J721E_UDMA), &info), 0);
+		ck_assert_int_eq(offload_dev_get_info(ctx, dev_of(ctx, J721E_UDMA), &info, sizeof(info)), 0);
 		ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
 		ck_assert_ptr_nonnull(strstr(info.usable_reason, "DM firmware"));
 		offload_ctx_free(ctx);
@@ -387,7 +387,7 @@ static void refused_dev(const char *fixture, const char *compat, const char *wan
 	snprintf(path, sizeof(path), "%s/%s.dtb", UDMA_FIXTURE_DIR, fixture);
 	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
 	int d = dev_of(ctx, compat), cpu = offload_dev_find(ctx, "cpu");
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
 	ck_assert_msg(strstr(info.usable_reason, want), "%s: %s", fixture, info.usable_reason);
 	fill(s, n, 8);
@@ -424,13 +424,13 @@ START_TEST(channel_classes_counted_among_memcpy_channels)
 
 	snprintf(path, sizeof(path), "%s/rchanrt-small.dtb", UDMA_FIXTURE_DIR);
 	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
-	ck_assert_int_eq(offload_dev_info(ctx, dev_of(ctx, J721E_UDMA), &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, dev_of(ctx, J721E_UDMA), &info, sizeof(info)), 0);
 	ck_assert_msg(strstr(info.usable_reason, "udma: 1 memcpy channel (1 UH, 0 H);"), "%s",
 		      info.usable_reason);
 	offload_ctx_free(ctx);
 	/* the whole region: 140 channels, 4 UH and 12 H among them */
 	ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
-	ck_assert_int_eq(offload_dev_info(ctx, dev_of(ctx, J721E_UDMA), &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, dev_of(ctx, J721E_UDMA), &info, sizeof(info)), 0);
 	ck_assert_msg(strstr(info.usable_reason, "udma: 140 memcpy channels (4 UH, 12 H);"), "%s",
 		      info.usable_reason);
 	offload_ctx_free(ctx);
@@ -496,7 +496,7 @@ START_TEST(ringacc_only_firewalled_copies)
 	snprintf(path, sizeof(path), "%s/ringacc-fw.dtb", UDMA_FIXTURE_DIR);
 	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
 	int d = dev_of(ctx, J721E_UDMA);
-	ck_assert_int_eq(offload_dev_info(ctx, d, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s", info.usable_reason);
 	ck_assert_msg(strstr(info.usable_reason, "TI-SCI messages to simulated DM firmware"), "%s",
 		      info.usable_reason);
@@ -702,7 +702,7 @@ START_TEST(many_engines_open_with_a_note)
 	/* the CPU device first, then 63 of the 100 nodes, in tree order */
 	ck_assert_int_eq(offload_dev_count(ctx), 64);
 	struct offload_dev_info info;
-	ck_assert_int_eq(offload_dev_info(ctx, 63, &info), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 63, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.name, "dma-controller@203e000");
 	ck_assert_str_eq(offload_ctx_note(ctx), "the device tree has 100 engine nodes; the first 63 (in "
 			 "tree order) are listed and the other 37 skipped: the context holds 64 devices");

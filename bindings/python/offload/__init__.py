@@ -77,6 +77,9 @@ from ._offload import (
     TagMismatch,
     Timeout,
     Transfer,
+    backend_caps,
+    backend_names,
+    check_version,
     cipher_name,
     hash_digest_size,
     hash_name,
@@ -95,6 +98,6 @@ __all__ = [
     "DtSource", "EngineError", "Error", "HashAlg", "HashResult", "HashSession",
     "InvalidArgument", "MessageTooLong", "NoDevice", "NotFound", "NotSupported",
     "PermissionDenied", "Queue", "QueueFull", "ResFlag", "Result", "Spi", "SpiInfo", "SpiMode",
-    "TagMismatch", "Timeout", "Transfer", "cipher_name", "hash_digest_size", "hash_name",
+    "TagMismatch", "Timeout", "Transfer", "backend_caps", "backend_names", "check_version", "cipher_name", "hash_digest_size", "hash_name",
     "last_error", "strerror", "version", "version_number",
 ]

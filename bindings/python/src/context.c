@@ -258,7 +258,7 @@ static const char *const devinfo_names[DI_COUNT] = { DEVINFO_FIELDS(X_NAME) };
 PyObject *pyo_devinfo_new(PyoCtx *c, int index)
 {
 	struct offload_dev_info i;
-	int r = offload_dev_info(c->ctx, index, &i);
+	int r = offload_dev_get_info(c->ctx, index, &i, sizeof(i));
 
 	if (r < 0)
 		return pyo_raise_lib(c->ctx, r);
@@ -692,7 +692,7 @@ static PyObject *ctx_dev_stats(PyoCtx *c, PyObject *arg)
 	if (stats_dev(c, arg, &dev) < 0)
 		return NULL;
 	memset(&st, 0, sizeof(st));
-	int r = offload_dev_stats(c->ctx, dev, &st, sizeof(st));
+	int r = offload_dev_get_stats(c->ctx, dev, &st, sizeof(st));
 	if (r < 0)
 		return pyo_raise_lib(c->ctx, r);
 	PyObject *o = PyStructSequence_New(Pyo_DevStatsType);
@@ -786,9 +786,14 @@ static PyObject *ctx_get_note(PyoCtx *c, void *unused)
 
 static PyObject *ctx_get_flags(PyoCtx *c, void *unused)
 {
+	uint32_t f;
+
 	if (pyo_ctx_check(c) < 0)
 		return NULL;
-	return PyLong_FromUnsignedLong(offload_ctx_flags(c->ctx));
+	int r = offload_ctx_get_flags(c->ctx, &f);
+	if (r < 0)
+		return pyo_raise_lib(c->ctx, r);
+	return PyLong_FromUnsignedLong(f);
 }
 
 static PyObject *ctx_get_device_count(PyoCtx *c, void *unused)
@@ -835,13 +840,13 @@ static PyMethodDef ctx_methods[] = {
 	  "(offload_dev_find()). Raises NoDevice if none matches." },
 	{ "backend_status", (PyCFunction)ctx_backend_status, METH_O,
 	  "backend_status($self, name, /)\n--\n\n"
-	  "Whether backend `name` ('cpu', 'kcapi', 'spidev', 'udma', 'dspi', 'eip97') takes\n"
-	  "part in this context, and if not why, as a BackendStatus (offload_backend_status())." },
+	  "Whether backend `name` (one of offload.backend_names()) takes part in this\n"
+	  "context, and if not why, as a BackendStatus (offload_backend_status())." },
 	{ "dev_stats", (PyCFunction)ctx_dev_stats, METH_O,
 	  "dev_stats($self, dev, /)\n--\n\n"
 	  "The work counters of a device (index, name or DeviceInfo) as a DevStats:\n"
 	  "cache maintenance done for it, engine jobs and bytes, bounced and CPU bytes\n"
-	  "(offload_dev_stats()). Raises NoDevice for a device that does not exist." },
+	  "(offload_dev_get_stats()). Raises NoDevice for a device that does not exist." },
 	{ "dev_stats_reset", (PyCFunction)ctx_dev_stats_reset, METH_O,
 	  "dev_stats_reset($self, dev, /)\n--\n\n"
 	  "Zero the work counters of a device (offload_dev_stats_reset())." },
@@ -876,7 +881,7 @@ static PyGetSetDef ctx_getset[] = {
 	  "What opening left out of a valid device tree (engine nodes beyond the 64\n"
 	  "devices a context lists), or '' (offload_ctx_note()).", NULL },
 	{ "flags", (getter)ctx_get_flags, NULL,
-	  "The OFFLOAD_CTX_* bits in effect after the environment (offload_ctx_flags()):\n"
+	  "The OFFLOAD_CTX_* bits in effect after the environment (offload_ctx_get_flags()):\n"
 	  "1 SIM (simulated engines may be chosen automatically), 2 NO_ENV,\n"
 	  "4 SIM_NONCOHERENT, 8 DT_FALLBACK (the built-in virtual board stands in for\n"
 	  "a machine without a device tree).", NULL },

@@ -122,7 +122,7 @@ static PyObject *run_cipher(PyoCtx *c, offload_cipher_session *sess, int alg, co
 	}
 
 	PYO_BEGIN(c);
-	r = sess ? offload_cipher_session_run(sess, &op) : offload_cipher(c->ctx, &op);
+	r = sess ? offload_cipher_session_run(sess, &op, sizeof(op)) : offload_cipher(c->ctx, &op, sizeof(op));
 	PYO_END(c);
 	if (r < 0) {
 		pyo_raise_lib(c->ctx, r);

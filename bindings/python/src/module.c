@@ -402,7 +402,7 @@ PyTypeObject *Pyo_ResultType, *Pyo_CompletionType, *Pyo_BackendStatusType, *Pyo_
 	*Pyo_HashResultType, *Pyo_SpiInfoType, *Pyo_DevStatsType;
 
 static PyStructSequence_Field result_fields[] = {
-	{ "backend", "Backend that ran the operation: 'cpu', 'kcapi', 'spidev', 'udma', ..." },
+	{ "backend", "Backend that ran the operation, one of backend_names(): 'cpu', 'kcapi', ..." },
 	{ "driver", "Implementation that ran: 'openssl-evp', 'cpu-memcpy', a kernel "
 		    "cra_driver_name, 'udma-tchan0', ..." },
 	{ "dev", "Index of the device that ran it (see Context.devices())." },
@@ -631,7 +631,58 @@ static PyObject *mod_hash_digest_size(PyObject *self, PyObject *arg)
 	return PyLong_FromLong(r);
 }
 
+static PyObject *mod_backend_names(PyObject *self, PyObject *unused)
+{
+	PyObject *l = PyList_New(0);
+	const char *name;
+
+	for (unsigned i = 0; l && (name = offload_backend_name(i)); i++) {
+		PyObject *s = pyo_str(name);
+		if (!s || PyList_Append(l, s) < 0)
+			Py_CLEAR(l);
+		Py_XDECREF(s);
+	}
+	return l;
+}
+
+static PyObject *mod_backend_caps(PyObject *self, PyObject *arg)
+{
+	const char *want = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+	const char *name;
+
+	if (!want)
+		return PyUnicode_Check(arg) ? NULL
+					    : PyErr_Format(PyExc_TypeError, "backend_caps() needs a str, not %.80s",
+							   Py_TYPE(arg)->tp_name);
+	for (unsigned i = 0; (name = offload_backend_name(i)); i++)
+		if (strcmp(name, want) == 0)
+			return pyo_enum(Pyo_Cap, offload_backend_caps(i));
+	return pyo_raise(ENOENT, "backend_caps: backend %R is not built into this library", arg);
+}
+
+static PyObject *mod_check_version(PyObject *self, PyObject *args)
+{
+	unsigned int major, minor, patch = 0;
+
+	if (!PyArg_ParseTuple(args, "II|I:check_version", &major, &minor, &patch))
+		return NULL;
+	return PyBool_FromLong(offload_check_version(major, minor, patch));
+}
+
 static PyMethodDef mod_methods[] = {
+	{ "check_version", mod_check_version, METH_VARARGS,
+	  "check_version($module, major, minor, patch=0, /)\n--\n\n"
+	  "True if the running liboffload is at least major.minor.patch\n"
+	  "(offload_check_version())." },
+	{ "backend_caps", mod_backend_caps, METH_O,
+	  "backend_caps($module, name, /)\n--\n\n"
+	  "The Cap classes backend `name` implements at all (offload_backend_caps()), e.g.\n"
+	  "Cap.CIPHER|Cap.HASH for 'kcapi'. Raises NotFound for a backend this library lacks." },
+	{ "backend_names", mod_backend_names, METH_NOARGS,
+	  "backend_names($module, /)\n--\n\n"
+	  "The backends built into this liboffload, in probe order, as a list of str\n"
+	  "(offload_backend_name()): the names Context(backends=...) and\n"
+	  "Context.backend_status() accept, e.g. ['cpu', 'udma', 'eip97', 'dspi', 'kcapi', 'spidev']." },
 	{ "version", mod_version, METH_NOARGS,
 	  "version($module, /)\n--\n\n"
 	  "Version of the liboffload that is running, e.g. '0.1.0' (offload_version_string())." },

@@ -357,7 +357,7 @@ static PyObject *spi_transfer(PyoSpi *o, PyObject *arg)
 		if (message_add(&m, i, PySequence_Fast_GET_ITEM(seq, i)) < 0)
 			goto out;
 	PYO_BEGIN(o->link.owner);
-	r = offload_spi_xfer(SPI(o), m.x, (unsigned)n);
+	r = offload_spi_transfer(SPI(o), m.x, (unsigned)n);
 	PYO_END(o->link.owner);
 	if (r < 0) {
 		pyo_raise_lib(o->link.owner->ctx, r);
@@ -403,7 +403,7 @@ static PyObject *spi_info(PyoSpi *o, PyObject *unused)
 
 	if (pyo_child_enter(&o->link, SPI(o), "Spi") < 0)
 		return NULL;
-	int r = offload_spi_info(SPI(o), &i);
+	int r = offload_spi_get_info(SPI(o), &i, sizeof(i));
 	pyo_child_leave(&o->link);
 	if (r < 0)
 		return pyo_raise_lib(o->link.owner->ctx, r);
@@ -467,7 +467,7 @@ static PyMethodDef spi_methods[] = {
 	{ "transfer", (PyCFunction)spi_transfer, METH_O,
 	  "transfer($self, transfers, /)\n--\n\n"
 	  "Send one message: a sequence of Transfer (1..SPI_MAX_XFERS) with chip select\n"
-	  "handled as each one's cs_change says (offload_spi_xfer()); return a list with\n"
+	  "handled as each one's cs_change says (offload_spi_transfer()); return a list with\n"
 	  "what each transfer received (bytes, its rx object, or None). Messages larger\n"
 	  "than the backend takes at once are split where the wire stays the same. The GIL\n"
 	  "is released; every buffer is held for the duration.\n\n"
@@ -476,7 +476,7 @@ static PyMethodDef spi_methods[] = {
 	  "controller ignores), MessageTooLong, Timeout, EngineError, or another Error\n"
 	  "with the kernel's errno." },
 	{ "info", (PyCFunction)spi_info, METH_NOARGS,
-	  "info($self, /)\n--\n\nDescribe the handle: an SpiInfo (offload_spi_info())." },
+	  "info($self, /)\n--\n\nDescribe the handle: an SpiInfo (offload_spi_get_info())." },
 	{ "close", (PyCFunction)spi_close, METH_NOARGS,
 	  "close($self, /)\n--\n\nClose the handle. Closing twice does nothing." },
 	{ "__enter__", (PyCFunction)spi_enter, METH_NOARGS,
