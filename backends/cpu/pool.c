@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,16 +31,28 @@
 
 /* An idle worker watches for new work this long before it sleeps. */
 #define OFL_POOL_SPIN_NS 50000u
-/* Chunks per thread of a split: enough to even out a late or slow thread. */
-#define OFL_POOL_CHUNKS_PER_THREAD 4u
-/* Smallest chunk: below this the claim and memcpy start-up costs show. */
-#define OFL_POOL_CHUNK_MIN (256u << 10)
+/*
+ * Smallest chunk, the last ones of a split: what the leader waits for at the
+ * end at most, about 5 us of copying; below it the claim and memcpy's
+ * start-up would show.
+ */
+#define OFL_POOL_CHUNK_MIN (64u << 10)
 /*
  * Largest chunk: what the leader may end up waiting for when a helper is
  * descheduled in the middle of one (on a busy machine it happens; measured
  * at 256 MiB with 32 MiB chunks, such splits ran at half memcpy's speed).
  */
 #define OFL_POOL_CHUNK_MAX (2u << 20)
+/*
+ * A sched_yield() that takes longer than this gave the CPU to another task
+ * that was waiting for it; with none waiting it returns in about a
+ * microsecond. Likewise a gap this long in a worker's spinning means it was
+ * descheduled.
+ */
+#define OFL_POOL_CONTENDED_NS 50000u
+/* How long a contended worker stays out of splits: doubling from 10 ms to 1 s. */
+#define OFL_POOL_BACKOFF_MIN_NS 10000000u
+#define OFL_POOL_BACKOFF_MAX_NS 1000000000u
 
 static inline void cpu_relax(void)
 {
@@ -95,29 +108,42 @@ static void copy_range(char *d, const char *s, size_t n, bool nt)
 /* ------------------------------------------------------------------ splits */
 
 /*
- * Chunk i of a split is [start(i), start(i + 1)): every chunk but the first
- * begins on a page boundary of the destination, so no two threads ever write
- * the same cache line.
+ * Claim the next chunk of `c`: a 1/share part of what is left, between
+ * OFL_POOL_CHUNK_MIN and OFL_POOL_CHUNK_MAX, ending on a page boundary of
+ * the destination (so no two threads ever write the same cache line), the
+ * whole rest when less than the minimum would remain. False when nothing is
+ * left.
  */
-static size_t chunk_start(const struct ofl_chunks *c, unsigned i)
+static bool claim(struct ofl_pool *p, const struct ofl_chunks *c, size_t *from, size_t *to)
 {
-	if (i == 0)
-		return 0;
-	if (i >= c->nchunks)
-		return c->len;
-	return (size_t)i * c->chunk - (size_t)((uintptr_t)c->dst & 4095u);
+	size_t off = atomic_load_explicit(&p->sp.next, memory_order_relaxed);
+
+	for (;;) {
+		if (off >= c->len)
+			return false;
+		size_t want = OFL_MIN(OFL_MAX((c->len - off) / c->share, (size_t)OFL_POOL_CHUNK_MIN),
+				      (size_t)OFL_POOL_CHUNK_MAX);
+		size_t end = off + want;
+		uintptr_t e = ((uintptr_t)c->dst + end + 4095u) & ~(uintptr_t)4095u;
+		end = (size_t)(e - (uintptr_t)c->dst);
+		if (end >= c->len || c->len - end < OFL_POOL_CHUNK_MIN)
+			end = c->len;
+		if (atomic_compare_exchange_weak_explicit(&p->sp.next, &off, end, memory_order_relaxed,
+							  memory_order_relaxed)) {
+			*from = off;
+			*to = end;
+			return true;
+		}
+	}
 }
 
 /* Claim and copy chunks of `c` until none is left. */
 static void split_work(struct ofl_pool *p, const struct ofl_chunks *c)
 {
-	for (;;) {
-		unsigned i = atomic_fetch_add_explicit(&p->sp.next, 1, memory_order_relaxed);
-		if (i >= c->nchunks)
-			return;
-		size_t a = chunk_start(c, i), b = chunk_start(c, i + 1);
+	size_t a, b;
+
+	while (claim(p, c, &a, &b))
 		copy_range(c->dst + a, c->src + a, b - a, c->nt);
-	}
 }
 
 /*
@@ -140,25 +166,83 @@ static void spin_until_zero(atomic_uint *v)
 	}
 }
 
+/* ---------------------------------------------------------- contended CPUs */
+
+/* May worker w help a split now, or does another task hold its CPU? */
+static bool worker_free(const struct ofl_pool_worker *w, uint64_t now)
+{
+	return atomic_load_explicit(&w->contended_until, memory_order_relaxed) <= now;
+}
+
+/*
+ * Another task wants w's CPU: stay out of splits for a while, twice as long
+ * as last time while it keeps happening (from OFL_POOL_BACKOFF_MIN_NS, up to
+ * OFL_POOL_BACKOFF_MAX_NS), from the minimum again after a quiet second. A
+ * split in which the worker is preempted makes its leader wait for the
+ * worker's chunk until the worker runs again (a scheduler slice, some ms);
+ * the backoff makes that rare while the CPU stays taken.
+ */
+static void worker_contended(struct ofl_pool_worker *w)
+{
+	uint64_t now = ofl_now_ns();
+
+	if (!w->backoff_ns || now - w->last_contended > OFL_POOL_BACKOFF_MAX_NS)
+		w->backoff_ns = OFL_POOL_BACKOFF_MIN_NS;
+	else
+		w->backoff_ns = OFL_MIN(2 * w->backoff_ns, (uint64_t)OFL_POOL_BACKOFF_MAX_NS);
+	w->last_contended = now;
+	atomic_store_explicit(&w->contended_until, now + w->backoff_ns, memory_order_relaxed);
+}
+
+/*
+ * Does another task wait for this worker's CPU? sched_yield() hands the CPU
+ * to it if the scheduler deems it due, and returns only when the worker's
+ * turn comes again; with nobody waiting it returns at once. Costs the worker
+ * about a microsecond (no lock held), the leader nothing. A quick return is
+ * no proof (a scheduler may keep a freshly woken thread running): the
+ * preemption count around each split catches the rest (split_help()).
+ */
+static bool probe_contended(struct ofl_pool_worker *w)
+{
+	uint64_t t0 = ofl_now_ns();
+
+	sched_yield();
+	if (ofl_now_ns() - t0 <= OFL_POOL_CONTENDED_NS)
+		return false;
+	worker_contended(w);
+	return true;
+}
+
+/* Involuntary context switches of the calling thread so far. */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
 /*
  * Post work (under mu): tell spinning workers through work_seq, and pick up
  * to `want` sleeping workers pinned elsewhere than `avoid_cpu` to wake (a
  * worker woken on the poster's own CPU would only take turns with it). With
  * `any`, a worker on that CPU is still picked when no other sleeps: a queue
- * batch must run somewhere, while a split's leader can copy alone. Returns
- * how many were picked into wake[]; wake_workers() signals them once mu is
- * released, so that they do not wake only to block on it.
+ * batch must run somewhere, while a split's leader can copy alone, and then
+ * contended workers are not woken either. Returns how many were picked into
+ * wake[]; wake_workers() signals them once mu is released, so that they do
+ * not wake only to block on it.
  */
 static unsigned post_work(struct ofl_pool *p, unsigned want, int avoid_cpu, bool any,
 			  struct ofl_pool_worker **wake)
 {
 	unsigned n = 0;
+	uint64_t now = any ? 0 : ofl_now_ns();
 
 	atomic_fetch_add_explicit(&p->work_seq, 1, memory_order_release);
 	for (int pass = 0; pass < (any ? 2 : 1); pass++)
 		for (unsigned i = 0; i < p->started && n < want; i++) {
 			struct ofl_pool_worker *w = &p->w[i];
-			if (w->sleeping && (pass == 1 || w->cpu < 0 || w->cpu != avoid_cpu)) {
+			if (w->sleeping && (pass == 1 || w->cpu < 0 || w->cpu != avoid_cpu) &&
+			    (any || worker_free(w, now))) {
 				w->sleeping = false;
 				wake[n++] = w;
 			}
@@ -176,21 +260,30 @@ static bool split_joinable(const struct ofl_pool *p, const struct ofl_pool_worke
 {
 	return p->sp.open && (w->cpu < 0 || w->cpu != p->sp.leader_cpu) &&
 	       atomic_load_explicit(&p->sp.helpers, memory_order_relaxed) + 1 < p->ncpu &&
-	       atomic_load_explicit(&p->sp.next, memory_order_relaxed) < p->sp.c.nchunks;
+	       atomic_load_explicit(&p->sp.next, memory_order_relaxed) < p->sp.c.len;
 }
 
-/* A worker helps the open split. Called and returns with mu held. */
-static void split_help(struct ofl_pool *p)
+/*
+ * A worker helps the open split. Called and returns with mu held. A worker
+ * that was preempted meanwhile made the leader wait for its chunk: it stays
+ * out of the next splits (worker_contended()).
+ */
+static void split_help(struct ofl_pool *p, struct ofl_pool_worker *w)
 {
 	struct ofl_chunks c = p->sp.c; /* stays put until we leave */
 
 	atomic_fetch_add_explicit(&p->sp.helpers, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&p->mu);
+	long before = preemptions();
 	split_work(p, &c);
 	pthread_mutex_lock(&p->mu);
 	if (atomic_fetch_sub_explicit(&p->sp.helpers, 1, memory_order_relaxed) == 1 &&
 	    p->sp.leader_waits)
 		pthread_cond_broadcast(&p->done_cv);
+	pthread_mutex_unlock(&p->mu);
+	if (preemptions() != before)
+		worker_contended(w);
+	pthread_mutex_lock(&p->mu);
 }
 
 static bool pool_start(struct ofl_pool *p);
@@ -204,6 +297,19 @@ static inline bool pool_ready(struct ofl_pool *p)
 	return s == 0 && pool_start(p);
 }
 
+/* Is some worker on another CPU than `cpu` free to help a split (not contended)? */
+static bool helper_available(const struct ofl_pool *p, int cpu)
+{
+	uint64_t now = ofl_now_ns();
+
+	for (unsigned i = 0; i < p->started; i++) {
+		const struct ofl_pool_worker *w = &p->w[i];
+		if ((w->cpu < 0 || w->cpu != cpu) && worker_free(w, now))
+			return true;
+	}
+	return false;
+}
+
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 {
 	/* Not split: plain memcpy, which picks its own stores for the whole length. */
@@ -212,17 +318,20 @@ void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 		memcpy(dst, src, len);
 		return;
 	}
-	bool nt = len >= p->nt_min;
+	int cpu = sched_getcpu();
+	if (!helper_available(p, cpu)) {
+		/* every helper's CPU is taken: waiting for one would cost more than it gives */
+		atomic_store_explicit(&p->split_busy, false, memory_order_release);
+		memcpy(dst, src, len);
+		return;
+	}
 	struct ofl_split *sp = &p->sp;
-	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .nt = nt };
-	size_t per = len / (p->ncpu * OFL_POOL_CHUNKS_PER_THREAD);
-	c.chunk = OFL_MIN(OFL_MAX((per + 4095u) & ~(size_t)4095u, (size_t)OFL_POOL_CHUNK_MIN),
-			  (size_t)OFL_POOL_CHUNK_MAX);
-	c.nchunks = (unsigned)((len + ((uintptr_t)dst & 4095u) + c.chunk - 1) / c.chunk);
+	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .share = 2 * p->ncpu,
+				.nt = len >= p->nt_min };
 
 	pthread_mutex_lock(&p->mu);
 	sp->c = c;
-	sp->leader_cpu = sched_getcpu();
+	sp->leader_cpu = cpu;
 	atomic_store_explicit(&sp->next, 0, memory_order_relaxed);
 	sp->open = true;
 	struct ofl_pool_worker *wake[OFL_POOL_MAX_THREADS];
@@ -386,17 +495,29 @@ int ofl_pool_queue_progress(struct ofl_cpu_queue *cq, int64_t timeout_us)
 
 /* ------------------------------------------------------------------ workers */
 
-/* Watch for new work for a short while (no lock held); true if some came. */
-static bool spin_for_work(struct ofl_pool *p, unsigned seq)
+/*
+ * Watch for new work for a short while (no lock held). Returns true if the
+ * watch ran without a gap (the worker kept its CPU); a gap of
+ * OFL_POOL_CONTENDED_NS means another task ran there meanwhile.
+ */
+static bool spin_for_work(struct ofl_pool *p, struct ofl_pool_worker *w, unsigned seq)
 {
-	uint64_t until = ofl_now_ns() + OFL_POOL_SPIN_NS;
+	uint64_t last = ofl_now_ns(), until = last + OFL_POOL_SPIN_NS;
 
 	for (unsigned n = 1;; n++) {
 		if (atomic_load_explicit(&p->work_seq, memory_order_acquire) != seq)
 			return true;
 		cpu_relax();
-		if ((n & 63u) == 0 && ofl_now_ns() >= until)
-			return false;
+		if ((n & 63u) == 0) {
+			uint64_t now = ofl_now_ns();
+			if (now - last > OFL_POOL_CONTENDED_NS) {
+				worker_contended(w);
+				return false;
+			}
+			if (now >= until)
+				return true;
+			last = now;
+		}
 	}
 }
 
@@ -404,13 +525,24 @@ static void *worker_main(void *arg)
 {
 	struct ofl_pool_worker *w = arg;
 	struct ofl_pool *p = w->pool;
-	bool hot = false; /* just did work: more may follow at once */
+	bool hot = false;    /* just did work: more may follow at once */
+	bool smooth = false; /* came from a watch that kept the CPU: no need to probe it */
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
-		if (split_joinable(p, w)) {
-			split_help(p);
+		if (split_joinable(p, w) && worker_free(w, ofl_now_ns())) {
+			if (!smooth) {
+				/* woken from sleep: is the CPU ours? (no lock held for the probe) */
+				pthread_mutex_unlock(&p->mu);
+				bool taken = probe_contended(w);
+				pthread_mutex_lock(&p->mu);
+				smooth = true; /* probed now: do not probe again for this split */
+				if (taken)
+					continue;
+			}
+			split_help(p, w);
 			hot = true;
+			smooth = false;
 			continue;
 		}
 		struct ofl_cpu_queue *cq = p->runq_head;
@@ -435,7 +567,7 @@ static void *worker_main(void *arg)
 			unsigned seq = atomic_load_explicit(&p->work_seq, memory_order_acquire);
 			hot = false;
 			pthread_mutex_unlock(&p->mu);
-			spin_for_work(p, seq);
+			smooth = spin_for_work(p, w, seq);
 			pthread_mutex_lock(&p->mu);
 			continue;
 		}
@@ -443,6 +575,7 @@ static void *worker_main(void *arg)
 		while (w->sleeping && !p->stop)
 			pthread_cond_wait(&w->cv, &p->mu);
 		w->sleeping = false;
+		smooth = false;
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -464,6 +597,8 @@ static bool pool_start(struct ofl_pool *p)
 			cpu_set_t set;
 			w->pool = p;
 			w->cpu = p->ncpus_set ? p->cpus[i % p->ncpus_set] : -1;
+			atomic_init(&w->contended_until, 0);
+			w->backoff_ns = w->last_contended = 0;
 			if (pthread_cond_init(&w->cv, NULL) != 0)
 				break;
 			pthread_attr_init(&attr);

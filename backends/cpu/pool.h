@@ -6,9 +6,14 @@
  * Two kinds of work, both without allocation:
  *  - a split: one large copy cut into page-aligned chunks that the thread
  *    which asked for it (the leader) and idle workers claim one at a time
- *    from an atomic counter. The leader starts copying at once, so a worker
- *    that wakes late costs nothing but its share; at most one split runs at
- *    a time, and a leader that finds the pool busy copies alone.
+ *    from an atomic offset, each a share of what is left (guided: large
+ *    first, 64 KiB at the end, so that nobody waits long for the last
+ *    one). The leader starts copying at once, so a worker that wakes late
+ *    costs nothing but its share; at most one split runs at a time, and a
+ *    leader that finds the pool busy copies alone. A worker whose CPU
+ *    another task wants (it was preempted, or a sched_yield() gave its CPU
+ *    away) stays out of splits for a while: the leader would wait for its
+ *    chunk while it does not run, so the leader copies alone instead.
  *  - a queue batch: the jobs of one offload_queue that one worker (the
  *    runner) copies in enqueue order, leading a split for each large job, and
  *    publishes as finished one by one.
@@ -33,8 +38,7 @@ struct ofl_chunks {
 	char *dst;
 	const char *src;
 	size_t len;
-	size_t chunk;          /* nominal chunk length, a multiple of 4096 */
-	unsigned nchunks;
+	unsigned share;        /* a claim takes 1/share of what is left (2 x threads) */
 	bool nt;               /* copy with non-temporal stores */
 };
 
@@ -44,7 +48,7 @@ struct ofl_split {
 	int leader_cpu;        /* where the leader runs: a helper there would only take turns */
 	bool open;             /* helpers may join */
 	bool leader_waits;     /* the leader sleeps on done_cv */
-	atomic_uint next;      /* next chunk index to claim */
+	atomic_size_t next;    /* offset of the first byte nobody claimed */
 	atomic_uint helpers;   /* workers inside the split */
 };
 
@@ -55,6 +59,14 @@ struct ofl_pool_worker {
 	pthread_cond_t cv;        /* sleeps here while `sleeping` (under mu) */
 	int cpu;                  /* the CPU it is pinned to, -1 if it could not be */
 	bool sleeping;            /* set by the worker, cleared by whoever wakes it */
+	/*
+	 * Until this ofl_now_ns() time the worker's CPU is taken by another
+	 * task: it joins no split and leaders do not wake it for one. Written
+	 * by the worker, read by leaders.
+	 */
+	atomic_uint_fast64_t contended_until;
+	uint64_t backoff_ns;      /* the last contended period (doubles, 10 ms .. 1 s) */
+	uint64_t last_contended;  /* when the worker was last found contended */
 };
 
 struct ofl_pool {
@@ -98,7 +110,10 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 /* Stop and join the workers. No split or queue may be in flight. */
 void ofl_pool_fini(struct ofl_pool *p);
 
-/* Copy len >= 1 bytes, split across the pool when len >= split_min. Any thread. */
+/*
+ * Copy len >= 1 bytes, split across the pool when len >= split_min and a
+ * worker on another CPU can run. Any thread.
+ */
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len);
 
 int ofl_pool_queue_open(struct ofl_pool *p, struct offload_queue *q, struct ofl_cpu_queue *cq);
