@@ -4,6 +4,7 @@
  * across the copy pool (pool.c); the asynchronous queue runs small batches
  * inline at submit and hands big ones to a pool worker, in enqueue order.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,12 +88,16 @@ static unsigned cpulist_count(const char *s)
  * glibc computes that from CPUID itself, and on a KVM guest of this project
  * it said 320 MiB where sysfs and lscpu say 32 MiB (issue #19).
  */
-static size_t llc_size(unsigned *sharing, int *level)
-{
-	size_t best = 0;
+static struct {
+	pthread_once_t once;
+	size_t size;
+	unsigned sharing;
+	int level;
+} llc = { .once = PTHREAD_ONCE_INIT, .sharing = 1 };
 
-	*sharing = 1;
-	*level = 0;
+/* Read once per process: the caches do not change, and a context open should not reread 17 files. */
+static void llc_read(void)
+{
 	for (int i = 0; i < 16; i++) {
 		char lv[16], type[32], size[32], shared[256];
 		cache_attr(i, "level", lv, sizeof(lv));
@@ -104,15 +109,22 @@ static size_t llc_size(unsigned *sharing, int *level)
 		char *e;
 		unsigned long v = strtoul(size, &e, 10);
 		int l = atoi(lv);
-		if (e == size || strcmp(type, "Instruction") == 0 || l < *level)
+		if (e == size || strcmp(type, "Instruction") == 0 || l < llc.level)
 			continue;
 		size_t bytes = *e == 'K' ? (size_t)v << 10 : *e == 'M' ? (size_t)v << 20 : (size_t)v;
 		unsigned n = cpulist_count(shared);
-		best = bytes;
-		*level = l;
-		*sharing = n ? n : 1;
+		llc.size = bytes;
+		llc.level = l;
+		llc.sharing = n ? n : 1;
 	}
-	return best;
+}
+
+static size_t llc_size(unsigned *sharing, int *level)
+{
+	pthread_once(&llc.once, llc_read);
+	*sharing = llc.sharing;
+	*level = llc.level;
+	return llc.size;
 }
 
 /*
@@ -131,13 +143,13 @@ static size_t nt_threshold(unsigned ncpu, char *why, size_t why_len)
 #if defined(__x86_64__)
 	unsigned sharing;
 	int level;
-	size_t llc = llc_size(&sharing, &level);
+	size_t llc_bytes = llc_size(&sharing, &level);
 
-	if (llc > 0 && level >= 2) {
+	if (llc_bytes > 0 && level >= 2) {
 		unsigned per = OFL_MIN(sharing, ncpu ? ncpu : 1u);
 		snprintf(why, why_len, "3/4 of the %zu MiB L%d (sysfs) over the %u CPU(s) sharing it",
-			 llc >> 20, level, per);
-		return llc / per * 3 / 4;
+			 llc_bytes >> 20, level, per);
+		return llc_bytes / per * 3 / 4;
 	}
 	snprintf(why, why_len, "sysfs gives no cache sizes");
 #else

@@ -21,25 +21,40 @@ int ofl_dt_path(const void *fdt, int node, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The node's full path from the chain of its ancestors (one pass of
+ * ofl_dt_next_tag() up to the node, as ofl_dt_chain() does) rather than
+ * fdt_get_path(), which walks every node before it again with a bounds
+ * check per byte of each name: about 0.5 M instructions per device of the
+ * 122 KB J721E tree (bench/README.md).
+ */
 char *ofl_dt_path_dup(const void *fdt, int node)
 {
-	/* A path is at most the structure block's names plus slashes: bounded by the blob. */
-	size_t cap = (size_t)fdt_totalsize(fdt) + 2, len = cap < 256 ? cap : 256;
+	struct ofl_dt_chain c;
+	const char *names[OFL_DT_MAX_DEPTH];
+	int lens[OFL_DT_MAX_DEPTH];
+	size_t len = 2; /* "/" and the NUL */
 
-	if (cap > INT_MAX)
-		cap = INT_MAX;
-	for (;;) {
-		char *buf = malloc(len);
-		if (!buf)
+	if (ofl_dt_chain(fdt, node, &c) < 0)
+		return NULL;
+	for (int i = 1; i < c.n; i++) {
+		names[i] = fdt_get_name(fdt, c.off[i], &lens[i]);
+		if (!names[i] || lens[i] < 0)
 			return NULL;
-		int r = fdt_get_path(fdt, node, buf, (int)len);
-		if (r == 0)
-			return buf;
-		free(buf);
-		if (r != -FDT_ERR_NOSPACE || len >= cap)
-			return NULL;
-		len = len > cap / 2 ? cap : len * 2;
+		len += 1 + (size_t)lens[i];
 	}
+	char *buf = malloc(len), *p = buf;
+	if (!buf)
+		return NULL;
+	for (int i = 1; i < c.n; i++) {
+		*p++ = '/';
+		memcpy(p, names[i], (size_t)lens[i]);
+		p += lens[i];
+	}
+	if (p == buf)
+		*p++ = '/';
+	*p = '\0';
+	return buf;
 }
 
 bool ofl_dt_enabled(const void *fdt, int node, const char **status)
