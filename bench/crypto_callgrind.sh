@@ -14,23 +14,13 @@
 set -eu
 build=${1:-build}
 n=${2:-10000}
-prog=$build/bench/crypto_percall
-[ -x "$prog" ] || { echo "crypto_callgrind: build $prog first (cmake --build $build)" >&2; exit 2; }
-command -v valgrind >/dev/null || { echo "crypto_callgrind: valgrind is not installed" >&2; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-
-# Ir of one run of crypto_percall with the given arguments.
-ir() {
-	valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$prog" "$@" >"$out/stdout" 2>"$out/stderr" ||
-		{ cat "$out/stdout" "$out/stderr" >&2; exit 1; }
-	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/stderr"
-}
+. "$(dirname "$0")/callgrind_lib.sh"
+cg_setup crypto_callgrind "$build/bench/crypto_percall"
 
 # Instructions of one operation.
 per_op() {
-	a=$(ir "$1" "$2" "$3" "$4" 1000)
-	b=$(ir "$1" "$2" "$3" "$4" $((1000 + n)))
+	a=$(cg_ir "$1" "$2" "$3" "$4" 1000)
+	b=$(cg_ir "$1" "$2" "$3" "$4" $((1000 + n)))
 	echo $(((b - a + n / 2) / n))
 }
 

@@ -13,23 +13,15 @@ set -eu
 build=${1:-build}
 dtb=${2:-../shared/dtb/k3-j721e-evm.dtb}
 n=${3:-100}
-prog=$build/bench/bench_dt_discover
-[ -x "$prog" ] || { echo "ctx_open_callgrind: build $prog first (cmake --build $build)" >&2; exit 2; }
 [ -r "$dtb" ] || { echo "ctx_open_callgrind: no $dtb" >&2; exit 2; }
-command -v valgrind >/dev/null || { echo "ctx_open_callgrind: valgrind is not installed" >&2; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-ir() {
-	valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" "$prog" --opens "$1" "$dtb" \
-		>"$out/stdout" 2>"$out/stderr" || { cat "$out/stdout" "$out/stderr" >&2; exit 1; }
-	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/stderr"
-}
-a=$(ir 10)
-b=$(ir $((10 + n)))
+. "$(dirname "$0")/callgrind_lib.sh"
+cg_setup ctx_open_callgrind "$build/bench/bench_dt_discover"
+a=$(cg_ir --opens 10 "$dtb")
+b=$(cg_ir --opens $((10 + n)) "$dtb")
 per=$(((b - a + n / 2) / n))
 echo "$(basename "$dtb"): $per instructions per offload_ctx_open() + offload_ctx_free() (callgrind, $n opens)"
 # where they go: the inclusive cost of the open's parts in the larger run, per open
-callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.$((10 + n))" 2>/dev/null |
+callgrind_annotate --inclusive=yes --threshold=100 "$cg_out/cg" 2>/dev/null |
 	awk -v n=$((10 + n)) '/:(ofl_dt_validate|ofl_dt_discover|ofl_policy_compute|ofl_dt_path_dup|discover|ofl_dt_load_blob|offload_ctx_open|offload_ctx_free) \[/ {
 		gsub(",", "", $1); match($0, /:[a-z_]+ \[/); name = substr($0, RSTART + 1, RLENGTH - 3)
 		printf "  %-24s %9d per open (inclusive)\n", name, $1 / n }'

@@ -11,19 +11,11 @@ set -eu
 build=${1:-build}
 n=${2:-100000}
 sizes=${3:-64 256 1024 4096}
-prog=$build/bench/memcpy_percall
-[ -x "$prog" ] || { echo "memcpy_callgrind: build $prog first (cmake --build $build)" >&2; exit 2; }
-command -v valgrind >/dev/null || { echo "memcpy_callgrind: valgrind is not installed" >&2; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-ir() {
-	valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$prog" "$@" >"$out/stdout" 2>"$out/stderr" ||
-		{ cat "$out/stdout" "$out/stderr" >&2; exit 1; }
-	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/stderr"
-}
+. "$(dirname "$0")/callgrind_lib.sh"
+cg_setup memcpy_callgrind "$build/bench/memcpy_percall"
 per() {
-	a=$(ir "$1" "$2" "$n")
-	b=$(ir "$1" "$2" $((2 * n)))
+	a=$(cg_ir "$1" "$2" "$n")
+	b=$(cg_ir "$1" "$2" $((2 * n)))
 	echo $(((b - a + n / 2) / n))
 }
 printf '%6s %10s %10s %8s %10s %8s\n' bytes memcpy inline added symbol added

@@ -366,20 +366,6 @@ static const struct offload_cipher_op *op_in(struct offload_ctx *ctx, const char
 	return op;
 }
 
-/* What is wrong with a session call's handle or context, or op is NULL (slow path). */
-static int __attribute__((noinline, cold)) session_run_err(const offload_cipher_session *s,
-							    const char *func)
-{
-	if (!s || s->magic != CIPHER_MAGIC)
-		return ofl_err(NULL, -EINVAL, "%s: %s", func,
-			       !s ? "session is NULL" : "not an open cipher session");
-	if (!s->ctx->open)
-		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
-	if (ofl_ctx_inherited(s->ctx))
-		return ofl_inherited_err(s->ctx, func);
-	return ofl_err(s->ctx, -EINVAL, "%s: op is NULL", func);
-}
-
 OFFLOAD_API int offload_cipher_session_run(offload_cipher_session *s, const struct offload_cipher_op *op,
 					   size_t op_size)
 {
@@ -387,9 +373,11 @@ OFFLOAD_API int offload_cipher_session_run(offload_cipher_session *s, const stru
 	struct offload_cipher_op tmp;
 	int err = 0;
 
-	if (OFL_UNLIKELY(!s || s->magic != CIPHER_MAGIC || !s->ctx->open ||
-			 ofl_ctx_inherited(s->ctx) || !op))
-		return session_run_err(s, func);
+	bool valid = s && s->magic == CIPHER_MAGIC;
+	if (OFL_UNLIKELY(!valid || !s->ctx->open || ofl_ctx_inherited(s->ctx)))
+		return ofl_crypto_session_err(s, valid, valid ? s->ctx : NULL, func, "cipher");
+	if (OFL_UNLIKELY(!op))
+		return ofl_err(s->ctx, -EINVAL, "%s: op is NULL", func);
 	op = op_in(s->ctx, func, op, op_size, &tmp, &err);
 	if (OFL_UNLIKELY(!op))
 		return err;

@@ -165,3 +165,15 @@ int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t
 	pick_store(ctx, kind, alg, eng, cpu);
 	return 0;
 }
+
+int __attribute__((noinline, cold)) ofl_crypto_session_err(const void *s, bool is_session,
+							   const struct offload_ctx *ctx,
+							   const char *func, const char *kind)
+{
+	if (!s || !is_session)
+		return !s ? ofl_err(NULL, -EINVAL, "%s: session is NULL", func)
+			  : ofl_err(NULL, -EINVAL, "%s: not an open %s session", func, kind);
+	if (!ctx->open)
+		return ofl_err(ctx, -EBADF, "%s: the context is closed", func);
+	return ofl_inherited_err(ctx, func);
+}

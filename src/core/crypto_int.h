@@ -74,6 +74,15 @@ int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t
  */
 bool ofl_crypto_pick_cached(struct offload_ctx *ctx, uint32_t kind, int alg,
 			    struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu);
+/*
+ * The error of a call on a cipher or hash session s (kind "cipher" or
+ * "hash") that cannot run: -EINVAL when s is NULL or not an open session
+ * (is_session false), else -EBADF for its closed or inherited context ctx.
+ * The sessions' fast paths test all that in one branch and call this,
+ * out of line, only when one of them holds.
+ */
+int ofl_crypto_session_err(const void *s, bool is_session, const struct offload_ctx *ctx,
+			   const char *func, const char *kind);
 
 struct ofl_cipher_ops {
 	/*

@@ -304,21 +304,12 @@ OFFLOAD_API int offload_hash_open(offload_ctx *ctx, enum offload_hash_alg alg, c
 	return offload_hash_open_dev(ctx, OFFLOAD_DEV_AUTO, alg, key, key_len, out);
 }
 
-static int __attribute__((noinline, cold)) hash_check_err(const offload_hash_session *s,
-							    const char *func)
-{
-	if (!s || s->magic != HASH_MAGIC)
-		return ofl_err(NULL, -EINVAL, "%s: %s", func,
-			       !s ? "session is NULL" : "not an open hash session");
-	if (!s->ctx->open)
-		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
-	return ofl_inherited_err(s->ctx, func);
-}
-
 static inline int hash_check(offload_hash_session *s, const char *func)
 {
-	if (OFL_UNLIKELY(!s || s->magic != HASH_MAGIC || !s->ctx->open || ofl_ctx_inherited(s->ctx)))
-		return hash_check_err(s, func);
+	bool valid = s && s->magic == HASH_MAGIC;
+
+	if (OFL_UNLIKELY(!valid || !s->ctx->open || ofl_ctx_inherited(s->ctx)))
+		return ofl_crypto_session_err(s, valid, valid ? s->ctx : NULL, func, "hash");
 	return 0;
 }
 
