@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include <offload/offload.h>
+#include <offload/sim.h>
 
 #include "core/internal.h"
 #include "sim/dspi_model.h"
+#include "simutil.h"
 
 int main(int argc, char **argv)
 {
@@ -30,13 +32,14 @@ int main(int argc, char **argv)
 	offload_ctx_opts_init(&o);
 	o.dt_source = OFFLOAD_DT_BUILTIN;
 	o.flags = OFFLOAD_CTX_NO_ENV;
+	o.sim_provider = offload_sim_provider(); /* the models (liboffload-sim) */
 	if (offload_ctx_open(ctx, &o) < 0 ||
 	    offload_spi_open(ctx, "/bus@100000/spi@2100000/loopback@0", NULL, &spi) < 0) {
 		fprintf(stderr, "dspi_percall: %s\n", offload_last_error(ctx));
 		return 1;
 	}
 	struct ofl_sim_dspi *m =
-		ofl_sim_dspi_by_node(ofl_sim_of(ctx), fdt_path_offset(ctx->dt.fdt, "/bus@100000/spi@2100000"));
+		ofl_sim_dspi_by_node(ofl_sim_of(ctx), fdt_path_offset(ctx->drv.dt.fdt, "/bus@100000/spi@2100000"));
 	uint8_t *tx = malloc(size), *rx = malloc(size);
 	if (!m || !tx || !rx)
 		return 1;

@@ -35,11 +35,11 @@ struct result {
 
 static int run_once(const void *fdt, struct result *r)
 {
-	r->n = ofl_dt_discover(fdt, r->m, MAXDEV);
+	r->n = ofl_engines_discover(fdt, r->m, MAXDEV);
 	if (r->n < 0 || r->n > MAXDEV)
 		return -1;
 	for (int i = 0; i < r->n; i++)
-		if (ofl_policy_compute(fdt, &r->m[i], &r->p[i]) < 0)
+		if (ofl_engine_policy(fdt, &r->m[i], NULL, &r->p[i]) < 0)
 			return -1;
 	return 0;
 }

@@ -26,6 +26,7 @@
 #include <openssl/evp.h>
 
 #include <offload/offload.h>
+#include <offload/sim.h>
 
 int main(int argc, char **argv)
 {
@@ -42,6 +43,7 @@ int main(int argc, char **argv)
 	offload_ctx_opts_init(&o);
 	o.dt_source = OFFLOAD_DT_BUILTIN;
 	o.flags = OFFLOAD_CTX_SIM | OFFLOAD_CTX_NO_ENV | (nc ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
+	o.sim_provider = offload_sim_provider(); /* the models (liboffload-sim) */
 	o.backends = "cpu,eip97";
 	if (!ctx || offload_ctx_open(ctx, &o) < 0) {
 		fprintf(stderr, "eip97_percall: %s\n", offload_last_error(ctx));

@@ -20,9 +20,11 @@
 #include <string.h>
 
 #include <offload/offload.h>
+#include <offload/sim.h>
 
 #include "core/internal.h"
 #include "sim/sim.h"
+#include "simutil.h"
 
 #define JOBS 32
 #define LEN 4096
@@ -39,6 +41,7 @@ int main(int argc, char **argv)
 	offload_ctx_opts_init(&o);
 	o.dt_source = OFFLOAD_DT_BUILTIN;
 	o.flags = OFFLOAD_CTX_SIM | OFFLOAD_CTX_NO_ENV;
+	o.sim_provider = offload_sim_provider(); /* the models (liboffload-sim) */
 	o.backends = "cpu,udma";
 	if (!ctx || offload_ctx_open(ctx, &o) < 0) {
 		fprintf(stderr, "udma_percall: %s\n", offload_last_error(ctx));

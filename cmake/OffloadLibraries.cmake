@@ -1,10 +1,12 @@
 # liboffload.so (versioned SONAME, only offload_* exported) and liboffload.a,
-# both from offload_obj.
+# both from offload_obj and the leaves (offload_leaf_obj). Neither contains a
+# model: those are liboffload-sim's (src/sim/CMakeLists.txt).
 get_property(_offload_libs GLOBAL PROPERTY OFFLOAD_LINK_LIBS)
 
 # The 0.1 entry points 0.2 replaced (symbol versions exist only in a shared
 # library): src/core/compat.c, compiled for liboffload.so alone.
-add_library(offload SHARED $<TARGET_OBJECTS:offload_obj> ${PROJECT_SOURCE_DIR}/src/core/compat.c)
+add_library(offload SHARED $<TARGET_OBJECTS:offload_obj> $<TARGET_OBJECTS:offload_leaf_obj>
+  ${PROJECT_SOURCE_DIR}/src/core/compat.c)
 target_include_directories(offload PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include
   ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/backends
   ${LIBFDT_INCLUDE_DIR})
@@ -35,8 +37,9 @@ find_program(OFFLOAD_OBJCOPY NAMES ${CMAKE_OBJCOPY} objcopy REQUIRED)
 set(_static_obj ${CMAKE_CURRENT_BINARY_DIR}/liboffload_static.o)
 add_custom_command(OUTPUT ${_static_obj}
   COMMAND ${CMAKE_LINKER} -r -o ${_static_obj} $<TARGET_OBJECTS:offload_obj>
+          $<TARGET_OBJECTS:offload_leaf_obj>
   COMMAND ${OFFLOAD_OBJCOPY} --localize-hidden ${_static_obj}
-  DEPENDS offload_obj $<TARGET_OBJECTS:offload_obj>
+  DEPENDS offload_obj offload_leaf_obj $<TARGET_OBJECTS:offload_obj> $<TARGET_OBJECTS:offload_leaf_obj>
   COMMAND_EXPAND_LISTS
   COMMENT "Linking liboffload.a's single object, internal symbols local")
 set_source_files_properties(${_static_obj} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
@@ -50,12 +53,13 @@ target_include_directories(offload_static INTERFACE
 
 # The same objects with their internal symbols global, for the white-box
 # tests and benchmarks that call ofl_* functions (never installed).
-add_library(offload_static_internal STATIC $<TARGET_OBJECTS:offload_obj>)
+add_library(offload_static_internal STATIC $<TARGET_OBJECTS:offload_obj> $<TARGET_OBJECTS:offload_leaf_obj>)
 target_link_libraries(offload_static_internal PUBLIC ${_offload_libs})
 target_include_directories(offload_static_internal INTERFACE
   ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include)
 
-# For tests and tools inside the tree: the static library plus the internal headers.
+# For tests and tools inside the tree: the static library plus the internal
+# headers (src/sim adds liboffload-sim's static variant when it is built).
 add_library(offload_internal INTERFACE)
 target_link_libraries(offload_internal INTERFACE offload_static_internal)
 target_include_directories(offload_internal INTERFACE
@@ -69,7 +73,7 @@ install(TARGETS offload offload_static EXPORT offloadTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/offload DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "sim.h" EXCLUDE) # sim.h: liboffload-sim's (src/sim)
 install(FILES ${PROJECT_BINARY_DIR}/include/offload/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/offload)
 

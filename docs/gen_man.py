@@ -195,13 +195,21 @@ def render_function(name, m, header, groups, version, date):
     out.append(".SH NAME")
     out.append("%s \\- %s" % (esc(name), line_safe(brief.rstrip(".")) if brief else esc(name)))
     out.append(".SH SYNOPSIS")
+    # <offload/sim.h> is liboffload-sim's, which offload.h does not include
+    sim = header == "sim.h"
     out.append(".nf")
     out.append(".B #include <offload/offload.h>")
+    if sim:
+        out.append(".B #include <offload/sim.h>")
     out.append(".PP")
     out += wrap_proto(esc(proto))  # .nf keeps the alignment; lines start with a type or spaces
     out.append(".fi")
     out.append(".PP")
-    out.append("Link with \\fI\\-loffload\\fR (declared in \\fI<offload/%s>\\fR)." % esc(header))
+    if sim:
+        out.append("Link with \\fI\\-loffload\\-sim \\-loffload\\fR (liboffload-sim, declared in "
+                   "\\fI<offload/sim.h>\\fR).")
+    else:
+        out.append("Link with \\fI\\-loffload\\fR (declared in \\fI<offload/%s>\\fR)." % esc(header))
     out.append(".SH DESCRIPTION")
     if deprecated:
         out.append(".PP\n\\fBDeprecated.\\fR")

@@ -19,6 +19,7 @@
 #include "platform/platform.h"
 #include "sim/k3_models.h"
 #include "sim/sim.h"
+#include "simutil.h"
 #include "testutil.h"
 #include "udma/udma.h"
 
@@ -29,6 +30,11 @@
 #define J7_UCHAN 4u
 #define J7_RINGS 1024u
 #define J7_PSIL 0x1000u
+/* TI-SCI device IDs, as the virtual board and the J721E / AM64x trees give them */
+#define K3FX_NAVSS_ID 199u
+#define K3FX_RA_ID 211u
+#define K3FX_UDMA_ID 212u
+#define K3FX_BCDMA_ID 26u
 
 struct k3fx {
 	offload_ctx *ctx;
@@ -56,7 +62,7 @@ static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled, uint
 			.proxy_gcfg = 0x31120000, .proxy_gcfg_size = 0x100,
 			.proxy_target = 0x33000000, .proxy_target_size = 0x40000,
 			.cfg = 0x31080000, .cfg_size = 0x40000,
-			.cfg_firewalled = firewalled, .node = -1,
+			.cfg_firewalled = firewalled, .sci_dev_id = K3FX_RA_ID, .node = -1,
 		};
 		f->ra = ofl_sim_ringacc_create(f->sim, &rp);
 		ck_assert_ptr_nonnull(f->ra);
@@ -69,7 +75,8 @@ static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled, uint
 			.rflow = 0x30d00000, .rflow_size = 0x8000,
 			.tchan_cnt = J7_TCHAN, .echan_cnt = J7_ECHAN, .rchan_cnt = J7_RCHAN, .rflow_cnt = 300,
 			.hchan_cnt = J7_HCHAN, .uchan_cnt = J7_UCHAN, .psil_base = J7_PSIL, .ra = f->ra,
-			.cfg_firewalled = firewalled, .node = -1,
+			.cfg_firewalled = firewalled, .sci_dev_id = K3FX_UDMA_ID,
+			.navss_dev_id = K3FX_NAVSS_ID, .node = -1,
 		};
 		f->model = ofl_sim_udma_create(f->sim, &up);
 	} else {
@@ -85,7 +92,7 @@ static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled, uint
 			.rchan = 0x484c2000, .rchan_size = 0x2000,
 			.bchan = 0x48420000, .bchan_size = 0x2000,
 			.bchan_cnt = 32, .tchan_cnt = 22, .rchan_cnt = 28, .psil_base = 0x2000,
-			.cfg_firewalled = firewalled, .node = -1,
+			.cfg_firewalled = firewalled, .sci_dev_id = K3FX_BCDMA_ID, .node = -1,
 		};
 		f->model = ofl_sim_udma_create(f->sim, &up);
 	}
@@ -103,8 +110,22 @@ static inline void k3fx_world(struct k3fx *f, bool noncoherent)
 	f->dev->ctx = f->ctx;
 	f->dev->index = 0;
 	ofl_strlcpy(f->dev->name, "test-k3", sizeof(f->dev->name));
-	f->sim = ofl_sim_get(f->ctx);
+	f->sim = ofl_sim_of(f->ctx);
 	ck_assert_ptr_nonnull(f->sim);
+}
+
+/* Configure through the world's DM firmware model: TI-SCI messages over the platform's channel. */
+static inline void k3fx_firmware(struct k3fx *f)
+{
+	char why[256];
+	struct udma_engine *e = &f->e;
+
+	if (!e->sci)
+		ck_assert_msg(ofl_fw_open(&f->ctx->drv.plat, -1, &e->sci, why, sizeof(why)) == 0, "%s", why);
+	e->fw = &udma_fw_tisci;
+	e->sci_dev_id = (uint16_t)(f->bcdma ? K3FX_BCDMA_ID : K3FX_UDMA_ID);
+	e->ra_dev_id = (uint16_t)K3FX_RA_ID;
+	e->navss_dev_id = K3FX_NAVSS_ID;
 }
 
 /*
@@ -158,14 +179,12 @@ static inline void k3fx_setup_ex(struct k3fx *f, bool bcdma, bool noncoherent, b
 	e->cache = noncoherent ? OFFLOAD_CACHE_STREAMING : OFFLOAD_CACHE_COHERENT;
 	if (noncoherent && e->align < ofl_sim_cache_line(f->sim))
 		e->align = (uint32_t)ofl_sim_cache_line(f->sim);
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = true };
+	struct ofl_dma_pool_opts po = { .cache = e->cache };
 	ck_assert_int_eq(ofl_dma_pool_create(f->dev, &po, &e->pool), 0);
 	f->dev->dma = e->pool;
 	f->dev->priv = e;
-	if (firmware) {
-		e->fw = &udma_fw_sim_tisci;
-		e->fw_arg = f->model;
-	}
+	if (firmware)
+		k3fx_firmware(f);
 	/* the model runs in its own thread: bounds a loaded machine cannot reach (testutil.h) */
 	e->timeout_ns = TEST_PATIENT_NS;
 	e->teardown_ns = TEST_PATIENT_NS;
@@ -189,7 +208,7 @@ static inline void k3fx_teardown(struct k3fx *f)
 		udma_engine_fini(&f->e);
 	if (f->e.pool)
 		ofl_dma_pool_destroy(f->e.pool);
-	ofl_sim_put(f->ctx);
+	ofl_fw_close(f->e.sci);
 	free(f->dev);
 	offload_ctx_free(f->ctx);
 }

@@ -9,6 +9,13 @@
 #include <stdlib.h>
 
 #include <offload/offload.h>
+#ifdef OFFLOAD_HAVE_SIM
+#include <offload/sim.h>
+/* The models of the tests: liboffload-sim's provider, NULL in a build without them. */
+#define TEST_SIM_PROVIDER offload_sim_provider()
+#else
+#define TEST_SIM_PROVIDER NULL
+#endif
 
 /* Exit status ctest treats as "skipped". */
 #define TEST_SKIP 77
@@ -38,6 +45,7 @@ static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char 
 	o.dtb_path = path;
 	o.flags = flags | OFFLOAD_CTX_NO_ENV;
 	o.backends = backends;
+	o.sim_provider = TEST_SIM_PROVIDER;
 	int r = offload_ctx_open(ctx, &o);
 	ck_assert_msg(r == 0, "offload_ctx_open: %d %s", r, offload_last_error(ctx));
 	return ctx;

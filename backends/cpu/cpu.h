@@ -3,7 +3,7 @@
 #ifndef OFL_BACKEND_CPU_H
 #define OFL_BACKEND_CPU_H
 
-#include "core/internal.h"
+#include "driver/driver.h"
 
 extern const struct ofl_backend ofl_backend_cpu;
 extern const struct ofl_memcpy_ops ofl_cpu_memcpy_ops;

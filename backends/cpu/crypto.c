@@ -38,7 +38,7 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
-#include "core/crypto_int.h"
+#include "driver/crypto.h"
 #include "cpu.h"
 
 /* Ciphers by [alg - 1][key size index: 16, 24, 32 bytes]. */
@@ -363,8 +363,9 @@ static int cpu_hash_query(struct ofl_device *dev, enum offload_hash_alg alg, boo
 	if (!ossl_ready(why, why_len))
 		return -ENOTSUP;
 	unsigned b = ofl_hash_base(alg);
+	const struct ofl_hash_info *hi = ofl_hash_info(alg);
 	if (b < 1 || b > 6 || !ossl.md[b - 1])
-		return snprintf(why, why_len, "OpenSSL does not provide %s", offload_hash_name(alg)),
+		return snprintf(why, why_len, "OpenSSL does not provide %s", hi ? hi->name : "this hash"),
 		       -ENOTSUP;
 	if (ofl_hash_is_hmac(alg) && !ossl.hmac)
 		return snprintf(why, why_len, "OpenSSL does not provide HMAC"), -ENOTSUP;

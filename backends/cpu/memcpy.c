@@ -194,7 +194,7 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 			      nt_threshold(threads, nt_why, sizeof(nt_why)));
 	if (r < 0) {
 		free(s);
-		snprintf(why, why_len, "cannot set up the copy pool: %s", offload_strerror(r));
+		snprintf(why, why_len, "cannot set up the copy pool: %s", ofl_strerror(r));
 		return r;
 	}
 	s->split_min = s->pool.split_min;

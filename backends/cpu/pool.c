@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "driver/driver.h"
 #include "pool.h"
 
 #if defined(__x86_64__) && defined(__SSE2__)

@@ -6,9 +6,10 @@
  * In order:
  *  1. OFFLOAD_DSPI_CLOCK_HZ: the user knows (not read when the context
  *     ignores the environment);
- *  2. the device tree: clock-frequency, a fixed clock, a fixed-factor chain
- *     (the virtual board carries a fixed clock); for a simulated board
- *     also the labelled LS1028A assumption of src/hw/dspi_clock.c;
+ *  2. the device tree (src/dt/clock.c): clock-frequency, a fixed clock, a
+ *     fixed-factor chain (the virtual board carries a fixed clock); for a
+ *     simulated board also the labelled LS1028A assumption of src/hw/dspi.h
+ *     (dspi_clock_from_dt());
  *  3. on a live board, the kernel's clock tree: debugfs clk/clk_summary
  *     lists each clock's rate and, since Linux 6.9, its consumers by device
  *     name (drivers/clk/clk.c clk_summary_show_one: clock, enable, prepare,
@@ -68,10 +69,29 @@ int dspi_clk_summary_rate(const char *path, const char *devname, uint64_t *hz)
 	return -ENOENT;
 }
 
+int dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, char *how, size_t hl)
+{
+	static const struct ofl_dt_clock_rule ls1028a_twin[] = { DSPI_LS1028A_TWIN_CLOCK_RULE };
+	struct ofl_dt_clock c;
+	int r = ofl_dt_clock_rate(fdt, node, "dspi", ls1028a_twin, twin ? 1 : 0, &c, how, hl);
+
+	if (r < 0)
+		return r;
+	*hz = c.hz;
+	if (c.rule)
+		snprintf(how, hl,
+			 "ASSUMED for the simulated LS1028A: clockgen <4 1> = platform PLL / 2 "
+			 "(clk-qoriq.c), platform PLL = %u x SYSCLK %llu Hz (RCW ratio not in the "
+			 "tree, unconfirmed) = %llu Hz",
+			 DSPI_LS1028A_TWIN_PLL_MULT, (unsigned long long)c.parent_hz,
+			 (unsigned long long)c.hz);
+	return 0;
+}
+
 int dspi_clock_rate(struct offload_ctx *ctx, int node, bool sim, uint64_t *hz, char *how, size_t hl)
 {
-	const void *fdt = ctx->dt.fdt;
-	const char *env = (ctx->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_CLOCK_HZ");
+	const void *fdt = ofl_drv(ctx)->dt.fdt;
+	const char *env = (ofl_drv(ctx)->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_CLOCK_HZ");
 	char dt[OFL_REASON_LEN], path[OFL_DT_PATH_LEN], pdev[128], file[PATH_MAX_OFL];
 	uint64_t v;
 
@@ -84,7 +104,7 @@ int dspi_clock_rate(struct offload_ctx *ctx, int node, bool sim, uint64_t *hz, c
 		snprintf(how, hl, "%llu Hz from OFFLOAD_DSPI_CLOCK_HZ", (unsigned long long)v);
 		return 0;
 	}
-	if (ofl_dspi_clock_from_dt(fdt, node, sim, hz, dt, sizeof(dt)) == 0) {
+	if (dspi_clock_from_dt(fdt, node, sim, hz, dt, sizeof(dt)) == 0) {
 		snprintf(how, hl, "%llu Hz: %s", (unsigned long long)*hz, dt);
 		return 0;
 	}

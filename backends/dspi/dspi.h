@@ -5,8 +5,9 @@
  * src/hw/dspi.h); the register map and clock
  * arithmetic are shared with the model in src/hw/dspi.h.
  *
- * Files: probe.c (binding a controller: mode, protocol clock, kernel
- * ownership, registers, init), clock.c (where the protocol clock rate comes
+ * Files: match.c (the engine's device-tree match table, from hw/dspi.h's
+ * devtypes, and its policy rules), probe.c (binding a controller: mode,
+ * protocol clock, kernel ownership, registers, init; the descriptor), clock.c (where the protocol clock rate comes
  * from), ctar.c (CTAR for a device and a clock), xfer.c (messages: the XSPI
  * and EOQ flows, chip select, timeouts and recovery), spi.c (the SPI op
  * table the core calls).
@@ -20,10 +21,25 @@
 
 #include <offload/spi.h>
 
-#include "core/internal.h"
-#include "core/spi_int.h"
+#include "driver/driver.h"
+#include "driver/spi.h"
 #include "hw/dspi.h"
 #include "platform/platform.h"
+
+/* One row of the match table: the devtype (hw/dspi.h topic 2). */
+struct dspi_row {
+	struct ofl_match_row hdr;
+	struct dspi_devtype t;
+};
+static inline const struct dspi_row *dspi_row_of(const struct ofl_dt_id *id)
+{
+	return (const struct dspi_row *)id->data;
+}
+
+/* ---- match.c, probe.c ---- */
+extern const struct ofl_backend ofl_backend_dspi;
+extern const struct ofl_dt_id dspi_match[];
+void dspi_policy(const struct ofl_policy_in *in, struct ofl_policy *p, struct ofl_policy_req *req);
 
 /* How messages are moved (hw/dspi.h topic 5.3, 5.5). */
 enum dspi_flow {
@@ -78,13 +94,21 @@ void dspi_wr16(const struct dspi_ctrl *c, uint64_t off, uint16_t v);
 /* ---- the protocol clock (clock.c) ---- */
 /*
  * fP for controller node `node`: OFFLOAD_DSPI_CLOCK_HZ (unless the context
- * ignores the environment), the device tree (src/hw/dspi_clock.c; the LS1028A
+ * ignores the environment), the device tree (dspi_clock_from_dt(); the LS1028A
  * assumption only for a simulated board), or on a live board the kernel's
  * clock tree in debugfs (clk/clk_summary, consumer "<platform device>").
  * 0 with *hz and `how`, or -ENOENT with the reasons in `how`.
  */
 int dspi_clock_rate(struct offload_ctx *ctx, int node, bool sim, uint64_t *hz, char *how,
 		    size_t how_len);
+/*
+ * The protocol clock as the device tree tells it (src/dt/clock.c): the
+ * node's clock-frequency, a fixed clock or fixed-factor chain; with `twin`
+ * (a simulated copy of a real board) an LS1028A clockgen <4 1> is answered
+ * by the labelled assumption of src/hw/dspi.h. 0 with *hz and a sentence in
+ * `how`, or -ENOENT with the reason in `how`.
+ */
+int dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, char *how, size_t how_len);
 /* The rate of the clock whose consumer is `devname` in a clk_summary file; -ENOENT. */
 int dspi_clk_summary_rate(const char *path, const char *devname, uint64_t *hz);
 

@@ -30,11 +30,7 @@
 #include <unistd.h>
 
 #include "dspi.h"
-#include "dt/dt_int.h"
 #include "platform/sysfs.h"
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/sim.h"
-#endif
 
 /* Polls give up after this long, or 8 x a batch's wire time if longer. */
 #define DSPI_TIMEOUT_FLOOR_NS (50u * 1000u * 1000u)
@@ -80,11 +76,11 @@ static bool user_space_driver(const char *drv)
 	       strcmp(drv, "vfio-platform") == 0;
 }
 
-static enum dspi_flow choose_flow(const struct offload_ctx *ctx, const struct ofl_soc_entry *soc,
+static enum dspi_flow choose_flow(const struct offload_ctx *ctx, const struct dspi_devtype *t,
 				  char *note, size_t nl)
 {
-	const char *env = (ctx->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_MODE");
-	bool xspi = soc->u.dspi.xspi_regs;
+	const char *env = (ofl_drv_c(ctx)->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_MODE");
+	bool xspi = t->xspi_regs;
 
 	note[0] = '\0';
 	if (env && strcmp(env, "eoq") == 0) {
@@ -101,10 +97,6 @@ static enum dspi_flow choose_flow(const struct offload_ctx *ctx, const struct of
 static void ctrl_free(struct dspi_ctrl *c)
 {
 	ofl_mmio_unmap(&c->regs);
-#ifdef OFFLOAD_HAVE_SIM
-	if (c->sim)
-		ofl_sim_put(c->dev->ctx);
-#endif
 	pthread_mutex_destroy(&c->mu);
 	free(c);
 }
@@ -126,35 +118,37 @@ static void init_regs(struct dspi_ctrl *c)
  * reads as such); where this backend runs differently, the reasons say so,
  * as the udma backend notes what it programs itself.
  */
+/*
+ * The policy says what Linux does (transfer_mode stays Linux's, which doctor
+ * reads as such); where this backend runs differently, it records that as a
+ * probe-time finding, as the udma backend notes what it programs itself.
+ */
 static void note_policy(struct ofl_device *d, const struct dspi_ctrl *c, const char *flow_note)
 {
-	struct ofl_policy *p = &d->policy;
+	const struct ofl_policy *p = &d->policy;
 	const char *name = c->flow == DSPI_FLOW_XSPI ? "xspi-pio" : "eoq-pio";
 
 	if (strcmp(p->transfer_mode, name) == 0)
 		return;
-	size_t n = strlen(p->transfer_reason);
-	snprintf(p->transfer_reason + n, sizeof(p->transfer_reason) - n,
-		 "; the direct backend runs the %s PIO flow here%s (completion by %s)",
-		 c->flow == DSPI_FLOW_XSPI ? "XSPI" : "EOQ", flow_note,
-		 c->flow == DSPI_FLOW_XSPI ? "SR.CMDTCF" : "SR.EOQF");
-	if (strcmp(p->transfer_mode, "dma") == 0) {
-		n = strlen(p->cache_reason);
-		snprintf(p->cache_reason + n, sizeof(p->cache_reason) - n,
-			 "; the direct backend's PIO flow uses no DMA, so nothing is maintained");
-	}
+	ofl_dev_refine(d, OFL_DECIDE_TRANSFER, NULL,
+		       "the direct backend runs the %s PIO flow here%s (completion by %s)",
+		       c->flow == DSPI_FLOW_XSPI ? "XSPI" : "EOQ", flow_note,
+		       c->flow == DSPI_FLOW_XSPI ? "SR.CMDTCF" : "SR.EOQF");
+	if (strcmp(p->transfer_mode, "dma") == 0)
+		ofl_dev_refine(d, OFL_DECIDE_CACHE, NULL,
+			       "the direct backend's PIO flow uses no DMA, so nothing is maintained");
 }
 
 static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
 {
-	const struct ofl_soc_entry *soc = d->policy.soc;
-	const void *fdt = ctx->dt.fdt;
+	const struct dspi_devtype *t = d->match ? &dspi_row_of(d->match)->t : NULL;
+	const void *fdt = ofl_drv(ctx)->dt.fdt;
 	char w[OFL_REASON_LEN], note[96], pdev[128], drv[64];
 	uint32_t ncs = 0;
 	int r;
 
 	OFL_UNUSED(state);
-	if (!soc || d->engine != OFL_ENGINE_DSPI) {
+	if (!t || d->owner != &ofl_backend_dspi) {
 		snprintf(why, wl, "not a DSPI");
 		return -ENOTSUP;
 	}
@@ -167,7 +161,7 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			 "without it)");
 		return -ENODEV;
 	}
-	if (!ctx->sim) {
+	if (!ofl_drv(ctx)->sim) {
 		bound_driver(d->dt_path, pdev, sizeof(pdev), drv, sizeof(drv));
 		if (!user_space_driver(drv)) {
 			snprintf(why, wl,
@@ -179,12 +173,6 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			return -EBUSY;
 		}
 	}
-#ifndef OFFLOAD_HAVE_SIM
-	if (ctx->sim) {
-		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
-		return -ENOTSUP;
-	}
-#endif
 	struct dspi_ctrl *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -192,17 +180,17 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	c->dev = d;
 	c->regs.fd = -1;
 	c->held_cs = -1;
-	c->flow = choose_flow(ctx, soc, note, sizeof(note));
-	c->fifo = soc->u.dspi.fifo_size;
-	c->num_ctar = soc->u.dspi.num_ctar;
+	c->flow = choose_flow(ctx, t, note, sizeof(note));
+	c->fifo = t->fifo_size;
+	c->num_ctar = t->num_ctar;
 	c->num_cs = ncs;
-	c->clock_factor = soc->u.dspi.max_clock_factor ? soc->u.dspi.max_clock_factor : 1u;
-	c->s32g = strcmp(soc->compatible, "nxp,s32g2-dspi") == 0;
+	c->clock_factor = t->max_clock_factor ? t->max_clock_factor : 1u;
+	c->s32g = strcmp(t->compatible, "nxp,s32g2-dspi") == 0;
 	c->be = fdt_getprop(fdt, d->node, "big-endian", NULL) != NULL;
 	c->pushr_cmd = c->be ? DSPI_PUSHR_CMD_BE : DSPI_PUSHR_CMD_LE;
 	c->pushr_tx = c->be ? DSPI_PUSHR_TX_BE : DSPI_PUSHR_TX_LE;
 	c->timeout_floor_ns = DSPI_TIMEOUT_FLOOR_NS;
-	r = dspi_clock_rate(ctx, d->node, ctx->sim, &c->fp, c->clock_how, sizeof(c->clock_how));
+	r = dspi_clock_rate(ctx, d->node, ofl_drv(ctx)->sim, &c->fp, c->clock_how, sizeof(c->clock_how));
 	if (r < 0) {
 		snprintf(why, wl, "%s", c->clock_how);
 		free(c);
@@ -218,17 +206,9 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		free(c);
 		return -ENODEV;
 	}
-#ifdef OFFLOAD_HAVE_SIM
-	if (ctx->sim) {
-		c->sim = ofl_sim_get(ctx) != NULL;
-		if (!c->sim) {
-			free(c);
-			return -ENOMEM;
-		}
-	}
-#endif
+	c->sim = ofl_drv(ctx)->sim;
 	r = ofl_mmio_map_reg(d, d->node, NULL, 0, &c->regs, w, sizeof(w));
-	uint64_t need = soc->u.dspi.xspi_regs ? DSPI_REGS_SIZE_XSPI : DSPI_REGS_SIZE;
+	uint64_t need = t->xspi_regs ? DSPI_REGS_SIZE_XSPI : DSPI_REGS_SIZE;
 	if (r == 0 && c->regs.size < need) {
 		snprintf(w, sizeof(w), "reg is 0x%llx bytes, the registers need 0x%llx",
 			 (unsigned long long)c->regs.size, (unsigned long long)need);
@@ -265,7 +245,10 @@ static void dspi_remove(struct ofl_device *d)
 const struct ofl_backend ofl_backend_dspi = {
 	.name = "dspi",
 	.caps = OFFLOAD_CAP_SPI,
-	.engines = OFL_ENGINE_BIT(OFL_ENGINE_DSPI),
+	.flags = OFL_BE_SPI_CONTROLLER,
+	.match = dspi_match,
+	.policy = dspi_policy,
+	.linux_driver = "fsl-dspi", /* spi-fsl-dspi.c fsl_dspi_driver */
 	.probe = dspi_probe,
 	.remove = dspi_remove,
 	.spi = &dspi_spi_ops,

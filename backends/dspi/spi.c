@@ -24,7 +24,6 @@
 
 #include "dspi.h"
 
-extern const struct ofl_backend ofl_backend_dspi;
 
 #define LANES (OFFLOAD_SPI_TX_DUAL | OFFLOAD_SPI_TX_QUAD | OFFLOAD_SPI_RX_DUAL | OFFLOAD_SPI_RX_QUAD)
 
@@ -101,7 +100,7 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 		snprintf(why, wl, "a /dev/spidev path is the kernel's");
 		return -ENODEV;
 	}
-	if (cfg->engine != OFL_ENGINE_DSPI) {
+	if (cfg->owner != &ofl_backend_dspi) {
 		snprintf(why, wl, "not a DSPI controller");
 		return -ENODEV;
 	}
@@ -122,7 +121,7 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 			 "(Linux spi-fsl-dspi.c SPI_PUSHR_CMD_PCS)", cs);
 		return -EINVAL;
 	}
-	if (gpio_cs(ctx->dt.fdt, cfg->dev->node, cs)) {
+	if (gpio_cs(ofl_drv(ctx)->dt.fdt, cfg->dev->node, cs)) {
 		snprintf(why, wl, "chip select %u is a GPIO (cs-gpios); the direct backend drives native "
 			 "PCS only, use the kernel through spidev", cs);
 		return -ENOTSUP;

@@ -487,7 +487,7 @@ int dspi_message(struct dspi_handle *h, const struct offload_spi_xfer *x, unsign
 			       "offload_spi_transfer: %s chip select %u: transfer %u: %s; SR was 0x%08x; %u of "
 			       "%u bytes were clocked before it; the controller was halted, its FIFOs "
 			       "flushed and CS released",
-			       c->dev->name, h->cs, m.xi, m.what ? m.what : offload_strerror(r), sr, m.done,
+			       c->dev->name, h->cs, m.xi, m.what ? m.what : ofl_strerror(r), sr, m.done,
 			       total);
 	}
 	atomic_fetch_add(&c->dev->stats.jobs, 1);

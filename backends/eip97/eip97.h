@@ -5,8 +5,10 @@
  * sequence of Linux drivers/crypto/inside-secure (sources by topic §n:
  * src/hw/eip97.h):
  *
+ *   match.c   the engine's device-tree match table (Linux
+ *             safexcel_of_match_table) and its policy rules;
  *   probe.c   the device tree node, ID/version/options registers (§1.3,
- *             §1.4, §2.6), EIP197 layout detection, the backend table;
+ *             §1.4, §2.6), EIP197 layout detection, the backend descriptor;
  *   hw.c      engine init (§6.1), ring setup, ring re-initialisation after
  *             a stuck engine;
  *   ring.c    descriptors: command descriptors with first/last particles
@@ -34,8 +36,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/crypto_int.h"
-#include "core/internal.h"
+#include "driver/crypto.h"
+#include "driver/driver.h"
 #include "hw/eip97.h"
 #include "platform/platform.h"
 
@@ -51,6 +53,17 @@
 #define EIP97_DEFAULT_TIMEOUT_NS 1000000000ull
 
 struct eip97_engine;
+
+/* One row of the match table. */
+struct eip97_row {
+	struct ofl_match_row hdr;
+	bool eip197;              /* EIP197 register layout expected */
+};
+
+/* ---- match.c, probe.c ---- */
+extern const struct ofl_backend ofl_backend_eip97;
+extern const struct ofl_dt_id eip97_match[];
+void eip97_policy(const struct ofl_policy_in *in, struct ofl_policy *p, struct ofl_policy_req *req);
 
 /* One particle: a bus address and a length. */
 struct eip97_seg {

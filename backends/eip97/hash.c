@@ -403,7 +403,7 @@ static int h_query(struct ofl_device *dev, enum offload_hash_alg alg, bool *hw, 
 	unsigned b = ofl_hash_base(alg);
 
 	*hw = false;
-	if (b < 1 || b > 6 || !offload_hash_name(alg))
+	if (b < 1 || b > 6 || !ofl_hash_info(alg))
 		return snprintf(why, wl, "unknown algorithm"), -ENOTSUP;
 	if (!(e->algo_flags & algs[b].need))
 		return snprintf(why, wl, "EIP96_OPTIONS 0x%08x lacks bit 0x%08x", e->algo_flags, algs[b].need),

@@ -15,9 +15,6 @@
 #include <string.h>
 
 #include "eip97.h"
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/sim.h"
-#endif
 
 static uint32_t rd(const struct eip97_engine *e, uint32_t off)
 {
@@ -124,47 +121,22 @@ static void engine_free(struct eip97_engine *e)
 	}
 	if (e->pool)
 		ofl_dma_pool_destroy(e->pool);
-#ifdef OFFLOAD_HAVE_SIM
-	if (e->sim)
-		ofl_sim_put(e->dev->ctx);
-#endif
 	free(e);
 }
 
-/* The policy's cache mode, with the sim world's non-coherent emulation applied. */
-static int memory_mode(struct eip97_engine *e, char *why, size_t wl)
+/* The policy's cache mode for data, and the rings' (uncached where the device is streaming). */
+static void memory_mode(struct eip97_engine *e)
 {
 	struct ofl_device *d = e->dev;
-	struct ofl_policy *p = &d->policy;
+	const struct ofl_policy *p = &d->policy;
 
-#ifdef OFFLOAD_HAVE_SIM
-	if (d->ctx->sim) {
-		e->sim = ofl_sim_get(d->ctx) != NULL;
-		if (!e->sim)
-			return -ENOMEM;
-		if (ofl_sim_noncoherent(ofl_sim_of(d->ctx)) && p->cache_mode == OFFLOAD_CACHE_COHERENT) {
-			p->cache_mode = OFFLOAD_CACHE_STREAMING;
-			snprintf(p->cache_reason, sizeof(p->cache_reason),
-				 "streaming: OFFLOAD_CTX_SIM_NONCOHERENT emulates a non-coherent memory system "
-				 "(sim), overriding the device tree's dma-coherent; rings and context records "
-				 "uncached, as Linux dma_alloc_coherent does");
-		}
-	}
-#else
-	if (d->ctx->sim) {
-		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
-		return -ENOTSUP;
-	}
-#endif
-	OFL_UNUSED(why);
-	OFL_UNUSED(wl);
+	e->sim = ofl_drv(d->ctx)->sim;
 	e->cache = p->cache_mode;
 	e->ring_cache = e->cache == OFFLOAD_CACHE_STREAMING ? OFFLOAD_CACHE_UNCACHED : e->cache;
 	/* test hook: as on a platform without uncached DMA memory (maintained rings) */
 	const char *env = getenv("OFFLOAD_EIP97_RING_MEM");
 	if (env && strcmp(env, "cached") == 0)
 		e->ring_cache = e->cache;
-	return 0;
 }
 
 static int rings_alloc(struct eip97_engine *e, char *why, size_t wl)
@@ -203,7 +175,7 @@ static const char *ring_mem_name(const struct eip97_engine *e)
 static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
 {
 	OFL_UNUSED(state);
-	if (d->engine != OFL_ENGINE_EIP97 && d->engine != OFL_ENGINE_EIP197) {
+	if (d->owner != &ofl_backend_eip97) {
 		snprintf(why, wl, "not a SafeXcel engine");
 		return -ENOTSUP;
 	}
@@ -220,14 +192,12 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 		e->ring[i].id = i;
 		pthread_mutex_init(&e->ring[i].lock, NULL);
 	}
-	int r = memory_mode(e, why, wl);
-	if (r == 0) {
-		char w[OFL_REASON_LEN];
-		r = ofl_mmio_map_reg(d, d->node, NULL, 0, &e->regs, w, sizeof(w));
-		if (r < 0) {
-			e->regs.kind = OFL_MMIO_NONE;
-			snprintf(why, wl, "registers: %s", w);
-		}
+	memory_mode(e);
+	char w[OFL_REASON_LEN];
+	int r = ofl_mmio_map_reg(d, d->node, NULL, 0, &e->regs, w, sizeof(w));
+	if (r < 0) {
+		e->regs.kind = OFL_MMIO_NONE;
+		snprintf(why, wl, "registers: %s", w);
 	}
 	if (r == 0 && e->regs.size < EIP97_WINDOW_SIZE) {
 		snprintf(why, wl, "the register window is 0x%llx bytes; the EIP97 layout needs 0x%x",
@@ -238,9 +208,9 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 		r = identify(e, why, wl);
 	if (r == 0)
 		r = configure(e, why, wl);
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d };
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .xlate = ofl_dma_xlate_dt, .xlate_arg = d };
 	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
-		snprintf(why, wl, "%s", offload_last_error(ctx));
+		snprintf(why, wl, "%s", ofl_err_msg(ctx));
 	if (r == 0)
 		r = rings_init(e, why, wl);
 	if (r == 0)
@@ -284,7 +254,11 @@ static void eip97_remove(struct ofl_device *d)
 const struct ofl_backend ofl_backend_eip97 = {
 	.name = "eip97",
 	.caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH,
-	.engines = OFL_ENGINE_BIT(OFL_ENGINE_EIP97) | OFL_ENGINE_BIT(OFL_ENGINE_EIP197),
+	.flags = OFL_BE_DMA_MEMORY | OFL_BE_KERNEL_CRYPTO,
+	.match = eip97_match,
+	.policy = eip97_policy,
+	.linux_driver = "crypto-safexcel", /* safexcel.c crypto_safexcel */
+	.linux_crypto_prefix = "safexcel-",
 	.probe = eip97_probe,
 	.remove = eip97_remove,
 	.cipher = &eip97_cipher_ops,

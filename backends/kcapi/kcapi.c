@@ -146,7 +146,7 @@ int ofl_kc_err(struct ofl_device *dev, int r, const char *what, const struct kc_
 		return ofl_err(dev->ctx, -ENOTSUP,
 			       "kcapi backend: the kernel has no %s (AF_ALG bind failed: %s); "
 			       "load its module or enable it in the kernel configuration",
-			       a->cra_name, offload_strerror(r));
+			       a->cra_name, ofl_strerror(r));
 	/* libkcapi passes send()'s -1 through for updates under 32 KiB; errno has the reason */
 	if (r == -1 && errno && errno != EPERM)
 		r = -errno;
@@ -154,9 +154,9 @@ int ofl_kc_err(struct ofl_device *dev, int r, const char *what, const struct kc_
 		return ofl_err(dev->ctx, r, "kcapi backend: %s for %s failed: %s: the kernel could not pin "
 			       "the memory (memory without struct pages, such as a dma-buf or device mapping "
 			       "the library does not know: copy the data to ordinary memory first)",
-			       what, a->cra_name, offload_strerror(r));
+			       what, a->cra_name, ofl_strerror(r));
 	return ofl_err(dev->ctx, r, "kcapi backend: %s for %s failed: %s", what, a->cra_name,
-		       offload_strerror(r));
+		       ofl_strerror(r));
 }
 
 static int kc_init(struct offload_ctx *ctx, void **state, char *why, size_t why_len)
@@ -209,34 +209,25 @@ static void kc_fini(struct offload_ctx *ctx, void *state)
 	free(st);
 }
 
-static int kc_add_devices(struct offload_ctx *ctx, void *state)
+static int kc_pseudo(struct offload_ctx *ctx, void *state, struct ofl_pseudo_dev *out)
 {
 	struct kc_state *st = state;
-	struct ofl_device *d = ofl_ctx_add_device(ctx, "af_alg", "af_alg");
 
-	if (!d)
-		return ofl_err(ctx, -ENOMEM, "offload_ctx_open: cannot add the af_alg device");
-	struct ofl_policy *p = &d->policy;
-	d->backend = &ofl_backend_kcapi;
-	d->bstate = st;
-	d->info.flags = OFFLOAD_DEVF_KERNEL;
-	p->caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH;
-	p->coherent = true;
-	snprintf(p->coherent_reason, sizeof(p->coherent_reason),
-		 "the kernel driver maps and maintains the buffers (dma_map_sg)");
-	p->cache_mode = OFFLOAD_CACHE_COHERENT;
-	snprintf(p->cache_reason, sizeof(p->cache_reason),
-		 "no user-space cache maintenance: the kernel driver does it");
-	snprintf(p->burst_reason, sizeof(p->burst_reason), "chosen by the kernel driver");
-	p->align_bytes = 1;
-	snprintf(p->align_reason, sizeof(p->align_reason),
-		 "data is copied or spliced into the kernel: any alignment");
-	p->threshold_bytes = KC_THRESHOLD;
-	snprintf(p->threshold_reason, sizeof(p->threshold_reason),
-		 "AF_ALG costs a few syscalls per operation: below ~1 KiB the CPU wins even "
-		 "against an engine (EIP93 ctr(aes): 16x slower at 16 B, 4.2x faster at 8 KiB)");
-	ofl_strlcpy(p->transfer_mode, "af_alg", sizeof(p->transfer_mode));
-	snprintf(p->transfer_reason, sizeof(p->transfer_reason),
+	OFL_UNUSED(ctx);
+	out->name = "af_alg";
+	out->kind = "af_alg";
+	out->caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH;
+	out->devflags = OFFLOAD_DEVF_KERNEL;
+	out->coherent_reason = "the kernel driver maps and maintains the buffers (dma_map_sg)";
+	out->cache_reason = "no user-space cache maintenance: the kernel driver does it";
+	out->burst_reason = "chosen by the kernel driver";
+	out->align_reason = "data is copied or spliced into the kernel: any alignment";
+	out->threshold_bytes = KC_THRESHOLD;
+	out->threshold_reason = "AF_ALG costs a few syscalls per operation: below ~1 KiB the CPU wins "
+				"even against an engine (EIP93 ctr(aes): 16x slower at 16 B, 4.2x faster "
+				"at 8 KiB)";
+	out->transfer_mode = "af_alg";
+	snprintf(out->transfer_reason, sizeof(out->transfer_reason),
 		 "libkcapi over AF_ALG sockets; driver names from %.100s", st->proc_path);
 	int nhw = 0;
 	char hw[96] = "";
@@ -248,59 +239,66 @@ static int kc_add_devices(struct offload_ctx *ctx, void *state)
 		}
 	}
 	if (nhw)
-		snprintf(d->usable_reason, sizeof(d->usable_reason),
+		snprintf(out->usable_reason, sizeof(out->usable_reason),
 			 "AF_ALG works; %d of %d algorithms run on hardware (e.g. %.90s), preferred "
 			 "over the CPU at >= %d B",
 			 nhw, KC_NCIPHER + KC_NHASH, hw, KC_THRESHOLD);
 	else
-		snprintf(d->usable_reason, sizeof(d->usable_reason),
+		snprintf(out->usable_reason, sizeof(out->usable_reason),
 			 "AF_ALG works, but no algorithm is served by a hardware driver: used only "
 			 "when selected explicitly (device af_alg or allow-list \"kcapi\")");
-	ofl_strlcpy(d->candidates, "kcapi", sizeof(d->candidates));
-	return 0;
+	return 1;
 }
 
 /*
- * A SafeXcel (EIP97/EIP197) device-tree node is also reachable through the
- * kernel: when /proc/crypto shows the safexcel driver serving algorithms,
- * AF_ALG reaches that engine (the direct eip97 backend, earlier in the
- * registry, is preferred when it can map the registers).
+ * A crypto engine's device-tree node (its engine says OFL_BE_KERNEL_CRYPTO)
+ * is also reachable through the kernel: when /proc/crypto shows the engine's
+ * Linux driver (its linux_crypto_prefix, "safexcel-" for the SafeXcel)
+ * serving algorithms, AF_ALG reaches that engine (a direct backend earlier
+ * in the registry is preferred when it can map the registers).
  */
 static int kc_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why,
 		    size_t why_len)
 {
 	struct kc_state *st = state;
+	const char *prefix = d->owner ? d->owner->linux_crypto_prefix : NULL;
 	const char *example = NULL;
 	int n = 0;
 
 	OFL_UNUSED(ctx);
+	if (!prefix || !prefix[0]) {
+		snprintf(why, why_len, "its engine names no Linux crypto driver");
+		return -ENOTSUP;
+	}
+	/* the driver's name without the trailing '-' of its algorithms' prefix: "safexcel" */
+	int dl = (int)strlen(prefix) - (prefix[strlen(prefix) - 1] == '-');
 	for (int i = 0; i < KC_NCIPHER + KC_NHASH; i++) {
 		const struct kc_alg *a = i < KC_NCIPHER ? &st->cipher[i] : &st->hash[i - KC_NCIPHER];
-		if (a->in_proc && strncmp(a->driver, "safexcel-", 9) == 0 && n++ == 0)
+		if (a->in_proc && strncmp(a->driver, prefix, strlen(prefix)) == 0 && n++ == 0)
 			example = a->driver;
 	}
 	if (!n) {
-		snprintf(why, why_len, "the kernel's safexcel driver serves none of the library's "
-			 "algorithms (no safexcel-* driver chosen in %.100s)", st->proc_path);
+		snprintf(why, why_len, "the kernel's %.*s driver serves none of the library's "
+			 "algorithms (no %s* driver chosen in %.100s)", dl, prefix, prefix, st->proc_path);
 		return -ENOTSUP;
 	}
 	d->info.flags |= OFFLOAD_DEVF_KERNEL;
-	ofl_strlcpy(d->policy.transfer_mode, "af_alg", sizeof(d->policy.transfer_mode));
-	snprintf(d->policy.transfer_reason, sizeof(d->policy.transfer_reason),
-		 "through the kernel's safexcel driver via AF_ALG (libkcapi); the kernel maps the "
-		 "buffers and maintains the caches");
-	snprintf(why, why_len, "kcapi: through the kernel's safexcel driver via AF_ALG: %d of %d "
-		 "algorithms (e.g. %.60s)", n, KC_NCIPHER + KC_NHASH, example);
+	ofl_dev_refine(d, OFL_DECIDE_TRANSFER, "af_alg",
+		       "through the kernel's %.*s driver via AF_ALG (libkcapi); the kernel maps the "
+		       "buffers and maintains the caches", dl, prefix);
+	snprintf(why, why_len, "kcapi: through the kernel's %.*s driver via AF_ALG: %d of %d "
+		 "algorithms (e.g. %.60s)", dl, prefix, n, KC_NCIPHER + KC_NHASH, example);
 	return 0;
 }
 
 const struct ofl_backend ofl_backend_kcapi = {
 	.name = "kcapi",
 	.caps = OFFLOAD_CAP_CIPHER | OFFLOAD_CAP_HASH,
-	.engines = OFL_ENGINE_BIT(OFL_ENGINE_EIP97) | OFL_ENGINE_BIT(OFL_ENGINE_EIP197),
+	.flags = OFL_BE_NO_DMABUF,
+	.serves = OFL_BE_KERNEL_CRYPTO,
 	.init = kc_init,
 	.fini = kc_fini,
-	.add_devices = kc_add_devices,
+	.pseudo = kc_pseudo,
 	.probe = kc_probe,
 	.cipher = &ofl_kcapi_cipher_ops,
 	.hash = &ofl_kcapi_hash_ops,

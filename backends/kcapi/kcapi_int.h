@@ -5,8 +5,8 @@
 
 #include <pthread.h>
 
-#include "core/crypto_int.h"
-#include "core/internal.h"
+#include "driver/crypto.h"
+#include "driver/driver.h"
 #include "proc_crypto.h"
 
 /* What one kernel algorithm name resolved to when the context opened: the

@@ -62,7 +62,7 @@ static int kc_hash_open(struct ofl_device *dev, enum offload_hash_alg alg, const
 	h->dev = dev;
 	h->st = dev->bstate;
 	h->a = ofl_kc_hash_alg(h->st, alg);
-	h->digest_len = (uint32_t)offload_hash_digest_size(alg);
+	h->digest_len = (uint32_t)ofl_hash_info(alg)->digest;
 	r = kcapi_md_init(&h->h, h->a->cra_name, 0);
 	/* An HMAC tfm needs a key even when it is empty (else ENOKEY). */
 	if (r == 0 && ofl_hash_is_hmac(alg))

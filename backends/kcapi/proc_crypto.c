@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "driver/driver.h"
 #include "proc_crypto.h"
 
 static char *trim(char *s)

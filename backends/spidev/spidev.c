@@ -35,7 +35,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "core/spi_int.h"
+#include "driver/spi.h"
 #include "spidev/spidev.h"
 
 #define SPIDEV_MAX_XFERS (((1u << _IOC_SIZEBITS) - 1) / sizeof(struct spi_ioc_transfer))
@@ -247,7 +247,9 @@ static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg
 		}
 		snprintf(h->dev, sizeof(h->dev), "/dev/%s", node.name);
 	}
-	bool dspi = cfg->engine == OFL_ENGINE_DSPI || strcmp(node.driver, "fsl-dspi") == 0;
+	/* the controller's Linux driver: its engine's, or the one sysfs shows bound to it */
+	const char *ldrv = cfg->owner && cfg->owner->linux_driver ? cfg->owner->linux_driver : "";
+	bool dspi = strcmp(ldrv, "fsl-dspi") == 0 || strcmp(node.driver, "fsl-dspi") == 0;
 
 	h->fd = open(h->dev, O_RDWR | O_CLOEXEC);
 	if (h->fd < 0) {
@@ -420,7 +422,7 @@ static int spidev_probe(struct offload_ctx *ctx, void *state, struct ofl_device 
 const struct ofl_backend ofl_backend_spidev = {
 	.name = "spidev",
 	.caps = OFFLOAD_CAP_SPI,
-	.engines = OFL_ENGINE_BIT(OFL_ENGINE_DSPI),
+	.serves = OFL_BE_SPI_CONTROLLER,
 	.probe = spidev_probe,
 	.spi = &spidev_spi_ops,
 };

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/internal.h"
+#include "driver/driver.h"
 
 /* What sysfs says about one /dev/spidevB.C. */
 struct ofl_spidev_node {

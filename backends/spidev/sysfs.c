@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/spi_int.h"
+#include "driver/spi.h"
 #include "spidev/spidev.h"
 
 #define SPIDEV_DEFAULT_BUFSIZ 4096u /* drivers/spi/spidev.c, module parameter default */

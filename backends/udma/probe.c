@@ -13,10 +13,6 @@
 #include <string.h>
 
 #include "udma.h"
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/k3_models.h"
-#include "sim/sim.h"
-#endif
 
 static int dt_u32(const void *fdt, int node, const char *prop, uint32_t *v)
 {
@@ -27,6 +23,14 @@ static int dt_u32(const void *fdt, int node, const char *prop, uint32_t *v)
 		return -ENOENT;
 	*v = fdt32_to_cpu(*p);
 	return 0;
+}
+
+/* The ring accelerator a UDMA node names (ti,ringacc), or -1. */
+static int ringacc_node(const void *fdt, int node)
+{
+	uint32_t ph;
+
+	return dt_u32(fdt, node, "ti,ringacc", &ph) == 0 ? fdt_node_offset_by_phandle(fdt, ph) : -1;
 }
 
 /* The node's memory-region (a /reserved-memory child), if any. */
@@ -51,14 +55,11 @@ static void engine_free(struct udma_engine *e)
 				    &e->ra_fifos, &e->ra_cfg };
 
 	udma_engine_fini(e);
+	ofl_fw_close(e->sci);
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(maps); i++)
 		ofl_mmio_unmap(maps[i]);
 	if (e->pool)
 		ofl_dma_pool_destroy(e->pool);
-#ifdef OFFLOAD_HAVE_SIM
-	if (e->sim)
-		ofl_sim_put(e->dev->ctx);
-#endif
 	free(e);
 }
 
@@ -81,7 +82,7 @@ static int map(struct ofl_device *d, int node, const char *name, bool required, 
 static int map_regions(struct udma_engine *e, char *why, size_t wl)
 {
 	struct ofl_device *d = e->dev;
-	const void *fdt = d->ctx->dt.fdt;
+	const void *fdt = ofl_drv(d->ctx)->dt.fdt;
 	int r;
 
 	if ((r = map(d, d->node, "gcfg", true, &e->gcfg, why, wl)) < 0)
@@ -96,8 +97,7 @@ static int map_regions(struct udma_engine *e, char *why, size_t wl)
 	    (r = map(d, d->node, "tchan", false, &e->tchancfg, why, wl)) < 0 ||
 	    (r = map(d, d->node, "rchan", false, &e->rchancfg, why, wl)) < 0)
 		return r;
-	uint32_t ph;
-	int ra = dt_u32(fdt, d->node, "ti,ringacc", &ph) == 0 ? fdt_node_offset_by_phandle(fdt, ph) : -1;
+	int ra = ringacc_node(fdt, d->node);
 	if (ra < 0) {
 		snprintf(why, wl, "no ring accelerator: ti,ringacc is missing or dangling");
 		return -ENODEV;
@@ -111,16 +111,6 @@ static int map_regions(struct udma_engine *e, char *why, size_t wl)
 	    (r = map(d, ra, "cfg", false, &e->ra_cfg, why, wl)) < 0)
 		return r;
 	return 0;
-}
-
-static const char *cfg_owner(const struct ofl_device *d, bool *direct)
-{
-	const char *env = getenv("OFFLOAD_UDMA_CFG");
-
-	*direct = d->ctx->sim || (env && strcmp(env, "direct") == 0);
-	return d->ctx->sim ? "register writes (the model has no DM firmware, as for U-Boot)"
-	       : *direct ? "register writes (OFFLOAD_UDMA_CFG=direct: no DM firmware assumed, as U-Boot)"
-			 : NULL;
 }
 
 /*
@@ -157,96 +147,147 @@ static int check_tisci(const void *fdt, int node, char *why, size_t wl)
 	return 0;
 }
 
-static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
+/*
+ * The system controller whose DM firmware owns this engine's configuration:
+ * the node's ti,sci, else (UDMA) its ring accelerator's (a tree may name it
+ * on the ring accelerator only: fuzz_sim found one). -1 when none does.
+ */
+static int sci_node(const void *fdt, int node, bool bcdma)
 {
-	const struct ofl_soc_entry *soc = d->policy.soc;
-	struct ofl_policy *p = &d->policy;
-	bool direct;
+	int sci = ofl_dt_phandle(fdt, node, "ti,sci");
+	int ra = bcdma ? -1 : ringacc_node(fdt, node);
 
-	OFL_UNUSED(state);
-	if (!soc || (d->engine != OFL_ENGINE_UDMA && d->engine != OFL_ENGINE_BCDMA)) {
-		snprintf(why, wl, "not a UDMA or BCDMA engine");
-		return -ENOTSUP;
+	if (sci < 0 && ra >= 0)
+		sci = ofl_dt_phandle(fdt, ra, "ti,sci");
+	return sci < 0 ? -1 : sci;
+}
+
+/* Linux udma_probe() reads these and fails without them (dev_err "ti,sci-dev-id read failure"). */
+static int sci_dev_ids(struct udma_engine *e, char *why, size_t wl)
+{
+	const void *fdt = ofl_dev_fdt(e->dev);
+	int node = e->dev->node, ra = e->bcdma ? -1 : ringacc_node(fdt, node);
+	int navss = fdt_parent_offset(fdt, node);
+	uint32_t id, ra_id = 0, navss_id = 0;
+
+	if (dt_u32(fdt, node, "ti,sci-dev-id", &id) < 0 ||
+	    (!e->bcdma && (dt_u32(fdt, ra, "ti,sci-dev-id", &ra_id) < 0 ||
+			   navss < 0 || dt_u32(fdt, navss, "ti,sci-dev-id", &navss_id) < 0))) {
+		snprintf(why, wl, "TI-SCI device IDs missing: ti,sci-dev-id on the DMA node%s (Linux k3-udma.c "
+			 "udma_probe() fails: \"ti,sci-dev-id read failure\")",
+			 e->bcdma ? "" : ", its ring accelerator and its NAVSS");
+		return -ENODEV;
 	}
-	if (!soc->u.udma.memcpy) {
-		snprintf(why, wl, "Linux does not enable memcpy on %s (%s); neither does the library",
-			 soc->compatible, soc->source);
-		return -ENOTSUP;
+	/*
+	 * The RM messages name the DMA and the ring accelerator in a 16-bit
+	 * nav_id (ti_sci.h struct ti_sci_msg_rm_ring_cfg_req,
+	 * ti_sci_msg_rm_udmap_tx_ch_cfg_req); Linux truncates a wider value
+	 * into it (k3-udma.c, k3-ringacc.c), which names another device.
+	 */
+	const struct { uint32_t v; const char *what; } ids[] = { { id, "" }, { ra_id, " of the ring accelerator" } };
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(ids); i++) {
+		if (ids[i].v > 0xFFFFu) {
+			snprintf(why, wl, "ti,sci-dev-id 0x%x%s does not fit the 16-bit nav_id of the TI-SCI "
+				 "resource-manager messages (drivers/firmware/ti_sci.h)", ids[i].v, ids[i].what);
+			return -ENODEV;
+		}
 	}
-	const char *owner = cfg_owner(d, &direct);
-	if (!direct) {
-		snprintf(why, wl, "on K3 under Linux the TI-SCI resource manager (DM firmware) owns channel "
-			 "and ring configuration, including the burst, and user space has no TI-SCI path "
-			 "(Linux k3-udma.c: TI-SCI tx_ch_cfg; docs/policy.md §6); use the kernel's path "
-			 "(offloadctl dmatest), or set OFFLOAD_UDMA_CFG=direct on a system without DM "
-			 "firmware");
-		return -ENOTSUP;
+	e->sci_dev_id = (uint16_t)id;
+	e->ra_dev_id = (uint16_t)ra_id;
+	e->navss_dev_id = navss_id;
+	return 0;
+}
+
+/*
+ * Who configures channels and rings (struct udma_fw_ops): with models, the
+ * simulated DM firmware when the tree names a system controller, else the
+ * library's register writes (as U-Boot does without DM firmware); on
+ * hardware, a firmware channel the platform has (a real K3 under Linux has
+ * none in user space), else register writes only when OFFLOAD_UDMA_CFG=direct
+ * says no DM firmware runs. *owner says which, for the device's reason.
+ */
+static int config_path(struct udma_engine *e, const char **owner, char *why, size_t wl)
+{
+	struct ofl_drv_ctx *cx = ofl_drv(e->dev->ctx);
+	const char *env = getenv("OFFLOAD_UDMA_CFG");
+	bool direct = env && strcmp(env, "direct") == 0;
+	int sci = sci_node(cx->dt.fdt, e->dev->node, e->bcdma);
+	char w[OFL_REASON_LEN];
+
+	e->fw = &udma_fw_registers;
+	if (cx->sim && sci < 0) {
+		*owner = "register writes (the model has no DM firmware, as for U-Boot)";
+		return 0;
 	}
-	int rs = check_tisci(ctx->dt.fdt, d->node, why, wl);
-	if (rs < 0)
-		return rs;
-	/* Linux udma_probe() refuses these out-of-range values (-EINVAL) */
+	if (sci >= 0 && (cx->sim || !direct) && ofl_fw_open(&cx->plat, sci, &e->sci, w, sizeof(w)) == 0) {
+		e->fw = &udma_fw_tisci;
+		*owner = cx->sim ? "TI-SCI messages to simulated DM firmware (the tree names ti,sci; on a real "
+				   "K3 user space has no TI-SCI path)"
+				 : "TI-SCI messages to the DM firmware through the platform's channel";
+		return 0;
+	}
+	if (direct && !cx->sim) {
+		*owner = "register writes (OFFLOAD_UDMA_CFG=direct: no DM firmware assumed, as U-Boot)";
+		return 0;
+	}
+	snprintf(why, wl, "on K3 under Linux the TI-SCI resource manager (DM firmware) owns channel "
+		 "and ring configuration, including the burst, and user space has no TI-SCI path "
+		 "(Linux k3-udma.c: TI-SCI tx_ch_cfg; docs/policy.md §6); use the kernel's path "
+		 "(offloadctl dmatest), or set OFFLOAD_UDMA_CFG=direct on a system without DM "
+		 "firmware");
+	return -ENOTSUP;
+}
+
+/* The node's own bindings that Linux udma_probe() refuses (-EINVAL) when out of range. */
+static int read_bindings(struct udma_engine *e, char *why, size_t wl)
+{
+	const void *fdt = ofl_dev_fdt(e->dev);
+	int node = e->dev->node;
 	uint32_t v;
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0 && v > 2) {
-		snprintf(why, wl, "ti,udma-atype = %u is out of range (0..2; Linux k3-udma.c udma_probe() "
-			 "refuses the device)", v);
-		return -EINVAL;
-	}
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,asel", &v) == 0 && v > 15) {
-		snprintf(why, wl, "ti,asel = %u is out of range (a 4-bit field, 0..15; Linux k3-udma.c "
-			 "udma_probe() refuses the device)", v);
-		return -EINVAL;
-	}
-	struct udma_engine *e = calloc(1, sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	e->dev = d;
-	e->bcdma = soc->u.udma.bcdma;
-	e->psil_base = soc->u.udma.psil_base;
-	e->tpl_quirk = soc->u.udma.am654_tpl_quirk;
-	snprintf(e->name, sizeof(e->name), "%s", d->name);
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,udma-atype", &v) == 0)
-		e->atype = (uint8_t)v;
-	if (dt_u32(ctx->dt.fdt, d->node, "ti,asel", &v) == 0)
-		e->asel = (uint8_t)v;
-#ifdef OFFLOAD_HAVE_SIM
-	if (ctx->sim) {
-		e->sim = ofl_sim_get(ctx) != NULL;
-		if (!e->sim) {
-			free(e);
-			return -ENOMEM;
+
+	/* Linux k3-udma.c udma_probe() refuses the device for a value out of range */
+	const struct {
+		const char *prop, *range;
+		uint32_t max;
+		uint8_t *out;
+	} binds[] = {
+		{ "ti,udma-atype", "0..2", 2, &e->atype },
+		{ "ti,asel", "a 4-bit field, 0..15", 15, &e->asel },
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(binds); i++) {
+		if (dt_u32(fdt, node, binds[i].prop, &v) < 0)
+			continue;
+		if (v > binds[i].max) {
+			snprintf(why, wl, "%s = %u is out of range (%s; Linux k3-udma.c udma_probe() refuses "
+				 "the device)", binds[i].prop, v, binds[i].range);
+			return -EINVAL;
 		}
-		/* a simulated non-coherent memory system overrides the tree's dma-coherent */
-		if (ofl_sim_noncoherent(ofl_sim_of(ctx)) && p->cache_mode == OFFLOAD_CACHE_COHERENT) {
-			p->cache_mode = OFFLOAD_CACHE_STREAMING;
-			snprintf(p->cache_reason, sizeof(p->cache_reason),
-				 "streaming: OFFLOAD_CTX_SIM_NONCOHERENT emulates a non-coherent memory system "
-				 "(sim), overriding the device tree's dma-coherent");
-		}
+		*binds[i].out = (uint8_t)v;
 	}
-#else
-	if (ctx->sim) {
-		free(e);
-		snprintf(why, wl, "this build has no models (OFFLOAD_WITH_SIM=OFF)");
-		return -ENOTSUP;
-	}
-#endif
+	return 0;
+}
+
+/* The engine's cache mode, burst per class and body alignment, from the policy and the platform. */
+static void take_policy(struct udma_engine *e)
+{
+	const struct ofl_policy *p = &e->dev->policy;
+	size_t line = ofl_platform_cache_line(&ofl_drv(e->dev->ctx)->plat);
+
 	e->cache = p->cache_mode;
 	for (int i = 0; i < 3; i++)
 		e->burst_by_tpl[i] = p->burst_by_tpl[i];
-#ifdef OFFLOAD_HAVE_SIM
-	size_t line = e->sim ? ofl_sim_cache_line(ofl_sim_of(ctx)) : ofl_cache_line();
-#else
-	size_t line = ofl_cache_line();
-#endif
 	/* a power of two: the body's start is found by masking */
 	for (e->align = 1; e->align < p->align_bytes && e->align < 4096; e->align <<= 1)
 		;
 	if (e->cache == OFFLOAD_CACHE_STREAMING && e->align < line)
 		e->align = (uint32_t)line;
+}
 
+static int make_pool(struct udma_engine *e, char *why, size_t wl)
+{
+	struct ofl_device *d = e->dev;
 	/* one channel's descriptors, rings and bounce buffers, with the sim's gaps between allocations */
-	struct ofl_dma_pool_opts po = { .cache = e->cache, .sim = e->sim, .xlate = ofl_dma_xlate_dt, .xlate_arg = d,
+	struct ofl_dma_pool_opts po = { .cache = e->cache, .xlate = ofl_dma_xlate_dt, .xlate_arg = d,
 					.min_reach = 2u * UDMA_BOUNCE_PAIRS * UDMA_BOUNCE_SIZE + (1u << 20),
 					/* 48-bit addresses, ASEL above them: the DMA mask is 48 bits (hw/k3_udma.h §1.5) */
 					.bus_limit = K3_ADDR_MASK };
@@ -256,20 +297,50 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		po.bus_limit_why = "the 36 address bits a BCDMA ring base register holds (Linux k3-ringacc.c "
 				   "K3_DMARING_CFG_ADDR_HI_MASK)";
 	}
-	memory_region(ctx->dt.fdt, d->node, &po);
-	int r = map_regions(e, why, wl);
-	e->fw = &udma_fw_registers;
-#ifdef OFFLOAD_HAVE_SIM
-	struct ofl_sim_model *m = e->sim ? ofl_sim_model_by_node(ofl_sim_of(ctx), d->node) : NULL;
-	if (r == 0 && m && ofl_sim_udma_firewalled((struct ofl_sim_udma *)m)) {
-		e->fw = &udma_fw_sim_tisci;
-		e->fw_arg = m;
-		owner = "TI-SCI messages to simulated DM firmware (the tree names ti,sci; on a real K3 "
-			"user space has no TI-SCI path)";
+	memory_region(ofl_dev_fdt(d), d->node, &po);
+	int r = ofl_dma_pool_create(d, &po, &e->pool);
+	if (r < 0)
+		snprintf(why, wl, "%s", ofl_err_msg(d->ctx));
+	return r;
+}
+
+static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
+{
+	const struct udma_row *row = d->match ? udma_row_of(d->match) : NULL;
+	const char *owner = "";
+
+	OFL_UNUSED(state);
+	if (!row || row->pktdma) {
+		snprintf(why, wl, "not a UDMA or BCDMA engine");
+		return -ENOTSUP;
 	}
-#endif
-	if (r == 0 && (r = ofl_dma_pool_create(d, &po, &e->pool)) < 0)
-		snprintf(why, wl, "%s", offload_last_error(ctx));
+	if (!row->memcpy) {
+		snprintf(why, wl, "Linux does not enable memcpy on %s (%s); neither does the library",
+			 d->match->compatible, row->hdr.source);
+		return -ENOTSUP;
+	}
+	struct udma_engine *e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->dev = d;
+	e->bcdma = row->bcdma;
+	e->psil_base = row->psil_base;
+	e->tpl_quirk = row->am654_tpl_quirk;
+	e->sim = ofl_drv(ctx)->sim;
+	snprintf(e->name, sizeof(e->name), "%s", d->name);
+	int r = config_path(e, &owner, why, wl);
+	if (r == 0)
+		r = check_tisci(ofl_drv(ctx)->dt.fdt, d->node, why, wl);
+	if (r == 0)
+		r = read_bindings(e, why, wl);
+	if (r == 0 && e->fw == &udma_fw_tisci)
+		r = sci_dev_ids(e, why, wl);
+	if (r == 0) {
+		take_policy(e);
+		r = map_regions(e, why, wl);
+	}
+	if (r == 0)
+		r = make_pool(e, why, wl);
 	if (r == 0)
 		r = udma_engine_init(e, why, wl);
 	if (r < 0) {
@@ -280,20 +351,16 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	d->dma = e->pool;
 	d->sim = e->sim;
 	d->info.flags |= OFFLOAD_DEVF_DIRECT;
-	p->caps |= OFFLOAD_CAP_MEMCPY;
 	/* among the channels memcpy uses (0..nchan-1): UH ones first, then H (k3-udma.c tpl start_idx) */
 	uint32_t u = e->bcdma ? 0 : OFL_MIN(e->uchan_cnt, e->nchan);
 	uint32_t h = e->bcdma ? 0 : OFL_MIN(e->hchan_cnt, e->nchan) - u;
-	size_t n = strlen(p->burst_reason);
-	while (n && (p->burst_reason[n - 1] == ' ' || p->burst_reason[n - 1] == ';'))
-		p->burst_reason[--n] = '\0';
 	if (e->fw == &udma_fw_registers)
-		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
-			 "%shere written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
-			 n ? "; " : "", e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
+		ofl_dev_refine(d, OFL_DECIDE_BURST, NULL,
+			       "here written by the library into each channel's TCFG/RCFG BURST_SIZE (%s)",
+			       e->sim ? "sim: no DM firmware" : "OFFLOAD_UDMA_CFG=direct");
 	else
-		snprintf(p->burst_reason + n, sizeof(p->burst_reason) - n,
-			 "%shere handed to %s (sim)", n ? "; " : "", e->fw->name);
+		ofl_dev_refine(d, OFL_DECIDE_BURST, NULL, "here handed to TI-SCI messages to the %sDM firmware%s",
+			       e->sim ? "simulated " : "", e->sim ? " (sim)" : "");
 	snprintf(why, wl, "udma: %u memcpy channel%s (%u UH, %u H); registers: %s; DMA memory: %s; "
 		 "configuration: %s", e->nchan, e->nchan == 1 ? "" : "s", u, h,
 		 ofl_mmio_map_kind_name(e->gcfg.kind),
@@ -315,7 +382,10 @@ static void udma_remove(struct ofl_device *d)
 const struct ofl_backend ofl_backend_udma = {
 	.name = "udma",
 	.caps = OFFLOAD_CAP_MEMCPY,
-	.engines = OFL_ENGINE_BIT(OFL_ENGINE_UDMA) | OFL_ENGINE_BIT(OFL_ENGINE_BCDMA),
+	.flags = OFL_BE_DMA_MEMORY,
+	.match = udma_match,
+	.policy = udma_policy,
+	.linux_driver = "ti-udma", /* k3-udma.c udma_driver */
 	.probe = udma_probe,
 	.remove = udma_remove,
 	.memcpy = &udma_memcpy_ops,

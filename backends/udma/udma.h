@@ -15,7 +15,11 @@
  *             maintenance by policy, completion by ring pop and TR-response
  *             check, timeouts with teardown and recovery; the async queue
  *             and the synchronous copy;
- *   probe.c   the device tree and the backend table.
+ *   match.c   the engine's device-tree match table (Linux udma_of_match,
+ *             bcdma_of_match, pktdma_of_match) and its policy rules: channel
+ *             classes, burst, copy alignment, threshold, transfer mode;
+ *   probe.c   binding a node: its DT bindings, registers, DMA memory, who
+ *             configures channels; the backend descriptor.
  */
 #ifndef OFL_BACKEND_UDMA_H
 #define OFL_BACKEND_UDMA_H
@@ -24,9 +28,32 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/internal.h"
+#include "driver/driver.h"
 #include "hw/k3_udma.h"
 #include "platform/platform.h"
+
+/* K3 UDMA channel classes (TPL, "throughput level"), index of burst[]. */
+enum udma_class { UDMA_CLASS_NORMAL = 0, UDMA_CLASS_H = 1, UDMA_CLASS_UH = 2 };
+
+/* One row of the match table: Linux's match data for the compatible. */
+struct udma_row {
+	struct ofl_match_row hdr;  /* kind, source (the match data's name), flags */
+	bool memcpy;               /* Linux enables memcpy on this instance */
+	bool burst_programmable;   /* match flags contain UDMA_FLAG_BURST_SIZE */
+	uint16_t burst[3];         /* bytes per class [normal, H, UH]; 0 = Linux sends none */
+	uint32_t psil_base;
+	bool bcdma;                /* BCDMA (bchan block copy) */
+	bool pktdma;
+	uint8_t am654_tpl_quirk;   /* hard-coded TPL split: 0 none, else first normal channel */
+};
+static inline const struct udma_row *udma_row_of(const struct ofl_dt_id *id)
+{
+	return (const struct udma_row *)id->data;
+}
+
+/* ---- match.c ---- */
+extern const struct ofl_dt_id udma_match[];
+void udma_policy(const struct ofl_policy_in *in, struct ofl_policy *p, struct ofl_policy_req *req);
 
 /* One descriptor slot: header + 2 type-15 TRs + 2 responses = 200 B (hw/k3_udma.h §4.1). */
 #define UDMA_MAX_TRS 2u
@@ -45,10 +72,11 @@ struct udma_chan;
 
 /*
  * Who programs channel and ring configuration (hw/k3_udma.h §6). On K3 under
- * Linux the TI-SCI resource manager in DM firmware owns these registers and
- * user space has no TI-SCI path; without DM firmware (U-Boot, bare metal)
- * they are written directly. A platform with its own TI-SCI client plugs in
- * here.
+ * Linux the TI-SCI resource manager in DM firmware owns these registers:
+ * the configuration is sent to it as TI-SCI messages over the platform's
+ * firmware channel (tisci.c; user space has no such channel on a real K3,
+ * the models' world has one). Without DM firmware (U-Boot, bare metal) the
+ * library writes the registers itself (engine.c).
  */
 struct udma_fw_ops {
 	const char *name;
@@ -62,10 +90,8 @@ struct udma_fw_ops {
 	int (*ring_reset)(struct udma_engine *e, uint32_t ring, uint32_t count);
 };
 extern const struct udma_fw_ops udma_fw_registers;
-#ifdef OFFLOAD_HAVE_SIM
-/* fw_arg = the engine's struct ofl_sim_udma (fw_sim.c). */
-extern const struct udma_fw_ops udma_fw_sim_tisci;
-#endif
+/* e->sci is the open channel; e->sci_dev_id, ra_dev_id, navss_dev_id the TI-SCI device IDs (tisci.c). */
+extern const struct udma_fw_ops udma_fw_tisci;
 
 struct udma_engine {
 	struct ofl_device *dev;
@@ -81,7 +107,7 @@ struct udma_engine {
 	uint32_t nchan;             /* memcpy channels: UDMA pairs, BCDMA bchans */
 	uint32_t tpl_levels, tpl_start[3];
 	uint32_t tpl_quirk;          /* am654 main/mcu: first normal channel (hard-coded split), 0 = CAP3 */
-	/* instance data (DT + capability table) */
+	/* instance data (DT + the match row) */
 	uint32_t psil_base;
 	uint8_t atype, asel;
 	uint32_t ra_rings, gp_first; /* UDMA: ring accelerator size, first general-purpose ring */
@@ -91,7 +117,10 @@ struct udma_engine {
 	uint64_t timeout_ns;  /* stall watchdog: no completion for this long fails the head job */
 	uint64_t teardown_ns; /* how long a teardown may take to be acknowledged (0: 1 s) */
 	const struct udma_fw_ops *fw;
-	void *fw_arg;
+	struct ofl_fw *sci;          /* udma_fw_tisci: the channel to the DM firmware */
+	uint16_t sci_dev_id;         /* TI-SCI device ID of the UDMA/BCDMA (ti,sci-dev-id) */
+	uint16_t ra_dev_id;          /* UDMA: of its ring accelerator */
+	uint32_t navss_dev_id;       /* UDMA: of the parent NAVSS (PSI-L pairing) */
 	struct ofl_dma_pool *pool;
 	/* allocation state */
 	pthread_mutex_t lock;

@@ -12,8 +12,21 @@ import sysconfig
 from setuptools import Extension, setup
 
 
+def have_sim():
+    """Is liboffload-sim (offload-sim.pc) installed beside liboffload?"""
+    cmd = [os.environ.get("PKG_CONFIG", "pkg-config"), "--exists", "offload-sim"]
+    try:
+        return subprocess.run(cmd, check=False).returncode == 0
+    except FileNotFoundError:
+        return False
+
+
+# With liboffload-sim the module has the models (sim=True, DtSource.BUILTIN), as the CLI does.
+MODULE = "offload-sim" if have_sim() else "offload"
+
+
 def pkg_config(*args):
-    cmd = [os.environ.get("PKG_CONFIG", "pkg-config"), *args, "offload"]
+    cmd = [os.environ.get("PKG_CONFIG", "pkg-config"), *args, MODULE]
     try:
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     except FileNotFoundError:
@@ -56,7 +69,8 @@ setup(
             library_dirs=library_dirs,
             libraries=libraries,
             runtime_library_dirs=rpath,
-            extra_compile_args=[*pkg_config("--cflags-only-other"), "-std=c11", "-D_GNU_SOURCE"],
+            extra_compile_args=[*pkg_config("--cflags-only-other"), "-std=c11", "-D_GNU_SOURCE",
+                                *(["-DOFFLOAD_HAVE_SIM"] if MODULE == "offload-sim" else [])],
         )
     ],
 )

@@ -135,10 +135,12 @@ enum offload_dt_source {
 	/**
 	 * Default: the file named by the OFFLOAD_DTB environment variable if
 	 * set, else the running system's tree at /sys/firmware/fdt if readable,
-	 * else the built-in virtual board. Simulated engines that come only from
-	 * that fallback are listed and usable by index but never chosen
-	 * automatically (large copies stay on the CPU) unless ::OFFLOAD_CTX_SIM
-	 * or OFFLOAD_SIM=1 asks for them.
+	 * else, when the caller passed a simulation provider
+	 * (offload_ctx_opts::sim_provider), the built-in virtual board, else no
+	 * device tree. Simulated engines that come only from that fallback are
+	 * listed and usable by index but never chosen automatically (large
+	 * copies stay on the CPU) unless ::OFFLOAD_CTX_SIM or OFFLOAD_SIM=1 asks
+	 * for them. A program linked only with liboffload gets no models here.
 	 */
 	OFFLOAD_DT_AUTO = 0,
 	/** No device tree: only the CPU and kernel-interface backends. */
@@ -147,7 +149,7 @@ enum offload_dt_source {
 	OFFLOAD_DT_FILE = 2,
 	/** The live tree of the running kernel, /sys/firmware/fdt. */
 	OFFLOAD_DT_LIVE = 3,
-	/** The virtual board compiled into the library (simulated engines). */
+	/** The virtual board of liboffload-sim (simulated engines; see offload_ctx_opts::sim_provider). */
 	OFFLOAD_DT_BUILTIN = 4,
 	/** A blob in memory, offload_ctx_opts::dtb_blob (copied at open). */
 	OFFLOAD_DT_BLOB = 5,
@@ -179,6 +181,9 @@ enum offload_dt_source {
  */
 #define OFFLOAD_CTX_DT_FALLBACK (1u << 3)
 
+/* liboffload-sim's models (<offload/sim.h>); opaque here. */
+struct offload_sim_provider;
+
 /** Options for offload_ctx_open(). Initialise with offload_ctx_opts_init(). */
 struct offload_ctx_opts {
 	/** sizeof(struct offload_ctx_opts) as compiled by the caller (ABI guard). */
@@ -199,10 +204,22 @@ struct offload_ctx_opts {
 	 * unless ::OFFLOAD_CTX_NO_ENV is set.
 	 */
 	const char *backends;
+	/**
+	 * The register-level models to use when the context simulates
+	 * (::OFFLOAD_CTX_SIM, ::OFFLOAD_DT_BUILTIN, OFFLOAD_SIM=1,
+	 * OFFLOAD_DTB=builtin): offload_sim_provider() of liboffload-sim
+	 * (<offload/sim.h>, -loffload-sim), or NULL. With NULL, liboffload
+	 * simulates only when asked to, with the offload_sim_provider() the
+	 * program is linked with, else by loading liboffload-sim.so.0; when
+	 * neither exists the open fails with -ENOTSUP naming what to link.
+	 * liboffload itself contains no model. Callers compiled before this
+	 * field existed pass a size that excludes it: NULL.
+	 */
+	const struct offload_sim_provider *sim_provider;
 };
 
 /**
- * @brief Fill @p opts with the defaults (AUTO device tree, all backends).
+ * @brief Fill @p opts with the defaults (AUTO device tree, all backends, no models).
  *
  * @param opts Options to initialise; ignored if NULL.
  *
@@ -235,7 +252,8 @@ offload_ctx *offload_ctx_new(void);
  * are ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
  * the threads the CPU backend copies with (1: never split a copy; default:
  * the CPUs the process may run on); it is a process-wide tuning knob that
- * ::OFFLOAD_CTX_NO_ENV does not hide.
+ * ::OFFLOAD_CTX_NO_ENV does not hide, as is liboffload-sim's register trace,
+ * OFFLOAD_SIM_TRACE (<offload/sim.h>), read when a context simulates.
  *
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.
@@ -246,7 +264,12 @@ offload_ctx *offload_ctx_new(void);
  *     malformed device tree (the message names the offset or node that
  *     failed);
  *   - -EBUSY: ctx is already open;
- *   - -ENOENT / -EACCES: the device-tree file cannot be read;
+ *   - -ENOTSUP: models were asked for (::OFFLOAD_CTX_SIM,
+ *     ::OFFLOAD_DT_BUILTIN, OFFLOAD_SIM, OFFLOAD_DTB=builtin) and there is
+ *     no liboffload-sim to serve them (none passed, linked or loadable), or
+ *     the one passed is of another ABI;
+ *   - -ENOENT / -EACCES: the device-tree file cannot be read, or the
+ *     register trace (OFFLOAD_SIM_TRACE) cannot be opened for appending;
  *   - -ENOMEM: out of memory for the context itself (the tree, the device
  *     list). Running out of memory or threads while one engine is probed
  *     (its DMA memory, its model's thread) does not fail the open: that
@@ -421,7 +444,7 @@ struct offload_dev_info {
 	int index;
 	/** Short unique name, e.g. "cpu", "af_alg", "dma-controller@31150000". */
 	const char *name;
-	/** Engine kind: "cpu", "af_alg", "k3-udma", "k3-bcdma", "k3-pktdma", "dspi", "eip97", "eip197". */
+	/** Device kind: "cpu", "af_alg", or the kind its engine's match table gives the node (e.g. "k3-udma", "dspi"). */
 	const char *kind;
 	/** Full device-tree path, or "" for devices not from the device tree. */
 	const char *dt_path;
@@ -552,8 +575,10 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  * which they are offered each device-tree device (direct drivers before
  * kernel interfaces; the first that binds serves the device), with "cpu"
  * first. These are the names the allow-list (offload_ctx_opts::backends,
- * OFFLOAD_BACKENDS) and offload_backend_status() accept; a full build has
- * "cpu", "udma", "eip97", "dspi", "kcapi", "spidev". Enumerate with
+ * OFFLOAD_BACKENDS) and offload_backend_status() accept. Which ones a
+ * build has, and their order, come from its registry (one offload_engine()
+ * line per backend in the source tree's backends/CMakeLists.txt):
+ * enumerate rather than assume a list, with
  * `for (unsigned i = 0; (name = offload_backend_name(i)); i++)`.
  *
  * @param index 0, 1, ... .

@@ -154,7 +154,7 @@ struct offload_spi_xfer {
  * of offload_spi_get_info() keeps older and newer callers working.
  */
 struct offload_spi_info {
-	/** Backend: "spidev", "dspi" (direct) or "dspi-sim". */
+	/** Name of the backend serving the handle, with "-sim" when a model does (e.g. "spidev"). */
 	const char *backend;
 	/** The spidev path or DT node path the handle was opened from. */
 	const char *path;

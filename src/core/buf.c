@@ -24,6 +24,7 @@ struct offload_buf {
 	struct ofl_device *dev;
 	struct ofl_dma *dma; /* NULL: plain memory */
 	struct ofl_dmabuf *dmabuf; /* a dma-buf buffer; NULL otherwise */
+	struct ofl_dmabuf_range range; /* its CPU memory, registered with the context (ofl_ctx_in_dmabuf) */
 	bool cpu_open;       /* dma-buf: SYNC_START issued, SYNC_END not yet */
 	void *cpu;
 	size_t size;
@@ -49,7 +50,7 @@ static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
 	struct ofl_device *d = ofl_ctx_device(ctx, dev == OFFLOAD_DEV_AUTO ? ctx->cpu_dev : dev);
 	if (!d)
 		return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, dev,
-			       ctx->ndev);
+			       ctx->drv.ndev);
 	if (!d->backend)
 		return ofl_err(ctx, -ENODEV, "%s: device %s is not usable: %s", func, d->name,
 			       d->usable_reason);
@@ -68,7 +69,7 @@ static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
 	 * pages to pin: the kernel answers EFAULT, seen in the qemu guest
 	 * (tests/qemu/guest_dmabuf.c) for udmabuf and the system heap alike.
 	 */
-	if (dmabuf && strcmp(d->backend->name, "kcapi") == 0)
+	if (dmabuf && (d->backend->flags & OFL_BE_NO_DMABUF))
 		return ofl_err(ctx, -ENOTSUP, "%s: device %s (AF_ALG) cannot use a dma-buf: the kernel "
 			       "pins the pages of the buffers it is given, and a dma-buf mapping has "
 			       "none to pin (EFAULT), so it would never be zero-copy there (data in a "
@@ -82,27 +83,12 @@ static int buf_device(offload_ctx *ctx, int dev, bool dmabuf, const char *func,
 static void buf_publish(offload_ctx *ctx, struct offload_buf *b, offload_buf **out)
 {
 	ofl_ctx_handle_add(ctx, &b->hdl, "dma buffer", buf_destroy);
-	if (b->dmabuf)
-		atomic_fetch_add_explicit(&ctx->ndmabufs, 1, memory_order_relaxed);
-	*out = b;
-}
-
-bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len)
-{
-	if (!p || !len || !atomic_load_explicit(&ctx->ndmabufs, memory_order_relaxed))
-		return false;
-	uintptr_t a = (uintptr_t)p, e = len > UINTPTR_MAX - a ? UINTPTR_MAX : a + len;
-	bool hit = false;
-	pthread_mutex_lock(&ctx->lock);
-	for (struct ofl_handle *h = ctx->handles.next; h != &ctx->handles && !hit; h = h->next) {
-		if (h->destroy != buf_destroy)
-			continue;
-		const struct offload_buf *b = ofl_container_of(h, struct offload_buf, hdl);
-		uintptr_t s = (uintptr_t)b->cpu;
-		hit = b->dmabuf && a < s + b->size && s < e;
+	if (b->dmabuf) {
+		b->range.cpu = b->cpu;
+		b->range.len = b->size;
+		ofl_ctx_dmabuf_add(ctx, &b->range);
 	}
-	pthread_mutex_unlock(&ctx->lock);
-	return hit;
+	*out = b;
 }
 
 /* Open the CPU-access window of a new dma-buf buffer, or undo it (b freed). */
@@ -264,7 +250,7 @@ OFFLOAD_API int offload_buf_free(offload_buf *b)
 	int r = 0;
 	ofl_ctx_handle_del(b->ctx, &b->hdl);
 	if (b->dmabuf) {
-		atomic_fetch_sub_explicit(&b->ctx->ndmabufs, 1, memory_order_relaxed);
+		ofl_ctx_dmabuf_del(b->ctx, &b->range);
 		char why[OFL_ERRMSG_LEN - 40];
 		if (b->cpu_open && (r = ofl_dmabuf_sync(b->dmabuf, false, why, sizeof(why))) < 0)
 			ofl_err(b->ctx, r, "offload_buf_free: %s (the buffer is freed all the same)", why);
@@ -400,7 +386,7 @@ OFFLOAD_API int offload_dev_get_stats(const offload_ctx *ctx, int dev, struct of
 	const struct ofl_device *d = ofl_ctx_device(ctx, dev);
 	if (!d)
 		return ofl_err(ctx, -ENODEV, "offload_dev_get_stats: no device %d (the context has %d)", dev,
-			       ctx->ndev);
+			       ctx->drv.ndev);
 	const struct ofl_dev_counters *c = &d->stats;
 	memset(&s, 0, sizeof(s));
 	s.cache_clean_calls = atomic_load_explicit(&c->cache_clean_calls, memory_order_relaxed);
@@ -424,7 +410,7 @@ OFFLOAD_API int offload_dev_stats_reset(offload_ctx *ctx, int dev)
 	struct ofl_device *d = ofl_ctx_device(ctx, dev);
 	if (!d)
 		return ofl_err(ctx, -ENODEV, "offload_dev_stats_reset: no device %d (the context has %d)",
-			       dev, ctx->ndev);
+			       dev, ctx->drv.ndev);
 	struct ofl_dev_counters *c = &d->stats;
 	atomic_uint_fast64_t *all[] = { &c->cache_clean_calls, &c->cache_inval_calls, &c->cache_bytes,
 					&c->cache_ns, &c->jobs, &c->bytes, &c->bounced_bytes, &c->cpu_bytes };

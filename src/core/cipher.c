@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto_int.h"
+#include "core/crypto.h"
 #include "core/internal.h"
 
 #define CIPHER_MAGIC 0x6f666c73u /* "ofls" */
@@ -16,23 +16,6 @@
 #define GCM_MAX_AAD ((UINT64_C(1) << 61) - 1u)
 
 /* ------------------------------------------------------------ algorithm facts */
-
-static const struct ofl_cipher_info cipher_table[] = {
-	{ OFFLOAD_CIPHER_AES_ECB, "AES-ECB", { 16, 24, 32 }, 0, 16, false },
-	{ OFFLOAD_CIPHER_AES_CBC, "AES-CBC", { 16, 24, 32 }, 16, 16, false },
-	{ OFFLOAD_CIPHER_AES_CTR, "AES-CTR", { 16, 24, 32 }, 16, 1, false },
-	{ OFFLOAD_CIPHER_AES_GCM, "AES-GCM", { 16, 24, 32 }, 12, 1, true },
-	{ OFFLOAD_CIPHER_DES_ECB, "DES-ECB", { 8, 0, 0 }, 0, 8, false },
-	{ OFFLOAD_CIPHER_DES3_CBC, "DES-EDE3-CBC", { 24, 0, 0 }, 8, 8, false },
-};
-
-const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg)
-{
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(cipher_table); i++)
-		if (cipher_table[i].alg == alg)
-			return &cipher_table[i];
-	return NULL;
-}
 
 OFFLOAD_API const char *offload_cipher_name(enum offload_cipher_alg alg, size_t key_len)
 {

@@ -9,17 +9,19 @@
  * read past its end. Built into liboffload.so only: a static library has
  * no symbol versions and its users compile against the current header.
  */
-#include "core/crypto_int.h"
+#include "core/crypto.h"
 #include "core/internal.h"
 
 /* The 0.1 struct sizes, from the last field each had in 0.1. */
 #define DEV_INFO_SIZE_0_1 OFL_SIZE_UPTO(struct offload_dev_info, memcpy_class)
 #define SPI_INFO_SIZE_0_1 OFL_SIZE_UPTO(struct offload_spi_info, flags)
+#define CTX_OPTS_SIZE_0_1 OFL_SIZE_UPTO(struct offload_ctx_opts, backends)
 
 #define OFL_COMPAT_0_1(impl, name) __asm__(".symver " #impl ", " #name "@OFFLOAD_0")
 
 /* Defined global (hidden by the version script's local: *) so that the
  * versioned alias .symver makes is exported; declared here only. */
+OFFLOAD_API void ofl_compat_ctx_opts_init_0_1(struct offload_ctx_opts *opts);
 OFFLOAD_API int ofl_compat_dev_info_0_1(const offload_ctx *ctx, int index,
 					struct offload_dev_info *info);
 OFFLOAD_API int ofl_compat_dev_stats_0_1(const offload_ctx *ctx, int dev,
@@ -30,6 +32,19 @@ OFFLOAD_API int ofl_compat_spi_xfer_0_1(offload_spi *spi, const struct offload_s
 OFFLOAD_API int ofl_compat_cipher_0_1(offload_ctx *ctx, const struct offload_cipher_op *op);
 OFFLOAD_API int ofl_compat_cipher_session_run_0_1(offload_cipher_session *s,
 						  const struct offload_cipher_op *op);
+
+/* 0.2 added sim_provider at the end of the options: a 0.1 caller's struct has no room for it. */
+OFL_COMPAT_0_1(ofl_compat_ctx_opts_init_0_1, offload_ctx_opts_init);
+void ofl_compat_ctx_opts_init_0_1(struct offload_ctx_opts *opts)
+{
+	struct offload_ctx_opts o;
+
+	if (!opts)
+		return;
+	offload_ctx_opts_init(&o);
+	o.size = CTX_OPTS_SIZE_0_1;
+	__builtin_memcpy(opts, &o, CTX_OPTS_SIZE_0_1);
+}
 
 OFL_COMPAT_0_1(ofl_compat_dev_info_0_1, offload_dev_info);
 int ofl_compat_dev_info_0_1(const offload_ctx *ctx, int index, struct offload_dev_info *info)

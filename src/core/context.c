@@ -27,6 +27,10 @@ static pthread_once_t fork_hook_once = PTHREAD_ONCE_INIT;
  * child finds the list whole.
  */
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The public header's inline offload_memcpy() reads this at offset 0 of every context. */
+_Static_assert(offsetof(struct offload_ctx, drv.fast) == 0,
+	       "struct offload_ctx_fastpath must begin every context (offload/memcpy.h)");
 static struct offload_ctx *all_head;
 
 static void fork_prepare(void)
@@ -44,7 +48,7 @@ static void fork_child(void)
 {
 	atomic_fetch_add_explicit(&ofl_fork_gen, 1, memory_order_relaxed);
 	for (struct offload_ctx *c = all_head; c; c = c->all_next)
-		c->fast.memcpy_inline_max = 0; /* every call goes where ofl_ctx_inherited() refuses */
+		c->drv.fast.memcpy_inline_max = 0; /* every call goes where ofl_ctx_inherited() refuses */
 	pthread_mutex_unlock(&all_lock);
 }
 
@@ -93,7 +97,7 @@ OFFLOAD_API offload_ctx *offload_ctx_new(void)
 		return NULL;
 	pthread_once(&fork_hook_once, fork_hook_register);
 	ctx->magic = OFL_CTX_MAGIC;
-	ctx->id = atomic_fetch_add(&next_ctx_id, 1);
+	ofl_drv_ctx_init(&ctx->drv, atomic_fetch_add(&next_ctx_id, 1));
 	ctx->cpu_dev = -1;
 	ctx->memcpy_dev = -1;
 	ctx->handles.next = ctx->handles.prev = &ctx->handles;
@@ -205,20 +209,20 @@ static int check_allow_list(struct offload_ctx *ctx, const char *list)
 
 struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name, const char *kind)
 {
-	if (ctx->ndev >= OFL_MAX_DEVICES)
+	if (ctx->drv.ndev >= OFL_MAX_DEVICES)
 		return NULL;
 	struct ofl_device *d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 
 	d->ctx = ctx;
-	d->index = ctx->ndev;
+	d->index = ctx->drv.ndev;
 	d->node = -1;
 	d->dt_path = "";
 	ofl_strlcpy(d->name, name, sizeof(d->name));
 	/* Names must be unique: two nodes may share a node name under different parents. */
-	for (int i = 0; i < ctx->ndev; i++)
-		if (strcmp(ctx->devs[i]->name, d->name) == 0) {
+	for (int i = 0; i < ctx->drv.ndev; i++)
+		if (strcmp(ctx->drv.devs[i]->name, d->name) == 0) {
 			char base[sizeof(d->name)];
 			ofl_strlcpy(base, d->name, sizeof(base));
 			snprintf(d->name, sizeof(d->name), "%.70s#%d", base, d->index);
@@ -226,72 +230,8 @@ struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name,
 		}
 	ofl_strlcpy(d->kind, kind, sizeof(d->kind));
 	ofl_strlcpy(d->status, "okay", sizeof(d->status));
-	d->policy.enabled = true;
-	d->policy.coherent_node = -1;
-	d->policy.best_tpl = -1;
-	d->policy.align_bytes = 1;
-	ctx->devs[ctx->ndev++] = d;
+	ctx->drv.devs[ctx->drv.ndev++] = d;
 	return d;
-}
-
-int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, int node,
-		       const char *name, uint64_t phys, uint64_t size, char *why, size_t why_len)
-{
-	uint64_t last = phys + size - 1; /* ofl_dt_reg() refuses ranges that wrap */
-
-	for (int i = 0; size && i < ctx->nclaims; i++) {
-		const struct ofl_reg_claim *c = &ctx->claims[i];
-		if (c->dev == dev->index || phys > c->phys + c->size - 1 || c->phys > last)
-			continue;
-		const struct ofl_device *o = ctx->devs[c->dev];
-		char other[160];
-		if (c->node == o->node)
-			ofl_strlcpy(other, o->dt_path, sizeof(other));
-		else
-			ofl_dt_path(ctx->dt.fdt, c->node, other, sizeof(other));
-		snprintf(why, why_len,
-			 "0x%llx-0x%llx is already claimed by %.150s (\"%s\" [0x%llx, +0x%llx), "
-			 "for device %d %s): Linux refuses a second claim of the same registers "
-			 "(devm_ioremap_resource -> __request_region, kernel/resource.c: -EBUSY)",
-			 (unsigned long long)OFL_MAX(phys, c->phys),
-			 (unsigned long long)OFL_MIN(last, c->phys + c->size - 1), other, c->name,
-			 (unsigned long long)c->phys, (unsigned long long)c->size, o->index, o->name);
-		return -EBUSY;
-	}
-	if (ctx->nclaims == ctx->claims_cap) {
-		int cap = ctx->claims_cap ? 2 * ctx->claims_cap : 16;
-		struct ofl_reg_claim *n = realloc(ctx->claims, (size_t)cap * sizeof(*n));
-		if (!n) {
-			snprintf(why, why_len, "out of memory for the table of claimed registers");
-			return -ENOMEM;
-		}
-		ctx->claims = n;
-		ctx->claims_cap = cap;
-	}
-	struct ofl_reg_claim *c = &ctx->claims[ctx->nclaims++];
-	c->phys = phys;
-	c->size = size;
-	c->dev = dev->index;
-	c->node = node;
-	ofl_strlcpy(c->name, name, sizeof(c->name));
-	return 0;
-}
-
-void ofl_ctx_release_regs(struct offload_ctx *ctx, const struct ofl_device *dev)
-{
-	int k = 0;
-
-	for (int i = 0; i < ctx->nclaims; i++)
-		if (ctx->claims[i].dev != dev->index)
-			ctx->claims[k++] = ctx->claims[i];
-	ctx->nclaims = k;
-}
-
-struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index)
-{
-	if (index < 0 || index >= ctx->ndev)
-		return NULL;
-	return ctx->devs[index];
 }
 
 void *ofl_ctx_backend_state(const struct offload_ctx *ctx, const char *name)
@@ -345,18 +285,17 @@ static void device_publish(struct ofl_device *d)
 	i->memcpy_class = p->best_tpl;
 }
 
-static void add_candidates(struct offload_ctx *ctx, struct ofl_device *d)
+static void add_candidates(struct ofl_device *d)
 {
 	d->candidates[0] = '\0';
 	for (int i = 0; ofl_backends[i]; i++) {
-		if (!(ofl_backends[i]->engines & OFL_ENGINE_BIT(d->engine)))
+		if (!ofl_backend_may_probe(ofl_backends[i], d))
 			continue;
 		if (d->candidates[0])
 			strncat(d->candidates, ",", sizeof(d->candidates) - strlen(d->candidates) - 1);
 		strncat(d->candidates, ofl_backends[i]->name,
 			sizeof(d->candidates) - strlen(d->candidates) - 1);
 	}
-	OFL_UNUSED(ctx);
 }
 
 static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
@@ -372,7 +311,7 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 	d->usable_reason[0] = '\0';
 	for (int i = 0; i < ctx->nbackends; i++) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
-		if (!(s->be->engines & OFL_ENGINE_BIT(d->engine)) || !s->be->probe)
+		if (!ofl_backend_may_probe(s->be, d))
 			continue;
 		if (!s->present) {
 			off += (size_t)snprintf(d->usable_reason + off,
@@ -407,31 +346,21 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 			 "no backend for %s devices is built or allowed", d->kind);
 }
 
-static const char *engine_kind(enum ofl_engine e)
-{
-	switch (e) {
-	case OFL_ENGINE_UDMA: return "k3-udma";
-	case OFL_ENGINE_BCDMA: return "k3-bcdma";
-	case OFL_ENGINE_PKTDMA: return "k3-pktdma";
-	case OFL_ENGINE_DSPI: return "dspi";
-	case OFL_ENGINE_EIP97: return "eip97";
-	case OFL_ENGINE_EIP197: return "eip197";
-	default: return "unknown";
-	}
-}
-
 static int discover(struct offload_ctx *ctx)
 {
 	struct ofl_dt_match m[OFL_MAX_DEVICES];
-	const void *fdt = ctx->dt.fdt;
+	const void *fdt = ctx->drv.dt.fdt;
+	const struct ofl_policy_opts popts = {
+		.sim_noncoherent = ctx->drv.sim && (ctx->drv.flags & OFFLOAD_CTX_SIM_NONCOHERENT),
+	};
 
 	if (!fdt)
 		return 0;
-	int n = ofl_dt_discover(fdt, m, (int)OFL_ARRAY_SIZE(m));
+	int n = ofl_engines_discover(fdt, m, (int)OFL_ARRAY_SIZE(m));
 	if (n < 0)
-		return ofl_err(ctx, n, "offload_ctx_open: device discovery failed in %s", ctx->dt.source);
+		return ofl_err(ctx, n, "offload_ctx_open: device discovery failed in %s", ctx->drv.dt.source);
 	/* A valid tree with more engines than the table holds: the first ones, and a note. */
-	int room = OFL_MAX_DEVICES - ctx->ndev;
+	int room = OFL_MAX_DEVICES - ctx->drv.ndev;
 	if (n > room) {
 		snprintf(ctx->note, sizeof(ctx->note), "the device tree has %d engine nodes; the first %d "
 			 "(in tree order) are listed and the other %d skipped: the context holds %d devices",
@@ -441,87 +370,136 @@ static int discover(struct offload_ctx *ctx)
 
 	for (int k = 0; k < n; k++) {
 		const char *nm = fdt_get_name(fdt, m[k].node, NULL);
-		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?", engine_kind(m[k].engine));
+		struct ofl_device *d = ofl_ctx_add_device(ctx, nm ? nm : "?",
+							  ofl_match_row_of(m[k].id)->kind);
 		if (!d)
 			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory");
 		d->node = m[k].node;
-		d->engine = m[k].engine;
+		d->owner = ofl_engine_of(&m[k]);
+		d->match = m[k].id;
 		d->dt_path_mem = ofl_dt_path_dup(fdt, m[k].node);
 		if (!d->dt_path_mem)
 			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: out of memory for the path of %s",
 				       d->name);
 		d->dt_path = d->dt_path_mem;
-		ofl_strlcpy(d->compatible, m[k].compatible, sizeof(d->compatible));
+		ofl_strlcpy(d->compatible, m[k].id->compatible, sizeof(d->compatible));
 		const char *st = NULL;
 		ofl_dt_enabled(fdt, m[k].node, &st);
 		ofl_strlcpy(d->status, st ? st : "okay", sizeof(d->status));
-		int r = ofl_policy_compute(fdt, &m[k], &d->policy);
+		int r = ofl_engine_policy(fdt, &m[k], &popts, &d->policy);
 		if (r < 0)
 			return ofl_err(ctx, r, "offload_ctx_open: policy for %s failed", d->dt_path);
 		d->info.phys_addr = d->policy.reg_addr;
 		d->info.phys_size = d->policy.reg_size;
-		add_candidates(ctx, d);
+		add_candidates(d);
 	}
+	return 0;
+}
+
+/* The device a backend offers without a device tree (the CPU, AF_ALG). */
+static int add_pseudo(struct offload_ctx *ctx, const struct ofl_backend_slot *s)
+{
+	struct ofl_pseudo_dev ps;
+
+	memset(&ps, 0, sizeof(ps));
+	int r = s->be->pseudo(ctx, s->state, &ps);
+	if (r <= 0)
+		return r;
+	struct ofl_device *d = ofl_ctx_add_device(ctx, ps.name, ps.kind);
+	if (!d)
+		return ofl_err(ctx, -ENOMEM, "offload_ctx_open: cannot add the %s device", ps.name);
+	ofl_policy_pseudo(&ps, &d->policy);
+	d->backend = s->be;
+	d->bstate = s->state;
+	d->info.flags = ps.devflags;
+	ofl_strlcpy(d->usable_reason, ps.usable_reason, sizeof(d->usable_reason));
+	ofl_strlcpy(d->candidates, s->be->name, sizeof(d->candidates));
+	if (ps.fallback)
+		ctx->cpu_dev = d->index;
 	return 0;
 }
 
 /* ------------------------------------------------------------- open/close */
 
-static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, const char *env_dtb)
+/* The device-tree source in effect: OFFLOAD_DTB over opts->dt_source; *path for FILE. */
+static enum offload_dt_source dt_source(const struct offload_ctx_opts *o, const char *env_dtb,
+					const char **path)
+{
+	*path = o->dtb_path;
+	if (!env_dtb || !*env_dtb)
+		return o->dt_source;
+	if (strcmp(env_dtb, "none") == 0)
+		return OFFLOAD_DT_NONE;
+	if (strcmp(env_dtb, "live") == 0)
+		return OFFLOAD_DT_LIVE;
+	if (strcmp(env_dtb, "builtin") == 0)
+		return OFFLOAD_DT_BUILTIN;
+	*path = env_dtb;
+	return OFFLOAD_DT_FILE;
+}
+
+/*
+ * The models of this context, if it has any: the caller's provider; or, when
+ * the models were asked for (OFFLOAD_CTX_SIM, OFFLOAD_DT_BUILTIN, or their
+ * environment variables) without one, the program's own liboffload-sim or
+ * the one dlopen finds (src/platform/provider.c). AUTO alone never looks.
+ */
+static int sim_provider(struct offload_ctx *ctx, const struct offload_ctx_opts *o,
+			enum offload_dt_source src, const struct offload_sim_provider **out)
+{
+	char why[OFL_ERRMSG_LEN - 64];
+	bool asked = (ctx->drv.flags & OFFLOAD_CTX_SIM) || src == OFFLOAD_DT_BUILTIN;
+	int r = 0;
+
+	*out = o->sim_provider;
+	if (*out)
+		r = ofl_platform_sim_check(*out, why, sizeof(why));
+	else if (asked)
+		r = ofl_platform_sim_find(out, why, sizeof(why));
+	return r < 0 ? ofl_err(ctx, r, "offload_ctx_open: %s", why) : 0;
+}
+
+static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, const char *env_dtb,
+		   const struct offload_sim_provider *sim)
 {
 	char err[OFL_ERRMSG_LEN - 64];
-	enum offload_dt_source src = o->dt_source;
-	const char *path = o->dtb_path;
+	const char *path;
+	enum offload_dt_source src = dt_source(o, env_dtb, &path);
 	int r;
 
 	err[0] = '\0';
-	if (env_dtb && *env_dtb) {
-		if (strcmp(env_dtb, "none") == 0)
-			src = OFFLOAD_DT_NONE;
-		else if (strcmp(env_dtb, "live") == 0)
-			src = OFFLOAD_DT_LIVE;
-		else if (strcmp(env_dtb, "builtin") == 0)
-			src = OFFLOAD_DT_BUILTIN;
-		else {
-			src = OFFLOAD_DT_FILE;
-			path = env_dtb;
-		}
-	}
 	if (src == OFFLOAD_DT_AUTO) {
-		if (access(OFL_LIVE_FDT, R_OK) == 0)
+		if (access(OFL_LIVE_FDT, R_OK) == 0) {
 			src = OFFLOAD_DT_LIVE;
-		else {
+		} else if (sim) {
 			src = OFFLOAD_DT_BUILTIN;
 			/* models attached only because nothing else was there: see choose_defaults() */
-			ctx->sim_auto = !(ctx->flags & OFFLOAD_CTX_SIM);
+			ctx->sim_auto = !(ctx->drv.flags & OFFLOAD_CTX_SIM);
 			ctx->dt_fallback = true;
+		} else {
+			src = OFFLOAD_DT_NONE; /* no tree and no models: the CPU and the kernel's interfaces */
 		}
 	}
 	switch (src) {
 	case OFFLOAD_DT_NONE:
-		ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
+		ofl_strlcpy(ctx->drv.dt.source, "none", sizeof(ctx->drv.dt.source));
 		return 0;
 	case OFFLOAD_DT_FILE:
 		if (!path)
 			return ofl_err(ctx, -EINVAL, "offload_ctx_open: OFFLOAD_DT_FILE without dtb_path");
-		r = ofl_dt_load_file(&ctx->dt, path, err, sizeof(err));
+		r = ofl_dt_load_file(&ctx->drv.dt, path, err, sizeof(err));
 		break;
 	case OFFLOAD_DT_LIVE:
-		r = ofl_dt_load_live(&ctx->dt, err, sizeof(err));
+		r = ofl_dt_load_live(&ctx->drv.dt, err, sizeof(err));
 		break;
 	case OFFLOAD_DT_BUILTIN:
-		r = ofl_dt_load_builtin(&ctx->dt, err, sizeof(err));
-		if (r == -ENOTSUP && o->dt_source == OFFLOAD_DT_AUTO && !(env_dtb && *env_dtb)) {
-			/* AUTO on a build without the virtual board: no device tree. */
-			ofl_strlcpy(ctx->dt.source, "none", sizeof(ctx->dt.source));
-			ctx->sim_auto = ctx->dt_fallback = false;
-			return 0;
-		}
+		r = ofl_dt_load_builtin(&ctx->drv.dt, sim ? sim->board_dtb : NULL,
+					sim ? sim->board_dtb_size : 0, err, sizeof(err));
 		break;
 	case OFFLOAD_DT_BLOB:
 		if (!o->dtb_blob)
 			return ofl_err(ctx, -EINVAL, "offload_ctx_open: OFFLOAD_DT_BLOB without dtb_blob");
-		r = ofl_dt_load_blob(&ctx->dt, o->dtb_blob, o->dtb_size, err, sizeof(err));
+		r = ofl_dt_load_blob(&ctx->drv.dt, o->dtb_blob, o->dtb_size, err, sizeof(err));
 		break;
 	default:
 		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown dt_source %d", (int)src);
@@ -529,8 +507,19 @@ static int load_dt(struct offload_ctx *ctx, const struct offload_ctx_opts *o, co
 	if (r < 0)
 		return ofl_err(ctx, r, "offload_ctx_open: %s", err[0] ? err : offload_strerror(r));
 	if (src == OFFLOAD_DT_BUILTIN)
-		ctx->flags |= OFFLOAD_CTX_SIM;
+		ctx->drv.flags |= OFFLOAD_CTX_SIM;
 	return 0;
+}
+
+/* The platform of an opening context: its tree and, with models, their world. */
+static int platform_open(struct offload_ctx *ctx, const struct offload_sim_provider *sim)
+{
+	char why[OFL_ERRMSG_LEN - 64];
+	bool nc = (ctx->drv.flags & OFFLOAD_CTX_SIM_NONCOHERENT) != 0;
+	int r = ofl_platform_open(&ctx->drv.plat, ctx->drv.dt.fdt, ctx->drv.sim ? sim : NULL, nc, why,
+				  sizeof(why));
+
+	return r < 0 ? ofl_err(ctx, r, "offload_ctx_open: %s", why) : 0;
 }
 
 /*
@@ -545,18 +534,18 @@ static void ctx_teardown(struct offload_ctx *ctx)
 {
 	bool inherited = ofl_ctx_inherited(ctx);
 
-	for (int i = ctx->ndev - 1; i >= 0; i--) {
-		struct ofl_device *d = ctx->devs[i];
+	for (int i = ctx->drv.ndev - 1; i >= 0; i--) {
+		struct ofl_device *d = ctx->drv.devs[i];
 		if (!inherited && d->backend && d->backend->remove)
 			d->backend->remove(d);
 		free(d->dt_path_mem);
 		free(d);
-		ctx->devs[i] = NULL;
+		ctx->drv.devs[i] = NULL;
 	}
-	ctx->ndev = 0;
-	free(ctx->claims);
-	ctx->claims = NULL;
-	ctx->nclaims = ctx->claims_cap = 0;
+	ctx->drv.ndev = 0;
+	free(ctx->drv.claims);
+	ctx->drv.claims = NULL;
+	ctx->drv.nclaims = ctx->drv.claims_cap = 0;
 	ctx->note[0] = '\0';
 	for (int i = ctx->nbackends - 1; i >= 0; i--) {
 		struct ofl_backend_slot *s = &ctx->backends[i];
@@ -565,11 +554,12 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		memset(s, 0, sizeof(*s));
 	}
 	ctx->nbackends = 0;
-	ofl_dt_free(&ctx->dt);
+	ofl_platform_close(&ctx->drv.plat, inherited); /* a forked child leaves the parent's world alone */
+	ofl_dt_free(&ctx->drv.dt);
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
-	ctx->fast.memcpy_inline_max = 0;
+	ctx->drv.fast.memcpy_inline_max = 0;
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(ctx->crypto_pick); i++)
 		atomic_store_explicit(&ctx->crypto_pick[i], 0, memory_order_relaxed);
 	ctx->sim_auto = ctx->dt_fallback = false;
@@ -578,6 +568,9 @@ static void ctx_teardown(struct offload_ctx *ctx)
 		ctx->handles.next = ctx->handles.prev = &ctx->handles;
 		ctx->nhandles = 0;
 		pthread_mutex_init(&ctx->lock, NULL);
+		ctx->drv.dmabufs = NULL;
+		atomic_store(&ctx->drv.ndmabufs, 0);
+		pthread_mutex_init(&ctx->drv.dmabuf_lock, NULL);
 	}
 	ctx->open = false;
 }
@@ -611,13 +604,13 @@ static bool auto_choice_ok(struct offload_ctx *ctx, struct ofl_device *d)
 
 static void choose_defaults(struct offload_ctx *ctx)
 {
-	struct ofl_device *cpu = ctx->cpu_dev >= 0 ? ctx->devs[ctx->cpu_dev] : NULL;
+	struct ofl_device *cpu = ctx->cpu_dev >= 0 ? ctx->drv.devs[ctx->cpu_dev] : NULL;
 
 	if (cpu && !can_copy(cpu))
 		cpu = NULL;
 	ctx->memcpy_dev = cpu ? cpu->index : -1;
-	for (int i = 0; i < ctx->ndev; i++) {
-		struct ofl_device *d = ctx->devs[i];
+	for (int i = 0; i < ctx->drv.ndev; i++) {
+		struct ofl_device *d = ctx->drv.devs[i];
 		/* every model AUTO attached says so, crypto ones too (crypto.c asks ofl_ctx_auto_ok) */
 		if (!d->backend || !auto_choice_ok(ctx, d))
 			continue;
@@ -628,25 +621,113 @@ static void choose_defaults(struct offload_ctx *ctx)
 			ctx->memcpy_dev = i;
 	}
 	/* offload_memcpy(): small copies on the CPU, the rest on the chosen device. */
-	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->devs[ctx->memcpy_dev] : NULL;
+	ctx->memcpy_big = ctx->memcpy_dev >= 0 ? ctx->drv.devs[ctx->memcpy_dev] : NULL;
 	ctx->memcpy_small = cpu ? cpu : ctx->memcpy_big;
 	ctx->memcpy_threshold = ctx->memcpy_small == ctx->memcpy_big
 					? UINT64_MAX /* one device: no size test needed */
 					: ctx->memcpy_big->policy.threshold_bytes;
 	/* offload_memcpy()'s fast path: what the CPU device would run as a plain memcpy(). */
-	ctx->fast.memcpy_inline_max = 0;
+	ctx->drv.fast.memcpy_inline_max = 0;
 	if (cpu && ctx->memcpy_small == cpu && cpu->backend->memcpy->inline_below) {
 		uint64_t below = OFL_MIN((uint64_t)cpu->backend->memcpy->inline_below(cpu),
 					 ctx->memcpy_threshold);
 		/* below 2^62, which the fast path's overlap test needs */
-		ctx->fast.memcpy_inline_max = below ? (size_t)OFL_MIN(below - 1, (uint64_t)SIZE_MAX >> 2) : 0;
+		ctx->drv.fast.memcpy_inline_max = below ? (size_t)OFL_MIN(below - 1, (uint64_t)SIZE_MAX >> 2) : 0;
 	}
+}
+
+/*
+ * The options in effect: the caller's (as far as its size reaches), the
+ * environment's OFFLOAD_SIM and OFFLOAD_BACKENDS over them unless
+ * OFFLOAD_CTX_NO_ENV; *env_dtb gets OFFLOAD_DTB for load_dt().
+ */
+static int read_options(struct offload_ctx *ctx, const struct offload_ctx_opts *opts,
+			struct offload_ctx_opts *o, const char **env_dtb)
+{
+	const char *env_be = NULL, *env_sim = NULL;
+
+	*env_dtb = NULL;
+	offload_ctx_opts_init(o);
+	if (opts) {
+		/* the options as 0.1.0 laid them out, before sim_provider (its callers pass that size) */
+		const size_t v0 = offsetof(struct offload_ctx_opts, sim_provider);
+		if (opts->size < v0)
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: opts->size %u is smaller than this library's "
+				       "options (%zu); use offload_ctx_opts_init()",
+				       opts->size, sizeof(*o));
+		if (opts->size > v0 && opts->size < sizeof(*o))
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: opts->size %u ends inside a field: neither this "
+				       "library's options (%zu) nor an older layout (%zu); use "
+				       "offload_ctx_opts_init()", opts->size, sizeof(*o), v0);
+		memcpy(o, opts, OFL_MIN((size_t)opts->size, sizeof(*o)));
+		o->size = (uint32_t)sizeof(*o);
+	}
+	if (o->flags & ~OFL_CTX_KNOWN_FLAGS)
+		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown flags 0x%x",
+			       o->flags & ~OFL_CTX_KNOWN_FLAGS);
+	ctx->drv.flags = o->flags;
+	if (!(o->flags & OFFLOAD_CTX_NO_ENV)) {
+		*env_dtb = getenv("OFFLOAD_DTB");
+		env_be = getenv("OFFLOAD_BACKENDS");
+		env_sim = getenv("OFFLOAD_SIM");
+	}
+	if (env_sim) {
+		int on = ofl_env_bool(env_sim);
+		if (on < 0)
+			return ofl_err(ctx, -EINVAL,
+				       "offload_ctx_open: OFFLOAD_SIM=\"%.40s\" is neither on (1, yes, "
+				       "true, on) nor off (0, no, false, off, empty)", env_sim);
+		if (on)
+			ctx->drv.flags |= OFFLOAD_CTX_SIM;
+	}
+	const char *allow = (env_be && *env_be) ? env_be : (o->backends ? o->backends : "");
+	if (strlen(allow) >= sizeof(ctx->allow))
+		return ofl_err(ctx, -EINVAL, "offload_ctx_open: backend allow-list too long");
+	int r = check_allow_list(ctx, allow);
+	if (r < 0)
+		return r;
+	ofl_strlcpy(ctx->allow, allow, sizeof(ctx->allow));
+	return 0;
+}
+
+/* init() every allowed backend, then add the devices they offer without a tree. */
+static int start_backends(struct offload_ctx *ctx)
+{
+	for (int i = 0; ofl_backends[i]; i++) {
+		const struct ofl_backend *be = ofl_backends[i];
+		struct ofl_backend_slot *s = &ctx->backends[ctx->nbackends++];
+		s->be = be;
+		if (!ofl_ctx_backend_allowed(ctx, be->name)) {
+			snprintf(s->why, sizeof(s->why), "excluded by the backend allow-list \"%.150s\"",
+				 ctx->allow);
+			continue;
+		}
+		if (be->init) {
+			int r = be->init(ctx, &s->state, s->why, sizeof(s->why));
+			if (r < 0) {
+				if (!s->why[0])
+					snprintf(s->why, sizeof(s->why), "unavailable: %s", offload_strerror(r));
+				continue;
+			}
+		}
+		s->present = true;
+	}
+	for (int i = 0; i < ctx->nbackends; i++) {
+		struct ofl_backend_slot *s = &ctx->backends[i];
+		int r;
+		if (s->present && s->be->pseudo && (r = add_pseudo(ctx, s)) < 0)
+			return r;
+	}
+	return 0;
 }
 
 OFFLOAD_API int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts *opts)
 {
 	struct offload_ctx_opts o;
-	const char *env_dtb = NULL, *env_be = NULL, *env_sim = NULL;
+	const struct offload_sim_provider *sim = NULL;
+	const char *env_dtb, *path;
 	int r;
 
 	if (!ctx)
@@ -658,83 +739,31 @@ OFFLOAD_API int offload_ctx_open(offload_ctx *ctx, const struct offload_ctx_opts
 
 	ctx->fork_gen = atomic_load_explicit(&ofl_fork_gen, memory_order_relaxed);
 	ctx->pid = (int)getpid();
-	offload_ctx_opts_init(&o);
-	if (opts) {
-		if (opts->size < offsetof(struct offload_ctx_opts, backends) + sizeof(opts->backends))
-			return ofl_err(ctx, -EINVAL,
-				       "offload_ctx_open: opts->size %u is smaller than this library's "
-				       "options (%zu); use offload_ctx_opts_init()",
-				       opts->size, sizeof(o));
-		memcpy(&o, opts, OFL_MIN((size_t)opts->size, sizeof(o)));
-	}
-	if (o.flags & ~OFL_CTX_KNOWN_FLAGS)
-		return ofl_err(ctx, -EINVAL, "offload_ctx_open: unknown flags 0x%x",
-			       o.flags & ~OFL_CTX_KNOWN_FLAGS);
-	ctx->flags = o.flags;
-	if (!(o.flags & OFFLOAD_CTX_NO_ENV)) {
-		env_dtb = getenv("OFFLOAD_DTB");
-		env_be = getenv("OFFLOAD_BACKENDS");
-		env_sim = getenv("OFFLOAD_SIM");
-	}
-	if (env_sim) {
-		int on = ofl_env_bool(env_sim);
-		if (on < 0)
-			return ofl_err(ctx, -EINVAL,
-				       "offload_ctx_open: OFFLOAD_SIM=\"%.40s\" is neither on (1, yes, "
-				       "true, on) nor off (0, no, false, off, empty)", env_sim);
-		if (on)
-			ctx->flags |= OFFLOAD_CTX_SIM;
-	}
-
-	const char *allow = (env_be && *env_be) ? env_be : (o.backends ? o.backends : "");
-	if (strlen(allow) >= sizeof(ctx->allow))
-		return ofl_err(ctx, -EINVAL, "offload_ctx_open: backend allow-list too long");
-	r = check_allow_list(ctx, allow);
+	r = read_options(ctx, opts, &o, &env_dtb);
 	if (r < 0)
 		return r;
-	ofl_strlcpy(ctx->allow, allow, sizeof(ctx->allow));
-
-	r = load_dt(ctx, &o, env_dtb);
+	r = sim_provider(ctx, &o, dt_source(&o, env_dtb, &path), &sim);
+	if (r < 0)
+		return r;
+	r = load_dt(ctx, &o, env_dtb, sim);
 	if (r < 0)
 		goto fail;
-	ctx->sim = (ctx->flags & OFFLOAD_CTX_SIM) != 0;
+	ctx->drv.sim = (ctx->drv.flags & OFFLOAD_CTX_SIM) != 0;
+	r = platform_open(ctx, sim);
+	if (r < 0)
+		goto fail;
 	ctx->open = true; /* backends may call ofl_ctx_check() from here on */
-
-	for (int i = 0; ofl_backends[i]; i++) {
-		const struct ofl_backend *be = ofl_backends[i];
-		struct ofl_backend_slot *s = &ctx->backends[ctx->nbackends++];
-		s->be = be;
-		if (!ofl_ctx_backend_allowed(ctx, be->name)) {
-			snprintf(s->why, sizeof(s->why), "excluded by the backend allow-list \"%.150s\"",
-				 ctx->allow);
-			continue;
-		}
-		if (be->init) {
-			r = be->init(ctx, &s->state, s->why, sizeof(s->why));
-			if (r < 0) {
-				if (!s->why[0])
-					snprintf(s->why, sizeof(s->why), "unavailable: %s", offload_strerror(r));
-				continue;
-			}
-		}
-		s->present = true;
-	}
-	for (int i = 0; i < ctx->nbackends; i++) {
-		struct ofl_backend_slot *s = &ctx->backends[i];
-		if (s->present && s->be->add_devices) {
-			r = s->be->add_devices(ctx, s->state);
-			if (r < 0)
-				goto fail;
-		}
-	}
+	r = start_backends(ctx);
+	if (r < 0)
+		goto fail;
 	r = discover(ctx);
 	if (r < 0)
 		goto fail;
-	for (int i = 0; i < ctx->ndev; i++)
-		if (ctx->devs[i]->node >= 0)
-			bind_device(ctx, ctx->devs[i]);
-	for (int i = 0; i < ctx->ndev; i++)
-		device_publish(ctx->devs[i]);
+	for (int i = 0; i < ctx->drv.ndev; i++)
+		if (ctx->drv.devs[i]->node >= 0)
+			bind_device(ctx, ctx->drv.devs[i]);
+	for (int i = 0; i < ctx->drv.ndev; i++)
+		device_publish(ctx->drv.devs[i]);
 	choose_defaults(ctx);
 	ofl_err_clear(ctx);
 	return 0;
@@ -790,6 +819,7 @@ OFFLOAD_API void offload_ctx_free(offload_ctx *ctx)
 	if (ctx->all_next)
 		ctx->all_next->all_prev = ctx->all_prev;
 	pthread_mutex_unlock(&all_lock);
+	ofl_drv_ctx_fini(&ctx->drv);
 	ctx->magic = 0;
 	free(ctx);
 }
@@ -798,15 +828,15 @@ OFFLOAD_API const char *offload_ctx_dt_source(const offload_ctx *ctx)
 {
 	if (!ctx || ctx->magic != OFL_CTX_MAGIC || !ctx->open)
 		return NULL;
-	return ctx->dt.source;
+	return ctx->drv.dt.source;
 }
 
 /* The flags in effect of an open context. */
 static uint32_t flags_in_effect(const offload_ctx *ctx)
 {
-	uint32_t f = ctx->flags & ~(uint32_t)OFFLOAD_CTX_SIM;
+	uint32_t f = ctx->drv.flags & ~(uint32_t)OFFLOAD_CTX_SIM;
 
-	if (ctx->sim && !ctx->sim_auto)
+	if (ctx->drv.sim && !ctx->sim_auto)
 		f |= OFFLOAD_CTX_SIM;
 	if (ctx->dt_fallback)
 		f |= OFFLOAD_CTX_DT_FALLBACK;

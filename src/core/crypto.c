@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/crypto_int.h"
+#include "core/crypto.h"
 #include "core/internal.h"
 
 static bool backend_named(const struct offload_ctx *ctx, const struct ofl_device *d)
@@ -77,8 +77,8 @@ bool ofl_crypto_pick_cached(struct offload_ctx *ctx, uint32_t kind, int alg,
 	if (!pk)
 		return false;
 	unsigned e = (pk >> 8) & 0xffu, c = pk & 0xffu;
-	eng->dev = e ? ctx->devs[e - 1] : NULL;
-	cpu->dev = c ? ctx->devs[c - 1] : NULL;
+	eng->dev = e ? ctx->drv.devs[e - 1] : NULL;
+	cpu->dev = c ? ctx->drv.devs[c - 1] : NULL;
 	return true;
 }
 
@@ -109,7 +109,7 @@ int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t
 		struct ofl_device *d = ofl_ctx_device(ctx, dev);
 		if (!d)
 			return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, dev,
-				       ctx->ndev);
+				       ctx->drv.ndev);
 		why[0] = '\0';
 		r = query_dev(d, kind, alg, &hw, why, sizeof(why));
 		if (r < 0)
@@ -121,8 +121,8 @@ int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t
 	all[0] = '\0';
 	/* DT devices first (node >= 0), then pseudo-devices; the CPU last. */
 	for (int pass = 0; pass < 2 && !eng->dev; pass++) {
-		for (int i = 0; i < ctx->ndev && !eng->dev; i++) {
-			struct ofl_device *d = ctx->devs[i];
+		for (int i = 0; i < ctx->drv.ndev && !eng->dev; i++) {
+			struct ofl_device *d = ctx->drv.devs[i];
 			if (i == ctx->cpu_dev || (pass == 0) != (d->node >= 0) || !d->backend)
 				continue;
 			if (!(d->policy.caps & kind))
@@ -147,7 +147,7 @@ int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t
 		}
 	}
 	if (ctx->cpu_dev >= 0) {
-		struct ofl_device *d = ctx->devs[ctx->cpu_dev];
+		struct ofl_device *d = ctx->drv.devs[ctx->cpu_dev];
 		why[0] = '\0';
 		r = query_dev(d, kind, alg, &hw, why, sizeof(why));
 		if (r == 0)

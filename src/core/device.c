@@ -8,7 +8,7 @@ OFFLOAD_API int offload_dev_count(const offload_ctx *ctx)
 {
 	int r = ofl_ctx_check(ctx, "offload_dev_count");
 
-	return r < 0 ? r : ctx->ndev;
+	return r < 0 ? r : ctx->drv.ndev;
 }
 
 OFFLOAD_API int offload_dev_get_info(const offload_ctx *ctx, int index, struct offload_dev_info *info,
@@ -24,7 +24,7 @@ OFFLOAD_API int offload_dev_get_info(const offload_ctx *ctx, int index, struct o
 	const struct ofl_device *d = ofl_ctx_device(ctx, index);
 	if (!d)
 		return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, index,
-			       ctx->ndev);
+			       ctx->drv.ndev);
 	ofl_struct_out(info, size, &d->info, sizeof(d->info));
 	return 0;
 }
@@ -37,8 +37,8 @@ OFFLOAD_API int offload_dev_find(const offload_ctx *ctx, const char *key)
 		return r;
 	if (!key)
 		return ofl_err(ctx, -EINVAL, "offload_dev_find: key is NULL");
-	for (int i = 0; i < ctx->ndev; i++) {
-		const struct ofl_device *d = ctx->devs[i];
+	for (int i = 0; i < ctx->drv.ndev; i++) {
+		const struct ofl_device *d = ctx->drv.devs[i];
 		if (strcmp(d->name, key) == 0 || (d->dt_path[0] && strcmp(d->dt_path, key) == 0) ||
 		    (d->compatible[0] && strcmp(d->compatible, key) == 0))
 			return i;
@@ -111,3 +111,4 @@ OFFLOAD_API const char *offload_ctx_note(const offload_ctx *ctx)
 		return NULL;
 	return ctx->note;
 }
+

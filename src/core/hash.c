@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto_int.h"
+#include "core/crypto.h"
 #include "core/internal.h"
 
 #define HASH_MAGIC 0x6f666c68u   /* "oflh" */
@@ -15,43 +15,19 @@
 
 /* ------------------------------------------------------------ algorithm facts */
 
-static const struct {
-	enum offload_hash_alg alg;
-	const char *name;
-	int digest;
-} hash_table[] = {
-	{ OFFLOAD_HASH_MD5, "MD5", 16 },
-	{ OFFLOAD_HASH_SHA1, "SHA1", 20 },
-	{ OFFLOAD_HASH_SHA224, "SHA224", 28 },
-	{ OFFLOAD_HASH_SHA256, "SHA256", 32 },
-	{ OFFLOAD_HASH_SHA384, "SHA384", 48 },
-	{ OFFLOAD_HASH_SHA512, "SHA512", 64 },
-	{ OFFLOAD_HASH_HMAC_MD5, "HMAC-MD5", 16 },
-	{ OFFLOAD_HASH_HMAC_SHA1, "HMAC-SHA1", 20 },
-	{ OFFLOAD_HASH_HMAC_SHA224, "HMAC-SHA224", 28 },
-	{ OFFLOAD_HASH_HMAC_SHA256, "HMAC-SHA256", 32 },
-	{ OFFLOAD_HASH_HMAC_SHA384, "HMAC-SHA384", 48 },
-	{ OFFLOAD_HASH_HMAC_SHA512, "HMAC-SHA512", 64 },
-};
-
 OFFLOAD_API const char *offload_hash_name(enum offload_hash_alg alg)
 {
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
-		if (hash_table[i].alg == alg)
-			return hash_table[i].name;
-	return NULL;
-}
+	const struct ofl_hash_info *h = ofl_hash_info(alg);
 
-enum offload_hash_alg ofl_hash_base(enum offload_hash_alg alg)
-{
-	return (enum offload_hash_alg)((unsigned)alg & 0xffu);
+	return h ? h->name : NULL;
 }
 
 OFFLOAD_API int offload_hash_digest_size(enum offload_hash_alg alg)
 {
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(hash_table); i++)
-		if (hash_table[i].alg == alg)
-			return hash_table[i].digest;
+	const struct ofl_hash_info *h = ofl_hash_info(alg);
+
+	if (h)
+		return h->digest;
 	return ofl_err(NULL, -EINVAL, "offload_hash_digest_size: unknown hash algorithm %d", (int)alg);
 }
 

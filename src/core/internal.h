@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal declarations shared by src/ and backends/. Never installed.
+ * src/core's internal declarations: the context, the handles every module
+ * shares, the engines as the core asks them. Never installed, never
+ * included below src/core (backends build on src/driver/driver.h).
  * Internal symbols that cross files are prefixed ofl_; they are hidden
  * (-fvisibility=hidden): only OFFLOAD_API definitions leave the library.
  */
@@ -16,98 +18,14 @@
 
 #include <offload/offload.h>
 
-#include "core/backend.h"
+#include "driver/backend.h"
+#include "driver/driver.h"
 #include "dt/dt.h"
 #include "policy/policy.h"
-
-#define OFL_MAX_BACKENDS 16
-#define OFL_MAX_DEVICES 64
-#define OFL_ERRMSG_LEN 512
+#include "util/util.h"
 
 /* struct offload_ctx::magic of a live context ("oflc"). */
 #define OFL_CTX_MAGIC 0x6f666c63u
-
-#define OFL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define OFL_MIN(a, b) ((a) < (b) ? (a) : (b))
-#define OFL_MAX(a, b) ((a) > (b) ? (a) : (b))
-#define OFL_UNUSED(x) ((void)(x))
-
-/*
- * On the definition of every public offload_* function: the library is
- * compiled with -fvisibility=hidden, so only these are visible outside it
- * (liboffload.so exports them through src/offload.map; liboffload.a keeps
- * every other symbol local, see cmake/OffloadLibraries.cmake).
- */
-#define OFFLOAD_API __attribute__((visibility("default")))
-
-/*
- * The size of a public struct as it was when its last field was `last`
- * (a release's layout: fields are only added at the end), padding included.
- */
-#define OFL_SIZE_UPTO(type, last)                                                               \
-	((offsetof(type, last) + sizeof(((type *)0)->last) + _Alignof(type) - 1) /              \
-	 _Alignof(type) * _Alignof(type))
-
-/*
- * Copy a struct the library fills (src, src_size bytes) to a caller that
- * compiled against dst_size bytes of it: an older, shorter layout gets what
- * it has room for, a newer, longer one gets the rest zeroed (the fields this
- * library does not know read as 0, their documented "unknown").
- */
-static inline void ofl_struct_out(void *dst, size_t dst_size, const void *src, size_t src_size)
-{
-	__builtin_memcpy(dst, src, OFL_MIN(dst_size, src_size));
-	if (dst_size > src_size)
-		__builtin_memset((char *)dst + src_size, 0, dst_size - src_size);
-}
-
-#if defined(__GNUC__)
-#define OFL_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#define OFL_LIKELY(x) __builtin_expect(!!(x), 1)
-#define OFL_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define OFL_PRINTF(f, a)
-#define OFL_LIKELY(x) (x)
-#define OFL_UNLIKELY(x) (x)
-#endif
-
-/*
- * Per-device work counters behind offload_dev_stats(): cache maintenance
- * (src/platform) and what the backend moved. Relaxed atomics: any thread.
- */
-struct ofl_dev_counters {
-	atomic_uint_fast64_t cache_clean_calls, cache_inval_calls, cache_bytes, cache_ns;
-	atomic_uint_fast64_t jobs, bytes, bounced_bytes, cpu_bytes;
-};
-
-struct ofl_dma_pool;
-struct ofl_sim;
-
-/* A device of a context: a DT-discovered engine or a pseudo-device (CPU, AF_ALG). */
-struct ofl_device {
-	struct offload_dev_info info;   /* public view; strings point into the fields below */
-	struct offload_ctx *ctx;
-	int index;
-	int node;                       /* DT offset, -1 for pseudo-devices */
-	enum ofl_engine engine;
-	struct ofl_policy policy;
-	const struct ofl_backend *backend; /* serving backend, NULL if none */
-	void *bstate;                   /* that backend's context state (from init) */
-	void *priv;                     /* that backend's per-device state (from probe) */
-	bool sim;                       /* served by a model */
-	struct ofl_dma_pool *dma;       /* DMA memory (src/platform), set by a direct backend's probe */
-	struct ofl_dev_counters stats;
-	char name[80];
-	char kind[16];
-	const char *dt_path;            /* full DT path: dt_path_mem, or "" for pseudo-devices */
-	char *dt_path_mem;              /* malloc()ed, however long the path */
-	char compatible[64];
-	char status[16];
-	char backend_name[16];
-	char candidates[64];
-	char usable_reason[OFL_REASON_LEN];
-	char transfer_mode[24];
-};
 
 /*
  * Every handle that belongs to a context (queue, SPI handle, cipher/hash
@@ -121,17 +39,6 @@ struct ofl_handle {
 	const char *what;                      /* "queue", "spi", ... for messages */
 };
 
-/*
- * A register range a device mapped (ofl_ctx_claim_regs), like a Linux
- * platform driver's request_mem_region() through devm_ioremap_resource().
- */
-struct ofl_reg_claim {
-	uint64_t phys, size;
-	int dev;                        /* index of the device that claimed it */
-	int node;                       /* DT node whose reg entry it is */
-	char name[24];                  /* reg-names entry, or "reg[N]" */
-};
-
 struct ofl_backend_slot {
 	const struct ofl_backend *be;
 	void *state;
@@ -141,29 +48,20 @@ struct ofl_backend_slot {
 
 struct offload_ctx {
 	/*
-	 * First, always: offload_memcpy()'s inline fast path in the public
-	 * header reads it (ABI). Set by choose_defaults() at open, zeroed at
-	 * close and in a forked child (context.c).
+	 * What the driver layer sees: first (ofl_drv()). Its own first member is
+	 * offload_memcpy()'s fast path (struct offload_ctx_fastpath), which the
+	 * public header's inline code reads at offset 0 of every context (ABI).
 	 */
-	struct offload_ctx_fastpath fast;
+	struct ofl_drv_ctx drv;
 	uint32_t magic;
 	bool open;
-	uint64_t id;                    /* unique per context, for per-thread error slots */
-	uint32_t flags;                 /* OFFLOAD_CTX_* in effect (after env) */
-	bool sim;                       /* models attached */
-	bool sim_auto;                  /* ... only because AUTO fell back to the built-in board */
+	bool sim_auto;                  /* models attached only because AUTO fell back to the built-in board */
 	bool dt_fallback;               /* AUTO fell back to the built-in board */
-	struct ofl_sim *sim_world;      /* src/sim world, shared by the models (refcounted there) */
-	struct ofl_dt dt;
 	char allow[256];                /* backend allow-list in effect, "" = all */
 
 	struct ofl_backend_slot backends[OFL_MAX_BACKENDS];
 	int nbackends;
 
-	struct ofl_device *devs[OFL_MAX_DEVICES];
-	int ndev;
-	struct ofl_reg_claim *claims;   /* register ranges mapped by bound devices (malloc()ed) */
-	int nclaims, claims_cap;
 	char note[256];                 /* what open left out of a valid tree (offload_ctx_note()) */
 	int cpu_dev;                    /* index of the CPU device, -1 if not allowed */
 	int memcpy_dev;                 /* policy's memcpy choice (may be cpu_dev), -1 if none */
@@ -190,14 +88,11 @@ struct offload_ctx {
 	struct offload_ctx *all_prev, *all_next; /* every context, for the fork handler */
 	struct ofl_handle handles;      /* list head of open handles */
 	int nhandles;
-	_Atomic int ndmabufs;           /* dma-buf buffers among the handles (ofl_ctx_in_dmabuf) */
 	pthread_mutex_t lock;           /* protects the handle list and backend lazy state */
 };
 
-/* ---- errors (src/core/error.c) ---- */
+/* ---- errors (src/core/error.c; recording: src/driver/error.c) ---- */
 
-/* Record a message for ctx on this thread and return err (negative errno). */
-int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...) OFL_PRINTF(3, 4);
 /*
  * A backend call on device d failed with r; the caller cleared the message
  * before the call. The user sees which API function failed: "<func>: <the
@@ -205,24 +100,6 @@ int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...) OFL_PR
  * Returns r.
  */
 int ofl_backend_err(const struct offload_ctx *ctx, const char *func, const struct ofl_device *d, int r);
-/* Clear this thread's message for ctx (not normally needed). */
-/*
- * This thread's last message (src/core/error.c). Visible here only so that
- * ofl_err_clear() is inline: the crypto paths clear it around every backend
- * call, and an out-of-line call plus TLS lookup cost a 16-byte SHA-256 about
- * 5 % of its speed (bench/crypto_overhead.sh).
- */
-struct ofl_tl_err {
-	uint64_t ctx_id; /* 0 = recorded without a context */
-	char msg[OFL_ERRMSG_LEN];
-};
-extern _Thread_local struct ofl_tl_err ofl_tl_err __attribute__((visibility("hidden")));
-
-static inline void ofl_err_clear(const struct offload_ctx *ctx)
-{
-	if (!ctx || ofl_tl_err.ctx_id == ctx->id)
-		ofl_tl_err.msg[0] = '\0';
-}
 
 /* ---- context helpers (src/core/context.c) ---- */
 
@@ -260,57 +137,35 @@ int ofl_env_bool(const char *v);
 bool ofl_ctx_auto_ok(const struct offload_ctx *ctx, const struct ofl_device *d);
 /* Is backend `name` allowed by the allow-list? */
 bool ofl_ctx_backend_allowed(const struct offload_ctx *ctx, const char *name);
-/* Add a device (pseudo or DT). Returns it, or NULL when the table is full. */
+/* Add a device (pseudo or DT; src/policy then gives it its decisions). NULL when the table is full. */
 struct ofl_device *ofl_ctx_add_device(struct offload_ctx *ctx, const char *name, const char *kind);
+/* ---- the engines built in (src/core/engines.c) ---- */
+
 /*
- * Claim [phys, phys + size), reg entry `name` of DT node `node`, for `dev`
- * before mapping it, as a Linux driver's devm_ioremap_resource() does with
- * __request_region() (kernel/resource.c): a range that overlaps one another
- * device already claimed is refused with -EBUSY and `why` names that device,
- * its node and the overlapping addresses. Ranges of the same device may
- * overlap each other. -ENOMEM when the table cannot grow. Open-time only
- * (the context is not shared yet): no lock.
+ * Every engine node of a device tree, by the match tables of the engines
+ * built into the library (src/dt's ofl_dt_discover() over those lists, in
+ * registry order).
  */
-int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, int node,
-		       const char *name, uint64_t phys, uint64_t size, char *why, size_t why_len);
-/* Drop every claim of `dev` (its probe failed: Linux releases devm resources then). */
-void ofl_ctx_release_regs(struct offload_ctx *ctx, const struct ofl_device *dev);
-/* Device by index, or NULL. */
-struct ofl_device *ofl_ctx_device(const struct offload_ctx *ctx, int index);
+int ofl_engines_discover(const void *fdt, struct ofl_dt_match *out, int max);
+/* The entry of the engines' match tables that names `compatible` (and its engine), or NULL. */
+const struct ofl_dt_id *ofl_engines_lookup(const char *compatible, const struct ofl_backend **engine);
+/* The engine (backend descriptor) whose match table a discovered node's entry is in. */
+const struct ofl_backend *ofl_engine_of(const struct ofl_dt_match *m);
+/* The decisions for a discovered node (ofl_policy_compute() with its engine). */
+int ofl_engine_policy(const void *fdt, const struct ofl_dt_match *m, const struct ofl_policy_opts *o,
+		      struct ofl_policy *out);
+/*
+ * May backend `be` probe device `d`: the devices of its own engine (unless
+ * the row is OFL_ROW_LIST_ONLY), and those whose engine has a flag it serves?
+ */
+bool ofl_backend_may_probe(const struct ofl_backend *be, const struct ofl_device *d);
 /* Context state of a backend, NULL if absent. */
 void *ofl_ctx_backend_state(const struct offload_ctx *ctx, const char *name);
 /* Link / unlink a handle (thread-safe). */
 void ofl_ctx_handle_add(struct offload_ctx *ctx, struct ofl_handle *h, const char *what,
 			void (*destroy)(struct ofl_handle *h));
 void ofl_ctx_handle_del(struct offload_ctx *ctx, struct ofl_handle *h);
-/*
- * Does [p, p + len) overlap a dma-buf buffer of this context (src/core/buf.c)?
- * Such memory has no struct pages, so the kernel cannot pin it (AF_ALG's
- * af_alg_make_sg / vmsplice fail with EFAULT): the kcapi backend bounces it.
- * One relaxed load when the context has no dma-buf buffer.
- */
-bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len);
-/* The containing struct of an embedded member. */
-#define ofl_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
-
-/* ---- argument checks shared by every module (src/core/util.c) ---- */
-
-/* [p, p+len) wraps the address space? (Inline: on every copy's fast path.) */
-static inline bool ofl_range_wraps(const void *p, size_t len)
-{
-	uintptr_t a = (uintptr_t)p;
-
-	return len != 0 && a + (len - 1) < a;
-}
-
-/* Do [a, a+alen) and [b, b+blen) overlap? Neither range may wrap. */
-static inline bool ofl_ranges_overlap(const void *a, size_t alen, const void *b, size_t blen)
-{
-	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-	/* Distances in modular arithmetic: no overflow even at the top of memory. */
-	return alen != 0 && blen != 0 && (x - y < blen || y - x < alen);
-}
+/* ---- argument checks shared by every module (src/util/util.h has the range checks) ---- */
 
 /*
  * The checks every copy makes, in one expression for the fast path: ctx is a
@@ -325,37 +180,4 @@ static inline bool ofl_copy_args_ok(const struct offload_ctx *ctx, const void *d
 	       src && !ofl_range_wraps(dst, len) && !ofl_range_wraps(src, len) &&
 	       !ofl_ranges_overlap(dst, len, src, len);
 }
-/* Monotonic clock in nanoseconds. */
-uint64_t ofl_now_ns(void);
-/*
- * One wait step of a loop polling an engine's registers: a CPU pause for the
- * first 64 steps, then sched_yield() up to 2048, then 20 us sleeps. *spins
- * counts the steps (start it at 0 for each wait).
- */
-void ofl_poll_backoff(unsigned *spins);
-/*
- * now + timeout_us microseconds on the ofl_now_ns() clock, saturating:
- * a negative timeout, or one too large to represent (INT64_MAX us is about
- * 292 000 years), gives UINT64_MAX, which no clock reading reaches.
- */
-uint64_t ofl_deadline_ns(uint64_t now, int64_t timeout_us);
-/* Microseconds from now to deadline, rounded up; 0 when passed, INT64_MAX at most. */
-int64_t ofl_us_until(uint64_t now, uint64_t deadline);
-/* Copy a string into a fixed buffer, always NUL-terminated; returns dst. */
-char *ofl_strlcpy(char *dst, const char *src, size_t len);
-/* Wipe memory so the compiler cannot drop it. */
-void ofl_wipe(void *p, size_t len);
-
-/* Fill a result. */
-static inline void ofl_result_set(struct offload_result *res, const struct ofl_device *dev,
-				  const char *driver, uint32_t flags)
-{
-	if (res) {
-		res->dev = dev->index;
-		res->backend = dev->backend ? dev->backend->name : "";
-		res->driver = driver;
-		res->flags = flags;
-	}
-}
-
 #endif /* OFL_CORE_INTERNAL_H */

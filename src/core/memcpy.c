@@ -80,7 +80,7 @@ static int __attribute__((noinline)) run_auto(const char *func, struct offload_c
 
 	if ((r != -EBUSY && r != -ENOMEM) || ctx->cpu_dev < 0)
 		return r;
-	struct ofl_device *cpu = ctx->devs[ctx->cpu_dev];
+	struct ofl_device *cpu = ctx->drv.devs[ctx->cpu_dev];
 	ofl_err_clear(ctx);
 	r = cpu->backend->memcpy->copy(cpu, dst, src, len, res);
 	if (r == 0 && res)
@@ -119,7 +119,7 @@ OFFLOAD_API int offload_memcpy_dev(offload_ctx *ctx, int dev, void *dst, const v
 		d = ofl_ctx_device(ctx, dev);
 		if (!d)
 			return ofl_err(ctx, -ENODEV, "offload_memcpy_dev: no device %d (the context has %d)",
-				       dev, ctx->ndev);
+				       dev, ctx->drv.ndev);
 		if (!d->backend)
 			return ofl_err(ctx, -ENODEV, "offload_memcpy_dev: device %s is not usable: %s",
 				       d->name, d->usable_reason);

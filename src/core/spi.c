@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "core/spi_int.h"
+#include "driver/spi.h"
 
 #define OFL_SPI_MAGIC 0x6f666c73u /* "ofls" */
 
@@ -42,21 +42,6 @@ OFFLOAD_API void offload_spi_opts_init(struct offload_spi_opts *opts)
 	opts->mode = -1;
 }
 
-int ofl_spi_parse_spidev_name(const char *path, int *bus, int *cs)
-{
-	const char *base = strrchr(path, '/');
-	int b, c, end = 0;
-
-	base = base ? base + 1 : path;
-	if (sscanf(base, "spidev%d.%d%n", &b, &c, &end) != 2 || base[end] != '\0' || b < 0 || c < 0)
-		return -EINVAL;
-	if (bus)
-		*bus = b;
-	if (cs)
-		*cs = c;
-	return 0;
-}
-
 /* ------------------------------------------------------------- mode checks */
 
 /* The combinations spi_setup() refuses (drivers/spi/spi.c; bits of include/uapi/linux/spi/spi.h). */
@@ -82,14 +67,6 @@ static int check_mode(const struct offload_ctx *ctx, const char *fn, uint64_t mo
 
 /* ------------------------------------------------------------- DT resolution */
 
-static struct ofl_device *device_for_node(const struct offload_ctx *ctx, int node)
-{
-	for (int i = 0; i < ctx->ndev; i++)
-		if (ctx->devs[i]->node == node)
-			return ctx->devs[i];
-	return NULL;
-}
-
 /* Node name "spi", "spi@..", "spi-N" (the DT binding's generic name) or older "dspi@..". */
 static bool spi_node_name(const char *name)
 {
@@ -106,46 +83,14 @@ static bool spi_node_name(const char *name)
 
 static bool is_controller(const struct offload_ctx *ctx, int node)
 {
-	const void *fdt = ctx->dt.fdt;
+	const void *fdt = ctx->drv.dt.fdt;
 	const char *name = fdt_get_name(fdt, node, NULL);
-	const struct ofl_device *d = device_for_node(ctx, node);
+	const struct ofl_device *d = ofl_ctx_device_by_node(ctx, node);
 
-	if (d && d->engine == OFL_ENGINE_DSPI)
+	if (d && d->owner && (d->owner->flags & OFL_BE_SPI_CONTROLLER))
 		return true;
 	return (name && spi_node_name(name)) || fdt_getprop(fdt, node, "spi-num-chipselects", NULL) ||
 	       fdt_getprop(fdt, node, "num-cs", NULL);
-}
-
-/* The child of `ctrl` at `node` (node >= 0) or with reg == cs (node < 0). */
-static int find_child(const void *fdt, int ctrl, int node, uint32_t cs, struct ofl_dt_spi_child *out)
-{
-	struct ofl_dt_spi_child kids[32];
-	int n = ofl_dt_spi_children(fdt, ctrl, kids, (int)OFL_ARRAY_SIZE(kids));
-
-	if (n < 0)
-		return n;
-	if (n > (int)OFL_ARRAY_SIZE(kids)) {
-		/* More children than the buffer: walk again without one. */
-		struct ofl_dt_spi_child *all = calloc((size_t)n, sizeof(*all));
-		if (!all)
-			return -ENOMEM;
-		n = ofl_dt_spi_children(fdt, ctrl, all, n);
-		int r = -ENOENT;
-		for (int i = 0; i < n && r; i++)
-			if (node >= 0 ? all[i].node == node
-				      : !all[i].reg_error[0] && all[i].chip_select == cs) {
-				*out = all[i];
-				r = 0;
-			}
-		free(all);
-		return r;
-	}
-	for (int i = 0; i < n; i++)
-		if (node >= 0 ? kids[i].node == node : !kids[i].reg_error[0] && kids[i].chip_select == cs) {
-			*out = kids[i];
-			return 0;
-		}
-	return -ENOENT;
 }
 
 static void apply_child(struct ofl_spi_cfg *cfg, const struct offload_spi_opts *o,
@@ -165,7 +110,7 @@ static void apply_child(struct ofl_spi_cfg *cfg, const struct offload_spi_opts *
 static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const struct offload_spi_opts *o)
 {
 	static const char fn[] = "offload_spi_open";
-	const void *fdt = ctx->dt.fdt;
+	const void *fdt = ctx->drv.dt.fdt;
 	struct ofl_dt_spi_child child;
 	const char *st = NULL;
 	int node, ctrl, r;
@@ -174,11 +119,11 @@ static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const st
 		return ofl_err(ctx, -ENOENT,
 			       "%s: %s is a device-tree path but the context has no device tree (source "
 			       "\"%s\"); open a /dev/spidevB.C path or give a .dtb",
-			       fn, cfg->path, ctx->dt.source);
+			       fn, cfg->path, ctx->drv.dt.source);
 	node = fdt_path_offset(fdt, cfg->path);
 	if (node < 0)
 		return ofl_err(ctx, -ENOENT, "%s: no node %s in the device tree (%s)", fn, cfg->path,
-			       ctx->dt.source);
+			       ctx->drv.dt.source);
 
 	if (o->chip_select >= 0) {
 		ctrl = node;
@@ -193,7 +138,7 @@ static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const st
 			return ofl_err(ctx, -EINVAL,
 				       "%s: chip_select %d is out of range: %s declares %u chip selects",
 				       fn, o->chip_select, cfg->path, ncs);
-		r = find_child(fdt, ctrl, -1, (uint32_t)o->chip_select, &child);
+		r = ofl_spi_find_child(fdt, ctrl, -1, (uint32_t)o->chip_select, &child);
 		if (r < 0 && r != -ENOENT)
 			return ofl_err(ctx, r, "%s: cannot read the children of %s", fn, cfg->path);
 		cfg->chip_select = o->chip_select;
@@ -211,7 +156,7 @@ static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const st
 				       "%s: %s is neither an SPI controller nor a peripheral node under one",
 				       fn, cfg->path);
 		}
-		r = find_child(fdt, ctrl, node, 0, &child);
+		r = ofl_spi_find_child(fdt, ctrl, node, 0, &child);
 		if (r == -ENOENT)
 			return ofl_err(ctx, -EINVAL,
 				       "%s: %s has no reg property, so it names no chip select", fn,
@@ -239,30 +184,9 @@ static int resolve_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg, const st
 	r = check_mode(ctx, fn, cfg->mode, cfg->dt_path[0] ? cfg->dt_path : "the options");
 	if (r < 0)
 		return r;
-	cfg->dev = device_for_node(ctx, ctrl);
-	cfg->engine = cfg->dev ? cfg->dev->engine : OFL_ENGINE_NONE;
+	cfg->dev = ofl_ctx_device_by_node(ctx, ctrl);
+	cfg->owner = cfg->dev ? cfg->dev->owner : NULL;
 	return 0;
-}
-
-/* After a backend found the DT nodes of a spidev path: the device and delays. */
-void ofl_spi_cfg_from_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg)
-{
-	const void *fdt = ctx->dt.fdt;
-	struct ofl_dt_spi_child child;
-
-	if (!fdt || cfg->dev || !cfg->ctrl_path[0])
-		return;
-	int ctrl = fdt_path_offset(fdt, cfg->ctrl_path);
-	if (ctrl < 0)
-		return;
-	cfg->dev = device_for_node(ctx, ctrl);
-	if (cfg->dev && cfg->engine == OFL_ENGINE_NONE)
-		cfg->engine = cfg->dev->engine;
-	int node = cfg->dt_path[0] ? fdt_path_offset(fdt, cfg->dt_path) : -1;
-	if (node >= 0 && find_child(fdt, ctrl, node, 0, &child) == 0) {
-		cfg->cs_setup_ns = child.cs_setup_ns;
-		cfg->cs_hold_ns = child.cs_hold_ns;
-	}
 }
 
 /* ------------------------------------------------------------- routing */

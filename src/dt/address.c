@@ -19,6 +19,7 @@
  * 64 bits), and values that do not fit 64 bits or their address space are
  * reported instead of being truncated.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding the engines: every node whose `compatible` list names a row of the
- * capability table (src/policy/table.c). Like Linux's of_match_node(), the
- * earliest string of the node's list that the table knows wins, so
- * "fsl,ls1028a-dspi", "fsl,ls1021a-v1.0-dspi" is an LS1028A and a node with
- * only an unknown SoC string plus a known fallback gets the fallback. A node
- * is reported once however many of its strings are known.
+ * Finding the nodes a caller's match lists name (the engines' match
+ * tables). Like Linux's of_match_node(), the earliest string of the node's
+ * list that a table knows wins, so "fsl,ls1028a-dspi",
+ * "fsl,ls1021a-v1.0-dspi" is an LS1028A and a node with only an unknown SoC
+ * string plus a known fallback gets the fallback. A node is reported once
+ * however many of its strings are known.
  */
 #include <errno.h>
 #include <libfdt.h>
@@ -13,17 +13,32 @@
 
 #include "dt/dt.h"
 #include "dt/dt_int.h"
-#include "policy/policy.h"
 
-/* The table row for the most specific known string of a compatible list. */
-static const struct ofl_soc_entry *match_list(const char *list, int len)
+const struct ofl_dt_id *ofl_dt_id_lookup(const struct ofl_dt_id *const *lists, unsigned nlists,
+					 const char *compatible, unsigned *list)
+{
+	if (!compatible)
+		return NULL;
+	for (unsigned l = 0; l < nlists; l++)
+		for (const struct ofl_dt_id *e = lists[l]; e && e->compatible; e++)
+			if (e->compatible[0] == compatible[0] && strcmp(e->compatible, compatible) == 0) {
+				if (list)
+					*list = l;
+				return e;
+			}
+	return NULL;
+}
+
+/* The entry for the most specific known string of a compatible list. */
+static const struct ofl_dt_id *match_list(const struct ofl_dt_id *const *lists, unsigned nlists,
+					  const char *list, int len, unsigned *which)
 {
 	for (int o = 0; o < len;) {
 		const char *s = list + o;
 		const char *nul = memchr(s, '\0', (size_t)(len - o));
 		if (!nul)
 			break; /* unterminated tail: not a string */
-		const struct ofl_soc_entry *e = ofl_soc_lookup(s);
+		const struct ofl_dt_id *e = ofl_dt_id_lookup(lists, nlists, s, which);
 		if (e)
 			return e;
 		o += (int)(nul - s) + 1;
@@ -31,8 +46,10 @@ static const struct ofl_soc_entry *match_list(const char *list, int len)
 	return NULL;
 }
 
-int ofl_dt_discover(const void *fdt, struct ofl_dt_match *out, int max)
+int ofl_dt_discover(const void *fdt, const struct ofl_dt_id *const *lists, unsigned nlists,
+		    struct ofl_dt_match *out, int max)
 {
+	unsigned which = 0;
 	uint32_t base, size, off = 0, str_off, str_size, compat_name = UINT32_MAX;
 	int n = 0, node = -1;
 
@@ -65,15 +82,14 @@ int ofl_dt_discover(const void *fdt, struct ofl_dt_match *out, int max)
 				continue;
 			compat_name = nameoff; /* dtc stores each name once: later ones compare by offset */
 		}
-		const struct ofl_soc_entry *e =
-			match_list((const char *)s + at + 12, (int)ofl_dt_be32(s + at + 4));
+		const struct ofl_dt_id *e = match_list(lists, nlists, (const char *)s + at + 12,
+						       (int)ofl_dt_be32(s + at + 4), &which);
 		if (!e)
 			continue;
 		if (n < max && out) {
 			out[n].node = node;
-			out[n].engine = e->engine;
-			out[n].compatible = e->compatible;
-			out[n].soc = e;
+			out[n].id = e;
+			out[n].list = which;
 		}
 		if (n == INT32_MAX)
 			return n;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * src/dt: the device tree, on libfdt. Loads and validates a blob, finds the
- * engines' nodes and reads what the policy and the backends need. Works on
+ * nodes a caller's match lists name and reads what the policy and the
+ * backends need. A leaf: it includes nothing of the library but src/util. Works on
  * the blob in place like libfdt; nothing here allocates except the loaders.
  *
  * Every function that can fail returns a negative errno and, where an `err`
@@ -22,19 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Engine kinds found in device trees (bit positions for ofl_backend.engines). */
-enum ofl_engine {
-	OFL_ENGINE_NONE = 0,
-	OFL_ENGINE_UDMA = 1,    /* K3 NAVSS UDMA-P */
-	OFL_ENGINE_BCDMA = 2,   /* K3 DMSS BCDMA */
-	OFL_ENGINE_PKTDMA = 3,  /* K3 DMSS PKTDMA */
-	OFL_ENGINE_DSPI = 4,    /* NXP DSPI */
-	OFL_ENGINE_EIP97 = 5,   /* SafeXcel EIP97 */
-	OFL_ENGINE_EIP197 = 6,  /* SafeXcel EIP197 */
-	OFL_ENGINE_COUNT
-};
-#define OFL_ENGINE_BIT(e) (1u << (e))
-
 /* Deepest node nesting accepted (real trees stay below 10). */
 #define OFL_DT_MAX_DEPTH 64
 /* Longest node path kept in messages and device info. */
@@ -53,10 +41,11 @@ int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errl
 int ofl_dt_load_blob(struct ofl_dt *dt, const void *blob, size_t size, char *err, size_t errlen);
 int ofl_dt_load_live(struct ofl_dt *dt, char *err, size_t errlen);
 /*
- * The virtual board compiled into the library (src/sim provides
- * ofl_sim_board_dtb[] when OFFLOAD_HAVE_SIM is defined); -ENOTSUP otherwise.
+ * The built-in virtual board from `blob` (liboffload-sim's, see
+ * src/platform/sim_provider.h), source "builtin:virtual-board"; -ENOTSUP
+ * when blob is NULL (no models), else as ofl_dt_load_blob().
  */
-int ofl_dt_load_builtin(struct ofl_dt *dt, char *err, size_t errlen);
+int ofl_dt_load_builtin(struct ofl_dt *dt, const void *blob, size_t size, char *err, size_t errlen);
 void ofl_dt_free(struct ofl_dt *dt);
 
 /*
@@ -83,6 +72,21 @@ char *ofl_dt_path_dup(const void *fdt, int node);
  */
 bool ofl_dt_enabled(const void *fdt, int node, const char **status);
 
+/* A u32 property (first cell); false if absent or shorter than 4 bytes. */
+bool ofl_dt_prop_u32(const void *fdt, int node, const char *name, uint32_t *val);
+/* Does the node have the property (any length; Linux of_property_read_bool)? */
+bool ofl_dt_has_prop(const void *fdt, int node, const char *name);
+/*
+ * Does the u32 array property `name` list `v`? *present says whether the
+ * property exists at all (a trailing partial cell is ignored).
+ */
+bool ofl_dt_prop_lists_u32(const void *fdt, int node, const char *name, uint32_t v, bool *present);
+/*
+ * The node a one-cell phandle property points at: its offset, -ENOENT when
+ * the property is absent, -EINVAL when it is not one cell or names no node.
+ */
+int ofl_dt_phandle(const void *fdt, int node, const char *name);
+
 /*
  * The nodes from the root down to `node`: off[0] is the root, off[n-1] the
  * node. Found in one pass over the blob (libfdt has no parent links).
@@ -97,22 +101,37 @@ int ofl_dt_chain(const void *fdt, int node, struct ofl_dt_chain *c);
 void ofl_dt_chain_path(const void *fdt, const struct ofl_dt_chain *c, int level, char *buf,
 		       size_t len);
 
-/* A discovered engine node. */
+/*
+ * One entry of a match list: a compatible string and what it means to the
+ * caller (Linux's struct of_device_id). src/dt knows no engine: the caller
+ * passes the lists (the engines' match tables).
+ */
+struct ofl_dt_id {
+	const char *compatible;
+	const void *data;
+};
+
+/* A discovered node. */
 struct ofl_dt_match {
 	int node;                   /* offset in the blob */
-	enum ofl_engine engine;
-	const char *compatible;     /* the compatible string that matched (points into the table) */
-	const struct ofl_soc_entry *soc; /* capability-table row (src/policy) */
+	const struct ofl_dt_id *id; /* the entry that matched (points into the caller's list) */
+	unsigned list;              /* index of the list that entry is in */
 };
 
 /*
- * Find every engine node by every compatible in the capability table, in
- * blob order, each node once: the earliest string of a node's `compatible`
- * list that the table knows decides (Linux's most-specific match). Disabled
- * nodes are found too (the policy marks them). Returns the number found (may
- * exceed max; only max are written), or -EINVAL on a malformed blob.
+ * Find every node whose `compatible` names an entry of one of the `nlists`
+ * lists (each terminated by an entry with a NULL compatible), in blob order,
+ * each node once: the earliest string of a node's `compatible` list that any
+ * list knows decides (Linux's most-specific match, of_match_node()); for the
+ * same string the earlier list wins. Disabled nodes are found too (the
+ * caller decides what status means). Returns the number found (may exceed
+ * max; only max are written), or -EINVAL on a malformed blob.
  */
-int ofl_dt_discover(const void *fdt, struct ofl_dt_match *out, int max);
+int ofl_dt_discover(const void *fdt, const struct ofl_dt_id *const *lists, unsigned nlists,
+		    struct ofl_dt_match *out, int max);
+/* The entry of the lists that `compatible` names, or NULL (*list gets its list's index). */
+const struct ofl_dt_id *ofl_dt_id_lookup(const struct ofl_dt_id *const *lists, unsigned nlists,
+					 const char *compatible, unsigned *list);
 
 /*
  * reg entry `index` of `node`, translated to a CPU physical address through
@@ -174,6 +193,47 @@ struct ofl_dt_rmem {
  * (Linux ignores the whole node then).
  */
 int ofl_dt_reserved_memory(const void *fdt, struct ofl_dt_rmem *out, int max);
+
+/* ------------------------------------------------------------------ clocks (src/dt/clock.c) */
+
+/* Most specifier cells of a `clocks` entry read. */
+#define OFL_DT_CLOCK_CELLS 4
+
+/*
+ * Entry `index` of node's `clocks`: the provider node and its specifier
+ * cells (at most OFL_DT_CLOCK_CELLS). 0, or -ENOENT when absent or malformed.
+ */
+int ofl_dt_clock_entry(const void *fdt, int node, int index, int *provider, uint32_t *cells,
+		       uint32_t *ncells);
+/* Rate of a fixed-clock provider, or of a chain of fixed-factor-clocks ending in one. 0 or -ENOENT. */
+int ofl_dt_clock_fixed_rate(const void *fdt, int provider, uint64_t *hz);
+
+/*
+ * What a caller knows of a provider whose rate the tree does not state (its
+ * rate is set by the hardware configuration): for `compatible` with the
+ * specifier `cells`, the rate is the provider's first input (a fixed clock)
+ * x mult / div.
+ */
+struct ofl_dt_clock_rule {
+	const char *compatible;
+	uint32_t ncells, cells[OFL_DT_CLOCK_CELLS];
+	uint32_t mult, div;
+};
+struct ofl_dt_clock {
+	uint64_t hz;
+	uint64_t parent_hz;                   /* with a rule: the input rate it was derived from */
+	const struct ofl_dt_clock_rule *rule; /* the rule that gave the rate, NULL if the tree did */
+};
+/*
+ * The rate of `node`'s clock as the device tree states it: its own
+ * `clock-frequency`, else the `clocks` entry `name` names in `clock-names`
+ * (the first entry when name is NULL or not listed) if that is a fixed clock
+ * (fixed-factor chains followed up to 8 levels), else one of the caller's
+ * `rules`. 0 with *out and a sentence in `how`, or -ENOENT with the reason.
+ */
+int ofl_dt_clock_rate(const void *fdt, int node, const char *name,
+		      const struct ofl_dt_clock_rule *rules, size_t nrules, struct ofl_dt_clock *out,
+		      char *how, size_t how_len);
 
 /* An SPI peripheral child node of a controller (a child with a `reg`). */
 struct ofl_dt_spi_child {

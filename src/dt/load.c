@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Loading a flattened device tree from a file, the live system or memory. */
+#include <errno.h>
 #include <fcntl.h>
 #include <libfdt.h>
 #include <stdio.h>
@@ -8,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "dt/dt.h"
 #include "dt/dt_int.h"
 

@@ -6,6 +6,7 @@
  * each enabled child reserves its `reg` entries (size 0 reserves nothing), or,
  * with only `size`, is placed by the OS at boot.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <string.h>
 

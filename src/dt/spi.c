@@ -4,13 +4,15 @@
  * them in drivers/spi/spi.c of_spi_parse_dt() and spi-fsl-dspi.c
  * dspi_setup().
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <offload/spi.h>
 
-#include "core/internal.h"
+#include "dt/dt.h"
+#include "util/util.h"
 
 /* A u32 property, or `def` when absent or shorter than one cell. */
 static uint32_t prop_u32(const void *fdt, int node, const char *name, uint32_t def)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Walking the tree: paths, status, the chain of ancestors, small property readers. */
+#include <errno.h>
 #include <libfdt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -193,6 +194,31 @@ bool ofl_dt_prop_u32(const void *fdt, int node, const char *name, uint32_t *val)
 bool ofl_dt_has_prop(const void *fdt, int node, const char *name)
 {
 	return fdt_getprop(fdt, node, name, NULL) != NULL;
+}
+
+bool ofl_dt_prop_lists_u32(const void *fdt, int node, const char *name, uint32_t v, bool *present)
+{
+	int len;
+	const uint8_t *a = fdt_getprop(fdt, node, name, &len);
+
+	*present = a != NULL;
+	for (int o = 0; a && o + 4 <= len; o += 4)
+		if (ofl_dt_be32(a + o) == v)
+			return true;
+	return false;
+}
+
+int ofl_dt_phandle(const void *fdt, int node, const char *name)
+{
+	int len = 0;
+	const uint8_t *p = fdt_getprop(fdt, node, name, &len);
+
+	if (!p)
+		return -ENOENT;
+	if (len != 4)
+		return -EINVAL;
+	int target = fdt_node_offset_by_phandle(fdt, ofl_dt_be32(p));
+	return target < 0 ? -EINVAL : target;
 }
 
 int ofl_dt_dma_mem_target(const void *fdt, int node)

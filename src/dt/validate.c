@@ -19,6 +19,7 @@
  * to each other on every word of a blob corrupted, and the fuzzer on
  * arbitrary bytes.
  */
+#include <errno.h>
 #include <libfdt.h>
 #include <stdarg.h>
 #include <stdint.h>

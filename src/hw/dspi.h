@@ -328,25 +328,58 @@ static inline uint32_t dspi_ctar_tdt_clocks(uint32_t ctar)
 /* ------------------------------------------------------------- the protocol clock */
 
 /*
- * The DSPI's protocol clock (the `clocks` entry of the node) as far as the
- * device tree can say, used by the model to time frames and by the backend
- * to compute CTAR: the node's own `clock-frequency`; else a `clocks` target
- * that is a fixed-clock (`clock-frequency`) or a fixed-factor-clock
- * (`clock-mult`/`clock-div` of its parent, followed up to 8 levels). When
- * `twin` is set (a simulated copy of a real board), an LS1028A clockgen
- * cell <4 1> (platform PLL / 2, drivers/clk/clk-qoriq.c) is answered by a
- * labelled assumption: the clockgen's fixed input clock x 4 / 2, i.e. a
- * platform PLL of 4 x SYSCLK (400 MHz at 100 MHz SYSCLK, the ratio of
- * NXP's usual LS1028A reset configurations; the ratio lives in an RCW field
- * no device tree carries; no Layerscape reference manual confirms it).
- *
- * Returns 0 with *hz and a sentence in `how`, or -ENOENT (with the reason in
- * `how`) when the tree does not tell.
+ * Topic 2: the devtypes, one per compatible of Linux spi-fsl-dspi.c
+ * fsl_dspi_dt_ids with its devtype_data[] row: the transfer mode Linux uses
+ * in host mode, FIFO entries, the max clock factor (max SCK = fP / factor),
+ * CTAR count, whether the XSPI registers (CTARE, SREX) exist, and the
+ * devtype Linux uses with `spi-slave` when it differs. "fsl,ls1088a-dspi"
+ * has no driver entry and so is deliberately absent: such nodes match their
+ * "fsl,ls1021a-v1.0-dspi" fallback, as in Linux. The backend's match table
+ * and the model's devtype lookup are both built from this one list.
  */
-int ofl_dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, char *how,
-			   size_t how_len);
+enum dspi_trans_mode { DSPI_TRANS_XSPI, DSPI_TRANS_DMA, DSPI_TRANS_EOQ, DSPI_TRANS_TCFQ };
 
-/* The LS1028A twin assumption's platform-PLL multiplier of SYSCLK (see above). */
+struct dspi_devtype {
+	const char *compatible;
+	const char *name;           /* devtype_data[] index name */
+	enum dspi_trans_mode mode;  /* host mode */
+	uint8_t fifo_size;
+	uint8_t max_clock_factor;
+	uint8_t num_ctar;
+	bool xspi_regs;
+	const char *target_source;  /* devtype used with spi-slave, NULL = the same */
+};
+
+/* X(compatible, name, mode, fifo, factor, ctars, xspi, target) */
+#define DSPI_DEVTYPES(X)                                                                           \
+	X("fsl,vf610-dspi", "VF610", DSPI_TRANS_DMA, 4, 2, 4, false, NULL)                        \
+	X("fsl,ls1021a-v1.0-dspi", "LS1021A", DSPI_TRANS_XSPI, 4, 8, 4, true, NULL)               \
+	X("fsl,ls1012a-dspi", "LS1012A", DSPI_TRANS_XSPI, 16, 8, 4, true, NULL)                   \
+	X("fsl,ls1028a-dspi", "LS1028A", DSPI_TRANS_XSPI, 4, 8, 4, true, NULL)                    \
+	X("fsl,ls1043a-dspi", "LS1043A", DSPI_TRANS_XSPI, 16, 8, 4, true, NULL)                   \
+	X("fsl,ls1046a-dspi", "LS1046A", DSPI_TRANS_XSPI, 16, 8, 4, true, NULL)                   \
+	X("fsl,ls2080a-dspi", "LS2080A", DSPI_TRANS_XSPI, 4, 8, 4, true, NULL)                    \
+	X("fsl,ls2085a-dspi", "LS2085A", DSPI_TRANS_XSPI, 4, 8, 4, true, NULL)                    \
+	X("fsl,lx2160a-dspi", "LX2160A", DSPI_TRANS_XSPI, 4, 8, 4, true, NULL)                    \
+	X("nxp,s32g2-dspi", "S32G", DSPI_TRANS_XSPI, 5, 1, 6, true,                               \
+	  "Linux spi-fsl-dspi.c devtype_data[S32G_TARGET]")
+
+/* A struct dspi_devtype initializer from one DSPI_DEVTYPES() entry. */
+#define DSPI_DEVTYPE_INIT(c, n, m, fifo, factor, nctar, xspi, target)                             \
+	{ c, n, m, fifo, factor, nctar, xspi, target }
+
+/*
+ * The DSPI's protocol clock on a simulated copy of an LS1028A board (a
+ * "twin"): the tree gives clockgen cell <4 1>, the platform PLL / 2
+ * (drivers/clk/clk-qoriq.c), whose rate lives in an RCW field no device
+ * tree carries. The labelled assumption: a platform PLL of 4 x SYSCLK (the
+ * clockgen's fixed input), 400 MHz at 100 MHz SYSCLK, the ratio of NXP's
+ * usual LS1028A reset configurations; no Layerscape reference manual
+ * confirms it. As an src/dt clock rule (struct ofl_dt_clock_rule): the
+ * backend and the model both read the clock with it, so they agree.
+ */
 #define DSPI_LS1028A_TWIN_PLL_MULT 4u
+#define DSPI_LS1028A_TWIN_CLOCK_RULE                                                              \
+	{ "fsl,ls1028a-clockgen", 2, { 4, 1, 0, 0 }, DSPI_LS1028A_TWIN_PLL_MULT, 2 }
 
 #endif /* OFL_HW_DSPI_H */

@@ -188,6 +188,9 @@ static int config_open(struct cli *cli, struct config *c)
 	o.flags = OFFLOAD_CTX_NO_ENV | (c->sim ? OFFLOAD_CTX_SIM : 0) |
 		  (c->noncoherent ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
 	o.backends = c->backends;
+#ifdef OFFLOAD_HAVE_SIM
+	o.sim_provider = offload_sim_provider();
+#endif
 	o.dt_source = OFFLOAD_DT_NONE;
 	if (strcmp(c->dtb, "builtin") == 0)
 		o.dt_source = OFFLOAD_DT_BUILTIN;

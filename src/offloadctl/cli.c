@@ -57,6 +57,13 @@ bool cli_common_opt(struct cli *cli, int c, const char *arg)
 	case CLI_OPT_SIM:
 		cli->sim = true;
 		return true;
+	case CLI_OPT_SIM_TRACE:
+		/* --sim-trace FILE: read by liboffload-sim when a context's models are created (every context) */
+		if (setenv("OFFLOAD_SIM_TRACE", arg, 1) < 0) {
+			cli_error(cli, "--sim-trace: %s", strerror(errno));
+			return false;
+		}
+		return true;
 	case CLI_OPT_BACKENDS:
 		cli->backends = arg;
 		return cli_backends_ok(cli, "--backends", arg);
@@ -112,6 +119,9 @@ offload_ctx *cli_open_ctx(struct cli *cli)
 	}
 	if (cli->sim)
 		o.flags |= OFFLOAD_CTX_SIM;
+#ifdef OFFLOAD_HAVE_SIM
+	o.sim_provider = offload_sim_provider(); /* the models, as offloadctl always had them */
+#endif
 	int r = offload_ctx_open(ctx, &o);
 	if (r < 0) {
 		cli_fail(cli, ctx, "cannot open context", r);

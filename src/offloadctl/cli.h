@@ -9,6 +9,9 @@
 #include <stdio.h>
 
 #include <offload/offload.h>
+#ifdef OFFLOAD_HAVE_SIM
+#include <offload/sim.h> /* liboffload-sim: the models behind --sim and --dtb builtin */
+#endif
 
 /* Exit statuses: 0 success; 1 a failure, mismatch or warning found; 2 usage error. */
 #define CLI_EXIT_OK 0
@@ -40,10 +43,12 @@ enum {
 	CLI_OPT_BACKENDS,
 	CLI_OPT_JSON,
 	CLI_OPT_CSV,
+	CLI_OPT_SIM_TRACE,
 };
 #define CLI_COMMON_LONGOPTS                                              \
 	{ "dtb", required_argument, NULL, CLI_OPT_DTB },                 \
 	{ "sim", no_argument, NULL, CLI_OPT_SIM },                       \
+	{ "sim-trace", required_argument, NULL, CLI_OPT_SIM_TRACE },     \
 	{ "backends", required_argument, NULL, CLI_OPT_BACKENDS },       \
 	{ "json", no_argument, NULL, CLI_OPT_JSON },                     \
 	{ "csv", no_argument, NULL, CLI_OPT_CSV },                       \
@@ -51,6 +56,7 @@ enum {
 #define CLI_COMMON_HELP                                                                 \
 	"  --dtb FILE       device tree: a .dtb file, or none | live | builtin\n"          \
 	"  --sim            attach register-level models to the DT's engines (sim)\n"      \
+	"  --sim-trace FILE append every model register access to FILE (OFFLOAD_SIM_TRACE)\n" \
 	"  --backends LIST  comma-separated backend allow-list (cpu,kcapi,udma,...)\n"     \
 	"  --json, --csv    machine-readable output\n"                                     \
 	"  -h, --help       this help\n"

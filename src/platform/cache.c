@@ -22,7 +22,7 @@
 #include <cpuid.h>
 #endif
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "platform/platform.h"
 
 static size_t cached_line;
@@ -51,6 +51,13 @@ size_t ofl_cache_line(void)
 	}
 	__atomic_store_n(&cached_line, l, __ATOMIC_RELAXED);
 	return l;
+}
+
+size_t ofl_platform_cache_line(const struct ofl_platform *p)
+{
+	if (p && p->world)
+		return p->sim->cache_line(p->world);
+	return ofl_cache_line();
 }
 
 bool ofl_cache_ops_available(void)

@@ -29,7 +29,6 @@
 #include <linux/dma-heap.h>
 #include <linux/magic.h>
 #include <linux/udmabuf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +38,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
 
@@ -57,24 +56,6 @@ const char *ofl_dmabuf_src_name(enum ofl_dmabuf_src s)
 static int rank(int e)
 {
 	return e == -ENODEV ? 0 : e == -EACCES ? 1 : 2;
-}
-
-/* Append "; " + text to why. */
-static void note(char *why, size_t wl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note(char *why, size_t wl, const char *fmt, ...)
-{
-	size_t n = strlen(why);
-	va_list ap;
-
-	if (n + 3 >= wl)
-		return;
-	if (n) {
-		memcpy(why + n, "; ", 3);
-		n += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(why + n, wl - n, fmt, ap);
-	va_end(ap);
 }
 
 /*
@@ -111,19 +92,19 @@ static int open_node(const char *path, char *why, size_t wl)
 		return fd;
 	int e = errno;
 	if (e == ENOENT || e == ENXIO || e == ENODEV) {
-		note(why, wl, "%s: absent (%s)", path, strerror(e));
+		ofl_reason_append(why, wl, "%s: absent (%s)", path, strerror(e));
 		return -ENODEV;
 	}
 	if (e == EACCES || e == EPERM) {
-		note(why, wl, "%s: permission denied (the node is root's; add this user to its group "
-		     "or change its mode with a udev rule)", path);
+		ofl_reason_append(why, wl, "%s: permission denied (the node is root's; add this user to its group "
+				  "or change its mode with a udev rule)", path);
 		return -EACCES;
 	}
 	if (e == EMFILE || e == ENFILE || e == ENOMEM) {
-		note(why, wl, "%s: %s", path, strerror(e));
+		ofl_reason_append(why, wl, "%s: %s", path, strerror(e));
 		return alloc_errno(e);
 	}
-	note(why, wl, "%s: is not a dma-buf exporter (open: %s)", path, strerror(e));
+	ofl_reason_append(why, wl, "%s: is not a dma-buf exporter (open: %s)", path, strerror(e));
 	return -ENODEV;
 }
 
@@ -131,10 +112,10 @@ static int open_node(const char *path, char *why, size_t wl)
 static int ioctl_failed(const char *node, const char *ioc, size_t sz, int e, char *why, size_t wl)
 {
 	if (e == ENOTTY) {
-		note(why, wl, "%s: is not a dma-buf exporter (%s: %s)", node, ioc, strerror(e));
+		ofl_reason_append(why, wl, "%s: is not a dma-buf exporter (%s: %s)", node, ioc, strerror(e));
 		return -ENODEV;
 	}
-	note(why, wl, "%s: %s of %zu bytes: %s", node, ioc, sz, strerror(e));
+	ofl_reason_append(why, wl, "%s: %s of %zu bytes: %s", node, ioc, sz, strerror(e));
 	/* udmabuf above size_limit_mb and the heaps on a bad size answer EINVAL */
 	return e == EINVAL ? -ENOMEM : alloc_errno(e);
 }
@@ -146,9 +127,9 @@ static int map_fd(struct ofl_dmabuf *b, char *why, size_t wl)
 
 	if (m == MAP_FAILED) {
 		int e = errno;
-		note(why, wl, "cannot map the %zu-byte dma-buf read-write: %s%s", b->len, strerror(e),
-		     e == EACCES ? " (its exporter gave a read-only fd: export it with O_RDWR, e.g. "
-				   "VIDIOC_EXPBUF flags O_RDWR)" : "");
+		ofl_reason_append(why, wl, "cannot map the %zu-byte dma-buf read-write: %s%s", b->len, strerror(e),
+				  e == EACCES ? " (its exporter gave a read-only fd: export it with O_RDWR, e.g. "
+				  "VIDIOC_EXPBUF flags O_RDWR)" : "");
 		return -e;
 	}
 	b->cpu = m;
@@ -172,7 +153,7 @@ static int udmabuf_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)
 	char node[PATH_MAX_OFL], lim[PATH_MAX_OFL];
 
 	if (ofl_path(node, sizeof(node), "%s/udmabuf", ofl_platform_roots()->dev) < 0) {
-		note(why, wl, "udmabuf: path too long");
+		ofl_reason_append(why, wl, "udmabuf: path too long");
 		return -ENAMETOOLONG;
 	}
 	int dfd = open_node(node, why, wl);
@@ -181,20 +162,20 @@ static int udmabuf_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)
 	uint64_t limit = udmabuf_limit(lim, sizeof(lim));
 	if (limit && sz > limit) {
 		close(dfd);
-		note(why, wl, "%s: %zu bytes exceed udmabuf's size limit of %" PRIu64 " MiB (%s)", node,
-		     sz, limit >> 20, lim);
+		ofl_reason_append(why, wl, "%s: %zu bytes exceed udmabuf's size limit of %" PRIu64 " MiB (%s)", node,
+				  sz, limit >> 20, lim);
 		return -ENOMEM;
 	}
 	int r, mfd = memfd_create("offload-dmabuf", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (mfd < 0) {
 		int e = errno;
-		note(why, wl, "%s: memfd_create: %s", node, strerror(e));
+		ofl_reason_append(why, wl, "%s: memfd_create: %s", node, strerror(e));
 		close(dfd);
 		return e == EMFILE || e == ENFILE ? -EMFILE : -ENOMEM;
 	}
 	if (ftruncate(mfd, (off_t)sz) < 0 || fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
 		int e = errno;
-		note(why, wl, "%s: cannot size and seal a %zu-byte memfd: %s", node, sz, strerror(e));
+		ofl_reason_append(why, wl, "%s: cannot size and seal a %zu-byte memfd: %s", node, sz, strerror(e));
 		r = -ENOMEM; /* tmpfs out of room, or a kernel without sealing: no memory to export */
 		goto out;
 	}
@@ -205,7 +186,7 @@ static int udmabuf_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)
 		int e = errno;
 		r = ioctl_failed(node, "UDMABUF_CREATE", sz, e, why, wl);
 		if (e == EINVAL && !limit)
-			note(why, wl, "size_limit_mb unreadable; above it the kernel says EINVAL too");
+			ofl_reason_append(why, wl, "size_limit_mb unreadable; above it the kernel says EINVAL too");
 		goto out;
 	}
 	b->fd = r;
@@ -223,7 +204,7 @@ static int heap_create(size_t sz, struct ofl_dmabuf *b, char *why, size_t wl)
 	char node[PATH_MAX_OFL];
 
 	if (ofl_path(node, sizeof(node), "%s/dma_heap/system", ofl_platform_roots()->dev) < 0) {
-		note(why, wl, "dma-heap: path too long");
+		ofl_reason_append(why, wl, "dma-heap: path too long");
 		return -ENAMETOOLONG;
 	}
 	int hfd = open_node(node, why, wl);

@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
 
@@ -48,14 +48,10 @@ const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k)
 
 void ofl_mmio_oob(const struct ofl_mmio *m, uint64_t off, unsigned width, bool write)
 {
-#ifdef OFFLOAD_HAVE_SIM
 	if (m->sim) {
-		ofl_sim_bus_error(m->sim->sim, "%s of %u bytes at %s+0x%" PRIx64 ": outside the mapped "
-				  "region (0x%" PRIx64 " bytes as the device tree declares it)",
-				  write ? "write" : "read", width, m->sim->name, off, m->size);
+		m->prov->bus_error(m->sim, write, width, off, m->size);
 		return;
 	}
-#endif
 	fprintf(stderr, "liboffload: %s of %u bytes at offset 0x%" PRIx64 " of the %s region at 0x%" PRIx64
 		" (0x%" PRIx64 " bytes): outside the region; stopping before touching memory past the "
 		"mapping (a library bug: report it with the device tree)\n",
@@ -77,27 +73,14 @@ void ofl_mmio_unmap(struct ofl_mmio *m)
 	m->fd = -1;
 }
 
-#ifdef OFFLOAD_HAVE_SIM
-int ofl_mmio_map_sim(struct ofl_sim *sim, uint64_t phys, uint64_t size, struct ofl_mmio *out)
-{
-	struct ofl_sim_block *b = ofl_sim_find_block(sim, phys, size);
-
-	memset(out, 0, sizeof(*out));
-	out->fd = -1;
-	if (!b)
-		return -ENODEV;
-	out->sim = b;
-	out->kind = OFL_MMIO_SIM;
-	out->phys = phys;
-	out->size = size;
-	/* Offsets are relative to the region, and the block may start below it. */
-	if (phys != b->phys)
-		return -EINVAL;
-	return 0;
-}
-#endif
-
 /* ------------------------------------------------------------- /dev/mem */
+
+bool ofl_devmem_allowed(void)
+{
+	const char *e = getenv("OFFLOAD_DEVMEM");
+
+	return e && strcmp(e, "1") == 0;
+}
 
 int ofl_devmem_map(uint64_t phys, uint64_t size, bool uncached, void **cpu, void **map,
 		   size_t *map_len, int *fd, char *why, size_t wl)

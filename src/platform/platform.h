@@ -28,14 +28,50 @@
 
 #include <offload/offload.h>
 
-#ifdef OFFLOAD_HAVE_SIM
-#include "sim/sim.h"
-#endif
+#include "platform/sim_provider.h"
 
-struct offload_ctx;
-struct ofl_device;
-struct ofl_sim_block;
-struct ofl_sim_mem;
+/*
+ * The platform of a context: what this layer needs to reach the machine's
+ * (or the models') registers and memory. Set up by src/core at open
+ * (ofl_platform_open()).
+ */
+struct ofl_platform {
+	const void *fdt;                        /* the device tree the addresses come from */
+	const struct offload_sim_provider *sim; /* the simulation provider, NULL on hardware */
+	struct ofl_sim *world;                  /* its world of models, NULL on hardware */
+};
+
+/*
+ * Set up the platform of a context: on hardware (sim NULL), or with the
+ * models of provider `sim` (a world is made: noncoherent asks it to emulate
+ * a non-coherent memory system). -ENOMEM with `why`.
+ */
+int ofl_platform_open(struct ofl_platform *p, const void *fdt, const struct offload_sim_provider *sim,
+		      bool noncoherent, char *why, size_t why_len);
+/* Free the world (after every device is gone) unless `keep` (a forked child: it is the parent's). */
+void ofl_platform_close(struct ofl_platform *p, bool keep);
+/*
+ * May liboffload use provider `sim`? -ENOTSUP with `why` when it is of
+ * another ABI (OFL_SIM_PROVIDER_ABI) or an older, shorter table.
+ */
+int ofl_platform_sim_check(const struct offload_sim_provider *sim, char *why, size_t why_len);
+/*
+ * The simulation provider of a program that did not pass one: the
+ * offload_sim_provider() the program already has (linked with
+ * liboffload-sim), else dlopen("liboffload-sim.so.0"). -ENOTSUP with a
+ * sentence naming what to link when there is none.
+ */
+int ofl_platform_sim_find(const struct offload_sim_provider **out, char *why, size_t why_len);
+
+/*
+ * Per-device work counters behind offload_dev_stats(): the cache
+ * maintenance this layer does for the device (ofl_dma_sync_range()) and what
+ * its backend moved. Relaxed atomics: any thread.
+ */
+struct ofl_dev_counters {
+	atomic_uint_fast64_t cache_clean_calls, cache_inval_calls, cache_bytes, cache_ns;
+	atomic_uint_fast64_t jobs, bytes, bounced_bytes, cpu_bytes;
+};
 
 /* ------------------------------------------------------------------ roots */
 
@@ -59,6 +95,7 @@ enum ofl_mmio_kind { OFL_MMIO_NONE, OFL_MMIO_SIM, OFL_MMIO_UIO, OFL_MMIO_VFIO, O
 struct ofl_mmio {
 	volatile uint8_t *base;     /* hardware mapping; NULL when simulated */
 	struct ofl_sim_block *sim;  /* the model's block; NULL on hardware */
+	const struct offload_sim_provider *prov; /* who serves that block */
 	uint64_t phys, size;        /* the region as the device tree declares it */
 	enum ofl_mmio_kind kind;
 	void *map;                  /* mmap() result and length, for unmapping */
@@ -67,17 +104,8 @@ struct ofl_mmio {
 	void *vfio;                 /* VFIO session shared by a device's regions */
 };
 
-#ifdef OFFLOAD_HAVE_SIM
+/* Served by a model (through the simulation provider), not hardware? */
 #define OFL_MMIO_SIMULATED(m) ((m)->sim != NULL)
-#else
-#define OFL_MMIO_SIMULATED(m) false
-#define ofl_sim_mmio_read32(b, o) 0u
-#define ofl_sim_mmio_write32(b, o, v) ((void)0)
-#define ofl_sim_mmio_read64(b, o) 0ull
-#define ofl_sim_mmio_write64(b, o, v) ((void)0)
-#define ofl_sim_mmio_read16(b, o) 0u
-#define ofl_sim_mmio_write16(b, o, v) ((void)0)
-#endif
 
 /*
  * Bounds: every access must lie inside the region the device tree declares
@@ -85,9 +113,9 @@ struct ofl_mmio {
  * they will touch does (backends/udma: udma_engine_init()), so an access
  * outside is a library bug or a tree the probe did not understand:
  *  - simulated regions are always checked (the model call costs far more
- *    than one compare): the access becomes a bus error of the sim world
- *    (counted, ofl_sim_bus_errors()), a read returns all ones, a write is
- *    dropped, as an unmapped address on a K3 interconnect does;
+ *    than one compare): the access becomes a bus error of the models' world
+ *    (the provider's bus_error, counted there), a read returns all ones, a
+ *    write is dropped, as an unmapped address on a K3 interconnect does;
  *  - hardware regions are checked in builds without NDEBUG (Debug, the
  *    sanitizer builds), or with -DOFFLOAD_MMIO_CHECK: an access outside is
  *    reported on stderr and aborts, as an assert() would, instead of
@@ -116,7 +144,7 @@ static inline uint32_t ofl_mmio_read32(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 4, false);
 			return 0xFFFFFFFFu;
 		}
-		return ofl_sim_mmio_read32(m->sim, off);
+		return m->prov->read32(m->sim, off);
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
 		ofl_mmio_oob(m, off, 4, false);
@@ -130,7 +158,7 @@ static inline void ofl_mmio_write32(const struct ofl_mmio *m, uint64_t off, uint
 		if (!ofl_mmio_in(m, off, 4))
 			ofl_mmio_oob(m, off, 4, true);
 		else
-			ofl_sim_mmio_write32(m->sim, off, v);
+			m->prov->write32(m->sim, off, v);
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 4))
@@ -149,7 +177,7 @@ static inline uint16_t ofl_mmio_read16(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 2, false);
 			return 0xFFFFu;
 		}
-		return (uint16_t)ofl_sim_mmio_read16(m->sim, off);
+		return (uint16_t)m->prov->read16(m->sim, off);
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
 		ofl_mmio_oob(m, off, 2, false);
@@ -162,7 +190,7 @@ static inline void ofl_mmio_write16(const struct ofl_mmio *m, uint64_t off, uint
 		if (!ofl_mmio_in(m, off, 2))
 			ofl_mmio_oob(m, off, 2, true);
 		else
-			ofl_sim_mmio_write16(m->sim, off, v);
+			m->prov->write16(m->sim, off, v);
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 2))
@@ -182,7 +210,7 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 8, false);
 			return ~0ull;
 		}
-		return ofl_sim_mmio_read64(m->sim, off);
+		return m->prov->read64(m->sim, off);
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
 		ofl_mmio_oob(m, off, 8, false);
@@ -200,7 +228,7 @@ static inline void ofl_mmio_write64(const struct ofl_mmio *m, uint64_t off, uint
 		if (!ofl_mmio_in(m, off, 8))
 			ofl_mmio_oob(m, off, 8, true);
 		else
-			ofl_sim_mmio_write64(m->sim, off, v);
+			m->prov->write64(m->sim, off, v);
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
@@ -242,15 +270,17 @@ static inline void ofl_dma_rmb(void)
 }
 
 /*
- * Map register region `name` (or reg entry `index` when name is NULL) of DT
- * node `node` for device `dev`: from the sim world if the context simulates,
- * else UIO (a /sys/class/uio device whose of_node is this node), else
- * VFIO-platform (the node's platform device bound to vfio-platform), else
- * /dev/mem if OFFLOAD_DEVMEM=1 allows it. The address always comes from the
- * device tree. On failure `why` says what was tried.
+ * Map the register region [phys, phys + size), entry `index` of DT node
+ * `node`'s reg (the caller took the address from the device tree and claimed
+ * it): from the models' world if the platform simulates (the node's model is
+ * attached on first use; a block of another node's model is refused with
+ * -EBUSY), else UIO (a /sys/class/uio device whose of_node is this node),
+ * else VFIO-platform (the node's platform device bound to vfio-platform),
+ * else /dev/mem if OFFLOAD_DEVMEM=1 allows it. On failure `why` says what
+ * was tried.
  */
-int ofl_mmio_map_reg(struct ofl_device *dev, int node, const char *name, int index,
-		     struct ofl_mmio *out, char *why, size_t why_len);
+int ofl_mmio_map(const struct ofl_platform *p, int node, int index, uint64_t phys, uint64_t size,
+		 struct ofl_mmio *out, char *why, size_t why_len);
 void ofl_mmio_unmap(struct ofl_mmio *m);
 /* How a region is reached, in a word or two ("UIO", "register-level model (sim)", ...). */
 const char *ofl_mmio_map_kind_name(enum ofl_mmio_kind k);
@@ -261,6 +291,8 @@ int ofl_uio_find(const char *dt_path, char *why, size_t why_len);
 /* Map the UIO map of uioN that covers [phys, phys + size). */
 int ofl_uio_map(int uio, uint64_t phys, uint64_t size, struct ofl_mmio *out, char *why,
 		size_t why_len);
+/* Does OFFLOAD_DEVMEM=1 allow /dev/mem (registers and reserved-memory)? */
+bool ofl_devmem_allowed(void);
 /* Map [phys, phys + size) through /dev/mem (the caller guarantees the DT declares it). */
 int ofl_devmem_map(uint64_t phys, uint64_t size, bool uncached, void **cpu, void **map,
 		   size_t *map_len, int *fd, char *why, size_t why_len);
@@ -269,15 +301,39 @@ int ofl_vfio_map(const char *devname, int index, uint64_t phys, uint64_t size,
 		 struct ofl_mmio *out, char *why, size_t why_len);
 /* Platform device name (e.g. "31150000.dma-controller") whose of_node is `dt_path`; -ENOENT. */
 int ofl_platform_dev_by_of_node(const char *dt_path, char *name, size_t len);
-#ifdef OFFLOAD_HAVE_SIM
-/* A region served by a model at [phys, phys + size). -ENODEV if no model serves it. */
-int ofl_mmio_map_sim(struct ofl_sim *sim, uint64_t phys, uint64_t size, struct ofl_mmio *out);
-#endif
+
+/* ------------------------------------------------------------------ firmware messages */
+
+struct ofl_fw;
+
+/*
+ * A channel to the system controller at DT node `sci_node` (TI-SCI), for the
+ * messages a backend builds in the firmware's wire format (src/hw/tisci.h).
+ * With models, the world's DM firmware model; on hardware -ENOTSUP with the
+ * reason in `why` (user space has no TI-SCI transport). -ENOMEM.
+ */
+int ofl_fw_open(const struct ofl_platform *p, int sci_node, struct ofl_fw **out, char *why, size_t why_len);
+/*
+ * Send the request msg[0, req_len) (its type and flags set by the caller; the
+ * channel fills host and sequence) and receive the response into
+ * msg[0, resp_cap). 0 when the firmware acknowledged it; -ENODEV for a NACK
+ * (as Linux ti_sci's callers see it), -EINVAL for a message too short for
+ * its header, -ENOTSUP without firmware; `why` says what the firmware said.
+ */
+int ofl_fw_xfer(struct ofl_fw *fw, uint8_t *msg, size_t req_len, size_t resp_cap, char *why,
+		size_t why_len);
+/* Close a channel (NULL: nothing). */
+void ofl_fw_close(struct ofl_fw *fw);
 
 /* ------------------------------------------------------------------ cache maintenance */
 
 /* Data cache line size in bytes (arm64: CTR_EL0.DminLine; else sysconf/CPUID; 64 fallback). */
 size_t ofl_cache_line(void);
+/*
+ * The cache line a device's buffers must be aligned to on this platform: the
+ * models' world's when simulated, else the host's (ofl_cache_line()).
+ */
+size_t ofl_platform_cache_line(const struct ofl_platform *p);
 /* Whether this build can clean/invalidate from user space on this CPU. */
 bool ofl_cache_ops_available(void);
 /* Clean [p, p + len) to the point of coherency (arm64 DC CVAC; x86 CLFLUSHOPT/CLFLUSH). One barrier. */
@@ -312,11 +368,6 @@ struct ofl_dma {
 };
 
 /*
- * Translate a CPU physical address to the device's bus address (dma-ranges).
- * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
- * be translated, e.g. an interconnect loop) with the reason in `why`.
- */
-/*
  * A simulated engine's timeouts are this many times the hardware's: its model
  * runs on a host thread that shares the CPU with everything else, and on a
  * loaded 2-core host a model starved for a second is scheduling, not a stuck
@@ -325,14 +376,17 @@ struct ofl_dma {
  */
 #define OFL_SIM_TIMEOUT_FACTOR 10u
 
+/*
+ * Translate a CPU physical address to the device's bus address (dma-ranges).
+ * Returns 0, or -ERANGE (outside every window) / -EINVAL (the windows cannot
+ * be translated, e.g. an interconnect loop) with the reason in `why`.
+ */
 typedef int (*ofl_dma_xlate_fn)(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
-
-/* The usual ofl_dma_xlate_fn: the `dma-ranges` of the device's DT node; arg is its struct ofl_device. */
-int ofl_dma_xlate_dt(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t why_len);
 
 struct ofl_dma_pool_opts {
 	enum offload_cache_mode cache;  /* the device's policy */
-	bool sim;                       /* the device is simulated: sim memory */
+	const char *name;               /* the device, for messages */
+	struct ofl_dev_counters *stats; /* the device's counters (cache maintenance is counted), or NULL */
 	ofl_dma_xlate_fn xlate;         /* NULL = identity */
 	void *xlate_arg;
 	uint64_t rmem_addr, rmem_size;  /* the device's DT memory-region, 0 if none */
@@ -346,18 +400,20 @@ struct ofl_dma_pool_opts {
 };
 
 /*
- * A device's DMA memory. Created by the backend that serves the device.
- * Checks that the device can reach the provider's memory through its
- * dma-ranges (sim: the first o->min_reach bytes, at least 1 MiB, of the
- * simulated DRAM window, where allocations start; u-dma-buf: at least one
- * buffer; reserved-memory: the region; dma-heap: a probe allocation), so that
- * a device that could never move a byte is refused at probe: -ENODEV with
- * the reason recorded by ofl_err(). Allocations that still land outside
- * (another dma-heap buffer) fail with -ENOMEM, as the kernel's DMA API does
- * for memory beyond a device's reach.
+ * A device's DMA memory, from the platform's provider (simulated memory when
+ * it simulates, else u-dma-buf, reserved-memory or a CMA dma-heap). Checks
+ * that the device can reach the provider's memory through its dma-ranges
+ * (sim: the first o->min_reach bytes, at least 1 MiB, of the simulated DRAM
+ * window, where allocations start; u-dma-buf: at least one buffer;
+ * reserved-memory: the region; dma-heap: a probe allocation), so that a
+ * device that could never move a byte is refused at probe: -ENODEV with the
+ * reason in `why`. -ENOTSUP when the device needs cache maintenance no one
+ * can do here, -ENOMEM. Allocations that still land outside (another
+ * dma-heap buffer) fail with -ENOMEM, as the kernel's DMA API does for
+ * memory beyond a device's reach.
  */
-int ofl_dma_pool_create(struct ofl_device *dev, const struct ofl_dma_pool_opts *o,
-			struct ofl_dma_pool **out);
+int ofl_dma_pool_new(const struct ofl_platform *p, const struct ofl_dma_pool_opts *o,
+		     struct ofl_dma_pool **out, char *why, size_t why_len);
 void ofl_dma_pool_destroy(struct ofl_dma_pool *pool);
 
 /*

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
 

@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "dt/dt.h"
+#include "util/util.h"
 #include "sim/dspi_model.h"
 #include "sim/k3_models.h"
 #ifdef OFFLOAD_HAVE_EIP97_MODEL
@@ -127,6 +128,7 @@ static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt,
 	struct ofl_sim_ringacc_params p = { .node = ra_node,
 					    .dma_offset = ofl_sim_dt_dma_offset(fdt, ra_node),
 					    .cfg_firewalled = dm_firmware(fdt, ra_node) };
+	ofl_dt_prop_u32(fdt, ra_node, "ti,sci-dev-id", &p.sci_dev_id);
 	const fdt32_t *n = fdt_getprop(fdt, ra_node, "ti,num-rings", &len);
 	p.num_rings = n && len >= 4 ? fdt32_to_cpu(*n) : 0;
 	if (reg(fdt, ra_node, "rt", &p.rt, &p.rt_size, true, err, el) < 0 ||
@@ -161,6 +163,10 @@ int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err,
 		.bchan_cnt = c->bchan, .psil_base = c->psil_base, .node = node,
 		.dma_offset = ofl_sim_dt_dma_offset(fdt, node), .cfg_firewalled = dm_firmware(fdt, node),
 	};
+	ofl_dt_prop_u32(fdt, node, "ti,sci-dev-id", &p.sci_dev_id);
+	int navss = fdt_parent_offset(fdt, node);
+	if (navss >= 0)
+		ofl_dt_prop_u32(fdt, navss, "ti,sci-dev-id", &p.navss_dev_id);
 	err[0] = '\0';
 	if (reg(fdt, node, "gcfg", &p.gcfg, &p.gcfg_size, true, err, el) < 0 ||
 	    reg(fdt, node, "tchanrt", &p.tchanrt, &p.tchanrt_size, !c->bcdma, err, el) < 0 ||

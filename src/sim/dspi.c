@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "hw/dspi.h"
 #include "sim/dspi_int.h"
 #include "sim/dspi_model.h"
@@ -649,6 +649,33 @@ static void reset(struct ofl_sim_dspi *m)
 	m->frames_per_poll = 1;
 }
 
+/*
+ * Register names for the trace (sim.h), as Linux drivers/spi/spi-fsl-dspi.c
+ * names them (SPI_MCR ... SPI_SREX, without the prefix). The 16-bit halves
+ * of PUSHR (XSPI) swap places on a big-endian block (SPI_PUSHR_CMD /
+ * SPI_PUSHR_TX and dspi->pushr_cmd / pushr_tx there): one table per order.
+ */
+#define DSPI_NAMES(cmd, tx)                                                        \
+	OFL_SIM_REG(DSPI_MCR, "MCR"),                                        \
+	OFL_SIM_REG(DSPI_TCR, "TCR"),                                        \
+	{ DSPI_CTAR(0), 4 * DSPI_MAX_CTAR, 4, "CTAR", NULL, 0 },                   \
+	OFL_SIM_REG(DSPI_SR, "SR"),                                          \
+	OFL_SIM_REG(DSPI_RSER, "RSER"),                                      \
+	{ cmd, 2, 0, "PUSHR_CMD", NULL, 2 },                                       \
+	{ tx, 2, 0, "PUSHR_TX", NULL, 2 },                                         \
+	OFL_SIM_REG(DSPI_PUSHR, "PUSHR"),                                    \
+	OFL_SIM_REG(DSPI_POPR, "POPR"),                                      \
+	{ DSPI_TXFR(0), 4 * DSPI_MAX_FIFO, 4, "TXFR", NULL, 0 },                   \
+	{ DSPI_RXFR(0), 4 * DSPI_MAX_FIFO, 4, "RXFR", NULL, 0 },                   \
+	{ DSPI_CTARE(0), 4 * DSPI_MAX_CTAR, 4, "CTARE", NULL, 0 },                 \
+	OFL_SIM_REG(DSPI_SREX, "SREX"),                                      \
+	OFL_SIM_REG_END
+static const struct ofl_sim_reg names_le[] = { DSPI_NAMES(DSPI_PUSHR_CMD_LE, DSPI_PUSHR_TX_LE) };
+static const struct ofl_sim_reg names_be[] = { DSPI_NAMES(DSPI_PUSHR_CMD_BE, DSPI_PUSHR_TX_BE) };
+#undef DSPI_NAMES
+static const struct ofl_sim_regarea area_le[] = { { NULL, 0, 0, 0, names_le }, { NULL, 0, 0, 0, NULL } };
+static const struct ofl_sim_regarea area_be[] = { { NULL, 0, 0, 0, names_be }, { NULL, 0, 0, 0, NULL } };
+
 struct ofl_sim_dspi *ofl_sim_dspi_create(struct ofl_sim *sim, const struct ofl_sim_dspi_params *p)
 {
 	if (!p->fifo_size || p->fifo_size > DSPI_MAX_FIFO || !p->num_ctar || p->num_ctar > DSPI_MAX_CTAR ||
@@ -666,7 +693,8 @@ struct ofl_sim_dspi *ofl_sim_dspi_create(struct ofl_sim *sim, const struct ofl_s
 	m->base.kind = "nxp-dspi";
 	m->base.node = p->node;
 	m->base.destroy = m_destroy;
-	if (ofl_sim_add_block(sim, p->phys, p->size, &dspi_ops, m, 0, m->name) < 0) {
+	if (ofl_sim_add_block(sim, p->phys, p->size, &dspi_ops, m, 0, m->name,
+			      p->big_endian ? area_be : area_le) < 0) {
 		pthread_mutex_destroy(&m->mu);
 		free(m);
 		return NULL;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Digital twin of a DSPI node: the controller model with the devtype's FIFO
- * depth, CTAR count and register set (the capability table, hw/dspi.h topic 2),
- * the protocol clock the tree gives (src/hw/dspi_clock.c), and a device on
+ * depth, CTAR count and register set (the devtypes of hw/dspi.h topic 2),
+ * the protocol clock the tree gives (src/dt/clock.c with the LS1028A twin
+ * assumption of src/hw/dspi.h, as the backend reads it), and a device on
  * each enabled child's chip select:
  *  - "liboffload,spi-loopback": a MOSI-to-MISO wire (the virtual board);
  *  - "jedec,spi-nor": a flash answering READ ID with the part's JEDEC ID,
@@ -38,8 +39,8 @@
 
 #include <offload/spi.h>
 
-#include "core/internal.h"
-#include "dt/dt_int.h"
+#include "dt/dt.h"
+#include "util/util.h"
 #include "hw/dspi.h"
 #include "sim/dspi_model.h"
 
@@ -102,16 +103,21 @@ static const struct nor_part *flash_part(const void *fdt, int child, uint64_t ct
 	return &parts[0];
 }
 
-/* The capability-table row of the node's most specific known compatible. */
-static const struct ofl_soc_entry *devtype(const void *fdt, int node)
+/* The devtype (hw/dspi.h topic 2) of the node's most specific known compatible. */
+static const struct dspi_devtype *devtype(const void *fdt, int node)
 {
+	static const struct dspi_devtype types[] = {
+#define DEVTYPE(...) DSPI_DEVTYPE_INIT(__VA_ARGS__),
+		DSPI_DEVTYPES(DEVTYPE)
+#undef DEVTYPE
+	};
 	int n = fdt_stringlist_count(fdt, node, "compatible");
 
 	for (int i = 0; i < n; i++) {
 		const char *c = fdt_stringlist_get(fdt, node, "compatible", i, NULL);
-		const struct ofl_soc_entry *e = c ? ofl_soc_lookup(c) : NULL;
-		if (e && e->engine == OFL_ENGINE_DSPI)
-			return e;
+		for (size_t k = 0; c && k < OFL_ARRAY_SIZE(types); k++)
+			if (strcmp(types[k].compatible, c) == 0)
+				return &types[k];
 	}
 	return NULL;
 }
@@ -144,7 +150,7 @@ static int attach_children(struct ofl_sim_dspi *m, const void *fdt, int node, ui
 
 int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t el)
 {
-	const struct ofl_soc_entry *e = devtype(fdt, node);
+	const struct dspi_devtype *e = devtype(fdt, node);
 	struct ofl_sim_dspi_params p = { .node = node };
 	char how[OFL_REASON_LEN];
 	uint32_t ncs = 0;
@@ -157,14 +163,18 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 	}
 	if (ofl_dt_reg(fdt, node, 0, &p.phys, &p.size, err, el) < 0)
 		return -EINVAL;
-	if (ofl_dspi_clock_from_dt(fdt, node, true, &p.clock_hz, how, sizeof(how)) < 0) {
+	static const struct ofl_dt_clock_rule ls1028a_twin[] = { DSPI_LS1028A_TWIN_CLOCK_RULE };
+	struct ofl_dt_clock clk;
+	if (ofl_dt_clock_rate(fdt, node, "dspi", ls1028a_twin, 1, &clk, how, sizeof(how)) == 0)
+		p.clock_hz = clk.hz;
+	else {
 		snprintf(err, el, "the protocol clock rate is unknown: %s", how);
 		return -EINVAL;
 	}
 	ofl_dt_prop_u32(fdt, node, "spi-num-chipselects", &ncs);
-	p.fifo_size = e->u.dspi.fifo_size;
-	p.num_ctar = e->u.dspi.num_ctar;
-	p.xspi = e->u.dspi.xspi_regs;
+	p.fifo_size = e->fifo_size;
+	p.num_ctar = e->num_ctar;
+	p.xspi = e->xspi_regs;
 	p.big_endian = fdt_getprop(fdt, node, "big-endian", NULL) != NULL;
 	p.num_cs = (uint8_t)OFL_MIN(ncs, 255u);
 	p.name = fdt_get_name(fdt, node, NULL);
@@ -178,7 +188,7 @@ int ofl_sim_dspi_attach(struct ofl_sim *sim, const void *fdt, int node, char *er
 	}
 	int r = attach_children(m, fdt, node, p.phys);
 	if (r < 0) {
-		snprintf(err, el, "cannot attach the devices on its chip selects: %s", offload_strerror(r));
+		snprintf(err, el, "cannot attach the devices on its chip selects: %s", ofl_strerror(r));
 		return r;
 	}
 	return 0;

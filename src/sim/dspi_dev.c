@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "sim/dspi_int.h"
 
 #define NOR_ARRAY_MAX (64u << 10)

@@ -36,7 +36,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/internal.h"
+#include "dt/dt.h"
+#include "util/util.h"
 #include "hw/eip97.h"
 #include "sim/eip97_model.h"
 #include "sim/eip97_pe.h"
@@ -737,6 +738,85 @@ static void eip97_destroy(struct ofl_sim_model *base)
 	free(m);
 }
 
+/*
+ * Register names for the trace (sim.h), as Linux
+ * drivers/crypto/inside-secure/safexcel.h names them (EIP197_HIA_xDR_*,
+ * EIP197_HIA_AIC_*, EIP197_HIA_DxE_*, EIP197_PE_*, EIP197_MST_CTRL ...,
+ * without the EIP197_ prefix; xDR as CDR or RDR). Ring r's CDR/RDR sit at
+ * r * 0x1000 (+ 0x800), its AIC at 0xe000 - r * 0x1000 (hw/eip97.h §2).
+ */
+#define XDR_NAMES(base, x)                                                              \
+	{ (base) + EIP97_XDR_BASE_LO, 0, 0, "HIA_" x "_RING_BASE_ADDR_LO", NULL, 0 },   \
+	{ (base) + EIP97_XDR_BASE_HI, 0, 0, "HIA_" x "_RING_BASE_ADDR_HI", NULL, 0 },   \
+	{ (base) + EIP97_XDR_RING_SIZE, 0, 0, "HIA_" x "_RING_SIZE", NULL, 0 },         \
+	{ (base) + EIP97_XDR_DESC_SIZE, 0, 0, "HIA_" x "_DESC_SIZE", NULL, 0 },         \
+	{ (base) + EIP97_XDR_CFG, 0, 0, "HIA_" x "_CFG", NULL, 0 },                     \
+	{ (base) + EIP97_XDR_DMA_CFG, 0, 0, "HIA_" x "_DMA_CFG", NULL, 0 },             \
+	{ (base) + EIP97_XDR_THRESH, 0, 0, "HIA_" x "_THRESH", NULL, 0 },               \
+	{ (base) + EIP97_XDR_PREP_COUNT, 0, 0, "HIA_" x "_PREP_COUNT", NULL, 0 },       \
+	{ (base) + EIP97_XDR_PROC_COUNT, 0, 0, "HIA_" x "_PROC_COUNT", NULL, 0 },       \
+	{ (base) + EIP97_XDR_PREP_PNTR, 0, 0, "HIA_" x "_PREP_PNTR", NULL, 0 },         \
+	{ (base) + EIP97_XDR_PROC_PNTR, 0, 0, "HIA_" x "_PROC_PNTR", NULL, 0 },         \
+	{ (base) + EIP97_XDR_STAT, 0, 0, "HIA_" x "_STAT", NULL, 0 }
+static const struct ofl_sim_reg ring_names[] = {
+	XDR_NAMES(EIP97_CDR(0), "CDR"),
+	XDR_NAMES(EIP97_RDR(0), "RDR"),
+	OFL_SIM_REG_END,
+};
+#undef XDR_NAMES
+static const struct ofl_sim_reg aic_names[] = {
+	OFL_SIM_REG(EIP97_AIC_ENABLE_CTRL, "HIA_AIC_R_ENABLE_CTRL"),
+	{ EIP97_AIC_ENABLED_STAT, 0, 0, "HIA_AIC_R_ENABLED_STAT", "HIA_AIC_R_ACK", 0 },
+	OFL_SIM_REG(EIP97_AIC_ENABLE_CLR, "HIA_AIC_R_ENABLE_CLR"),
+	OFL_SIM_REG(EIP97_AIC_VERSION, "HIA_AIC_R_VERSION"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg top_names[] = {
+	OFL_SIM_REG(EIP97_DFE_CFG, "HIA_DFE_CFG"),
+	OFL_SIM_REG(EIP97_DFE_THR_CTRL, "HIA_DFE_THR_CTRL"),
+	OFL_SIM_REG(EIP97_DFE_THR_STAT, "HIA_DFE_THR_STAT"),
+	OFL_SIM_REG(EIP97_DSE_CFG, "HIA_DSE_CFG"),
+	OFL_SIM_REG(EIP97_DSE_THR_CTRL, "HIA_DSE_THR_CTRL"),
+	OFL_SIM_REG(EIP97_DSE_THR_STAT, "HIA_DSE_THR_STAT"),
+	OFL_SIM_REG(EIP97_AIC_G_ENABLE_CTRL, "HIA_AIC_G_ENABLE_CTRL"),
+	{ EIP97_AIC_G_ENABLED_STAT, 0, 0, "HIA_AIC_G_ENABLED_STAT", "HIA_AIC_G_ACK", 0 },
+	OFL_SIM_REG(EIP97_HIA_MST_CTRL, "HIA_MST_CTRL"),
+	OFL_SIM_REG(EIP97_HIA_OPTIONS, "HIA_OPTIONS"),
+	OFL_SIM_REG(EIP97_HIA_VERSION, "HIA_VERSION"),
+	OFL_SIM_REG(EIP97_PE_IN_DBUF_THRES, "PE_IN_DBUF_THRES"),
+	OFL_SIM_REG(EIP97_PE_IN_TBUF_THRES, "PE_IN_TBUF_THRES"),
+	OFL_SIM_REG(EIP97_EIP96_TOKEN_CTRL, "PE_EIP96_TOKEN_CTRL"),
+	OFL_SIM_REG(EIP97_EIP96_FUNCTION_EN, "PE_EIP96_FUNCTION_EN"),
+	OFL_SIM_REG(EIP97_EIP96_CONTEXT_CTRL, "PE_EIP96_CONTEXT_CTRL"),
+	OFL_SIM_REG(EIP97_EIP96_FUNCTION2_EN, "PE_EIP96_FUNCTION2_EN"),
+	OFL_SIM_REG(EIP97_EIP96_OPTIONS, "PE_EIP96_OPTIONS"),
+	OFL_SIM_REG(EIP97_EIP96_VERSION, "PE_EIP96_VERSION"),
+	OFL_SIM_REG(EIP97_PE_OUT_DBUF_THRES, "PE_OUT_DBUF_THRES"),
+	OFL_SIM_REG(EIP97_PE_OPTIONS, "PE_OPTIONS"),
+	OFL_SIM_REG(EIP97_PE_VERSION, "PE_VERSION"),
+	OFL_SIM_REG(EIP97_GEN_MST_CTRL, "MST_CTRL"),
+	OFL_SIM_REG(EIP97_GLOBAL_OPTIONS, "OPTIONS"),
+	OFL_SIM_REG(EIP97_GLOBAL_VERSION, "VERSION"),
+	OFL_SIM_REG_END,
+};
+/* The rings first: the model, like the silicon, gives ring registers the offsets an AIC scan aliases. */
+static const struct ofl_sim_regarea eip97_names[] = {
+	{ "ring", EIP97_CDR(0), 0x1000, EIP97_MAX_RINGS, ring_names },
+	{ "ring", EIP97_AIC_R(0), -0x1000, EIP97_AIC_SCAN_MAX, aic_names },
+	{ NULL, 0, 0, 0, top_names },
+	{ NULL, 0, 0, 0, NULL },
+};
+/* The EIP197 layout: only the signatures behind it are modelled. */
+static const struct ofl_sim_reg eip197_top_names[] = {
+	OFL_SIM_REG(EIP197_HIA_VERSION, "HIA_VERSION"),
+	OFL_SIM_REG(EIP197_GLOBAL_VERSION, "VERSION"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_regarea eip197_names[] = {
+	{ NULL, 0, 0, 0, eip197_top_names },
+	{ NULL, 0, 0, 0, NULL },
+};
+
 struct ofl_sim_eip97 *ofl_sim_eip97_create(struct ofl_sim *sim, const struct ofl_sim_eip97_params *p)
 {
 	char why[160];
@@ -767,7 +847,8 @@ struct ofl_sim_eip97 *ofl_sim_eip97_create(struct ofl_sim *sim, const struct ofl
 	m->options = m->p.rings | m->p.cfsize << 8 | m->p.rfsize << 12 | m->p.hwdataw << 25;
 	m->swapped = p->byte_swapped;
 	pthread_mutex_init(&m->mu, NULL);
-	if (ofl_sim_add_block(sim, p->base, p->size, &eip97_ops, m, 0, "eip97") < 0) {
+	if (ofl_sim_add_block(sim, p->base, p->size, &eip97_ops, m, 0, "eip97",
+			      m->p.eip197_layout ? eip197_names : eip97_names) < 0) {
 		eip97_pe_free(m->pe);
 		pthread_mutex_destroy(&m->mu);
 		free(m);

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "hw/eip97.h"
 #include "sim/eip97_pe.h"
 

@@ -46,6 +46,7 @@ struct ofl_sim_ringacc_params {
 	uint64_t cfg, cfg_size;                /* reg "cfg" (0 = absent: rings configured by firmware only) */
 	uint64_t dma_offset;                   /* bus address - physical address (dma-ranges) */
 	bool cfg_firewalled;                   /* DM firmware owns "cfg": CPU writes are dropped */
+	uint32_t sci_dev_id;                   /* its TI-SCI device ID (ti,sci-dev-id), 0 = none */
 	int node;                              /* DT node, -1 when built by a test */
 };
 
@@ -63,6 +64,7 @@ uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t ring);
 
 /* Does DM firmware own the ring configuration registers (the tree names ti,sci)? */
 bool ofl_sim_ringacc_firewalled(const struct ofl_sim_ringacc *ra);
+const struct ofl_sim_ringacc_params *ofl_sim_ringacc_params(const struct ofl_sim_ringacc *ra);
 
 /*
  * Firmware side (stands in for TI-SCI RING_CFG, 0x1110): configure ring
@@ -105,19 +107,23 @@ struct ofl_sim_udma_params {
 	struct ofl_sim_ringacc *ra;      /* UDMA: the NAVSS ring accelerator */
 	uint64_t dma_offset;             /* bus address - physical address (dma-ranges) */
 	bool cfg_firewalled;             /* DM firmware owns tchan/rchan/bchan/ring cfg */
+	uint32_t sci_dev_id;             /* its TI-SCI device ID (ti,sci-dev-id), 0 = none */
+	uint32_t navss_dev_id;           /* UDMA: its NAVSS's (PSI-L pairing), 0 = none */
 	int node;                        /* DT node, -1 when built by a test */
 };
 
 struct ofl_sim_udma *ofl_sim_udma_create(struct ofl_sim *sim, const struct ofl_sim_udma_params *p);
 
 /*
- * Firmware side (stands in for TI-SCI TX_CH_CFG 0x1205 / RX_CH_CFG 0x1215
- * and PSIL_PAIR 0x1280): program a channel's configuration even when the
- * cfg regions are firewalled. `which` is 't', 'r' or 'b'. Fields follow
- * the register layouts (hw/k3_udma.h §3.3).
+ * Firmware side (the DM firmware model, k3_dmfw.c): write channel
+ * configuration register `reg` (K3_TCFG, K3_TCQ, K3_THREAD, ... of
+ * hw/k3_udma.h §3.3) of channel `index` even when the cfg regions are
+ * firewalled. `which` is 't', 'r' or 'b'. -EINVAL for a channel or register
+ * the engine does not have.
  */
-int ofl_sim_udma_fw_chan_cfg(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t cfg,
-			     uint32_t cq, uint32_t thread);
+int ofl_sim_udma_fw_write(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t reg,
+			  uint32_t val);
+const struct ofl_sim_udma_params *ofl_sim_udma_params(const struct ofl_sim_udma *u);
 /* BCDMA: TI-SCI RING_CFG for DMA ring `ring` (valid bits as for the RA). */
 int ofl_sim_udma_fw_dring_cfg(struct ofl_sim_udma *u, uint32_t ring, uint32_t valid, uint64_t addr,
 			      uint32_t count, uint8_t asel);
@@ -146,5 +152,16 @@ struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u);
 
 /* Models by DT node: create the model(s) of a UDMA/BCDMA node (and its RA). */
 int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t errlen);
+
+/*
+ * The DM firmware of the world (k3_dmfw.c): decode the TI-SCI request
+ * msg[0, req_len) (src/hw/tisci.h), apply it to the models it names by
+ * TI-SCI device ID as register writes, and write the response header into
+ * msg (ACK, or NACK with the reason in `why`). Returns 0 when a response
+ * was written, -EINVAL when the request is too short or resp_cap cannot
+ * hold a header.
+ */
+int ofl_sim_fw_xfer(struct ofl_sim *sim, uint8_t *msg, size_t req_len, size_t resp_cap, char *why,
+		    size_t why_len);
 
 #endif /* OFL_SIM_K3_MODELS_H */

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "hw/k3_udma.h"
 #include "sim/k3_models.h"
 
@@ -458,6 +458,11 @@ uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t n)
 	return v;
 }
 
+const struct ofl_sim_ringacc_params *ofl_sim_ringacc_params(const struct ofl_sim_ringacc *ra)
+{
+	return &ra->p;
+}
+
 bool ofl_sim_ringacc_firewalled(const struct ofl_sim_ringacc *ra)
 {
 	return ra->p.cfg_firewalled;
@@ -486,7 +491,17 @@ int ofl_sim_ringacc_fw_ring_cfg(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t
 		r->size_reg = sz;
 		ring_apply_size(r);
 	}
+	const uint32_t written[] = { r->ba_lo, r->ba_hi, r->size_reg };
 	pthread_mutex_unlock(&ra->mu);
+	/* the registers as the firmware left them: BA_LO (bit 0), BA_HI (1), SIZE (2-4) */
+	const struct { uint32_t valid, reg; } order[] = {
+		{ K3_BIT(0), K3_RA_CFG_BA_LO }, { K3_BIT(1), K3_RA_CFG_BA_HI },
+		{ K3_BIT(2) | K3_BIT(3) | K3_BIT(4), K3_RA_CFG_SIZE },
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(order); i++)
+		if (valid & order[i].valid)
+			ofl_sim_trace_fw(ra->sim, ra, RA_CFG, (uint64_t)n * K3_RA_CFG_STRIDE + order[i].reg,
+					 written[i]);
 	return 0;
 }
 
@@ -511,6 +526,45 @@ static void ra_destroy(struct ofl_sim_model *m)
 	free(ra);
 }
 
+/*
+ * Register names for the trace (sim.h), as Linux drivers/soc/ti/k3-ringacc.c
+ * names the fields of struct k3_ring_rt_regs, k3_ring_fifo_regs and
+ * k3_ring_cfg_regs (upper case). A FIFO window is one name: an element is
+ * written or read at the end of its 512-byte window (hw/k3_udma.h §3.4).
+ */
+static const struct ofl_sim_reg rt_names[] = {
+	OFL_SIM_REG(K3_RA_RT_DB, "DB"),
+	OFL_SIM_REG(K3_RA_RT_OCC, "OCC"),
+	OFL_SIM_REG(K3_RA_RT_INDX, "INDX"),
+	OFL_SIM_REG(K3_RA_RT_HWOCC, "HWOCC"),
+	OFL_SIM_REG(K3_RA_RT_HWINDX, "HWINDX"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg fifo_names[] = {
+	{ K3_RA_FIFO_HEAD, K3_RA_FIFO_WINDOW, 0, "HEAD_DATA", NULL, 0 },
+	{ K3_RA_FIFO_TAIL, K3_RA_FIFO_WINDOW, 0, "TAIL_DATA", NULL, 0 },
+	{ K3_RA_FIFO_PEEK_HEAD, K3_RA_FIFO_WINDOW, 0, "PEEK_HEAD_DATA", NULL, 0 },
+	{ K3_RA_FIFO_PEEK_TAIL, K3_RA_FIFO_WINDOW, 0, "PEEK_TAIL_DATA", NULL, 0 },
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg cfg_names[] = {
+	OFL_SIM_REG(K3_RA_CFG_BA_LO, "BA_LO"),
+	OFL_SIM_REG(K3_RA_CFG_BA_HI, "BA_HI"),
+	OFL_SIM_REG(K3_RA_CFG_SIZE, "SIZE"),
+	OFL_SIM_REG(K3_RA_CFG_EVENT, "EVENT"),
+	OFL_SIM_REG(K3_RA_CFG_ORDERID, "ORDERID"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_regarea rt_area[] = {
+	{ "ring", 0, K3_RA_RT_STRIDE, 0, rt_names }, { NULL, 0, 0, 0, NULL },
+};
+static const struct ofl_sim_regarea fifo_area[] = {
+	{ "ring", 0, K3_RA_FIFO_STRIDE, 0, fifo_names }, { NULL, 0, 0, 0, NULL },
+};
+static const struct ofl_sim_regarea cfg_area[] = {
+	{ "ring", 0, K3_RA_CFG_STRIDE, 0, cfg_names }, { NULL, 0, 0, 0, NULL },
+};
+
 struct ofl_sim_ringacc *ofl_sim_ringacc_create(struct ofl_sim *sim,
 					       const struct ofl_sim_ringacc_params *p)
 {
@@ -531,16 +585,17 @@ struct ofl_sim_ringacc *ofl_sim_ringacc_create(struct ofl_sim *sim,
 		unsigned region;
 		uint64_t a, s;
 		const char *name;
+		const struct ofl_sim_regarea *names;
 	} regs[] = {
-		{ RA_RT, p->rt, p->rt_size, "ringacc.rt" },
-		{ RA_FIFOS, p->fifos, p->fifos_size, "ringacc.fifos" },
-		{ RA_PROXY_GCFG, p->proxy_gcfg, p->proxy_gcfg_size, "ringacc.proxy_gcfg" },
-		{ RA_PROXY_TARGET, p->proxy_target, p->proxy_target_size, "ringacc.proxy_target" },
-		{ RA_CFG, p->cfg, p->cfg_size, "ringacc.cfg" },
+		{ RA_RT, p->rt, p->rt_size, "ringacc.rt", rt_area },
+		{ RA_FIFOS, p->fifos, p->fifos_size, "ringacc.fifos", fifo_area },
+		{ RA_PROXY_GCFG, p->proxy_gcfg, p->proxy_gcfg_size, "ringacc.proxy_gcfg", NULL },
+		{ RA_PROXY_TARGET, p->proxy_target, p->proxy_target_size, "ringacc.proxy_target", NULL },
+		{ RA_CFG, p->cfg, p->cfg_size, "ringacc.cfg", cfg_area },
 	};
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(regs); i++) {
 		if (regs[i].s && ofl_sim_add_block(sim, regs[i].a, regs[i].s, &ra_ops, ra, regs[i].region,
-						   regs[i].name) < 0) {
+						   regs[i].name, regs[i].names) < 0) {
 			ofl_sim_remove_blocks(sim, ra);
 			ra_destroy(&ra->base);
 			return NULL;

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "hw/k3_udma.h"
 #include "sim/k3_models.h"
 
@@ -797,20 +797,27 @@ static const struct ofl_sim_block_ops udma_ops = {
 
 /* ------------------------------------------------------------- firmware entry points */
 
-int ofl_sim_udma_fw_chan_cfg(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t cfg,
-			     uint32_t cq, uint32_t thread)
+int ofl_sim_udma_fw_write(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t reg,
+			  uint32_t val)
 {
 	unsigned region = which == 't' ? R_TCHAN : which == 'r' ? R_RCHAN : which == 'b' ? R_BCHAN : R_COUNT;
 
 	if (region == R_COUNT || index >= cnt_of(u, region))
 		return -EINVAL;
 	pthread_mutex_lock(&u->mu);
-	struct chan *c = chan_of(u, region, index);
-	c->cfg = cfg;
-	c->cq = cq;
-	c->thread = thread;
+	uint32_t *p = cfg_reg(region, chan_of(u, region, index), reg);
+	if (p)
+		*p = val;
 	pthread_mutex_unlock(&u->mu);
+	if (!p)
+		return -EINVAL;
+	ofl_sim_trace_fw(u->sim, u, region, (uint64_t)index * K3_CHANCFG_STRIDE + reg, val);
 	return 0;
+}
+
+const struct ofl_sim_udma_params *ofl_sim_udma_params(const struct ofl_sim_udma *u)
+{
+	return &u->p;
 }
 
 int ofl_sim_udma_fw_dring_cfg(struct ofl_sim_udma *u, uint32_t ring, uint32_t valid, uint64_t addr,
@@ -830,7 +837,17 @@ int ofl_sim_udma_fw_dring_cfg(struct ofl_sim_udma *u, uint32_t ring, uint32_t va
 		d->size_reg = (d->size_reg & ~K3_DRING_SIZE_ELCNT(0xFFFF)) | K3_DRING_SIZE_ELCNT(count);
 		dring_apply_size(d);
 	}
+	const uint32_t written[] = { d->ba_lo, d->ba_hi, d->size_reg };
 	pthread_mutex_unlock(&u->mu);
+	/* the registers as the firmware left them: BA_LO (bit 0), BA_HI (1, 7), SIZE (2) */
+	const struct { uint32_t valid, reg; } order[] = {
+		{ K3_BIT(0), K3_DRING_CFG_BA_LO }, { K3_BIT(1) | K3_BIT(7), K3_DRING_CFG_BA_HI },
+		{ K3_BIT(2), K3_DRING_CFG_SIZE },
+	};
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(order); i++)
+		if (valid & order[i].valid)
+			ofl_sim_trace_fw(u->sim, u, R_RING, (uint64_t)ring * K3_DRING_CFG_STRIDE + order[i].reg,
+					 written[i]);
 	return 0;
 }
 
@@ -882,6 +899,84 @@ static void udma_destroy(struct ofl_sim_model *m)
 	free(u);
 }
 
+/*
+ * Register names for the trace (sim.h). GCFG and channel real-time
+ * registers: Linux drivers/dma/ti/k3-udma.h (UDMA_REV_REG ... UDMA_CAP_REG(i),
+ * UDMA_CHAN_RT_*_REG); channel configuration: TI SYSFW resource manager
+ * udmap (UDMAP_TCHAN_* / UDMAP_RCHAN_*; THRD_ID named THREAD as in
+ * hw/k3_udma.h); DMA rings: hw/k3_udma.h §3.5.
+ */
+static const struct ofl_sim_reg gcfg_names[] = {
+	OFL_SIM_REG(K3_GCFG_REVISION, "REV"),
+	OFL_SIM_REG(K3_GCFG_PERF_CTRL, "PERF_CTL"),
+	OFL_SIM_REG(K3_GCFG_EMU_CTRL, "EMU_CTL"),
+	OFL_SIM_REG(K3_GCFG_PSIL_TO, "PSIL_TO"),
+	OFL_SIM_REG(K3_GCFG_UTC_CTL, "UTC_CTL"),
+	{ K3_GCFG_CAP0, 5 * 4, 4, "CAP", NULL, 0 },
+	OFL_SIM_REG(0x80, "RX_FLOW_ID_FW_OES"),
+	OFL_SIM_REG(0x88, "RX_FLOW_ID_FW_STATUS"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg chanrt_names[] = {
+	OFL_SIM_REG(K3_RT_CTL, "CTL"),
+	OFL_SIM_REG(K3_RT_SWTRIG, "SWTRIG"),
+	OFL_SIM_REG(K3_RT_STDATA, "STDATA"),
+	OFL_SIM_REG(K3_RT_PEER_BCNT, "PEER_BCNT"),
+	OFL_SIM_REG(K3_RT_PEER_RT_EN, "PEER_RT_EN"),
+	{ K3_RT_PEER0, 9 * 4, 4, "PEER", NULL, 0 },
+	OFL_SIM_REG(K3_RT_PCNT, "PCNT"),
+	OFL_SIM_REG(K3_RT_BCNT, "BCNT"),
+	OFL_SIM_REG(K3_RT_SBCNT, "SBCNT"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg tchan_names[] = {
+	OFL_SIM_REG(K3_TCFG, "TCFG"),
+	OFL_SIM_REG(K3_TCREDIT, "TCREDIT"),
+	OFL_SIM_REG(K3_TCQ, "TCQ"),
+	OFL_SIM_REG(0x20, "TOES"),
+	OFL_SIM_REG(0x60, "TEOES"),
+	OFL_SIM_REG(K3_TPRI_CTRL, "TPRI_CTRL"),
+	OFL_SIM_REG(K3_THREAD, "THREAD"),
+	OFL_SIM_REG(K3_TFIFO_DEPTH, "TFIFO_DEPTH"),
+	OFL_SIM_REG(K3_TST_SCHED, "TST_SCHED"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg rchan_names[] = {
+	OFL_SIM_REG(K3_RCFG, "RCFG"),
+	OFL_SIM_REG(K3_RCQ, "RCQ"),
+	OFL_SIM_REG(0x20, "ROES"),
+	OFL_SIM_REG(0x60, "REOES"),
+	OFL_SIM_REG(K3_TPRI_CTRL, "RPRI_CTRL"),
+	OFL_SIM_REG(K3_THREAD, "THREAD"),
+	OFL_SIM_REG(K3_TST_SCHED, "RST_SCHED"),
+	OFL_SIM_REG(K3_RFLOW_RNG, "RFLOW_RNG"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg ringrt_names[] = {
+	OFL_SIM_REG(K3_DRING_FDB, "FDB"),
+	OFL_SIM_REG(K3_DRING_FOCC, "FOCC"),
+	OFL_SIM_REG(K3_DRING_RDB, "RDB"),
+	OFL_SIM_REG(K3_DRING_ROCC, "ROCC"),
+	OFL_SIM_REG_END,
+};
+static const struct ofl_sim_reg ring_names[] = {
+	OFL_SIM_REG(K3_DRING_CFG_BA_LO, "BA_LO"),
+	OFL_SIM_REG(K3_DRING_CFG_BA_HI, "BA_HI"),
+	OFL_SIM_REG(K3_DRING_CFG_SIZE, "SIZE"),
+	OFL_SIM_REG_END,
+};
+#define AREA(unit, stride, names) { { unit, 0, stride, 0, names }, { NULL, 0, 0, 0, NULL } }
+static const struct ofl_sim_regarea gcfg_area[] = AREA(NULL, 0, gcfg_names);
+static const struct ofl_sim_regarea tchanrt_area[] = AREA("tchan", K3_CHANRT_STRIDE, chanrt_names);
+static const struct ofl_sim_regarea rchanrt_area[] = AREA("rchan", K3_CHANRT_STRIDE, chanrt_names);
+static const struct ofl_sim_regarea bchanrt_area[] = AREA("bchan", K3_CHANRT_STRIDE, chanrt_names);
+static const struct ofl_sim_regarea ringrt_area[] = AREA("ring", K3_DRING_RT_STRIDE, ringrt_names);
+static const struct ofl_sim_regarea ring_area[] = AREA("ring", K3_DRING_CFG_STRIDE, ring_names);
+static const struct ofl_sim_regarea tchan_area[] = AREA("tchan", K3_CHANCFG_STRIDE, tchan_names);
+static const struct ofl_sim_regarea rchan_area[] = AREA("rchan", K3_CHANCFG_STRIDE, rchan_names);
+static const struct ofl_sim_regarea bchan_area[] = AREA("bchan", K3_CHANCFG_STRIDE, tchan_names);
+#undef AREA
+
 static int add_blocks(struct ofl_sim *sim, struct ofl_sim_udma *u)
 {
 	const struct ofl_sim_udma_params *p = &u->p;
@@ -889,23 +984,24 @@ static int add_blocks(struct ofl_sim *sim, struct ofl_sim_udma *u)
 		unsigned region;
 		uint64_t a, s;
 		const char *name;
+		const struct ofl_sim_regarea *names;
 	} regs[] = {
-		{ R_GCFG, p->gcfg, p->gcfg_size, "udma.gcfg" },
-		{ R_TCHANRT, p->tchanrt, p->tchanrt_size, "udma.tchanrt" },
-		{ R_RCHANRT, p->rchanrt, p->rchanrt_size, "udma.rchanrt" },
-		{ R_BCHANRT, p->bchanrt, p->bchanrt_size, "udma.bchanrt" },
-		{ R_RINGRT, p->ringrt, p->ringrt_size, "udma.ringrt" },
-		{ R_RING, p->ring, p->ring_size, "udma.ring" },
-		{ R_TCHAN, p->tchan, p->tchan_size, "udma.tchan" },
-		{ R_RCHAN, p->rchan, p->rchan_size, "udma.rchan" },
-		{ R_BCHAN, p->bchan, p->bchan_size, "udma.bchan" },
-		{ R_RFLOW, p->rflow, p->rflow_size, "udma.rflow" },
+		{ R_GCFG, p->gcfg, p->gcfg_size, "udma.gcfg", gcfg_area },
+		{ R_TCHANRT, p->tchanrt, p->tchanrt_size, "udma.tchanrt", tchanrt_area },
+		{ R_RCHANRT, p->rchanrt, p->rchanrt_size, "udma.rchanrt", rchanrt_area },
+		{ R_BCHANRT, p->bchanrt, p->bchanrt_size, "udma.bchanrt", bchanrt_area },
+		{ R_RINGRT, p->ringrt, p->ringrt_size, "udma.ringrt", ringrt_area },
+		{ R_RING, p->ring, p->ring_size, "udma.ring", ring_area },
+		{ R_TCHAN, p->tchan, p->tchan_size, "udma.tchan", tchan_area },
+		{ R_RCHAN, p->rchan, p->rchan_size, "udma.rchan", rchan_area },
+		{ R_BCHAN, p->bchan, p->bchan_size, "udma.bchan", bchan_area },
+		{ R_RFLOW, p->rflow, p->rflow_size, "udma.rflow", NULL },
 	};
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(regs); i++) {
 		if (!regs[i].s)
 			continue;
 		int r = ofl_sim_add_block(sim, regs[i].a, regs[i].s, &udma_ops, u, regs[i].region,
-					  regs[i].name);
+					  regs[i].name, regs[i].names);
 		if (r < 0) {
 			ofl_sim_remove_blocks(sim, u);
 			return r;

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "util/util.h"
 #include "sim/sim.h"
 
 #define SIM_MAX_BLOCKS 64
@@ -59,6 +59,8 @@ struct ofl_sim {
 
 	pthread_mutex_t models_mu;
 	struct ofl_sim_model *models;
+
+	FILE *trace; /* OFFLOAD_SIM_TRACE: line-buffered, so that a line is one append */
 };
 
 /* ------------------------------------------------------------------ world */
@@ -82,6 +84,17 @@ struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts)
 		sim->opts.dram_base = SIM_DEFAULT_DRAM_BASE;
 	if (!sim->opts.dram_size)
 		sim->opts.dram_size = SIM_DEFAULT_DRAM_SIZE;
+	if (sim->opts.trace) {
+		sim->trace = fopen(sim->opts.trace, "ae");
+		if (!sim->trace) {
+			int e = errno;
+			free(sim);
+			errno = e;
+			return NULL;
+		}
+		setvbuf(sim->trace, NULL, _IOLBF, 0);
+		sim->opts.trace = NULL; /* the caller's string: not kept */
+	}
 	sim->next_phys = sim->opts.dram_base;
 	sim->line = host_cache_line();
 	pthread_mutex_init(&sim->blocks_mu, NULL);
@@ -116,6 +129,8 @@ void ofl_sim_destroy(struct ofl_sim *sim)
 		free(m);
 	}
 	free(sim->mems);
+	if (sim->trace)
+		fclose(sim->trace);
 	pthread_mutex_destroy(&sim->blocks_mu);
 	pthread_rwlock_destroy(&sim->mem_lock);
 	pthread_mutex_destroy(&sim->fault_mu);
@@ -137,39 +152,6 @@ void ofl_sim_dram(const struct ofl_sim *sim, uint64_t *base, uint64_t *size)
 size_t ofl_sim_cache_line(const struct ofl_sim *sim)
 {
 	return sim->line;
-}
-
-struct ofl_sim *ofl_sim_get(struct offload_ctx *ctx)
-{
-	pthread_mutex_lock(&ctx->lock);
-	if (!ctx->sim_world) {
-		struct ofl_sim_opts o = { .noncoherent = (ctx->flags & OFFLOAD_CTX_SIM_NONCOHERENT) != 0 };
-		ctx->sim_world = ofl_sim_create(&o);
-	}
-	struct ofl_sim *sim = ctx->sim_world;
-	if (sim)
-		sim->refs++;
-	pthread_mutex_unlock(&ctx->lock);
-	return sim;
-}
-
-void ofl_sim_put(struct offload_ctx *ctx)
-{
-	struct ofl_sim *dead = NULL;
-
-	pthread_mutex_lock(&ctx->lock);
-	struct ofl_sim *sim = ctx->sim_world;
-	if (sim && --sim->refs == 0) {
-		dead = sim;
-		ctx->sim_world = NULL;
-	}
-	pthread_mutex_unlock(&ctx->lock);
-	ofl_sim_destroy(dead);
-}
-
-struct ofl_sim *ofl_sim_of(const struct offload_ctx *ctx)
-{
-	return ctx->sim_world;
 }
 
 /* ------------------------------------------------------------------ bus errors */
@@ -200,7 +182,7 @@ uint64_t ofl_sim_bus_errors(struct ofl_sim *sim, char *last, size_t len)
 
 int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
 		      const struct ofl_sim_block_ops *ops, void *model, unsigned region,
-		      const char *name)
+		      const char *name, const struct ofl_sim_regarea *names)
 {
 	int r = 0;
 
@@ -229,6 +211,7 @@ int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
 	b->region = region;
 	b->phys = phys;
 	b->size = size;
+	b->names = names;
 	ofl_strlcpy(b->name, name, sizeof(b->name));
 	sim->blocks[sim->nblocks++] = b;
 out:
@@ -266,43 +249,160 @@ struct ofl_sim_block *ofl_sim_find_block(struct ofl_sim *sim, uint64_t phys, uin
 	return found;
 }
 
-static bool mmio_ok(struct ofl_sim_block *b, uint64_t off, unsigned width, bool write)
+/* ------------------------------------------------------------------ register trace */
+
+bool ofl_sim_tracing(const struct ofl_sim *sim)
+{
+	return sim->trace != NULL;
+}
+
+/* Which unit of area `a` holds block offset `off`, and the offset within it. */
+static bool area_unit(const struct ofl_sim_regarea *a, uint64_t off, uint64_t *idx, uint64_t *in)
+{
+	uint64_t s = a->stride < 0 ? (uint64_t)-a->stride : (uint64_t)a->stride, i;
+
+	if (s == 0) {
+		if (off < a->base)
+			return false;
+		*idx = 0;
+		*in = off - a->base;
+		return true;
+	}
+	if (a->stride > 0) {
+		if (off < a->base)
+			return false;
+		i = (off - a->base) / s;
+	} else {
+		if (off >= a->base + s)
+			return false;
+		i = (a->base + s - 1 - off) / s; /* unit i spans [base - i*s, base - i*s + s) */
+	}
+	if (a->count && i >= a->count)
+		return false;
+	*idx = i;
+	*in = a->stride > 0 ? off - (a->base + i * s) : off - (a->base - i * s);
+	return true;
+}
+
+/* "TCFG tchan 3", "CAP2", "CTAR1", or the block and offset of an unnamed register. */
+static void reg_label(const struct ofl_sim_block *b, uint64_t off, bool write, unsigned width,
+		      char *buf, size_t n)
+{
+	for (const struct ofl_sim_regarea *a = b->names; a && a->regs; a++) {
+		uint64_t idx, in;
+		if (!area_unit(a, off, &idx, &in))
+			continue;
+		for (const struct ofl_sim_reg *r = a->regs; r->name; r++) {
+			uint32_t span = r->span ? r->span : 4;
+			if (in < r->off || in - r->off >= span || (r->width && r->width != width))
+				continue;
+			const char *nm = write && r->wname ? r->wname : r->name;
+			int k = r->step ? snprintf(buf, n, "%s%llu", nm, (unsigned long long)((in - r->off) / r->step))
+					: snprintf(buf, n, "%s", nm);
+			if (a->unit && k > 0 && (size_t)k < n)
+				snprintf(buf + k, n - (size_t)k, " %s %llu", a->unit, (unsigned long long)idx);
+			return;
+		}
+	}
+	snprintf(buf, n, "%s+0x%llx", b->name, (unsigned long long)off);
+}
+
+/* One trace line: R32|W32|R64|W64|R16|W16 0x<phys> 0x<value> <REGISTER> [unit n] [what]. */
+static void trace(const struct ofl_sim_block *b, bool write, unsigned width, uint64_t off, uint64_t v,
+		  const char *what)
+{
+	char name[96];
+
+	reg_label(b, off, write, width, name, sizeof(name));
+	fprintf(b->sim->trace, "%c%u 0x%llx 0x%0*llx %s%s%s\n", write ? 'W' : 'R', width * 8,
+		(unsigned long long)(b->phys + off), (int)width * 2, (unsigned long long)v, name,
+		what ? " " : "", what ? what : "");
+}
+
+void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
+		      uint32_t val)
+{
+	if (!sim->trace)
+		return;
+	pthread_mutex_lock(&sim->blocks_mu);
+	for (int i = 0; i < sim->nblocks; i++) {
+		const struct ofl_sim_block *b = sim->blocks[i];
+		if (b->model == model && b->region == region && off < b->size) {
+			trace(b, true, 4, off, val, "fw");
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sim->blocks_mu);
+}
+
+/* ------------------------------------------------------------------ MMIO accessors */
+
+static bool mmio_ok(struct ofl_sim_block *b, uint64_t off, unsigned width, bool write, uint64_t v)
 {
 	if (OFL_LIKELY(off + width <= b->size && (off & (width - 1)) == 0))
 		return true;
 	ofl_sim_bus_error(b->sim, "%s of %u bytes at %s+0x%llx (block is 0x%llx bytes)",
 			  write ? "write" : "read", width, b->name, (unsigned long long)off,
 			  (unsigned long long)b->size);
+	if (b->sim->trace)
+		trace(b, write, width, off, v, "bus-error");
+	return false;
+}
+
+/* A block without 16-bit registers: a bus error. */
+static bool has16(struct ofl_sim_block *b, uint64_t off, bool write, uint16_t v)
+{
+	if (write ? b->ops->write16 != NULL : b->ops->read16 != NULL)
+		return true;
+	ofl_sim_bus_error(b->sim, "16-bit %s at %s+0x%llx: the block has no 16-bit registers",
+			  write ? "write" : "read", b->name, (unsigned long long)off);
+	if (b->sim->trace)
+		trace(b, write, 2, off, v, "bus-error");
 	return false;
 }
 
 uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off)
 {
-	if (!mmio_ok(b, off, 4, false))
+	if (!mmio_ok(b, off, 4, false, 0xFFFFFFFFu))
 		return 0xFFFFFFFFu;
-	return b->ops->read32(b->model, b->region, off);
+	uint32_t v = b->ops->read32(b->model, b->region, off);
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		trace(b, false, 4, off, v, NULL);
+	return v;
 }
 
 void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val)
 {
-	if (mmio_ok(b, off, 4, true))
-		b->ops->write32(b->model, b->region, off, val);
+	if (!mmio_ok(b, off, 4, true, val))
+		return;
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		trace(b, true, 4, off, val, NULL);
+	b->ops->write32(b->model, b->region, off, val);
 }
 
 uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off)
 {
-	if (!mmio_ok(b, off, 8, false))
+	uint64_t v;
+
+	if (!mmio_ok(b, off, 8, false, ~0ull))
 		return ~0ull;
-	if (b->ops->read64)
-		return b->ops->read64(b->model, b->region, off);
-	uint64_t lo = b->ops->read32(b->model, b->region, off);
-	return lo | (uint64_t)b->ops->read32(b->model, b->region, off + 4) << 32;
+	if (b->ops->read64) {
+		v = b->ops->read64(b->model, b->region, off);
+	} else {
+		v = b->ops->read32(b->model, b->region, off);
+		v |= (uint64_t)b->ops->read32(b->model, b->region, off + 4) << 32;
+	}
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		trace(b, false, 8, off, v, NULL);
+	return v;
 }
 
 void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val)
 {
-	if (!mmio_ok(b, off, 8, true))
+	if (!mmio_ok(b, off, 8, true, val))
 		return;
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		trace(b, true, 8, off, val, NULL);
 	if (b->ops->write64) {
 		b->ops->write64(b->model, b->region, off, val);
 		return;
@@ -313,25 +413,20 @@ void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val)
 
 uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off)
 {
-	if (!mmio_ok(b, off, 2, false))
+	if (!mmio_ok(b, off, 2, false, 0xFFFFu) || !has16(b, off, false, 0xFFFFu))
 		return 0xFFFFu;
-	if (!b->ops->read16) {
-		ofl_sim_bus_error(b->sim, "16-bit read at %s+0x%llx: the block has no 16-bit registers",
-				  b->name, (unsigned long long)off);
-		return 0xFFFFu;
-	}
-	return b->ops->read16(b->model, b->region, off);
+	uint16_t v = b->ops->read16(b->model, b->region, off);
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		trace(b, false, 2, off, v, NULL);
+	return v;
 }
 
 void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val)
 {
-	if (!mmio_ok(b, off, 2, true))
+	if (!mmio_ok(b, off, 2, true, val) || !has16(b, off, true, val))
 		return;
-	if (!b->ops->write16) {
-		ofl_sim_bus_error(b->sim, "16-bit write at %s+0x%llx: the block has no 16-bit registers",
-				  b->name, (unsigned long long)off);
-		return;
-	}
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		trace(b, true, 2, off, val, NULL);
 	b->ops->write16(b->model, b->region, off, val);
 }
 
@@ -618,6 +713,20 @@ struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node)
 	pthread_mutex_lock(&sim->models_mu);
 	for (m = sim->models; m; m = m->next)
 		if (m->node == node && node >= 0)
+			break;
+	pthread_mutex_unlock(&sim->models_mu);
+	return m;
+}
+
+struct ofl_sim_model *ofl_sim_model_find(struct ofl_sim *sim,
+					 bool (*match)(const struct ofl_sim_model *m, const void *arg),
+					 const void *arg)
+{
+	struct ofl_sim_model *m;
+
+	pthread_mutex_lock(&sim->models_mu);
+	for (m = sim->models; m; m = m->next)
+		if (match(m, arg))
 			break;
 	pthread_mutex_unlock(&sim->models_mu);
 	return m;

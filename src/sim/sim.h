@@ -4,9 +4,9 @@
  *
  * A world has
  *  - an MMIO map: register blocks at physical addresses, each owned by a
- *    model; the platform's mmio accessor calls ofl_sim_mmio_*() when a region
- *    is simulated, so the backends drive models with the same code that
- *    drives silicon;
+ *    model; liboffload's mmio accessor calls ofl_sim_mmio_*() through the
+ *    simulation provider (provider.c) when a region is simulated, so the
+ *    backends drive models with the same code that drives silicon;
  *  - a memory map: DMA memory the library allocated for simulated devices.
  *    Each region has a CPU view (what the program reads and writes) and, in
  *    non-coherent mode, a separate RAM view (what the memory holds). Models
@@ -18,8 +18,8 @@
  *  - model threads: descriptor processing runs on a thread per model, woken
  *    by doorbell writes.
  *
- * One world per context, shared by every model the context attaches
- * (reference counted: ofl_sim_get()/ofl_sim_put()).
+ * One world per context, shared by every model the context attaches;
+ * created when the context opens with models and destroyed when it closes.
  */
 #ifndef OFL_SIM_H
 #define OFL_SIM_H
@@ -29,7 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct offload_ctx;
+#include "platform/sim_provider.h" /* the seam to liboffload, and enum ofl_sim_mem_mode */
+
 struct ofl_sim;
 
 /* ------------------------------------------------------------------ MMIO */
@@ -48,21 +49,64 @@ struct ofl_sim_block_ops {
 	void (*write16)(void *model, unsigned region, uint64_t off, uint16_t val);
 };
 
+/*
+ * How a model names the registers of a block, for the register trace
+ * (OFFLOAD_SIM_TRACE). Each model has a table per block, with the names
+ * Linux or the TRM uses. A block is a list of areas; an area is `count`
+ * units ("tchan", "ring"; none for the block's own registers) of `stride`
+ * bytes from `base` (a negative stride: unit i sits below unit 0, as the
+ * EIP97 ring AICs), and a unit holds the registers of `regs`.
+ */
+struct ofl_sim_reg {
+	uint32_t off;      /* within the unit */
+	uint32_t span;     /* bytes the name covers (0: 4); a FIFO window covers its whole range */
+	uint32_t step;     /* != 0: an array, register i at off + i * step, named NAME<i> */
+	const char *name;  /* ends a table when NULL */
+	const char *wname; /* the name of a write when it differs (an ACK over a STAT); NULL: name */
+	unsigned width;    /* != 0: names only accesses of that many bytes (a 16-bit half of a register) */
+};
+
+/* A plain 32-bit register, and the end of a table. */
+#define OFL_SIM_REG(off, name) { (off), 0, 0, (name), NULL, 0 }
+#define OFL_SIM_REG_END { 0, 0, 0, NULL, NULL, 0 }
+
+struct ofl_sim_regarea {
+	const char *unit;               /* NULL: registers of the block itself (stride 0) */
+	uint64_t base;                  /* offset of unit 0 */
+	int64_t stride;                 /* unit i at base + i * stride */
+	uint32_t count;                 /* units; 0: as many as the block holds */
+	const struct ofl_sim_reg *regs; /* ends an area list when NULL */
+};
+
 struct ofl_sim_block {
 	struct ofl_sim *sim;
 	const struct ofl_sim_block_ops *ops;
 	void *model;
 	unsigned region;     /* the model's own region number */
 	uint64_t phys, size; /* where the block sits in the physical address map */
+	const struct ofl_sim_regarea *names; /* the trace's register names, or NULL */
 	char name[48];
 };
 
-/* Register a block of a model at [phys, phys + size). -EEXIST on overlap, -ENOMEM. */
+/*
+ * Register a block of a model at [phys, phys + size), its registers named
+ * by `names` (an area list ending with a NULL regs; NULL: offsets only).
+ * -EEXIST on overlap, -ENOMEM.
+ */
 int ofl_sim_add_block(struct ofl_sim *sim, uint64_t phys, uint64_t size,
 		      const struct ofl_sim_block_ops *ops, void *model, unsigned region,
-		      const char *name);
+		      const char *name, const struct ofl_sim_regarea *names);
 /* Remove every block of `model` (a model that failed half-way through its creation). */
 void ofl_sim_remove_blocks(struct ofl_sim *sim, const void *model);
+/*
+ * The block serving a region [phys, phys + size) that starts at the block's
+ * base: with node >= 0 the model of that DT node is attached first (a node
+ * already modelled is left alone) and a block of another model is -EBUSY.
+ * 0, -ENODEV (no block), -EINVAL (the region starts inside a block), or the
+ * attach's -errno, with `why`.
+ */
+int ofl_sim_map(struct ofl_sim *sim, const void *fdt, int node, uint64_t phys, uint64_t size,
+		struct ofl_sim_block **out, char *why, size_t why_len);
 /* The block containing all of [phys, phys + size), or NULL. */
 struct ofl_sim_block *ofl_sim_find_block(struct ofl_sim *sim, uint64_t phys, uint64_t size);
 /*
@@ -79,7 +123,8 @@ static inline bool ofl_sim_block_of(const struct ofl_sim_block *b, const struct 
 /*
  * The accessors the platform's mmio layer calls for a simulated region.
  * An access outside the block or misaligned is a bus error: it is counted
- * (ofl_sim_bus_errors()), reads return all ones, writes are dropped.
+ * (ofl_sim_bus_errors()), reads return all ones, writes are dropped. With a
+ * trace (ofl_sim_opts.trace) every access is a line of it.
  */
 uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val);
@@ -88,14 +133,21 @@ void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val);
 uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val);
 
-/* ------------------------------------------------------------------ memory */
+/*
+ * The register trace: is the world writing one (cheap, for callers that
+ * would otherwise gather values for nothing)?
+ */
+bool ofl_sim_tracing(const struct ofl_sim *sim);
+/*
+ * A 32-bit register value the simulated firmware wrote on an engine's
+ * behalf (the DM firmware of TI-SCI): traced as a W32 of the register at
+ * `off` of the block of `model` and `region`, marked "fw". Nothing when
+ * the world writes no trace or no block of the model has that region.
+ */
+void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
+		      uint32_t val);
 
-/* Cache behaviour of a simulated DMA memory region. */
-enum ofl_sim_mem_mode {
-	OFL_SIM_MEM_COHERENT,    /* one view: device and CPU see the same bytes */
-	OFL_SIM_MEM_NONCOHERENT, /* CPU view and RAM view, joined by clean/invalidate */
-	OFL_SIM_MEM_UNCACHED,    /* one view; the CPU's accesses go straight to RAM */
-};
+/* ------------------------------------------------------------------ memory */
 
 struct ofl_sim_mem;
 
@@ -176,6 +228,10 @@ struct ofl_sim_model {
 
 void ofl_sim_model_add(struct ofl_sim *sim, struct ofl_sim_model *m);
 struct ofl_sim_model *ofl_sim_model_by_node(struct ofl_sim *sim, int node);
+/* The first model (newest first) for which match(m, arg) is true, or NULL. */
+struct ofl_sim_model *ofl_sim_model_find(struct ofl_sim *sim,
+					 bool (*match)(const struct ofl_sim_model *m, const void *arg),
+					 const void *arg);
 /*
  * Digital twin: create the model(s) that serve DT node `node` of `fdt`
  * (by its compatible; attach.c), at the addresses the tree declares. A node
@@ -219,20 +275,16 @@ struct ofl_sim_opts {
 	bool noncoherent;   /* emulate non-coherent memory for every simulated device */
 	uint64_t dram_base; /* simulated DRAM window; 0 = default 0x880000000 (J721E DDR high) */
 	uint64_t dram_size; /* 0 = default 32 GiB */
+	/* The register trace: a file every model register access is appended to (NULL: none). */
+	const char *trace;
 };
 
+/*
+ * A world. NULL when out of memory, or (errno set) when the trace file
+ * cannot be opened for appending.
+ */
 struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts);
 void ofl_sim_destroy(struct ofl_sim *sim);
 bool ofl_sim_noncoherent(const struct ofl_sim *sim);
-
-/*
- * The world of a context, created on first use (with the context's
- * OFFLOAD_CTX_SIM_NONCOHERENT flag) and destroyed when the last user puts it.
- * ofl_sim_get() returns NULL when out of memory.
- */
-struct ofl_sim *ofl_sim_get(struct offload_ctx *ctx);
-void ofl_sim_put(struct offload_ctx *ctx);
-/* The context's world without taking a reference (NULL if none). */
-struct ofl_sim *ofl_sim_of(const struct offload_ctx *ctx);
 
 #endif /* OFL_SIM_H */

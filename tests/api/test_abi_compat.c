@@ -90,7 +90,21 @@ struct cipher_op_0_1 {
 	struct offload_result *result;
 };
 
+struct ctx_opts_0_1 {
+	uint32_t size;
+	uint32_t flags;
+	enum offload_dt_source dt_source;
+	const char *dtb_path;
+	const void *dtb_blob;
+	size_t dtb_size;
+	const char *backends;
+};
+
 /* The 0.1 entry points, bound by version as a 0.1.0 binary binds them. */
+void old_ctx_opts_init(struct ctx_opts_0_1 *opts);
+int old_ctx_open(offload_ctx *ctx, const struct ctx_opts_0_1 *opts);
+__asm__(".symver old_ctx_opts_init, offload_ctx_opts_init@OFFLOAD_0");
+__asm__(".symver old_ctx_open, offload_ctx_open@OFFLOAD_0");
 int old_dev_info(const offload_ctx *ctx, int index, struct dev_info_0_1 *info);
 int old_dev_stats(const offload_ctx *ctx, int dev, struct offload_dev_stats *out, size_t size);
 int old_spi_info(const offload_spi *spi, struct spi_info_0_1 *info);
@@ -290,9 +304,34 @@ static void cipher(offload_ctx *ctx)
 	CHECK(offload_cipher_session_close(s) == 0);
 }
 
+/*
+ * A 0.1.0 caller's options: offload_ctx_opts_init@OFFLOAD_0 fills 0.1's
+ * layout and not a byte past it (0.2 added sim_provider at the end), and
+ * offload_ctx_open() takes that size.
+ */
+static void ctx_opts(void)
+{
+	unsigned char buf[sizeof(struct ctx_opts_0_1) + 32];
+	struct ctx_opts_0_1 *o = (struct ctx_opts_0_1 *)(void *)buf;
+
+	memset(buf, CANARY, sizeof(buf));
+	old_ctx_opts_init(o);
+	CHECK(o->size == sizeof(struct ctx_opts_0_1));
+	CHECK(o->dt_source == OFFLOAD_DT_AUTO && o->flags == 0 && !o->dtb_path && !o->backends);
+	CHECK(untouched(buf, sizeof(struct ctx_opts_0_1), sizeof(buf)));
+	o->dt_source = OFFLOAD_DT_NONE;
+	o->flags = OFFLOAD_CTX_NO_ENV;
+	offload_ctx *ctx = offload_ctx_new();
+	CHECK(ctx && old_ctx_open(ctx, o) == 0);
+	CHECK(ctx && offload_dev_count(ctx) >= 1); /* the CPU */
+	offload_ctx_free(ctx);
+}
+
 static int run_core(void)
 {
 	offload_ctx *ctx = open_ctx(OFFLOAD_DT_NONE);
+
+	ctx_opts();
 
 	CHECK(ctx != NULL);
 	if (!ctx)

@@ -22,6 +22,7 @@
 #include "platform/platform.h"
 #include "dspi/dspi.h"
 #include "sim/dspi_model.h"
+#include "simutil.h"
 #include "testutil.h"
 
 #define VB_LOOP "/bus@100000/spi@2100000/loopback@0"
@@ -69,7 +70,7 @@ static offload_spi *open_ok(offload_ctx *ctx, const char *path, const struct off
 
 static struct ofl_sim_dspi *model(offload_ctx *ctx, const char *ctrl)
 {
-	int node = fdt_path_offset(ctx->dt.fdt, ctrl);
+	int node = fdt_path_offset(ctx->drv.dt.fdt, ctrl);
 	ck_assert_int_ge(node, 0);
 	struct ofl_sim_dspi *m = ofl_sim_dspi_by_node(ofl_sim_of(ctx), node);
 	ck_assert_ptr_nonnull(m);

@@ -2,7 +2,7 @@
 /*
  * DSPI clock arithmetic (src/hw/dspi.h) against values computed by hand from
  * spi-fsl-dspi.c hz_to_spi_baud() and ns_delay_scale(), and where the protocol clock comes from
- * (src/hw/dspi_clock.c, backends/dspi/clock.c).
+ * (src/dt/clock.c, backends/dspi/clock.c).
  *
  * The rules, as hw/dspi.h topic 4 states them:
  *   SCK = fP / PBR x (1 + DBR) / BR, PBR in {2, 3, 5, 7},
@@ -233,11 +233,11 @@ START_TEST(clock_from_fixture)
 
 	ck_assert_ptr_nonnull(fdt);
 	/* fixed-factor 1/2 of a 132 MHz fixed clock */
-	ck_assert_int_eq(ofl_dspi_clock_from_dt(fdt, fdt_path_offset(fdt, "/soc/spi@2100000"), false, &hz,
+	ck_assert_int_eq(dspi_clock_from_dt(fdt, fdt_path_offset(fdt, "/soc/spi@2100000"), false, &hz,
 						how, sizeof(how)), 0);
 	ck_assert_uint_eq(hz, 66000000);
 	/* clock-frequency on the node */
-	ck_assert_int_eq(ofl_dspi_clock_from_dt(fdt, fdt_path_offset(fdt, "/soc/spi@2110000"), false, &hz,
+	ck_assert_int_eq(dspi_clock_from_dt(fdt, fdt_path_offset(fdt, "/soc/spi@2110000"), false, &hz,
 						how, sizeof(how)), 0);
 	ck_assert_uint_eq(hz, 150000000);
 	ck_assert_ptr_nonnull(strstr(how, "clock-frequency"));
@@ -258,10 +258,10 @@ START_TEST(clock_ls1028a)
 	}
 	int node = fdt_path_offset(fdt, "/soc/spi@2100000");
 	/* a live LS1028A: clockgen <4 1> has no rate in the tree */
-	ck_assert_int_eq(ofl_dspi_clock_from_dt(fdt, node, false, &hz, how, sizeof(how)), -ENOENT);
+	ck_assert_int_eq(dspi_clock_from_dt(fdt, node, false, &hz, how, sizeof(how)), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(how, "clock-controller@1300000 <4 1>"));
 	/* its twin: SYSCLK (fixed 100 MHz in the tree) x 4 / 2, labelled as an assumption */
-	ck_assert_int_eq(ofl_dspi_clock_from_dt(fdt, node, true, &hz, how, sizeof(how)), 0);
+	ck_assert_int_eq(dspi_clock_from_dt(fdt, node, true, &hz, how, sizeof(how)), 0);
 	ck_assert_uint_eq(hz, 200000000);
 	ck_assert_ptr_nonnull(strstr(how, "ASSUMED"));
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "core/internal.h"
+#include "simutil.h"
 #include "hw/dspi.h"
 #include "platform/platform.h"
 #include "sim/dspi_model.h"

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#ifdef OFFLOAD_HAVE_SIM
+#include <offload/sim.h>
+#endif
 #include "dt/dt.h"
 #include "testutil.h"
 
@@ -434,7 +437,15 @@ static void reasons_fit_in_dir(const char *dir)
 		if (r < 0)
 			continue;
 		reasons_fit(OFFLOAD_DT_FILE, line, 0);
+#ifdef OFFLOAD_HAVE_SIM
 		reasons_fit(OFFLOAD_DT_FILE, line, OFFLOAD_CTX_SIM);
+#else
+		/* no liboffload-sim: asking for models is refused, saying what to link */
+		ctx = offload_ctx_new();
+		o.flags = OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM;
+		ck_assert_err(ctx, offload_ctx_open(ctx, &o), -ENOTSUP, "link -loffload-sim");
+		offload_ctx_free(ctx);
+#endif
 	}
 	pclose(f);
 }
@@ -478,7 +489,7 @@ START_TEST(corruption_never_crashes)
 			continue;
 		}
 		struct ofl_dt_match m[16];
-		int n = ofl_dt_discover(dt.fdt, m, 16);
+		int n = ofl_engines_discover(dt.fdt, m, 16);
 		for (int i = 0; i < n && i < 16; i++) {
 			uint64_t a, sz;
 			ofl_dt_reg(dt.fdt, m[i].node, 0, &a, &sz, err, sizeof(err));
@@ -622,7 +633,7 @@ END_TEST
 
 struct found {
 	const char *path, *compat;
-	enum ofl_engine e;
+	const char *kind;
 };
 
 /* Discovery of fixture `name` finds exactly `want`, in blob order. */
@@ -631,47 +642,94 @@ static void expect_found(const char *name, const struct found *want, int nwant)
 	struct ofl_dt dt = load(name);
 	struct ofl_dt_match m[16];
 
-	int n = ofl_dt_discover(dt.fdt, m, 16);
+	int n = ofl_engines_discover(dt.fdt, m, 16);
 	ck_assert_int_eq(n, nwant);
 	for (int i = 0; i < n; i++) {
 		char p[256];
 		ofl_dt_path(dt.fdt, m[i].node, p, sizeof(p));
 		ck_assert_str_eq(p, want[i].path);
-		ck_assert_str_eq(m[i].compatible, want[i].compat);
-		ck_assert_int_eq(m[i].engine, want[i].e);
-		ck_assert_ptr_nonnull(m[i].soc);
-		ck_assert_str_eq(m[i].soc->compatible, want[i].compat);
+		ck_assert_str_eq(m[i].id->compatible, want[i].compat);
+		ck_assert_ptr_nonnull(m[i].id->data);
+		ck_assert_str_eq(ofl_match_row_of(m[i].id)->kind, want[i].kind);
+		ck_assert_ptr_nonnull(ofl_engine_of(&m[i]));
 	}
 	/* A short output array still counts every device. */
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, m, 2), n);
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), n);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, m, 2), n);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), n);
 	ofl_dt_free(&dt);
 }
 
 START_TEST(discover_most_specific_once)
 {
 	static const struct found want[] = {
-		{ "/soc/spi@2100000", "fsl,ls1028a-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/spi@2110000", "fsl,ls1021a-v1.0-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/spi@2120000", "fsl,lx2160a-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/spi@2130000", "nxp,s32g2-dspi", OFL_ENGINE_DSPI },
-		{ "/soc/dma-controller@31150000", "ti,j721e-navss-main-udmap", OFL_ENGINE_UDMA },
-		{ "/soc/crypto@90000", "inside-secure,safexcel-eip97ies", OFL_ENGINE_EIP97 },
+		{ "/soc/spi@2100000", "fsl,ls1028a-dspi", "dspi" },
+		{ "/soc/spi@2110000", "fsl,ls1021a-v1.0-dspi", "dspi" },
+		{ "/soc/spi@2120000", "fsl,lx2160a-dspi", "dspi" },
+		{ "/soc/spi@2130000", "nxp,s32g2-dspi", "dspi" },
+		{ "/soc/dma-controller@31150000", "ti,j721e-navss-main-udmap", "k3-udma" },
+		{ "/soc/crypto@90000", "inside-secure,safexcel-eip97ies", "eip97" },
 	};
 
 	expect_found("duplicates", want, (int)OFL_ARRAY_SIZE(want));
 }
 END_TEST
 
+/*
+ * src/dt knows no engine: it finds what the caller's lists name. Two lists
+ * whose strings the fixture's nodes carry (duplicates.dts): a node is found
+ * by the earliest string of its own compatible list that any list has, the
+ * entry and the list it is in come back, and strings in no list find nothing.
+ */
+START_TEST(discover_caller_lists)
+{
+	static const int tag_a = 1, tag_b = 2;
+	static const struct ofl_dt_id list_a[] = {
+		{ "fsl,ls1021a-v1.0-dspi", &tag_a },
+		{ "ti,am654-navss-main-udmap", &tag_a },
+		{ NULL, NULL },
+	};
+	static const struct ofl_dt_id list_b[] = {
+		{ "fsl,ls1028a-dspi", &tag_b },
+		{ "fsl,imx6-ecspi", &tag_b },
+		{ NULL, NULL },
+	};
+	const struct ofl_dt_id *const lists[] = { list_a, list_b };
+	static const struct { const char *path, *compat; unsigned list; } want[] = {
+		{ "/soc/spi@2100000", "fsl,ls1028a-dspi", 1 },        /* its first string, in list b */
+		{ "/soc/spi@2110000", "fsl,ls1021a-v1.0-dspi", 0 },   /* its fallback, in list a */
+		{ "/soc/dma-controller@31150000", "ti,am654-navss-main-udmap", 0 }, /* third string */
+		{ "/soc/spi@2140000", "fsl,imx6-ecspi", 1 },          /* unknown to the engines, not to b */
+	};
+	struct ofl_dt dt = load("duplicates");
+	struct ofl_dt_match m[8];
+
+	int n = ofl_dt_discover(dt.fdt, lists, 2, m, 8);
+	ck_assert_int_eq(n, (int)OFL_ARRAY_SIZE(want));
+	for (int i = 0; i < n; i++) {
+		char p[256];
+		ofl_dt_path(dt.fdt, m[i].node, p, sizeof(p));
+		ck_assert_str_eq(p, want[i].path);
+		ck_assert_str_eq(m[i].id->compatible, want[i].compat);
+		ck_assert_uint_eq(m[i].list, want[i].list);
+		ck_assert_ptr_eq(m[i].id->data, want[i].list ? &tag_b : &tag_a);
+	}
+	/* no lists: nothing; one empty list: nothing */
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0, NULL, 0), 0);
+	const struct ofl_dt_id empty[] = { { NULL, NULL } }, *const one[] = { empty };
+	ck_assert_int_eq(ofl_dt_discover(dt.fdt, one, 1, NULL, 0), 0);
+	ofl_dt_free(&dt);
+}
+END_TEST
+
 START_TEST(discover_safexcel_not_eip76)
 {
 	static const struct found want[] = {
-		{ "/soc/crypto@4e00000", "inside-secure,safexcel-eip197d", OFL_ENGINE_EIP197 },
-		{ "/soc/crypto@5000000", "inside-secure,safexcel-eip97ies", OFL_ENGINE_EIP97 },
-		{ "/soc/crypto@5100000", "inside-secure,safexcel-eip197b", OFL_ENGINE_EIP197 },
-		{ "/soc/crypto@5200000", "inside-secure,safexcel-eip197c-mxl", OFL_ENGINE_EIP197 },
-		{ "/soc/crypto@5300000", "inside-secure,safexcel-eip97", OFL_ENGINE_EIP97 },
-		{ "/soc/crypto@5400000", "inside-secure,safexcel-eip197", OFL_ENGINE_EIP197 },
+		{ "/soc/crypto@4e00000", "inside-secure,safexcel-eip197d", "eip197" },
+		{ "/soc/crypto@5000000", "inside-secure,safexcel-eip97ies", "eip97" },
+		{ "/soc/crypto@5100000", "inside-secure,safexcel-eip197b", "eip197" },
+		{ "/soc/crypto@5200000", "inside-secure,safexcel-eip197c-mxl", "eip197" },
+		{ "/soc/crypto@5300000", "inside-secure,safexcel-eip97", "eip97" },
+		{ "/soc/crypto@5400000", "inside-secure,safexcel-eip197", "eip197" },
 	};
 
 	expect_found("eip76", want, (int)OFL_ARRAY_SIZE(want));
@@ -697,7 +755,7 @@ START_TEST(status_rules)
 		ck_assert_str_eq(st, want[i].status);
 	}
 	/* Disabled devices are discovered (listed, never used). */
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 7);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), 7);
 	ofl_dt_free(&dt);
 }
 END_TEST
@@ -779,7 +837,7 @@ START_TEST(ranges_missing_not_translatable)
 
 	assert_has(expect_reg_fail(&dt, "/soc/local-bus/spi@100", 0, -EINVAL),
 		   "/soc/local-bus has no 'ranges'");
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 1);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), 1);
 	ofl_dt_free(&dt);
 }
 END_TEST
@@ -790,7 +848,7 @@ START_TEST(missing_reg)
 
 	assert_has(expect_reg_fail(&dt, "/soc/crypto", 0, -ENOENT), "/soc/crypto has no reg");
 	assert_has(expect_reg_fail(&dt, "/soc/nosize-bus/spi@1", 0, -EINVAL), "#size-cells = 0");
-	ck_assert_int_eq(ofl_dt_discover(dt.fdt, NULL, 0), 2);
+	ck_assert_int_eq(ofl_engines_discover(dt.fdt, NULL, 0), 2);
 	ofl_dt_free(&dt);
 }
 END_TEST
@@ -974,17 +1032,17 @@ START_TEST(builtin_without_sim)
 {
 	struct ofl_dt dt;
 	char err[256] = "";
-	int r = ofl_dt_load_builtin(&dt, err, sizeof(err));
-
 #ifdef OFFLOAD_HAVE_SIM
-	ck_assert_int_eq(r, 0);
+	/* the virtual board is liboffload-sim's */
+	const struct offload_sim_provider *sim = offload_sim_provider();
+	ck_assert_int_eq(ofl_dt_load_builtin(&dt, sim->board_dtb, sim->board_dtb_size, err, sizeof(err)), 0);
 	ck_assert_str_eq(dt.source, "builtin:virtual-board");
 	ofl_dt_free(&dt);
-#else
-	ck_assert_int_eq(r, -ENOTSUP);
-	assert_has(err, "built without the virtual board");
-	ck_assert_ptr_null(dt.fdt);
 #endif
+	/* without models there is none */
+	ck_assert_int_eq(ofl_dt_load_builtin(&dt, NULL, 0, err, sizeof(err)), -ENOTSUP);
+	assert_has(err, "comes with liboffload-sim's models");
+	ck_assert_ptr_null(dt.fdt);
 }
 END_TEST
 
@@ -1014,6 +1072,7 @@ int main(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("discover");
 	tcase_add_test(t, discover_most_specific_once);
+	tcase_add_test(t, discover_caller_lists);
 	tcase_add_test(t, discover_safexcel_not_eip76);
 	tcase_add_test(t, status_rules);
 	suite_add_tcase(s, t);

@@ -19,6 +19,7 @@
 #include "kat_vectors.h"
 #include "sim/eip97_model.h"
 #include "sim/sim.h"
+#include "simutil.h"
 #include "testutil.h"
 
 #define EIP97_COMPAT "inside-secure,safexcel-eip97ies"
@@ -990,8 +991,11 @@ START_TEST(kcapi_claims_safexcel_nodes)
 	memset(&st, 0, sizeof(st));
 	memset(&d, 0, sizeof(d));
 	ofl_strlcpy(st.proc_path, "/proc/crypto", sizeof(st.proc_path));
-	d.engine = OFL_ENGINE_EIP97;
-	ck_assert(ofl_backend_kcapi.engines & OFL_ENGINE_BIT(OFL_ENGINE_EIP97));
+	d.owner = &ofl_backend_eip97;
+	d.match = &eip97_match[0];
+	/* the SafeXcel engine says the kernel's crypto API reaches it; kcapi serves such engines */
+	ck_assert(ofl_backend_kcapi.serves & ofl_backend_eip97.flags & OFL_BE_KERNEL_CRYPTO);
+	ck_assert(ofl_backend_may_probe(&ofl_backend_kcapi, &d));
 	ck_assert_int_eq(ofl_backend_kcapi.probe(NULL, &st, &d, why, sizeof(why)), -ENOTSUP);
 	ck_assert_ptr_nonnull(strstr(why, "safexcel"));
 	st.cipher[1].in_proc = true;
@@ -1003,6 +1007,9 @@ START_TEST(kcapi_claims_safexcel_nodes)
 	ck_assert_ptr_nonnull(strstr(why, "through the kernel's safexcel driver via AF_ALG"));
 	ck_assert_ptr_nonnull(strstr(why, "safexcel-sha256"));
 	ck_assert(d.info.flags & OFFLOAD_DEVF_KERNEL);
+	/* the transfer mode is the probe's finding, labelled as such */
+	ck_assert_str_eq(d.policy.transfer_mode, "af_alg");
+	ck_assert(d.policy.refined & OFL_DECIDE_TRANSFER);
 }
 END_TEST
 

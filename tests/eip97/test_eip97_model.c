@@ -15,6 +15,7 @@
 #include "platform/platform.h"
 #include "sim/eip97_model.h"
 #include "sim/sim.h"
+#include "simutil.h"
 #include "testutil.h"
 
 #define BASE 0xd0090000ull
@@ -52,7 +53,7 @@ static void world(struct mfx *f, const struct ofl_sim_eip97_params *p)
 {
 	memset(f, 0, sizeof(*f));
 	f->ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, OFFLOAD_CTX_SIM, "cpu");
-	f->sim = ofl_sim_get(f->ctx);
+	f->sim = ofl_sim_of(f->ctx);
 	ck_assert_ptr_nonnull(f->sim);
 	f->m = ofl_sim_eip97_create(f->sim, p);
 	ck_assert_ptr_nonnull(f->m);
@@ -61,7 +62,6 @@ static void world(struct mfx *f, const struct ofl_sim_eip97_params *p)
 
 static void world_free(struct mfx *f)
 {
-	ofl_sim_put(f->ctx);
 	offload_ctx_free(f->ctx);
 }
 

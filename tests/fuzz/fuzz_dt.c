@@ -78,10 +78,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ofl_dt_load_blob(&dt, data, size, err, sizeof(err)) < 0)
 		return 0;
 	struct ofl_dt_match m[64];
-	int n = ofl_dt_discover(dt.fdt, m, 64);
+	int n = ofl_engines_discover(dt.fdt, m, 64);
 	for (int i = 0; i < n && i < 64; i++) {
 		struct ofl_policy p;
-		ofl_policy_compute(dt.fdt, &m[i], &p);
+		ofl_engine_policy(dt.fdt, &m[i], NULL, &p);
 	}
 	struct ofl_dt_rmem r[16];
 	ofl_dt_reserved_memory(dt.fdt, r, 16);

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <offload/sim.h>
+
 #include "core/internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -114,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.dtb_size = size;
 	o.flags = OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM | (size & 1 ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
 	o.backends = allow_list();
+	o.sim_provider = offload_sim_provider(); /* the models: liboffload-sim */
 	if (offload_ctx_open(ctx, &o) == 0) {
 		int n = offload_dev_count(ctx);
 		for (int i = 0; i < n; i++) {

@@ -93,6 +93,17 @@ run --dtb builtin --sim bench memcpy --size 65536 --iterations 4
 has '\+sim' "bench memcpy --size"
 run --dtb builtin --sim bench spi --device /bus@100000/spi@2100000/loopback@0 -S 64 -I 2
 has 'dspi-sim' "bench spi"
+# --sim-trace FILE: the models' register accesses, before or after the command name
+run --sim-trace "$tmp/trace" --dtb builtin --sim bench memcpy --size 4096 --iterations 1 --backend udma
+if grep -Eq '^W32 0x30b[0-9a-f]{5} 0x[0-9a-f]{8} TCFG tchan [0-9]+$' "$tmp/trace"; then ok; else bad "--sim-trace: no TCFG write in: $(head -c 300 "$tmp/trace")"; fi
+rm -f "$tmp/trace"
+run --dtb builtin --sim bench spi --device /bus@100000/spi@2100000/loopback@0 -S 4 -I 1 --sim-trace "$tmp/trace"
+if grep -Eq '^W16 0x2100034 0x[0-9a-f]{4} PUSHR_TX$' "$tmp/trace"; then ok; else bad "--sim-trace after the command: no PUSHR_TX in: $(head -c 300 "$tmp/trace")"; fi
+if "$ctl" --sim-trace /nonexistent-dir/trace --dtb builtin list >"$tmp/out" 2>&1; then
+    bad "--sim-trace to an unwritable file succeeded"
+else
+    has 'OFFLOAD_SIM_TRACE=/nonexistent-dir/trace: cannot append to it' "--sim-trace unwritable: the message"
+fi
 # --device takes the index `list` prints, as bench memcpy --dev does: on the
 # virtual board [1] is the EIP97 model. SHA-256("abc") is FIPS 180-2's example.
 printf abc >"$tmp/abc"

@@ -438,6 +438,21 @@ START_TEST(hw_access_past_region_aborts)
 }
 END_TEST
 
+/* On hardware user space has no TI-SCI transport: the firmware channel says so (no channel). */
+START_TEST(no_firmware_channel_on_hardware)
+{
+	const struct ofl_platform hw = { 0 };
+	struct ofl_fw *fw = (struct ofl_fw *)&hw; /* overwritten with NULL */
+	char why[512] = "";
+
+	ck_assert_int_eq(ofl_fw_open(&hw, -1, &fw, why, sizeof(why)), -ENOTSUP);
+	ck_assert_ptr_null(fw);
+	ck_assert_msg(strstr(why, "no TI-SCI transport") && strstr(why, "ti_sci"), "%s", why);
+	ofl_fw_close(NULL);
+	ck_assert_int_eq(ofl_fw_xfer(NULL, (uint8_t[8]){ 0 }, 8, 8, why, sizeof(why)), -EINVAL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("platform");
@@ -454,6 +469,7 @@ int main(void)
 	tcase_add_test(t, no_dma_memory_says_what_was_tried);
 	tcase_add_test(t, reserved_memory_through_devmem);
 	tcase_add_test(t, vfio_discovery);
+	tcase_add_test(t, no_firmware_channel_on_hardware);
 	TCase *hw = tcase_create("hw-bounds");
 	tcase_add_test(hw, hw_access_inside_region);
 	tcase_add_test_raise_signal(hw, hw_access_past_region_aborts, SIGABRT);

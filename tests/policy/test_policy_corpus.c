@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#include "dspi/dspi.h"
+#include "udma/udma.h"
 #include "policy/policy.h"
 #include "testutil.h"
 
@@ -38,7 +40,7 @@ static void brd_load(struct brd *b, const char *name)
 	char err[512] = "";
 
 	ck_assert_msg(ofl_dt_load_file(&b->dt, board(name), err, sizeof(err)) == 0, "%s", err);
-	b->n = ofl_dt_discover(b->dt.fdt, b->m, 16);
+	b->n = ofl_engines_discover(b->dt.fdt, b->m, 16);
 	ck_assert_int_ge(b->n, 0);
 }
 
@@ -58,7 +60,7 @@ static struct ofl_policy pol(const struct brd *b, const char *path)
 {
 	struct ofl_policy p;
 
-	ck_assert_int_eq(ofl_policy_compute(b->dt.fdt, &b->m[find(b, path)], &p), 0);
+	ck_assert_int_eq(ofl_engine_policy(b->dt.fdt, &b->m[find(b, path)], NULL, &p), 0);
 	return p;
 }
 
@@ -85,7 +87,7 @@ START_TEST(j721e_evm)
 	ck_assert_int_eq(b.n, 2); /* the EIP76 RNG at crypto@4e00000/rng@4e10000 is not an engine */
 
 	struct ofl_policy p = pol(&b, J721E_MAIN);
-	ck_assert_str_eq(b.m[find(&b, J721E_MAIN)].compatible, "ti,j721e-navss-main-udmap");
+	ck_assert_str_eq(b.m[find(&b, J721E_MAIN)].id->compatible, "ti,j721e-navss-main-udmap");
 	ck_assert(p.enabled && p.reg_ok);
 	ck_assert_uint_eq(p.reg_addr, 0x31150000);
 	ck_assert_uint_eq(p.reg_size, 0x100);
@@ -95,10 +97,10 @@ START_TEST(j721e_evm)
 	ck_assert_str_eq(p.coherent_path, "/bus@100000/bus@30000000");
 	ck_assert_int_eq(p.cache_mode, OFFLOAD_CACHE_COHERENT);
 	ck_assert_uint_eq(p.caps, OFFLOAD_CAP_MEMCPY);
-	ck_assert_uint_eq(p.burst_by_tpl[OFL_UDMA_NORMAL], 64);
-	ck_assert_uint_eq(p.burst_by_tpl[OFL_UDMA_H], 256);
-	ck_assert_uint_eq(p.burst_by_tpl[OFL_UDMA_UH], 256);
-	ck_assert_int_eq(p.best_tpl, OFL_UDMA_UH); /* ti,sci-rm-range-tchan = <0x0d 0x0f 0x10> */
+	ck_assert_uint_eq(p.burst_by_tpl[UDMA_CLASS_NORMAL], 64);
+	ck_assert_uint_eq(p.burst_by_tpl[UDMA_CLASS_H], 256);
+	ck_assert_uint_eq(p.burst_by_tpl[UDMA_CLASS_UH], 256);
+	ck_assert_int_eq(p.best_tpl, UDMA_CLASS_UH); /* ti,sci-rm-range-tchan = <0x0d 0x0f 0x10> */
 	ck_assert_uint_eq(p.burst_bytes, 256);
 	ck_assert(p.burst_programmed);
 	ck_assert_uint_eq(p.align_bytes, 256);
@@ -139,8 +141,7 @@ START_TEST(am642_evm)
 	brd_load(&b, "k3-am642-evm");
 	ck_assert_int_eq(b.n, 2);
 	struct ofl_policy p = pol(&b, "/bus@f4000/bus@48000000/dma-controller@485c0100");
-	ck_assert_int_eq(b.m[find(&b, "/bus@f4000/bus@48000000/dma-controller@485c0100")].engine,
-			 OFL_ENGINE_BCDMA);
+	ck_assert_str_eq(ofl_match_row_of(b.m[find(&b, "/bus@f4000/bus@48000000/dma-controller@485c0100")].id)->kind, "k3-bcdma");
 	ck_assert_uint_eq(p.reg_addr, 0x485c0100);
 	reg_named(&b, "/bus@f4000/bus@48000000/dma-controller@485c0100", "bchanrt", 0x4c000000, 0x20000);
 	ck_assert(!p.coherent); /* no dma-coherent anywhere, no ti,asel */
@@ -151,8 +152,7 @@ START_TEST(am642_evm)
 	ck_assert_uint_eq(p.align_bytes, 64);
 	ck_assert_str_eq(p.transfer_mode, "tr15-bchan");
 	p = pol(&b, "/bus@f4000/bus@48000000/dma-controller@485c0000");
-	ck_assert_int_eq(b.m[find(&b, "/bus@f4000/bus@48000000/dma-controller@485c0000")].engine,
-			 OFL_ENGINE_PKTDMA);
+	ck_assert_str_eq(ofl_match_row_of(b.m[find(&b, "/bus@f4000/bus@48000000/dma-controller@485c0000")].id)->kind, "k3-pktdma");
 	ck_assert_uint_eq(p.caps, 0); /* PKTDMA cannot do mem-to-mem */
 	ofl_dt_free(&b.dt);
 }
@@ -164,7 +164,7 @@ START_TEST(espressobin)
 	brd_load(&b, "armada-3720-espressobin");
 	ck_assert_int_eq(b.n, 1);
 	struct ofl_policy p = pol(&b, "/soc/internal-regs@d0000000/crypto@90000");
-	ck_assert_int_eq(b.m[0].engine, OFL_ENGINE_EIP97);
+	ck_assert_str_eq(ofl_match_row_of(b.m[0].id)->kind, "eip97");
 	ck_assert_uint_eq(p.reg_addr, 0xd0090000);
 	ck_assert_uint_eq(p.reg_size, 0x20000);
 	ck_assert(!p.coherent);
@@ -188,13 +188,14 @@ static void ls1028a(const char *name, bool enabled)
 	ck_assert_int_eq(b.n, 3);
 	for (int i = 0; i < 3; i++) {
 		struct ofl_policy p = pol(&b, dspi[i].path);
-		ck_assert_str_eq(b.m[find(&b, dspi[i].path)].compatible, "fsl,ls1028a-dspi");
+		ck_assert_str_eq(b.m[find(&b, dspi[i].path)].id->compatible, "fsl,ls1028a-dspi");
 		ck_assert_int_eq(p.enabled, enabled);
 		ck_assert_uint_eq(p.reg_addr, dspi[i].addr);
 		ck_assert_uint_eq(p.reg_size, 0x10000);
 		ck_assert_str_eq(p.transfer_mode, "xspi-pio");
-		ck_assert_uint_eq(p.soc->u.dspi.fifo_size, 4);
-		ck_assert_uint_eq(p.soc->u.dspi.max_clock_factor, 8);
+		const struct dspi_row *dr = b.m[find(&b, dspi[i].path)].id->data;
+		ck_assert_uint_eq(dr->t.fifo_size, 4);
+		ck_assert_uint_eq(dr->t.max_clock_factor, 8);
 		ck_assert_uint_eq(p.caps, OFFLOAD_CAP_SPI);
 		/* Chip selects: spi-num-chipselects as dtc shows it, carried into the reason. */
 		char want[64];

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hw/tisci.h"
 #include "k3_fixture.h"
 
 struct world {
@@ -460,6 +461,122 @@ START_TEST(bcdma_dual_ring)
 }
 END_TEST
 
+/* A TI-SCI request of `type` for the firmware channel (ti_sci.h struct ti_sci_msg_hdr). */
+static void sci_hdr(uint8_t *m, uint16_t type)
+{
+	memset(m, 0, TISCI_MSG_MAX);
+	tisci_put16(m, TISCI_HDR_TYPE, type);
+	tisci_put32(m, TISCI_HDR_FLAGS, TISCI_FLAG_REQ_ACK_ON_PROCESSED);
+}
+
+/* A PSIL_PAIR or PSIL_UNPAIR of threads src and dst on the NAVSS: ofl_fw_xfer()'s result. */
+static int psil(struct ofl_fw *fw, uint8_t *m, uint16_t type, uint32_t src, uint32_t dst, char *why,
+		size_t wl)
+{
+	sci_hdr(m, type);
+	tisci_put32(m, TISCI_PSIL_NAV_ID, K3FX_NAVSS_ID);
+	tisci_put32(m, TISCI_PSIL_SRC, src);
+	tisci_put32(m, TISCI_PSIL_DST, dst);
+	return ofl_fw_xfer(fw, m, TISCI_PSIL_LEN, TISCI_MSG_MAX, why, wl);
+}
+
+/*
+ * The DM firmware model writes, past the firewall, what each message says it
+ * programs (drivers/firmware/ti_sci.h): TX_CH_CFG -> TCHAN TCFG and TCQ,
+ * RX_CH_CFG -> RCHAN RCFG and RCQ, PSIL_PAIR -> TCHAN THREAD = destination
+ * thread and RCHAN THREAD = source thread, RING_CFG -> the ring's SIZE. The
+ * expected register images are the hw/k3_udma.h §3.3 fields, by hand.
+ */
+START_TEST(dm_firmware_messages)
+{
+	struct world w;
+	struct ofl_fw *fw;
+	uint8_t m[TISCI_MSG_MAX];
+	char why[256];
+	uint64_t phys;
+
+	setup(&w, false, true);
+	ck_assert_int_eq(ofl_fw_open(&w.f.ctx->drv.plat, -1, &fw, why, sizeof(why)), 0);
+	/* tchan 5: CHAN_TYPE 12, FETCH 4 words, BURST code 3, ATYPE 1, completion queue 300 */
+	sci_hdr(m, TISCI_MSG_RM_UDMAP_TX_CH_CFG);
+	tisci_put32(m, TISCI_TX_VALID, 0x0E1F | 0x4000);
+	tisci_put16(m, TISCI_TX_NAV_ID, K3FX_UDMA_ID);
+	tisci_put16(m, TISCI_TX_INDEX, 5);
+	tisci_put8(m, TISCI_TX_ATYPE, 1);
+	tisci_put8(m, TISCI_TX_CHAN_TYPE, 12);
+	tisci_put16(m, TISCI_TX_FETCH_SIZE, 4);
+	tisci_put16(m, TISCI_TX_CQ_QNUM, 300);
+	tisci_put8(m, TISCI_TX_BURST_SIZE, 3);
+	ck_assert_msg(ofl_fw_xfer(fw, m, TISCI_TX_LEN, sizeof(m), why, sizeof(why)) == 0, "%s", why);
+	const uint32_t tcfg = (1u << 24) | (12u << 16) | (3u << 10) | 4u;
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x00), tcfg);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x14), 300);
+	/* the response is the request's header with the ACK flag */
+	ck_assert_uint_eq(tisci_get16(m, TISCI_HDR_TYPE), TISCI_MSG_RM_UDMAP_TX_CH_CFG);
+	ck_assert_uint_eq(tisci_get32(m, TISCI_HDR_FLAGS) & TISCI_FLAG_RESP_GENERIC_ACK, TISCI_FLAG_RESP_GENERIC_ACK);
+	/* a burst without its valid bit (14) is not programmed */
+	tisci_put32(m, TISCI_HDR_FLAGS, TISCI_FLAG_REQ_ACK_ON_PROCESSED);
+	tisci_put32(m, TISCI_TX_VALID, 0x0E1F);
+	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_TX_LEN, sizeof(m), why, sizeof(why)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x00), tcfg & ~(3u << 10));
+
+	sci_hdr(m, TISCI_MSG_RM_UDMAP_RX_CH_CFG);
+	tisci_put32(m, TISCI_RX_VALID, 0x1E1F | 0x4000);
+	tisci_put16(m, TISCI_RX_NAV_ID, K3FX_UDMA_ID);
+	tisci_put16(m, TISCI_RX_INDEX, 5);
+	tisci_put16(m, TISCI_RX_FETCH_SIZE, 4);
+	tisci_put16(m, TISCI_RX_CQ_QNUM, 300);
+	tisci_put8(m, TISCI_RX_CHAN_TYPE, 12);
+	tisci_put8(m, TISCI_RX_BURST_SIZE, 2);
+	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_RX_LEN, sizeof(m), why, sizeof(why)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x00), (12u << 16) | (2u << 10) | 4u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x14), 300);
+
+	/* PSI-L: tchan 5 owns source thread 0x1005, rchan 5 destination thread 0x9005 */
+	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_PAIR, J7_PSIL + 5, (J7_PSIL + 5) | 0x8000, why,
+			      sizeof(why)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x68), 0x9005);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x68), 0x1005);
+	/* ti_sci.h: a destination thread below 0x8000 is NACK'd (Linux then sees -ENODEV) */
+	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_PAIR, J7_PSIL + 6, J7_PSIL + 6, why, sizeof(why)),
+			 -ENODEV);
+	ck_assert_ptr_nonnull(strstr(why, "below 0x8000"));
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 6 * 0x100 + 0x68), 0);
+	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_UNPAIR, J7_PSIL + 5, (J7_PSIL + 5) | 0x8000, why,
+			      sizeof(why)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x68), 0);
+
+	/* RING_CFG on the ring accelerator: SIZE = MODE 1 (bits 31:30), ELSIZE 1 (26:24), count 16 */
+	mem(&w, 16 * 8, &phys);
+	sci_hdr(m, TISCI_MSG_RM_RING_CFG);
+	tisci_put32(m, TISCI_RING_VALID, 0x9F);
+	tisci_put16(m, TISCI_RING_NAV_ID, K3FX_RA_ID);
+	tisci_put16(m, TISCI_RING_INDEX, 700);
+	tisci_put32(m, TISCI_RING_ADDR_LO, (uint32_t)phys);
+	tisci_put32(m, TISCI_RING_ADDR_HI, (uint32_t)(phys >> 32));
+	tisci_put32(m, TISCI_RING_COUNT, 16);
+	tisci_put8(m, TISCI_RING_MODE, 1);
+	tisci_put8(m, TISCI_RING_SIZE, 1);
+	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_RING_LEN, sizeof(m), why, sizeof(why)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x48), (1u << 30) | (1u << 24) | 16u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x40), (uint32_t)phys);
+	/* a device ID no model has, an unknown type, a short message */
+	tisci_put16(m, TISCI_RING_NAV_ID, 77);
+	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_RING_LEN, sizeof(m), why, sizeof(why)), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(why, "TI-SCI device ID 77"));
+	sci_hdr(m, 0x0002); /* TI_SCI_MSG_VERSION: not a message the model knows */
+	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_HDR_SIZE, sizeof(m), why, sizeof(why)), -ENODEV);
+	sci_hdr(m, TISCI_MSG_RM_RING_CFG);
+	ck_assert_int_eq(ofl_fw_xfer(fw, m, 20, sizeof(m), why, sizeof(why)), -ENODEV);
+	ck_assert_int_eq(ofl_fw_xfer(fw, m, 4, sizeof(m), why, sizeof(why)), -EINVAL);
+	/* the host writes to the firewalled registers are still dropped */
+	ofl_mmio_write32(&w.tchan, 5 * 0x100 + 0x00, 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x00), tcfg & ~(3u << 10));
+	ofl_fw_close(fw);
+	teardown(&w);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("k3-models");
@@ -478,6 +595,7 @@ int main(void)
 	tcase_add_test(t, udma_needs_pairing_and_type);
 	tcase_add_test(t, udma_tx_ring_overflow_answers_fifo_full);
 	tcase_add_test(t, bcdma_dual_ring);
+	tcase_add_test(t, dm_firmware_messages);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "simutil.h"
 #include "platform/platform.h"
 #include "sim/sim.h"
 #include "testutil.h"
@@ -173,8 +174,8 @@ START_TEST(mmio_blocks_and_bus_errors)
 	struct ofl_sim *sim = world(false);
 	int model;
 
-	ck_assert_int_eq(ofl_sim_add_block(sim, 0x1000, 0x100, &blk_ops, &model, 5, "t"), 0);
-	ck_assert_int_eq(ofl_sim_add_block(sim, 0x10F0, 0x100, &blk_ops, &model, 6, "u"), -EEXIST);
+	ck_assert_int_eq(ofl_sim_add_block(sim, 0x1000, 0x100, &blk_ops, &model, 5, "t", NULL), 0);
+	ck_assert_int_eq(ofl_sim_add_block(sim, 0x10F0, 0x100, &blk_ops, &model, 6, "u", NULL), -EEXIST);
 	struct ofl_sim_block *b = ofl_sim_find_block(sim, 0x1000, 0x100);
 	ck_assert_ptr_nonnull(b);
 	ck_assert_ptr_null(ofl_sim_find_block(sim, 0x1000, 0x101));
@@ -206,7 +207,7 @@ START_TEST(mmio_region_smaller_than_block)
 	int model;
 	char last[160];
 
-	ck_assert_int_eq(ofl_sim_add_block(sim, 0x1000, 0x100, &blk_ops, &model, 5, "t"), 0);
+	ck_assert_int_eq(ofl_sim_add_block(sim, 0x1000, 0x100, &blk_ops, &model, 5, "t", NULL), 0);
 	ck_assert_int_eq(ofl_mmio_map_sim(sim, 0x1000, 0x40, &m), 0);
 	ck_assert_uint_eq(ofl_mmio_read32(&m, 0x3C), 0x3C + 5);
 	ck_assert_uint_eq(ofl_sim_bus_errors(sim, NULL, 0), 0);

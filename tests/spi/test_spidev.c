@@ -19,7 +19,7 @@
 #include "core/internal.h"
 #include "spitest.h"
 
-extern const struct ofl_backend ofl_backend_spidev;
+extern const struct ofl_backend ofl_backend_spidev, ofl_backend_dspi, ofl_backend_udma;
 
 static offload_ctx *ctx;
 static char *sys;
@@ -458,7 +458,10 @@ START_TEST(probe_binds_controllers_with_spidev)
 			      !strstr(why, "spidev1.0"),
 		      "%s", why);
 	ck_assert_uint_eq(dev.info.flags & OFFLOAD_DEVF_KERNEL, OFFLOAD_DEVF_KERNEL);
-	ck_assert_uint_eq(ofl_backend_spidev.engines, OFL_ENGINE_BIT(OFL_ENGINE_DSPI));
+	/* spidev serves the SPI controllers of every engine that is one (the DSPI's, here) */
+	ck_assert_uint_eq(ofl_backend_spidev.serves, OFL_BE_SPI_CONTROLLER);
+	ck_assert(ofl_backend_dspi.flags & OFL_BE_SPI_CONTROLLER);
+	ck_assert(!(ofl_backend_udma.flags & OFL_BE_SPI_CONTROLLER));
 }
 END_TEST
 

@@ -15,6 +15,7 @@
 
 #include "core/internal.h"
 #include "sim/sim.h"
+#include "simutil.h"
 #include "testutil.h"
 #include "udma/udma.h"
 
@@ -521,6 +522,8 @@ START_TEST(bcdma_bad_tisci_refused)
 	refused_dev("bcdma-sci-self", AM64_BCDMA, "ti,sci names dma-controller@485c0100, which is not a TI-SCI "
 		    "system controller");
 	refused_dev("bcdma-sci-off", AM64_BCDMA, "ti,sci names system-controller, whose status is \"disabled\"");
+	/* fuzz_sim: an ID the 16-bit nav_id of the RM messages cannot carry */
+	refused_dev("bcdma-sci-id-wide", AM64_BCDMA, "ti,sci-dev-id 0x2400001a does not fit the 16-bit nav_id");
 }
 END_TEST
 

@@ -498,8 +498,7 @@ START_TEST(config_regions_needed_without_firmware)
 		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), -ENODEV);
 		ck_assert_msg(strstr(why, cases[i].want), "case %zu: %s", i, why);
 		/* DM firmware (here the sim's TI-SCI) configures them instead: fine without */
-		f.e.fw = &udma_fw_sim_tisci;
-		f.e.fw_arg = f.model;
+		k3fx_firmware(&f);
 		ck_assert_int_eq(udma_engine_init(&f.e, why, sizeof(why)), 0);
 		m->kind = keep;
 		k3fx_teardown(&f);
@@ -544,7 +543,7 @@ START_TEST(firewalled_config_is_refused)
 	k3fx_map(&f, &e->ra_cfg, 0x31080000, 0x40000);
 	e->ra_rings = J7_RINGS;
 	e->align = 256;
-	struct ofl_dma_pool_opts po = { .cache = OFFLOAD_CACHE_COHERENT, .sim = true };
+	struct ofl_dma_pool_opts po = { .cache = OFFLOAD_CACHE_COHERENT };
 	ck_assert_int_eq(ofl_dma_pool_create(f.dev, &po, &e->pool), 0);
 	ck_assert_int_eq(udma_engine_init(e, why, sizeof(why)), 0);
 	struct udma_chan *ch;

@@ -201,7 +201,7 @@ int pyo_dev_arg(PyoCtx *c, PyObject *arg, int *dev)
 #define DEVINFO_FIELDS(X)                                                                          \
 	X(index, "Index of the device, 0 .. n-1.")                                                  \
 	X(name, "Short unique name, e.g. 'cpu', 'af_alg', 'dma-controller@31150000'.")              \
-	X(kind, "Engine kind: 'cpu', 'af_alg', 'k3-udma', 'k3-bcdma', 'dspi', 'eip97', ...")        \
+	X(kind, "Device kind: 'cpu', 'af_alg', or its engine's, e.g. 'k3-udma'.")                   \
 	X(dt_path, "Full device-tree path, or '' for devices not from the device tree.")            \
 	X(compatible, "The compatible string that matched, or ''.")                                 \
 	X(status, "Device-tree status ('okay', 'disabled', ...); 'okay' for non-DT devices.")       \
@@ -448,6 +448,9 @@ static int ctx_init(PyoCtx *c, PyObject *args, PyObject *kwds)
 	offload_ctx_opts_init(&o);
 	o.flags = (sim ? OFFLOAD_CTX_SIM : 0) | (no_env ? OFFLOAD_CTX_NO_ENV : 0) |
 		  (sim_nc ? OFFLOAD_CTX_SIM_NONCOHERENT : 0);
+#ifdef OFFLOAD_HAVE_SIM
+	o.sim_provider = offload_sim_provider(); /* the models: sim=, DtSource.BUILTIN, the AUTO fallback */
+#endif
 	if (dtb == Py_None) {
 		o.dt_source = OFFLOAD_DT_AUTO;
 	} else if (PyUnicode_Check(dtb) || PyObject_HasAttrString(dtb, "__fspath__")) {

@@ -458,7 +458,7 @@ static PyStructSequence_Desc hash_result_desc = {
 };
 
 static PyStructSequence_Field spi_info_fields[] = {
-	{ "backend", "'spidev', 'dspi' (direct) or 'dspi-sim'." },
+	{ "backend", "Backend serving the handle, with '-sim' when a model does (e.g. 'spidev')." },
 	{ "path", "The spidev path or device-tree node the handle was opened from." },
 	{ "dev", "Device index of the controller, or -1 (plain spidev path)." },
 	{ "chip_select", "Chip select number." },

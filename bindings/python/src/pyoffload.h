@@ -22,6 +22,9 @@
 #include <structmember.h>
 
 #include <offload/offload.h>
+#ifdef OFFLOAD_HAVE_SIM
+#include <offload/sim.h> /* liboffload-sim: the models */
+#endif
 
 #if PY_VERSION_HEX < 0x030A0000
 /* Python 3.10 API used here, for older interpreters. */

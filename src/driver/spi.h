@@ -13,8 +13,8 @@
  * rounding, 511 transfers, per-transfer clock ignored by spi-fsl-dspi; a
  * direct driver: no byte budget, its own word sizes and mode bits).
  */
-#ifndef OFL_CORE_SPI_INT_H
-#define OFL_CORE_SPI_INT_H
+#ifndef OFL_DRIVER_SPI_H
+#define OFL_DRIVER_SPI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +24,7 @@
 #include "dt/dt.h"
 
 struct offload_ctx;
+struct ofl_backend;
 struct ofl_device;
 
 /* What the handle was asked to be: filled by the core, refined by the backend. */
@@ -33,7 +34,7 @@ struct ofl_spi_cfg {
 	char dt_path[256];         /* child node path ("" if none or unknown) */
 	char ctrl_path[256];       /* controller node path ("" if unknown) */
 	struct ofl_device *dev;    /* the controller's device in the context, or NULL */
-	enum ofl_engine engine;    /* the controller's engine kind, NONE if unknown */
+	const struct ofl_backend *owner; /* the controller's engine, NULL if unknown */
 	int chip_select;           /* -1 while unknown */
 	bool mode_set;             /* mode must be programmed (from the DT or opts) */
 	uint32_t mode;             /* OFFLOAD_SPI_* bits */
@@ -88,10 +89,16 @@ struct ofl_spi_ops {
 int ofl_spi_parse_spidev_name(const char *path, int *bus, int *cs);
 
 /*
+ * The child of controller `ctrl` at `node` (node >= 0) or with reg == cs
+ * (node < 0): 0, -ENOENT, -ENOMEM, or the -errno of ofl_dt_spi_children().
+ */
+int ofl_spi_find_child(const void *fdt, int ctrl, int node, uint32_t cs, struct ofl_dt_spi_child *out);
+
+/*
  * Once a backend has found cfg->ctrl_path (and cfg->dt_path) for a spidev
  * path: the controller's device and engine in the context and the child's
  * CS delays, when the context's device tree has those nodes.
  */
 void ofl_spi_cfg_from_dt(struct offload_ctx *ctx, struct ofl_spi_cfg *cfg);
 
-#endif /* OFL_CORE_SPI_INT_H */
+#endif /* OFL_DRIVER_SPI_H */

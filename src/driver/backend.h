@@ -1,30 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The backend interface: what src/core expects of backends/<name>/.
+ * The backend interface: the one descriptor each backends/<name>/ gives.
  *
- * A backend is one `const struct ofl_backend` registered in
- * src/core/registry.c. It never reads the device tree for policy: it gets the
- * struct ofl_policy that src/policy computed for the device it serves.
+ * A backend is one `const struct ofl_backend ofl_backend_<name>`, listed by
+ * one offload_engine(<name>) line in backends/CMakeLists.txt, which
+ * generates the registry (ofl_backends[], in probe order). A backend that
+ * owns an engine carries its device-tree match table and its policy hook;
+ * src/core discovers the nodes every table names, src/policy decides their
+ * policy (the generic rules around the engine's hook), and then backends
+ * probe them. A backend never edits the decisions afterwards: what it learns
+ * at probe time goes through ofl_dev_refine() (src/driver/driver.h).
  *
  * Life of a context, as the core drives it:
  *   1. init()        once per context, per backend allowed by the allow-list;
  *                    a negative return means "absent here" (reason recorded),
  *                    never a context-open failure.
- *   2. add_devices() non-DT devices the backend offers (the CPU, AF_ALG).
- *   3. probe()       for each DT-discovered device whose kind the backend
- *                    serves; the first backend in registry order that binds
+ *   2. pseudo()      a device no device tree describes that the backend
+ *                    offers (the CPU, AF_ALG), given as data.
+ *   3. probe()       for each discovered device this backend may serve: the
+ *                    devices of its own engine (unless the match row says
+ *                    OFL_ROW_LIST_ONLY) and those of engines whose flags it
+ *                    `serves`; the first backend in registry order that binds
  *                    (returns 0) serves the device.
  *   4. ops           called from any thread (sync ops) or the queue owner.
  *   5. remove(), fini() at context close.
  */
-#ifndef OFL_CORE_BACKEND_H
-#define OFL_CORE_BACKEND_H
+#ifndef OFL_DRIVER_BACKEND_H
+#define OFL_DRIVER_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <offload/offload.h>
+
+#include "driver/decision.h"
+#include "dt/dt.h"
 
 struct offload_ctx;
 struct ofl_device;
@@ -89,21 +100,52 @@ struct ofl_memcpy_ops {
 	int (*queue_progress)(struct offload_queue *q, int64_t timeout_us);
 };
 
-/* Crypto and SPI op tables are declared by their modules (src/core/crypto_int.h,
- * src/core/spi_int.h); the core only carries the pointers. */
+/* Crypto and SPI op tables are declared by their modules (src/driver/crypto.h,
+ * src/driver/spi.h); the descriptor only carries the pointers. */
 struct ofl_cipher_ops;
 struct ofl_hash_ops;
 struct ofl_spi_ops;
 
+/* struct ofl_backend.flags: what an engine's devices are, and what the backend refuses. */
+#define OFL_BE_SPI_CONTROLLER (1u << 0) /* its engine is an SPI controller: its nodes take SPI children */
+#define OFL_BE_KERNEL_CRYPTO (1u << 1)  /* the kernel's crypto API may reach its engine (linux_crypto_prefix) */
+#define OFL_BE_DMA_MEMORY (1u << 2)     /* it moves data through DMA memory the library allocates */
+#define OFL_BE_NO_DMABUF (1u << 3)      /* it cannot take dma-buf memory (AF_ALG cannot pin its pages) */
+
+/*
+ * A device that no device tree describes (the CPU, AF_ALG), as its backend
+ * declares it: src/policy turns this into the device's decisions.
+ */
+struct ofl_pseudo_dev {
+	const char *name, *kind;
+	uint32_t caps;             /* OFFLOAD_CAP_* */
+	uint32_t devflags;         /* OFFLOAD_DEVF_CPU or _KERNEL */
+	bool fallback;             /* the device every operation can fall back to (the CPU) */
+	const char *coherent_reason, *cache_reason, *burst_reason, *align_reason;
+	uint64_t threshold_bytes;
+	const char *threshold_reason;
+	const char *transfer_mode;
+	char transfer_reason[OFL_REASON_LEN];
+	char usable_reason[OFL_REASON_LEN];
+};
+
 struct ofl_backend {
-	const char *name;  /* "cpu", "kcapi", "spidev", "udma", "dspi", "eip97" */
+	const char *name;  /* backend name and allow-list key, as its offload_engine() line */
 	uint32_t caps;     /* OFFLOAD_CAP_* this backend can serve */
-	/* Engine kinds (enum ofl_engine bits, see src/dt/dt.h) it can probe. */
-	uint32_t engines;
+	uint32_t flags;    /* OFL_BE_* */
+
+	/* The engine it owns (NULL for a backend that owns none). */
+	const struct ofl_dt_id *match;   /* NULL-compatible terminated; data: rows headed by struct ofl_match_row */
+	ofl_policy_hook policy;          /* its engine's rules (src/driver/decision.h) */
+	const char *linux_driver;        /* Linux driver of its nodes ("fsl-dspi"), for kernel paths and messages */
+	const char *linux_crypto_prefix; /* cra_driver_name prefix of that driver's algorithms ("safexcel-") */
+	/* Devices of other engines it may serve: it probes those whose owner has one of these OFL_BE_* flags. */
+	uint32_t serves;
 
 	int (*init)(struct offload_ctx *ctx, void **state, char *why, size_t why_len);
 	void (*fini)(struct offload_ctx *ctx, void *state);
-	int (*add_devices)(struct offload_ctx *ctx, void *state);
+	/* Fill *out with the device it offers: 1, 0 when it offers none, or -errno (the open fails). */
+	int (*pseudo)(struct offload_ctx *ctx, void *state, struct ofl_pseudo_dev *out);
 	int (*probe)(struct offload_ctx *ctx, void *state, struct ofl_device *dev, char *why,
 		     size_t why_len);
 	void (*remove)(struct ofl_device *dev);
@@ -114,7 +156,7 @@ struct ofl_backend {
 	const struct ofl_spi_ops *spi;
 };
 
-/* NULL-terminated, in probe-preference order. */
+/* NULL-terminated, in probe-preference order (generated by backends/CMakeLists.txt). */
 extern const struct ofl_backend *const ofl_backends[];
 
-#endif /* OFL_CORE_BACKEND_H */
+#endif /* OFL_DRIVER_BACKEND_H */

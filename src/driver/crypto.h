@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The crypto part of the backend interface (backend.h forward-declares these
- * tables). src/core/crypto.c validates every argument, picks the device, owns
+ * tables), and the algorithm facts both sides use (src/driver/crypto.c).
+ * src/core/crypto.c validates every argument, picks the device, owns
  * the key copy and the sessions; a backend only runs operations that are
  * already known to be well-formed.
  *
@@ -14,8 +15,8 @@
  * Driver strings returned by run/final must stay valid until the context is
  * closed (they end up in struct offload_result).
  */
-#ifndef OFL_CORE_CRYPTO_INT_H
-#define OFL_CORE_CRYPTO_INT_H
+#ifndef OFL_DRIVER_CRYPTO_H
+#define OFL_DRIVER_CRYPTO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,7 +25,6 @@
 #include <offload/crypto.h>
 
 struct ofl_device;
-struct offload_ctx;
 
 /* Static facts about a cipher: sizes the core checks before any backend runs. */
 struct ofl_cipher_info {
@@ -38,51 +38,21 @@ struct ofl_cipher_info {
 
 /* NULL for an unknown algorithm. */
 const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg);
+
+/* Static facts about a hash: its name (offload_hash_name()) and digest size in bytes. */
+struct ofl_hash_info {
+	enum offload_hash_alg alg;
+	const char *name;        /* "SHA256", "HMAC-SHA256" */
+	int digest;
+};
+/* NULL for an unknown algorithm. */
+const struct ofl_hash_info *ofl_hash_info(enum offload_hash_alg alg);
 /* The underlying digest of an HMAC algorithm (or alg itself). */
 enum offload_hash_alg ofl_hash_base(enum offload_hash_alg alg);
 static inline bool ofl_hash_is_hmac(enum offload_hash_alg alg)
 {
 	return ((unsigned)alg & 0x100u) != 0;
 }
-
-/*
- * sizeof(struct offload_cipher_op) in liboffload 0.1, the oldest layout
- * offload_cipher() and offload_cipher_session_run() accept (fields are only
- * ever added at the end).
- */
-#define OFL_CIPHER_OP_SIZE_0_1 OFL_SIZE_UPTO(struct offload_cipher_op, result)
-
-/* One device a session may use, with its lazily created backend state. */
-struct ofl_crypto_slot {
-	struct ofl_device *dev;
-	void *bs;
-};
-
-/*
- * Choose the devices of a new cipher or hash session (core/crypto.c): kind
- * is OFFLOAD_CAP_CIPHER or OFFLOAD_CAP_HASH, alg the algorithm, alg_name its
- * name for messages. Fills eng (may stay NULL: no engine) and cpu (NULL when
- * the CPU cannot do it); dev >= 0 pins the session to that device (eng).
- * 0, or -ENODEV / -ENOTSUP with the reasons of every device tried.
- */
-int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t kind, int alg,
-		    const char *alg_name, struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu);
-/*
- * The automatic choice ofl_crypto_pick() found for kind and alg on this
- * context before (it keeps one per algorithm while the context is open):
- * true with eng and cpu's devices set, false when it has not found one yet.
- */
-bool ofl_crypto_pick_cached(struct offload_ctx *ctx, uint32_t kind, int alg,
-			    struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu);
-/*
- * The error of a call on a cipher or hash session s (kind "cipher" or
- * "hash") that cannot run: -EINVAL when s is NULL or not an open session
- * (is_session false), else -EBADF for its closed or inherited context ctx.
- * The sessions' fast paths test all that in one branch and call this,
- * out of line, only when one of them holds.
- */
-int ofl_crypto_session_err(const void *s, bool is_session, const struct offload_ctx *ctx,
-			   const char *func, const char *kind);
 
 struct ofl_cipher_ops {
 	/*
@@ -144,4 +114,4 @@ struct ofl_hash_ops {
 	void (*close)(void *bs);
 };
 
-#endif /* OFL_CORE_CRYPTO_INT_H */
+#endif /* OFL_DRIVER_CRYPTO_H */
