@@ -629,6 +629,87 @@ START_TEST(validate_names_libfdt_rules)
 }
 END_TEST
 
+/* ofl_dt_node_by_phandle() against libfdt's fdt_node_offset_by_phandle() on every phandle of a blob. */
+static void phandles_agree(const void *fdt, const char *name)
+{
+	uint32_t max = 0;
+	int depth = 0;
+
+	for (int n = 0; n >= 0; n = fdt_next_node(fdt, n, &depth)) {
+		uint32_t ph = fdt_get_phandle(fdt, n);
+		if (ph > max)
+			max = ph;
+		if (ph)
+			ck_assert_msg(ofl_dt_node_by_phandle(fdt, ph) == fdt_node_offset_by_phandle(fdt, ph),
+				      "%s: phandle 0x%x: %d, libfdt %d", name, ph, ofl_dt_node_by_phandle(fdt, ph),
+				      fdt_node_offset_by_phandle(fdt, ph));
+	}
+	const uint32_t none[] = { 0, UINT32_MAX, max + 1, 0x7fffffff };
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		ck_assert_msg(ofl_dt_node_by_phandle(fdt, none[i]) < 0 &&
+			      (none[i] == max || fdt_node_offset_by_phandle(fdt, none[i]) < 0),
+			      "%s: phandle 0x%x found", name, none[i]);
+}
+
+/*
+ * A phandle is a node's first "phandle" property if it is one cell, else its
+ * first "linux,phandle" if that is (libfdt's fdt_get_phandle()); the lookup
+ * must find the same node as libfdt in every fixture, real board and in a
+ * tree given each kind of phandle property.
+ */
+START_TEST(node_by_phandle_is_libfdts)
+{
+	static const char *const fixtures[] = { "dma", "udma-classes", "rmem", "ranges-mixed", "inherit" };
+	const char *shared = getenv("OFFLOAD_TEST_SHARED_DTB");
+	static const char *const boards[] = { "k3-j721e-evm", "k3-am654-base-board", "fsl-ls1028a-rdb" };
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		struct ofl_dt dt = load(fixtures[i]);
+		phandles_agree(dt.fdt, fixtures[i]);
+		ofl_dt_free(&dt);
+	}
+	for (size_t i = 0; shared && *shared && i < sizeof(boards) / sizeof(boards[0]); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s.dtb", shared, boards[i]);
+		if (access(path, R_OK) != 0)
+			continue;
+		unsigned char *b = slurp(path, &len);
+		phandles_agree(b, boards[i]);
+		free(b);
+	}
+	/* a tree with linux,phandle only, a two-byte phandle beside it, and both on one node */
+	unsigned char *b = slurp(fixture_path("ranges-mixed"), &len);
+	size_t cap = len + 1024;
+	unsigned char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(fdt_open_into(b, t, (int)cap), 0);
+	/* offsets move as properties are added: each node is looked up again by path */
+	const char *const pa = "/soc", *const pc = "/soc/regs@d0000000", *const pd = "/soc/regs@d0000000/crypto@90000";
+	ck_assert(fdt_path_offset(t, pa) > 0 && fdt_path_offset(t, pc) > 0 && fdt_path_offset(t, pd) > 0);
+	const uint8_t two[2] = { 0, 7 };
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pa), "linux,phandle", 0x4242), 0);
+	ck_assert_int_eq(fdt_setprop(t, fdt_path_offset(t, pc), "phandle", two, 2), 0);
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pc), "linux,phandle", 0x4343), 0);
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pd), "phandle", 0x4444), 0);
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pd), "linux,phandle", 0x4545), 0);
+	ck_assert_int_eq(fdt_pack(t), 0);
+	const uint32_t phs[] = { 0x4242, 0x4343, 0x4444, 0x4545, 7 };
+	for (size_t i = 0; i < sizeof(phs) / sizeof(phs[0]); i++) {
+		int want = fdt_node_offset_by_phandle(t, phs[i]);
+		ck_assert_msg(ofl_dt_node_by_phandle(t, phs[i]) == (want < 0 ? -ENOENT : want),
+			      "phandle 0x%x: %d, libfdt %d", phs[i], ofl_dt_node_by_phandle(t, phs[i]), want);
+	}
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4242), fdt_path_offset(t, pa));
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4343), fdt_path_offset(t, pc));
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4444), fdt_path_offset(t, pd));
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4545), -ENOENT); /* "phandle" wins on that node */
+	phandles_agree(t, "ranges-mixed with phandle properties");
+	free(t);
+	free(b);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ discovery */
 
 struct found {
@@ -1068,6 +1149,7 @@ int main(void)
 	tcase_add_test(t, corruption_never_crashes);
 	tcase_add_test(t, validate_refuses_what_libfdt_refuses);
 	tcase_add_test(t, validate_names_libfdt_rules);
+	tcase_add_test(t, node_by_phandle_is_libfdts);
 	tcase_add_test(t, builtin_without_sim);
 	suite_add_tcase(s, t);
 	t = tcase_create("discover");
