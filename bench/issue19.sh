@@ -16,7 +16,7 @@ run sh bench/crypto_callgrind.sh "$build"
 run sh bench/ctx_open_callgrind.sh "$build" "$dtbs/k3-j721e-evm.dtb"
 # memcpy: back to back against memcpy and the two-thread copies, after idle, beside a busy core
 run "$ctl" --dtb none bench memcpy --min 64 --max 256M --peers 2thr,2thr-nt --rounds 5 --time 3 --max-rounds 30
-run "$ctl" --dtb none bench memcpy --min 4K --max 256M --mode idle --rounds 5 --time 3 --max-rounds 30
+run "$ctl" --dtb none bench memcpy --min 4K --max 256M --mode idle --rounds 5 --time 6 --max-rounds 30
 run "$ctl" --dtb none bench memcpy --min 4K --max 256M --busy --rounds 5 --time 3 --max-rounds 30
 # crypto sessions and the one-shot hash against OpenSSL called directly
 run sh bench/crypto_overhead.sh "$ctl"

@@ -1227,7 +1227,7 @@ static void usage(const struct cli *cli, FILE *f)
 		"                      repeatedly within a pass (up to 64 MiB, at least twice) and\n"
 		"                      verified after it; idle: every pass after --idle of nothing\n"
 		"                      (worker threads asleep), each copy verified\n"
-		"  --idle SECONDS      the idle time before each pass of --mode idle (default 20ms)\n"
+		"  --idle SECONDS      the idle time before each pass of --mode idle (default 10ms)\n"
 		"  --busy              another process spins on the last CPU meanwhile\n"
 		"  --rounds N          rounds per size, --time split among them (1..64, default 1)\n"
 		"  --quiet PCT         a round counts only if other processes took under PCT %% of\n"
@@ -1446,7 +1446,7 @@ int bench_memcpy(struct cli *cli, int argc, char **argv)
 		.formats = CLI_FMT_JSON | CLI_FMT_CSV,
 	};
 	struct bm_opts o = { .threads = 1, .min = 64, .max = (size_t)256 << 20, .factor = 4,
-			     .idle_s = 0.02, .rounds = 1, .quiet = 0.05 };
+			     .idle_s = 0.01, .rounds = 1, .quiet = 0.05 };
 	offload_ctx *ctx;
 
 	int r = cli_parse(cli, &cmd, &o, argc, argv);
