@@ -51,6 +51,10 @@ cpio
 kmod
 xz-utils
 zstd
+gcc-aarch64-linux-gnu
+gcc-arm-linux-gnueabihf
+qemu-user
+qemu-system-arm
 "
 
 BENCH_PACKAGES="
@@ -79,11 +83,22 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
 fi
 
+# The cross builds (cmake/toolchain-*.cmake, scripts/cross-sysroot.sh) take the
+# target's -dev packages with apt-get download, which needs the foreign
+# architectures' package lists; nothing of them is installed on the host.
+need_update=0
+for a in arm64 armhf; do
+    if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+        dpkg --add-architecture "$a"
+        need_update=1
+    fi
+done
+
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-if [ -n "$missing" ]; then
+if [ -n "$missing" ] || [ "$need_update" = 1 ]; then
     export DEBIAN_FRONTEND=noninteractive
     # A foreign-architecture index can fail to update (wrong size from a mirror
     # mid-sync) while the native ones are fine; let the install decide.
@@ -93,6 +108,6 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     apt-get $lock update || true
     # shellcheck disable=SC2086
-    apt-get $lock install -y --no-install-recommends $missing
+    [ -z "$missing" ] || apt-get $lock install -y --no-install-recommends $missing
 fi
 echo "setup-debian.sh: all packages present"

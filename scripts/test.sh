@@ -8,6 +8,10 @@
 #                              clang build's result
 #   scripts/test.sh --asan     AddressSanitizer + UndefinedBehaviorSanitizer build
 #                              (build-asan/) and every test
+#   scripts/test.sh --cross    cross builds for aarch64 and armhf (cmake/toolchain-
+#                              *.cmake; build-aarch64/, build-arm/): gcc -Werror
+#                              build and the whole suite under qemu-user, then a
+#                              clang -Werror build of each (build-*-clang/)
 #   scripts/test.sh --configs  the optional parts switched off one at a time
 #                              (OFFLOAD_WITH_SIM, _OPENSSL, _KCAPI; build-no*/):
 #                              -Werror build and every test (with OPENSSL=OFF
@@ -28,6 +32,38 @@ if [ "${1:-}" = "--configs" ]; then
         ctest --test-dir "$d" --output-on-failure -j "$jobs"
     done
     exit 0
+fi
+
+if [ "${1:-}" = "--cross" ]; then
+    jobs=$(nproc 2>/dev/null || echo 2)
+    rc=0
+    for t in aarch64-linux-gnu:arm64 arm-linux-gnueabihf:armhf; do
+        triplet=${t%%:*}
+        arch=${t#*:}
+        d=build-${triplet%%-*}
+        # The kernel tests share build/'s guest kernels (tests/qemu).
+        cmake -S . -B "$d" -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_DOCS=OFF \
+            -DCMAKE_TOOLCHAIN_FILE="$(pwd)/cmake/toolchain-$triplet.cmake" \
+            -DOFFLOAD_QEMU_CACHE="$(pwd)/build/qemu-cache"
+        cmake --build "$d" -j "$jobs"
+        # clang, same sysroot: warning-free is what is checked.
+        if CC=clang cmake -S . -B "$d-clang" -DOFFLOAD_WERROR=ON -DOFFLOAD_BUILD_DOCS=OFF \
+               -DOFFLOAD_BUILD_TESTS=OFF -DCMAKE_TOOLCHAIN_FILE="$(pwd)/cmake/toolchain-$triplet.cmake" \
+               -DOFFLOAD_SYSROOT="$(pwd)/$d/sysroot-$arch" &&
+           cmake --build "$d-clang" -j "$jobs"; then
+            step="$triplet clang -Werror build=ok"
+        else
+            step="$triplet clang -Werror build=FAILED (see above)"
+        fi
+        # Every test under qemu-user; the verdict lists the parts of tests that
+        # user emulation cannot run ("partly ...: SKIP (part, under qemu-user)").
+        ctest --test-dir "$d" --output-on-failure -j "$jobs" \
+            --output-junit "$(pwd)/$d/ctest-junit.xml" \
+            --test-output-size-passed 65536 --test-output-size-failed 1048576 || rc=1
+        echo "test.sh --cross: $triplet, every test under qemu-user and the $arch guest kernels:"
+        python3 scripts/verdict.py "$d/ctest-junit.xml" --step "$step" || rc=1
+    done
+    exit "$rc"
 fi
 
 dir=build

@@ -32,6 +32,22 @@
 #define TEST_PATIENT_NS 30000000000ull
 #define TEST_IMPATIENT_NS 50000000ull
 
+/*
+ * Under user-mode emulation (a cross build's ctest runs every program under
+ * qemu-user and sets OFFLOAD_TEST_EMULATOR, tests/CMakeLists.txt), a test
+ * leaves out the part the emulator cannot run: test_emulated(why) says so on
+ * stderr, with the reason, and returns 1; natively it returns 0.
+ */
+static inline int test_emulated(const char *why)
+{
+	const char *e = getenv("OFFLOAD_TEST_EMULATOR");
+
+	if (!e || !*e)
+		return 0;
+	fprintf(stderr, "SKIP (part, under %s): %s\n", e, why);
+	return 1;
+}
+
 /* Open a context with explicit options and no environment influence. */
 static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char *path,
 					 uint32_t flags, const char *backends)

@@ -46,16 +46,34 @@ struct kc_alg *ofl_kc_hash_alg(struct kc_state *st, enum offload_hash_alg alg)
 	return &st->hash[(ofl_hash_is_hmac(alg) ? 6 : 0) + b - 1];
 }
 
+/*
+ * The driver for a: a hardware engine's own when the kernel has one for the
+ * name (then bound by its cra_driver_name, which AF_ALG takes as the
+ * algorithm name: crypto/api.c __crypto_alg_lookup takes an exact
+ * cra_driver_name match before any cra_name match by priority, so a CPU
+ * implementation of equal or higher priority cannot take the request),
+ * else the kernel's choice by priority.
+ */
 static void kc_lookup(struct kc_state *st, struct kc_alg *a)
 {
 	struct ofl_proc_crypto_entry e;
 
-	if (ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0) {
+	if (ofl_proc_crypto_pick_hw(st->proc_path, a->cra_name, a->socket_type, &e) == 0 ||
+	    ofl_proc_crypto_pick(st->proc_path, a->cra_name, a->socket_type, &e) == 0) {
 		ofl_strlcpy(a->driver, e.driver, sizeof(a->driver));
 		a->priority = e.priority;
 		a->hw = ofl_kcapi_driver_is_hw(e.driver);
 		a->in_proc = true;
 	}
+}
+
+const char *ofl_kc_bind_name(const struct kc_state *st, const struct kc_alg *a)
+{
+	/* A stand-in /proc/crypto (OFFLOAD_PROC_CRYPTO, a test hook) describes
+	 * another kernel: its driver names need not exist in this one. */
+	if (strcmp(st->proc_path, OFL_PROC_CRYPTO) != 0)
+		return a->cra_name;
+	return a->hw ? a->driver : a->cra_name;
 }
 
 /* The stored copy of name (caller holds st->lock); NULL when out of memory. */
@@ -101,6 +119,11 @@ const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw)
 	 * crypto_safexcel). Not seen: one registered without a module load
 	 * (a deferred probe of a loaded driver) until the next load or context.
 	 */
+	/* Bound by the engine's driver name: that driver serves it. */
+	if (a->hw) {
+		*hw = true;
+		return a->driver;
+	}
 	pthread_mutex_lock(&st->lock);
 	if (mods && a->seen && a->seen_modules == mods) {
 		*hw = a->seen_hw;

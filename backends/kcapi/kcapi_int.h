@@ -56,6 +56,10 @@ struct kc_alg *ofl_kc_hash_alg(struct kc_state *st, enum offload_hash_alg alg);
  * answer for a. The string stays valid until the context closes.
  */
 const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw);
+/* The name a session binds: the hardware driver's cra_driver_name when a
+ * is served by an engine (kc_lookup), else the algorithm's cra_name (also
+ * under a stand-in /proc/crypto, whose drivers this kernel may lack). */
+const char *ofl_kc_bind_name(const struct kc_state *st, const struct kc_alg *a);
 /* Answer a query for an entry (hw preference and why). */
 int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len);
 /* A libkcapi error as a library error with a message. */

@@ -63,7 +63,7 @@ static int kc_hash_open(struct ofl_device *dev, enum offload_hash_alg alg, const
 	h->st = dev->bstate;
 	h->a = ofl_kc_hash_alg(h->st, alg);
 	h->digest_len = (uint32_t)ofl_hash_info(alg)->digest;
-	r = kcapi_md_init(&h->h, h->a->cra_name, 0);
+	r = kcapi_md_init(&h->h, ofl_kc_bind_name(h->st, h->a), 0);
 	/* An HMAC tfm needs a key even when it is empty (else ENOKEY). */
 	if (r == 0 && ofl_hash_is_hmac(alg))
 		r = kcapi_md_setkey(h->h, key_len ? key : nokey, (uint32_t)key_len);

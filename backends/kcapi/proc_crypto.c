@@ -37,11 +37,14 @@ static bool type_fits(const char *type, const char *socket_type)
 }
 
 static void consider(const struct ofl_proc_crypto_entry *e, const char *cra_name,
-		     const char *socket_type, struct ofl_proc_crypto_entry *best, bool *found)
+		     const char *socket_type, bool hw_only, struct ofl_proc_crypto_entry *best,
+		     bool *found)
 {
 	if (!e->name[0] || strcmp(e->name, cra_name) != 0)
 		return;
 	if (!e->selftest_passed || e->internal || !type_fits(e->type, socket_type))
+		return;
+	if (hw_only && !ofl_kcapi_driver_is_hw(e->driver))
 		return;
 	/* A later entry must be strictly better, as in the kernel's lookup. */
 	if (*found && e->priority <= best->priority)
@@ -53,7 +56,7 @@ static void consider(const struct ofl_proc_crypto_entry *e, const char *cra_name
 /* One pass over the file: the best entry for cra_name, and how many entries
  * there were. Returns 0 found, -ENOENT, or -errno when path cannot be read. */
 static int pick_once(const char *path, const char *cra_name, const char *socket_type,
-		     struct ofl_proc_crypto_entry *best, int *entries)
+		     bool hw_only, struct ofl_proc_crypto_entry *best, int *entries)
 {
 	FILE *f = fopen(path, "re");
 
@@ -70,7 +73,7 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
 		char *colon = strchr(line, ':');
 		if (!colon) {
 			if (trim(line)[0] == '\0') {
-				consider(&e, cra_name, socket_type, best, &found);
+				consider(&e, cra_name, socket_type, hw_only, best, &found);
 				memset(&e, 0, sizeof(e));
 			}
 			continue;
@@ -79,7 +82,7 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
 		const char *k = trim(line), *v = trim(colon + 1);
 		if (strcmp(k, "name") == 0) {
 			/* A "name" line starts a new entry even without a blank line. */
-			consider(&e, cra_name, socket_type, best, &found);
+			consider(&e, cra_name, socket_type, hw_only, best, &found);
 			memset(&e, 0, sizeof(e));
 			ofl_strlcpy(e.name, v, sizeof(e.name));
 			(*entries)++;
@@ -99,7 +102,7 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
 			e.async = strcmp(v, "yes") == 0;
 		}
 	}
-	consider(&e, cra_name, socket_type, best, &found);
+	consider(&e, cra_name, socket_type, hw_only, best, &found);
 	free(line);
 	fclose(f);
 	return found ? 0 : -ENOENT;
@@ -117,8 +120,8 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
  */
 #define OFL_PROC_CRYPTO_PASSES 4
 
-int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *socket_type,
-			 struct ofl_proc_crypto_entry *out)
+static int pick(const char *path, const char *cra_name, const char *socket_type, bool hw_only,
+		struct ofl_proc_crypto_entry *out)
 {
 	struct ofl_proc_crypto_entry best, prev;
 	int r = 0, prev_r = 1, n = 0, prev_n = -1;
@@ -126,7 +129,7 @@ int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *soc
 	memset(&prev, 0, sizeof(prev));
 
 	for (int pass = 0; pass < OFL_PROC_CRYPTO_PASSES; pass++) {
-		r = pick_once(path, cra_name, socket_type, &best, &n);
+		r = pick_once(path, cra_name, socket_type, hw_only, &best, &n);
 		if (r != 0 && r != -ENOENT)
 			return r;
 		if (r == prev_r && n == prev_n && strcmp(best.driver, prev.driver) == 0)
@@ -138,6 +141,18 @@ int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *soc
 	if (r == 0)
 		*out = best;
 	return r;
+}
+
+int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *socket_type,
+			 struct ofl_proc_crypto_entry *out)
+{
+	return pick(path, cra_name, socket_type, false, out);
+}
+
+int ofl_proc_crypto_pick_hw(const char *path, const char *cra_name, const char *socket_type,
+			    struct ofl_proc_crypto_entry *out)
+{
+	return pick(path, cra_name, socket_type, true, out);
 }
 
 /*

@@ -39,6 +39,16 @@ int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *soc
 			 struct ofl_proc_crypto_entry *out);
 
 /*
+ * The same, among the hardware drivers alone (ofl_kcapi_driver_is_hw): the
+ * engine's own entry even where a CPU implementation of equal or higher
+ * priority is what the kernel would bind for cra_name (Armada 3720:
+ * cbc-aes-ce and safexcel-cbc-aes both 300, the first registered wins).
+ * Returns as ofl_proc_crypto_pick(); -ENOENT when no hardware driver serves it.
+ */
+int ofl_proc_crypto_pick_hw(const char *path, const char *cra_name, const char *socket_type,
+			    struct ofl_proc_crypto_entry *out);
+
+/*
  * Is this kernel driver an off-CPU engine? True for driver names on a list
  * of Linux hardware crypto drivers (safexcel-* for the Inside Secure
  * EIP97/EIP197, and others); CPU instruction-set drivers (aesni, ce, neon,

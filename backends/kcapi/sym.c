@@ -92,11 +92,11 @@ static int kc_cipher_open(struct ofl_device *dev, enum offload_cipher_alg alg, c
 	c->ci = ofl_cipher_info(alg);
 	c->a = &st->cipher[alg - 1];
 	if (c->ci->aead) {
-		r = kcapi_aead_init(&c->h, c->a->cra_name, 0);
+		r = kcapi_aead_init(&c->h, ofl_kc_bind_name(st, c->a), 0);
 		if (r == 0)
 			r = kcapi_aead_setkey(c->h, key, (uint32_t)key_len);
 	} else {
-		r = kcapi_cipher_init(&c->h, c->a->cra_name, 0);
+		r = kcapi_cipher_init(&c->h, ofl_kc_bind_name(st, c->a), 0);
 		if (r == 0)
 			r = kcapi_cipher_setkey(c->h, key, (uint32_t)key_len);
 	}

@@ -82,6 +82,11 @@ bool ofl_devmem_allowed(void)
 	return e && strcmp(e, "1") == 0;
 }
 
+/* mmap offsets carry physical addresses (and VFIO's index << 40): a 32-bit
+ * off_t would map the wrong memory silently (CMakeLists.txt sets
+ * _FILE_OFFSET_BITS=64 for every target). */
+_Static_assert(sizeof(off_t) == 8, "liboffload needs a 64-bit off_t (_FILE_OFFSET_BITS=64)");
+
 int ofl_devmem_map(uint64_t phys, uint64_t size, bool uncached, void **cpu, void **map,
 		   size_t *map_len, int *fd, char *why, size_t wl)
 {

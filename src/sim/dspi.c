@@ -633,7 +633,7 @@ static const struct ofl_sim_block_ops dspi_ops = {
 
 static void m_destroy(struct ofl_sim_model *base)
 {
-	struct ofl_sim_dspi *m = (struct ofl_sim_dspi *)base;
+	struct ofl_sim_dspi *m = ofl_container_of(base, struct ofl_sim_dspi, base);
 	for (unsigned i = 0; i < NUM_CS; i++)
 		if (m->dev[i])
 			m->dev[i]->ops->destroy(m->dev[i]);
@@ -707,7 +707,7 @@ struct ofl_sim_dspi *ofl_sim_dspi_by_node(struct ofl_sim *sim, int node)
 {
 	struct ofl_sim_model *b = ofl_sim_model_by_node(sim, node);
 
-	return b && strcmp(b->kind, "nxp-dspi") == 0 ? (struct ofl_sim_dspi *)b : NULL;
+	return b && strcmp(b->kind, "nxp-dspi") == 0 ? ofl_container_of(b, struct ofl_sim_dspi, base) : NULL;
 }
 
 /* ------------------------------------------------------------- devices */

@@ -477,7 +477,7 @@ static void model_run(void *arg)
 
 static bool model_idle(struct ofl_sim_model *base)
 {
-	struct ofl_sim_eip97 *m = (struct ofl_sim_eip97 *)base;
+	struct ofl_sim_eip97 *m = ofl_container_of(base, struct ofl_sim_eip97, base);
 	bool idle = true;
 
 	pthread_mutex_lock(&m->mu);
@@ -730,7 +730,7 @@ void ofl_sim_eip97_stats(struct ofl_sim_eip97 *m, uint32_t ring, struct ofl_sim_
 
 static void eip97_destroy(struct ofl_sim_model *base)
 {
-	struct ofl_sim_eip97 *m = (struct ofl_sim_eip97 *)base;
+	struct ofl_sim_eip97 *m = ofl_container_of(base, struct ofl_sim_eip97, base);
 
 	ofl_sim_thread_stop(&m->th);
 	eip97_pe_free(m->pe);

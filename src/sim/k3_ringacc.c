@@ -519,7 +519,7 @@ void ofl_sim_ringacc_listen(struct ofl_sim_ringacc *ra, void (*pushed)(void *arg
 
 static void ra_destroy(struct ofl_sim_model *m)
 {
-	struct ofl_sim_ringacc *ra = (struct ofl_sim_ringacc *)m;
+	struct ofl_sim_ringacc *ra = ofl_container_of(m, struct ofl_sim_ringacc, base);
 
 	pthread_mutex_destroy(&ra->mu);
 	free(ra->rings);

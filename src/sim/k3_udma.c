@@ -506,7 +506,7 @@ static void model_run(void *arg)
 
 static bool model_idle(struct ofl_sim_model *m)
 {
-	struct ofl_sim_udma *u = (struct ofl_sim_udma *)m;
+	struct ofl_sim_udma *u = ofl_container_of(m, struct ofl_sim_udma, base);
 	bool idle = true;
 
 	pthread_mutex_lock(&u->mu);
@@ -886,7 +886,7 @@ struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u)
 
 static void udma_destroy(struct ofl_sim_model *m)
 {
-	struct ofl_sim_udma *u = (struct ofl_sim_udma *)m;
+	struct ofl_sim_udma *u = ofl_container_of(m, struct ofl_sim_udma, base);
 
 	ofl_sim_thread_stop(&u->thr);
 	if (u->p.ra)

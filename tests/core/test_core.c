@@ -728,12 +728,17 @@ static void fork_child_releases(enum offload_dt_source src, uint32_t flags, cons
 		bad |= offload_ctx_close(ctx) != 0;                 /* the queue is still open */
 		bad |= offload_ctx_close(ctx) != -EBADF;            /* ... now it is closed */
 		offload_ctx_free(ctx);
-		/* The child's own context works. */
+		/* The child's own context works, with workers of its own. */
+		size_t m = n;
+		if (test_emulated("a forked child of a threaded program cannot start threads "
+				  "(QEMU 7.2 user mode aborts in cpu_exec); the child's own copy "
+				  "stays below the split size"))
+			m = 4096;
 		offload_ctx *mine = offload_ctx_new();
 		struct offload_ctx_opts o = none_opts();
 		bad |= mine == NULL || offload_ctx_open(mine, &o) != 0;
-		memset(b, 0x33, n);
-		bad |= offload_memcpy(mine, a, b, n) != 0 || memcmp(a, b, n) != 0;
+		memset(b, 0x33, m);
+		bad |= offload_memcpy(mine, a, b, m) != 0 || memcmp(a, b, m) != 0;
 		offload_ctx_free(mine);
 		_exit(bad ? 3 : 0);
 	}

@@ -20,14 +20,24 @@
 #include "kat_vectors.h"
 #include "testutil.h"
 
-#define BIG_AAD (((size_t)1 << 32) + 16u) /* 4 GiB + 16: (int) of it is 16 */
+/*
+ * On a 32-bit target (armhf) size_t is 32 bits: lengths of 4 GiB and more
+ * cannot be expressed, so the 4 GiB AAD and GCM's 2^36-byte limit are
+ * 64-bit-only cases; 2 GiB + 16 (negative as an int) is tested everywhere.
+ */
 #define MID_AAD (((size_t)1 << 31) + 16u) /* 2 GiB + 16: (int) of it is negative */
+#if SIZE_MAX > UINT32_MAX
+#define BIG_AAD (((size_t)1 << 32) + 16u) /* 4 GiB + 16: (int) of it is 16 */
+#define ZEROS_LEN BIG_AAD
+#else
+#define ZEROS_LEN MID_AAD
+#endif
 
 static const uint8_t key[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
 				 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
 static const uint8_t iv[12] = { 0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88 };
 static const uint8_t plain[32] = "two blocks of plaintext, 32 B..";
-static const uint8_t *zeros; /* BIG_AAD bytes of zeros, read-only */
+static const uint8_t *zeros; /* ZEROS_LEN bytes of zeros, read-only */
 
 /* ------------------------------------------------------------ reference GCM pieces */
 
@@ -128,6 +138,7 @@ static struct offload_cipher_op gcm_op(enum offload_cipher_dir dir, size_t aad_l
 					   .tag = tag, .tag_len = 16 };
 }
 
+#ifdef BIG_AAD
 /* AAD of 4 GiB + 16: the whole AAD is authenticated, not its low 32 bits. */
 START_TEST(aad_above_4gib_is_authenticated)
 {
@@ -148,6 +159,7 @@ START_TEST(aad_above_4gib_is_authenticated)
 	ck_assert_mem_eq(buf, plain, 32);
 }
 END_TEST
+#endif
 
 /* AAD between 2 and 4 GiB (negative as an int), in place: decrypts, plaintext kept. */
 START_TEST(aad_above_2gib_in_place)
@@ -162,6 +174,7 @@ START_TEST(aad_above_2gib_in_place)
 }
 END_TEST
 
+#if SIZE_MAX > UINT32_MAX
 /* GCM's own limits are argument errors named after the API function, not engine errors. */
 START_TEST(gcm_limits_are_einval)
 {
@@ -174,6 +187,7 @@ START_TEST(gcm_limits_are_einval)
 	ck_assert_err(ctx, offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "offload_cipher: AES-GCM data of");
 }
 END_TEST
+#endif
 
 static void kat_report(void *arg, const struct kat_outcome *o)
 {
@@ -197,23 +211,29 @@ END_TEST
 
 int main(void)
 {
-	void *m = mmap(NULL, BIG_AAD, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *m = mmap(NULL, ZEROS_LEN, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED) {
-		printf("SKIP: cannot map %zu bytes of zeros (MAP_NORESERVE): %s\n", (size_t)BIG_AAD,
+		printf("SKIP: cannot map %zu bytes of zeros (MAP_NORESERVE): %s\n", (size_t)ZEROS_LEN,
 		       strerror(errno));
 		return TEST_SKIP;
 	}
+#ifndef BIG_AAD
+	printf("note: 32-bit size_t: the 4 GiB AAD and GCM's 2^36-byte limit cannot be expressed "
+	       "here; the 2 GiB + 16 case runs\n");
+#endif
 	zeros = m;
 	Suite *s = suite_create("crypto_large");
 	TCase *tc = tcase_create("large");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
+#ifdef BIG_AAD
 	tcase_add_test(tc, aad_above_4gib_is_authenticated);
-	tcase_add_test(tc, aad_above_2gib_in_place);
 	tcase_add_test(tc, gcm_limits_are_einval);
+#endif
+	tcase_add_test(tc, aad_above_2gib_in_place);
 	tcase_add_loop_test(tc, kat_in_small_pieces, 0, 4);
 	suite_add_tcase(s, tc);
 	int r = test_run(s);
-	munmap(m, BIG_AAD);
+	munmap(m, ZEROS_LEN);
 	return r;
 }

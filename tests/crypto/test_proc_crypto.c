@@ -32,6 +32,26 @@ START_TEST(tie_keeps_first_listed)
 }
 END_TEST
 
+/*
+ * The engine's own entry where the kernel's pick is a CPU driver: on Armada
+ * 3720 cbc(aes) ties at 300 and the kernel binds cbc-aes-ce; the kcapi
+ * backend binds safexcel-cbc-aes by its driver name instead.
+ */
+START_TEST(hardware_pick_beats_a_cpu_tie)
+{
+	struct ofl_proc_crypto_entry e;
+
+	ck_assert_int_eq(ofl_proc_crypto_pick_hw(path(), "cbc(aes)", "skcipher", &e), 0);
+	ck_assert_str_eq(e.driver, "safexcel-cbc-aes");
+	ck_assert_int_eq(e.priority, 300);
+	ck_assert_int_eq(ofl_proc_crypto_pick_hw(path(), "ecb(aes)", "skcipher", &e), 0);
+	ck_assert_str_eq(e.driver, "safexcel-ecb-aes");
+	/* no hardware entry: md5-generic only; safexcel-gcm-aes failed its self-test */
+	ck_assert_int_eq(ofl_proc_crypto_pick_hw(path(), "md5", "hash", &e), -ENOENT);
+	ck_assert_int_eq(ofl_proc_crypto_pick_hw(path(), "gcm(aes)", "aead", &e), -ENOENT);
+}
+END_TEST
+
 START_TEST(selftest_internal_and_type_filtered)
 {
 	/* safexcel-gcm-aes has selftest "unknown": the kernel would not bind it */
@@ -76,6 +96,7 @@ int main(void)
 	TCase *tc = tcase_create("pick");
 	tcase_add_test(tc, highest_priority_wins);
 	tcase_add_test(tc, tie_keeps_first_listed);
+	tcase_add_test(tc, hardware_pick_beats_a_cpu_tie);
 	tcase_add_test(tc, selftest_internal_and_type_filtered);
 	tcase_add_test(tc, fields_and_missing_file);
 	tcase_add_test(tc, hardware_driver_names);

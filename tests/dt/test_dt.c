@@ -301,7 +301,7 @@ END_TEST
  */
 START_TEST(long_node_names_keep_full_paths)
 {
-	static char blob[8192];
+	static _Alignas(8) char blob[8192]; /* libfdt wants 8-byte alignment */
 	char bus[301], dev[409], want[720];
 	struct offload_ctx_opts o;
 	struct offload_dev_info info;

@@ -30,8 +30,17 @@ tail -n 1 "$tmp/out" | grep -Eq "summary [0-9]+ tests" && ok || bad "sweep summa
 
 # The default top size follows the memory the process may use: under a
 # 300 MB address-space limit it is the 16 MiB floor (2 x 16 MiB of buffers).
-(ulimit -v 300000 2>/dev/null && "$ctl" $dt bench memcpy --min 16M --time 0.01) >"$tmp/out" 2>"$tmp/err"
-if grep -q AddressSanitizer "$tmp/err"; then
+if [ -n "${OFFLOAD_TEST_EMULATOR:-}" ]; then
+    # The limit would bind the emulator, which reserves the guest's address
+    # space and its own allocations under it, not only offloadctl.
+    echo "SKIP (part, under $OFFLOAD_TEST_EMULATOR): ulimit -v limits the emulator itself; default-size check not run"
+    : >"$tmp/err"
+else
+    (ulimit -v 300000 2>/dev/null && "$ctl" $dt bench memcpy --min 16M --time 0.01) >"$tmp/out" 2>"$tmp/err"
+fi
+if [ -n "${OFFLOAD_TEST_EMULATOR:-}" ]; then
+    :
+elif grep -q AddressSanitizer "$tmp/err"; then
     echo "note: the sanitizer runtime cannot start under ulimit -v; default-size check not run"
 elif head -n 1 "$tmp/out" | grep -q ' 16 MiB .. 16 MiB (the address-space limit (ulimit -v) left [0-9]* MiB / 8, power of 4, 16..256 MiB; --max to change) x4'; then
     ok

@@ -6,11 +6,25 @@
 #   check_install.sh BUILD_DIR C_COMPILER CMAKE [CFLAGS]
 # CFLAGS: what a program needs to use this build's library (the sanitizer
 # flags of a sanitizer build, whose library needs their runtime first).
+# A cross build (cmake/toolchain-*.cmake) sets OFFLOAD_TEST_RUN (the emulator
+# that runs the target's programs, shell words), OFFLOAD_TEST_SYSROOT and
+# OFFLOAD_TEST_TOOLCHAIN: the programs are then built for the target against
+# its sysroot and run under the emulator.
 set -eu
 build=$1
 cc=$2
 cmake=$3
 cflags=${4:-}
+emu=${OFFLOAD_TEST_RUN:-}
+cmake_cross=""
+if [ -n "${OFFLOAD_TEST_SYSROOT:-}" ]; then
+    cflags="$cflags --sysroot=$OFFLOAD_TEST_SYSROOT"
+    # The target's .pc files (libcrypto, libkcapi of Requires.private); their
+    # paths are the target's /usr, which the compiler finds in its sysroot.
+    triplet=$("$cc" -dumpmachine)
+    export PKG_CONFIG_LIBDIR="$OFFLOAD_TEST_SYSROOT/usr/lib/$triplet/pkgconfig:$OFFLOAD_TEST_SYSROOT/usr/share/pkgconfig"
+    cmake_cross="-DCMAKE_TOOLCHAIN_FILE=$OFFLOAD_TEST_TOOLCHAIN -DOFFLOAD_SYSROOT=$OFFLOAD_TEST_SYSROOT"
+fi
 
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: pkg-config not installed"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-install.XXXXXX")
@@ -41,7 +55,8 @@ grep -qx "prefix=$prefix" "$pc" || { echo "FAIL: offload.pc prefix is not $prefi
 if grep -q 'example\.invalid' "$pc"; then echo "FAIL: offload.pc has a placeholder URL"; exit 1; fi
 [ -n "$(find "$prefix" -name policy.md)" ] || { echo "FAIL: docs/policy.md (cited by the reasons) not installed"; exit 1; }
 # The installed tool runs from the prefix without LD_LIBRARY_PATH or ldconfig.
-out=$(env -u LD_LIBRARY_PATH "$prefix/bin/offloadctl" version 2>&1) ||
+# shellcheck disable=SC2086 # emu is a command and its arguments
+out=$(env -u LD_LIBRARY_PATH $emu "$prefix/bin/offloadctl" version 2>&1) ||
     { echo "FAIL: installed offloadctl does not run from $prefix: $out"; exit 1; }
 
 cat >"$tmp/hello.c" <<'EOC'
@@ -79,7 +94,8 @@ int main(void)
 EOC
 
 run() { # name binary
-    out=$(LD_LIBRARY_PATH="$libdir" "$2") || { echo "FAIL: $1 program exited $?"; exit 1; }
+    # shellcheck disable=SC2086
+    out=$(LD_LIBRARY_PATH="$libdir" $emu "$2") || { echo "FAIL: $1 program exited $?"; exit 1; }
     case $out in ok*) ;; *) echo "FAIL: $1 program printed '$out'"; exit 1 ;; esac
 }
 
@@ -109,7 +125,9 @@ find_package(offload 0.2 REQUIRED)
 add_executable(hello hello.c)
 target_link_libraries(hello PRIVATE offload::offload)
 EOC
-"$cmake" -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$prefix" \
+# shellcheck disable=SC2086
+"$cmake" -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$prefix" $cmake_cross \
+    -Doffload_DIR="$libdir/cmake/offload" \
     -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$cflags" \
     >"$tmp/cm.log" 2>&1 &&
     "$cmake" --build "$tmp/cm/build" >>"$tmp/cm.log" 2>&1 || {

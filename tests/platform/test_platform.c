@@ -9,6 +9,7 @@
  * there. The real kernel paths run under qemu (issue #10).
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,29 @@
 
 static char root[256];
 static long page;
+
+/*
+ * The offset the library last handed the C library's mmap (the test links
+ * with --wrap=mmap,--wrap=mmap64; with _FILE_OFFSET_BITS=64 the library
+ * calls mmap64, with a 32-bit off_t mmap).
+ */
+static uint64_t last_mmap_off;
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__real_mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off);
+void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off);
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	last_mmap_off = (uint64_t)off;
+	return __real_mmap(addr, len, prot, flags, fd, off);
+}
+
+void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+{
+	last_mmap_off = (uint64_t)off;
+	return __real_mmap64(addr, len, prot, flags, fd, off);
+}
 
 static void mkdirs(const char *rel)
 {
@@ -57,15 +81,19 @@ static void link_to(const char *rel, const char *target)
 	ck_assert_int_eq(symlink(target, p), 0);
 }
 
-/* A regular file of `size` bytes (sparse) with a 32-bit marker at `at`. */
-static void blob(const char *rel, off_t size, off_t at, uint32_t marker)
+/*
+ * A regular file of `size` bytes (sparse) with a 32-bit marker at `at`:
+ * stand-ins of /dev/mem reach past 4 GiB, so the test makes them with the
+ * 64-bit file interface whatever off_t is in this build.
+ */
+static void blob(const char *rel, uint64_t size, uint64_t at, uint32_t marker)
 {
 	char p[512];
 	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC | O_LARGEFILE, 0644);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(ftruncate(fd, size), 0);
-	ck_assert_int_eq(pwrite(fd, &marker, 4, at), 4);
+	ck_assert_int_eq(ftruncate64(fd, (off64_t)size), 0);
+	ck_assert_int_eq(pwrite64(fd, &marker, 4, (off64_t)at), 4);
 	close(fd);
 }
 
@@ -174,6 +202,35 @@ START_TEST(devmem_window)
 }
 END_TEST
 
+/*
+ * A physical address at and above 4 GiB (K3 and Layerscape SoCs put DDR and
+ * engines there) is mapped where it is, not at its low 32 bits: on 32-bit
+ * ARM that needs a 64-bit off_t for mmap's offset.
+ */
+START_TEST(devmem_above_4gib)
+{
+	char why[256];
+	void *cpu, *map;
+	size_t len;
+	int fd;
+
+	blob("dev/mem", 0x100002000ull, 0x100001000ull + 0x10, 0x5EC0DE64u);
+	last_mmap_off = 0;
+	ck_assert_int_eq(ofl_devmem_map(0x100001000ull, 0x100, true, &cpu, &map, &len, &fd, why,
+					sizeof(why)), 0);
+	ck_assert_uint_eq(last_mmap_off, 0x100001000ull);
+	if (sizeof(void *) == 4 &&
+	    test_emulated("QEMU 7.2's user-mode mmap2 keeps only the low 32 bits of a 32-bit "
+			  "program's file offset; the mapped data is checked on the armhf "
+			  "guest kernels (tests/qemu)"))
+		goto out;
+	ck_assert_uint_eq(((volatile uint32_t *)cpu)[0x10 / 4], 0x5EC0DE64u);
+out:
+	munmap(map, len);
+	close(fd);
+}
+END_TEST
+
 START_TEST(pagemap_entries)
 {
 	char why[256];
@@ -236,6 +293,54 @@ static void udmabuf_tree(const char *name, const char *phys, long size)
 	blob(rel, size, 0, 0);
 }
 
+/* u-dma-buf's sync attributes (u-dma-buf README, "Sync Interface"), emptied. */
+static const char *const sync_attrs[] = { "sync_offset", "sync_size", "sync_direction",
+					  "sync_for_cpu", "sync_for_device" };
+
+static void sync_attrs_clear(const char *name)
+{
+	char rel[160];
+
+	for (size_t i = 0; i < sizeof(sync_attrs) / sizeof(sync_attrs[0]); i++) {
+		snprintf(rel, sizeof(rel), "sys/class/u-dma-buf/%s/%s", name, sync_attrs[i]);
+		put(rel, "");
+	}
+}
+
+static void attr_is(const char *name, const char *attr, const char *want)
+{
+	char p[512], got[32] = "";
+
+	snprintf(p, sizeof(p), "%s/sys/class/u-dma-buf/%s/%s", root, name, attr);
+	FILE *f = fopen(p, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	ck_assert_msg(strcmp(got, want) == 0, "%s: \"%s\", want \"%s\"", attr, got, want);
+}
+
+/*
+ * Where user space has no cache maintenance (32-bit ARM), a u-dma-buf sync is
+ * the kernel's, asked for through the attributes: offset and size in the
+ * buffer, direction 0 (DMA_BIDIRECTIONAL) and a 1 written to the trigger.
+ * Elsewhere the CPU does it and the attributes stay untouched.
+ */
+static void sync_attrs_expect(const char *name, const char *off, const char *size,
+			      const char *trigger)
+{
+	bool kernel = !ofl_cache_ops_available();
+
+	attr_is(name, "sync_offset", kernel ? off : "");
+	attr_is(name, "sync_size", kernel ? size : "");
+	attr_is(name, "sync_direction", kernel ? "0" : "");
+	attr_is(name, trigger, kernel ? "1" : "");
+	attr_is(name, strcmp(trigger, "sync_for_cpu") ? "sync_for_cpu" : "sync_for_device", "");
+#if defined(__arm__)
+	ck_assert(kernel); /* ARMv7-A user space cannot clean or invalidate by address */
+#endif
+}
+
 static int minus_2g(void *arg, uint64_t phys, uint64_t *bus, char *why, size_t wl)
 {
 	(void)arg;
@@ -281,11 +386,17 @@ START_TEST(udmabuf_provider)
 	close(fd);
 	ck_assert_uint_eq(got, 0x77);
 	/* streaming: a sync is a cache operation, counted in the device's stats */
+	sync_attrs_clear("udmabuf0");
 	ofl_dma_sync_for_device(b, 1, 10);
+	sync_attrs_expect("udmabuf0", "4097", "10", "sync_for_device");
+	sync_attrs_clear("udmabuf0");
 	ofl_dma_sync_for_cpu(b, 0, 4096);
+	sync_attrs_expect("udmabuf0", "4096", "4096", "sync_for_cpu");
 	ck_assert_uint_eq(atomic_load(&dev->stats.cache_clean_calls), 1);
 	ck_assert_uint_eq(atomic_load(&dev->stats.cache_inval_calls), 1);
-	ck_assert_uint_eq(atomic_load(&dev->stats.cache_bytes), 64 + 4096);
+	/* [1, 11) is one line of the CPU's own size (CTR_EL0.DminLine on arm64:
+	 * qemu-user's CPU says 32 bytes, Cortex-A53/A72 64), 4096 whole lines */
+	ck_assert_uint_eq(atomic_load(&dev->stats.cache_bytes), ofl_cache_line() + 4096);
 	/* freed space is reused */
 	ofl_dma_free(a);
 	ck_assert_int_eq(ofl_dma_alloc(pool, 64, 64, OFFLOAD_CACHE_STREAMING, false, &c, why, sizeof(why)), 0);
@@ -462,6 +573,7 @@ int main(void)
 	tcase_add_test(t, uio_find_and_map);
 	tcase_add_test(t, no_uio_at_all);
 	tcase_add_test(t, devmem_window);
+	tcase_add_test(t, devmem_above_4gib);
 	tcase_add_test(t, pagemap_entries);
 	tcase_add_test(t, udmabuf_provider);
 	tcase_add_test(t, udmabuf_outside_dma_ranges);

@@ -141,18 +141,6 @@ static uint64_t phys_of(const void *p)
 	return pfn ? pfn * (uint64_t)page + (uintptr_t)p % (uintptr_t)page : 0;
 }
 
-static int count_fds(void)
-{
-	char path[64];
-	int n = 0;
-
-	for (int fd = 0; fd < 1024; fd++) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		n += access(path, F_OK) == 0;
-	}
-	return n;
-}
-
 /* Mappings of this process whose line in /proc/self/maps contains what. */
 static int count_maps(const char *what)
 {
@@ -188,17 +176,6 @@ static bool find_memmap(void)
 	rmem_addr = addr;
 	rmem_size = size;
 	return true;
-}
-
-/* Bytes at physical address pa through /dev/mem, independently of any mapping. */
-static bool devmem_read(uint64_t pa, void *buf, size_t n)
-{
-	int fd = open("/dev/mem", O_RDONLY | O_SYNC);
-	bool ok = fd >= 0 && pread(fd, buf, n, (off_t)pa) == (ssize_t)n;
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
 }
 
 static int pool_new(enum offload_cache_mode cache, bool rmem, struct ofl_dma_pool **pool)

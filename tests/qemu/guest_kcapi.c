@@ -14,7 +14,8 @@
  *     OFFLOAD_TEST_DRIVERS=generic: every driver is a *-generic one from no
  *     module of OFFLOAD_TEST_ACCEL_MODULES; =accel: the AES modes, 3DES and
  *     SHA-1/2 come from those modules (aesni_intel, sha256_ssse3, ...), MD5
- *     stays generic; hmac(X) is always "hmac(<driver serving X>)".
+ *     stays generic, and so does every algorithm in OFFLOAD_TEST_NOT_ACCEL (arm64
+ *     has no accelerated 3DES); hmac(X) is always "hmac(<driver serving X>)".
  *  2. CBC and CTR beyond libkcapi's 64 KiB pieces equal one continuous
  *     OpenSSL pass (encrypt, and decrypt in place), with the CTR counter
  *     carrying out of its low 64 bits inside and across pieces.
@@ -307,13 +308,20 @@ static void check_served(offload_ctx *ctx, int dev, struct alg *a, const char *m
 		      res.driver ? res.driver : "(none)", e->driver);
 		CHECK(res.backend && strcmp(res.backend, "kcapi") == 0, "%s: ran on %s", name,
 		      res.backend ? res.backend : "(none)");
-		/* No crypto engine in this guest: every driver is CPU code. */
-		CHECK((res.flags & OFFLOAD_RES_KERNEL) && !(res.flags & OFFLOAD_RES_HARDWARE),
-		      "%s: result flags %#x, want KERNEL and not HARDWARE", name, res.flags);
+		/* Every driver is CPU code, but the engine of the hw mode. */
+		bool want_hw = strcmp(mode, "hw") == 0;
+		CHECK((res.flags & OFFLOAD_RES_KERNEL) && !(res.flags & OFFLOAD_RES_HARDWARE) == !want_hw,
+		      "%s: result flags %#x, want KERNEL and %sHARDWARE", name, res.flags,
+		      want_hw ? "" : "not ");
 		bool from_accel = test_word_in_list(accel_modules, e->module);
 		if (strcmp(mode, "any") == 0)
 			; /* only the truth above */
-		else if (strcmp(mode, "accel") == 0 && a->accel && strncmp(a->cra, "hmac(", 5) != 0)
+		else if (strcmp(mode, "hw") == 0)
+			CHECK(strcmp(e->driver, accel_modules) == 0,
+			      "%s: the kernel bound %s, not the engine's driver %s", name, e->driver,
+			      accel_modules);
+		else if (strcmp(mode, "accel") == 0 && a->accel && strncmp(a->cra, "hmac(", 5) != 0 &&
+			 !test_word_in_list(getenv("OFFLOAD_TEST_NOT_ACCEL"), a->cra))
 			CHECK(from_accel, "%s: accelerated run, but %s comes from module %s, not one of %s",
 			      name, e->driver, e->module, accel_modules);
 		else if (strncmp(a->cra, "hmac(", 5) != 0)
@@ -722,6 +730,61 @@ static void check_doctor(const char *missing, const char *standin)
 	      "doctor (stand-in) does not report the stand-in's hardware drivers");
 }
 
+/*
+ * --hw CRA=DRIVER: an engine behind the kernel (virtio-crypto in the x86
+ * guest) serves CRA with a lower priority than a CPU driver (cbc-aes-aesni
+ * 400, virtio_crypto_aes_cbc 150: drivers/crypto/virtio/
+ * virtio_crypto_skcipher_algs.c), so binding by the name would give the CPU
+ * driver. The backend must bind the engine's driver (check 1 in "hw" mode:
+ * the refcnt of DRIVER rises, the result says HARDWARE), and automatic
+ * selection must send a large request there.
+ */
+static void check_hw(offload_ctx *ctx, int dev, const char *spec)
+{
+	char cra[64] = "", drv[128] = "";
+	const char *eq = strchr(spec, '=');
+	struct alg *a = NULL;
+
+	if (eq && (size_t)(eq - spec) < sizeof(cra)) {
+		memcpy(cra, spec, (size_t)(eq - spec));
+		snprintf(drv, sizeof(drv), "%s", eq + 1);
+	}
+	for (size_t i = 0; i < NALGS; i++)
+		if (strcmp(algs[i].cra, cra) == 0)
+			a = &algs[i];
+	CHECK(a && drv[0], "--hw %s: not CRA=DRIVER of a known algorithm", spec);
+	if (!a)
+		return;
+	struct pc_snap snap;
+	snap_take(&snap);
+	const struct pc_entry *top = NULL;
+	for (size_t i = 0; i < snap.n; i++)
+		if (strcmp(snap.e[i].name, cra) == 0 && (!top || snap.e[i].priority > top->priority))
+			top = &snap.e[i];
+	CHECK(top && strcmp(top->driver, drv) != 0,
+	      "%s: the engine's %s is the kernel's own choice: the check proves nothing", cra, drv);
+	if (top)
+		printf("     %s: the kernel's choice by priority is %s (%d); the engine's is %s\n", cra,
+		       top->driver, top->priority, drv);
+	snap_free(&snap);
+	check_served(ctx, dev, a, "hw", drv);
+
+	/* automatic selection: a request above the threshold goes to the engine */
+	uint8_t buf[4096] = { 0 }, out[4096], iv[16] = { 0 };
+	struct offload_result res = { 0 };
+	struct offload_cipher_op op = { .alg = (enum offload_cipher_alg)a->id, .dir = OFFLOAD_ENCRYPT,
+					.key = key32, .key_len = a->key_len, .iv = iv, .iv_len = 16,
+					.in = buf, .out = out, .len = sizeof(buf), .result = &res };
+	int r = offload_cipher(ctx, &op, sizeof(op));
+	CHECK(r == 0 && res.backend && strcmp(res.backend, "kcapi") == 0 && res.driver &&
+		      strcmp(res.driver, drv) == 0 && (res.flags & OFFLOAD_RES_HARDWARE),
+	      "automatic %s of 4096 bytes: %d, ran on %s/%s, want kcapi/%s", cra, r,
+	      res.backend ? res.backend : "(none)", res.driver ? res.driver : "(none)", drv);
+	if (r == 0)
+		printf("ok   automatic selection: %s of 4096 bytes -> %s/%s\n", cra, res.backend,
+		       res.driver);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = getenv("OFFLOAD_TEST_DRIVERS");
@@ -747,7 +810,9 @@ int main(int argc, char **argv)
 	}
 	int dev = offload_dev_find(ctx, "af_alg");
 	CHECK(dev >= 0, "no af_alg device");
-	if (dev >= 0 && argc > 1 && strcmp(argv[1], "--late-load") == 0) {
+	if (dev >= 0 && argc > 2 && strcmp(argv[1], "--hw") == 0) {
+		check_hw(ctx, dev, argv[2]);
+	} else if (dev >= 0 && argc > 1 && strcmp(argv[1], "--late-load") == 0) {
 		late_load(ctx, dev, argc - 2, argv + 2, accel);
 	} else if (dev >= 0) {
 		printf("--- 1. the driver the kernel bound vs the driver reported (%s drivers)\n", mode);

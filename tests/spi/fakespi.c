@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -31,15 +32,26 @@ static struct {
 	uint8_t *txb, *rxb; /* this open's bounce buffers (spidev shares them; one user at a time here) */
 } fds[MAX_FDS];
 
+/*
+ * The kernel this program runs on, by its uname machine (a 32-bit program
+ * may run on an arm64 kernel): arm64 128 (arch/arm64/include/asm/cache.h);
+ * 32-bit ARM L1_CACHE_BYTES, 1 << CONFIG_ARM_L1_CACHE_SHIFT = 64 on v7
+ * (arch/arm/include/asm/cache.h, Debian's armmp config); x86 none, so
+ * __alignof__(unsigned long long) = 8 (include/linux/cache.h); else 128.
+ */
 uint32_t fake_spi_host_minalign(void)
 {
-#if defined(__aarch64__)
-	return 128; /* arch/arm64/include/asm/cache.h */
-#elif defined(__x86_64__)
-	return 8;   /* no arch definition: __alignof__(unsigned long long) */
-#else
+	struct utsname u;
+
+	if (uname(&u) != 0)
+		return 128;
+	if (strcmp(u.machine, "aarch64") == 0 || strncmp(u.machine, "armv8", 5) == 0)
+		return 128;
+	if (strncmp(u.machine, "arm", 3) == 0)
+		return 64;
+	if (strcmp(u.machine, "x86_64") == 0 || (u.machine[0] == 'i' && strstr(u.machine, "86")))
+		return 8;
 	return 128;
-#endif
 }
 
 void fake_spi_cfg_default(struct fake_spi_cfg *c)
