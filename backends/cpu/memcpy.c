@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "util/env.h"
 #include "pool.h"
 
 /*
@@ -179,16 +180,12 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		return -ENOMEM;
 	}
 	/* A process-wide tuning knob, like GLIBC_TUNABLES: OFFLOAD_CTX_NO_ENV does not hide it. */
-	const char *env = getenv("OFFLOAD_CPU_THREADS");
-	bool from_env = false;
-	if (env && *env) {
-		char *end;
-		unsigned long v = strtoul(env, &end, 10);
-		if (*end == '\0' && v >= 1 && v <= OFL_POOL_MAX_THREADS) {
-			threads = (unsigned)v;
-			from_env = true;
-		}
-	}
+	/* offload_ctx_open() refused a malformed value before (src/util/env.c) */
+	uint64_t v;
+	char bad[OFL_REASON_LEN];
+	bool from_env = ofl_env_uint("OFFLOAD_CPU_THREADS", &v, bad, sizeof(bad)) == 1;
+	if (from_env)
+		threads = (unsigned)v;
 	char nt_why[96];
 	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN,
 			      nt_threshold(threads, nt_why, sizeof(nt_why)));

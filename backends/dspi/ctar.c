@@ -6,7 +6,8 @@
  * PASC/ASC from the CS setup/hold delays raised to a quarter SCK period,
  * by ns_delay_scale's rule. Unlike Linux, which computes CTAR once per
  * device in spi_setup() and ignores each transfer's speed_hz, the backend
- * recomputes it per transfer clock, so per-transfer speeds are honoured.
+ * recomputes it per transfer clock, so per-transfer speeds are honoured
+ * (across a released chip select: xfer.c).
  */
 #include "dspi.h"
 

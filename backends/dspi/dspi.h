@@ -68,6 +68,7 @@ struct dspi_ctrl {
 	uint32_t mcr;             /* MCR as last written (the library is its only writer) */
 	uint8_t cs_high_users[DSPI_MAX_NATIVE_CS]; /* open handles with CS_HIGH, per chip select */
 	int held_cs;              /* CS left asserted after a message (cs_change), -1 none */
+	uint32_t ctar0;           /* CTAR0 as last written, without FMSZ (the held chip select's) */
 	uint32_t last_sr;         /* SR at the last failure, for messages */
 };
 

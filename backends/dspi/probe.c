@@ -18,10 +18,15 @@
  * src/sim/dspi.c serves them and everything is labelled sim.
  *
  * Init (Linux dspi_init): MCR = PCSIS (every native chip select idles
- * high) | XSPI (XSPI flow) | MSTR | HALT; every SR flag cleared (EOQF
- * too: the library takes over a controller in an unknown state); RSER = 0,
- * since the library polls and asks for no interrupt (Linux enables CMDTCF
- * there, and uses it only when the node has an interrupt).
+ * high) | XSPI (XSPI flow) | MSTR | HALT, with both FIFOs cleared (Linux
+ * does not; the library takes over a controller in an unknown state);
+ * SR = SPI_SR_CLEAR and EOQF (a stale end of queue would keep the module
+ * stopped); RSER = 0, since the library polls and asks for no interrupt
+ * (Linux enables CMDTCF there, and uses it only when the node has an
+ * interrupt). Remove (Linux dspi_remove): the module halted, then both
+ * FIFOs disabled (Linux sets DIS_TXF/DIS_RXF first, but MCR fields other
+ * than HALT and MDIS may change only while the module is stopped, Kinetis
+ * SPI_MCR).
  */
 #include <libfdt.h>
 #include <stdio.h>
@@ -109,7 +114,7 @@ static void init_regs(struct dspi_ctrl *c)
 	if (c->flow == DSPI_FLOW_XSPI)
 		mcr |= DSPI_MCR_XSPI;
 	dspi_mcr(c, mcr | DSPI_MCR_CLR_TXF | DSPI_MCR_CLR_RXF);
-	dspi_wr(c, DSPI_SR, 0xFFFF0000u);
+	dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR_EOQF);
 	dspi_wr(c, DSPI_RSER, 0);
 }
 
@@ -219,6 +224,10 @@ static int dspi_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		ctrl_free(c);
 		return r == -ENOENT ? -ENODEV : r;
 	}
+	/* until a transfer writes CTAR0: a frame with no chip select (recovery) at the fastest clock */
+	struct dspi_timing fastest;
+	if (dspi_timing(c, 0, dspi_clamp_hz(c, UINT32_MAX), 0, 0, &fastest) == 0)
+		c->ctar0 = fastest.ctar;
 	init_regs(c);
 	d->priv = c;
 	d->sim = c->sim;
@@ -236,8 +245,8 @@ static void dspi_remove(struct ofl_device *d)
 
 	if (!c)
 		return;
-	/* as Linux dspi_remove: stop the module */
-	dspi_mcr(c, c->mcr | DSPI_MCR_HALT);
+	dspi_halt(c, true); /* best effort: a wedged module may not answer */
+	dspi_mcr(c, c->mcr | DSPI_MCR_DIS_TXF | DSPI_MCR_DIS_RXF | DSPI_MCR_HALT);
 	d->priv = NULL;
 	ctrl_free(c);
 }

@@ -11,9 +11,14 @@
  *    3WIRE and LOOP refused (no such hardware; Linux refuses them too);
  *    dual/quad lanes from the DT's bus widths dropped as Linux does, asked
  *    for explicitly refused;
- *  - words of 4..32 bits in the XSPI flow, 4..16 in the EOQ flow;
+ *  - words of 4..32 bits in the XSPI flow, 4..16 in the EOQ flow; LSB-first
+ *    bytes packed into 16/32-bit frames in wire order (Linux reverses them
+ *    within each frame: audit dspi.md F1);
  *  - each transfer's speed_hz honoured (CTAR recomputed per clock), clamped
- *    to fP / max_clock_factor like Linux's controller maximum;
+ *    to fP / max_clock_factor like Linux's controller maximum, where the
+ *    chip select is released before the clock changes: under a held chip
+ *    select only the frame size may change (xfer.c; Linux ignores
+ *    speed_hz, programming one CTAR per device);
  *  - CS kept asserted after a message whose last transfer has cs_change;
  *  - chip selects 0..5 only (PCS is 6 bits), no GPIO chip selects.
  */

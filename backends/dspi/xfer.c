@@ -10,8 +10,12 @@
  *    with cs_change); CLR_TXF|CLR_RXF and the SR flags cleared; at the end
  *    HALT, unless the last transfer's cs_change keeps CS asserted;
  *  - XSPI flow (5.3, the current driver): the operating word packs 8-bit
- *    data into 16- or 32-bit frames and 16-bit data into 32-bit frames
- *    (byte order kept); a batch is as many words as the FIFO holds (half
+ *    data into 16- or 32-bit frames and 16-bit data into 32-bit frames, in
+ *    wire order: MSB first the first byte (word) high, as Linux does; LSB
+ *    first (CTAR.LSBFE shifts the whole frame from its LSB, Kinetis
+ *    SPI_CTAR LSBFE) the first byte (word) low. Linux packs LSB-first data
+ *    high as well, so its LSB-first devices receive each frame's bytes in
+ *    reverse (audit dspi.md F1); a batch is as many words as the FIFO holds (half
  *    as many for frames over 16 bits, which take two TX entries); CTAR0
  *    gets the frame size, CTARE0 FMSZE and DTCP = words; one command half,
  *    with CONT while more than one word of the transfer remains and EOQ on
@@ -32,7 +36,18 @@
  *    TFUF/RFOF give -EIO (Linux dspi_fifo_error), a timeout -ETIMEDOUT;
  *    either way the controller is recovered: halted, FIFOs flushed, every
  *    flag cleared, and a chip select left asserted released by one frame
- *    sent with no PCS bit, so the next message starts clean.
+ *    sent with no PCS bit, so the next message starts clean;
+ *  - while a chip select is held (CONT, between transfers without cs_change
+ *    and after a message whose last transfer has it), CTAR0 changes only in
+ *    FMSZ, as in Linux, which programs one CTAR per device (dspi_setup) and
+ *    ORs in the frame size per batch (dspi_setup_accel): a CPOL switch under
+ *    the Continuous Selection Format is a clock edge to the device (Kinetis
+ *    SPI_CTAR CPOL), and the RM lets only the frame size differ between its
+ *    frames (audit F6, unconfirmed). So a clock change across a held chip
+ *    select is refused, the frame that releases a held chip select uses
+ *    the holder's CTAR (F5), and a message to another chip select first
+ *    releases the held one that way;
+ *  - SR is cleared with SPI_SR_CLEAR and EOQF, never its reserved bits.
  */
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +67,7 @@ struct msg {
 	uint16_t base;        /* base command */
 	const uint8_t *tx;
 	uint8_t *rx;
+	bool lsb;             /* LSB first: packed words in wire order from the frame's LSB */
 	uint32_t len;         /* bytes left in the transfer */
 	uint32_t done;        /* bytes of the message completed */
 	const char *what;     /* the failure, for the message */
@@ -102,7 +118,13 @@ static unsigned oper_word(const struct dspi_ctrl *c, unsigned bpw, uint32_t len,
 	return oper;
 }
 
-static uint32_t pack_word(const uint8_t *p, enum pack pk, unsigned osz)
+/*
+ * One operating word from memory. Packed words keep the transfer's order on
+ * the wire: shifted MSB first, the first byte (or 16-bit word) goes high in
+ * the frame (Linux dspi_8on16/8on32/16on32_host_to_dev); shifted LSB first,
+ * low, since LSBFE sends the frame's LSB first.
+ */
+static uint32_t pack_word(const uint8_t *p, enum pack pk, unsigned osz, bool lsb)
 {
 	uint16_t a, b;
 	uint32_t v;
@@ -111,13 +133,15 @@ static uint32_t pack_word(const uint8_t *p, enum pack pk, unsigned osz)
 		return 0; /* no tx buffer: zeros */
 	switch (pk) {
 	case PACK_8ON16:
-		return (uint32_t)p[0] << 8 | p[1];
+		return lsb ? (uint32_t)p[1] << 8 | p[0] : (uint32_t)p[0] << 8 | p[1];
 	case PACK_8ON32:
+		if (lsb)
+			return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 	case PACK_16ON32:
 		memcpy(&a, p, 2);
 		memcpy(&b, p + 2, 2);
-		return (uint32_t)a << 16 | b;
+		return lsb ? (uint32_t)b << 16 | a : (uint32_t)a << 16 | b;
 	case PACK_NATIVE:
 		break;
 	}
@@ -131,25 +155,24 @@ static uint32_t pack_word(const uint8_t *p, enum pack pk, unsigned osz)
 	return v;
 }
 
-static void unpack_word(uint8_t *p, uint32_t v, enum pack pk, unsigned osz)
+/* One received operating word into memory, the inverse of pack_word(). */
+static void unpack_word(uint8_t *p, uint32_t v, enum pack pk, unsigned osz, bool lsb)
 {
 	uint16_t a;
 
 	switch (pk) {
 	case PACK_8ON16:
-		p[0] = (uint8_t)(v >> 8);
-		p[1] = (uint8_t)v;
+		for (unsigned i = 0; i < 2; i++)
+			p[i] = (uint8_t)(v >> (lsb ? 8u * i : 8u * (1u - i)));
 		return;
 	case PACK_8ON32:
-		p[0] = (uint8_t)(v >> 24);
-		p[1] = (uint8_t)(v >> 16);
-		p[2] = (uint8_t)(v >> 8);
-		p[3] = (uint8_t)v;
+		for (unsigned i = 0; i < 4; i++)
+			p[i] = (uint8_t)(v >> (lsb ? 8u * i : 8u * (3u - i)));
 		return;
 	case PACK_16ON32:
-		a = (uint16_t)(v >> 16);
+		a = (uint16_t)(lsb ? v : v >> 16);
 		memcpy(p, &a, 2);
-		a = (uint16_t)v;
+		a = (uint16_t)(lsb ? v >> 16 : v);
 		memcpy(p + 2, &a, 2);
 		return;
 	case PACK_NATIVE:
@@ -230,6 +253,13 @@ static void flush_fifos(struct dspi_ctrl *c)
 
 /* ------------------------------------------------------------- batches */
 
+/* CTAR0 for frames of `bits`, remembered without FMSZ. */
+static void write_ctar0(struct dspi_ctrl *c, uint32_t ctar, unsigned bits)
+{
+	c->ctar0 = ctar;
+	dspi_wr(c, DSPI_CTAR(0), ctar | dspi_ctar_fmsz_bits(bits));
+}
+
 static void advance_bufs(struct msg *m, uint32_t bytes)
 {
 	if (m->tx)
@@ -254,7 +284,7 @@ static int finish_batch(struct msg *m, uint32_t flag, unsigned words, unsigned o
 	for (unsigned w = 0; w < words; w++) {
 		uint32_t v = dspi_rd(m->c, DSPI_POPR);
 		if (m->rx)
-			unpack_word(m->rx + w * osz, v, pk, osz);
+			unpack_word(m->rx + w * osz, v, pk, osz, m->lsb);
 	}
 	advance_bufs(m, words * osz);
 	return 0;
@@ -273,11 +303,11 @@ static int xspi_batch(struct msg *m)
 		cmd |= DSPI_CMD_EOQ;
 	if (m->len > osz)
 		cmd |= DSPI_CMD_CONT;
-	dspi_wr(c, DSPI_CTAR(0), m->ctar | dspi_ctar_fmsz_bits(oper));
+	write_ctar0(c, m->ctar, oper);
 	dspi_wr(c, DSPI_CTARE(0), dspi_ctare_fmsze_bits(oper) | DSPI_CTARE_DTCP(words));
 	dspi_wr16(c, c->pushr_cmd, cmd);
 	for (unsigned w = 0; w < words; w++) {
-		uint32_t d = pack_word(m->tx ? m->tx + w * osz : NULL, pk, osz);
+		uint32_t d = pack_word(m->tx ? m->tx + w * osz : NULL, pk, osz, m->lsb);
 		dspi_wr16(c, c->pushr_tx, (uint16_t)d);
 		if (oper > 16)
 			dspi_wr16(c, c->pushr_tx, (uint16_t)(d >> 16));
@@ -295,14 +325,14 @@ static int eoq_batch(struct msg *m)
 
 	if (!eoq && words > 15)
 		words = 15; /* completion by SR.RXCTR, a 4-bit count */
-	dspi_wr(c, DSPI_CTAR(0), m->ctar | dspi_ctar_fmsz_bits(oper));
+	write_ctar0(c, m->ctar, oper);
 	for (unsigned w = 0; w < words; w++) {
 		uint32_t cmd = m->base;
 		if (m->len > (w + 1u) * osz)
 			cmd |= DSPI_CMD_CONT; /* more of the transfer follows this frame */
 		if (eoq && w + 1u == words)
 			cmd |= DSPI_CMD_EOQ;
-		uint32_t d = pack_word(m->tx ? m->tx + w * osz : NULL, pk, osz);
+		uint32_t d = pack_word(m->tx ? m->tx + w * osz : NULL, pk, osz, m->lsb);
 		dspi_wr(c, DSPI_PUSHR, cmd << 16 | (d & 0xFFFFu));
 	}
 	return finish_batch(m, eoq ? DSPI_SR_EOQF : 0, words, oper, pk, osz);
@@ -313,22 +343,21 @@ static int eoq_batch(struct msg *m)
 /*
  * One 8-bit frame with no PCS bit and no CONT: PCS bits that were kept
  * asserted go inactive before it (a frame naming other chip selects), and
- * no device sees its clocks. The module is left halted.
+ * no device sees its clocks. It runs with the CTAR of the frames before it
+ * (the holder's, only FMSZ changed), so nothing moves under the still held
+ * chip select: no polarity switch, no other baud (audit F5). The module is
+ * left halted.
  */
 static int release_frame(struct dspi_ctrl *c)
 {
-	struct dspi_timing t;
-	struct msg m = { .c = c };
+	struct msg m = { .c = c, .sck_hz = (uint32_t)(dspi_ctar_sck_mhz(c->fp, c->ctar0) / 1000u) };
 	int r;
 
-	if (dspi_timing(c, 0, dspi_clamp_hz(c, UINT32_MAX), 0, 0, &t) < 0)
-		return -EINVAL;
-	m.sck_hz = t.sck_hz;
 	flush_fifos(c);
-	dspi_wr(c, DSPI_SR, 0xFFFF0000u);
+	dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR_EOQF);
 	if ((r = dspi_halt(c, false)) < 0)
 		return r;
-	dspi_wr(c, DSPI_CTAR(0), t.ctar | dspi_ctar_fmsz_bits(8));
+	write_ctar0(c, c->ctar0, 8);
 	if (c->flow == DSPI_FLOW_XSPI) {
 		dspi_wr(c, DSPI_CTARE(0), DSPI_CTARE_DTCP(1));
 		dspi_wr16(c, c->pushr_cmd, (uint16_t)DSPI_CMD_CTAS(0));
@@ -348,11 +377,11 @@ void dspi_recover(struct dspi_ctrl *c)
 {
 	dspi_halt(c, true); /* best effort: a wedged module may not answer */
 	flush_fifos(c);
-	dspi_wr(c, DSPI_SR, 0xFFFF0000u);
+	dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR_EOQF);
 	if (release_frame(c) < 0) {
 		dspi_halt(c, true);
 		flush_fifos(c);
-		dspi_wr(c, DSPI_SR, 0xFFFF0000u);
+		dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR_EOQF);
 	}
 	c->held_cs = -1;
 }
@@ -443,15 +472,54 @@ static int run_transfer(struct msg *m, const struct offload_spi_xfer *t, bool la
 		m->base |= DSPI_CMD_CONT;
 	m->tx = t->tx;
 	m->rx = t->rx;
+	m->lsb = (h->mode & OFFLOAD_SPI_LSB_FIRST) != 0;
 	m->len = t->len;
 	flush_fifos(c);
 	/* Linux's SR_CLEAR, and EOQF: an end of queue seen late must not leave the module stopped */
-	dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR | DSPI_SR_EOQF);
+	dspi_wr(c, DSPI_SR, DSPI_SR_CLEAR_EOQF);
 	while (m->len && r == 0)
 		r = c->flow == DSPI_FLOW_XSPI ? xspi_batch(m) : eoq_batch(m);
 	if (r == 0 && t->delay_usecs)
 		sleep_us(t->delay_usecs);
 	return r;
+}
+
+/*
+ * A clock change where the chip select stays asserted: between transfers
+ * without cs_change, or from the chip select this handle left held. CTAR0
+ * would change in more than FMSZ under the held PCS (audit F6). 0, or
+ * -EINVAL with the message recorded; nothing has been clocked.
+ */
+static int check_held_clocks(struct dspi_handle *h, const struct offload_spi_xfer *x, unsigned n)
+{
+	struct dspi_ctrl *c = h->c;
+	bool held = c->held_cs == (int)h->cs;
+	uint32_t prev = c->ctar0, ctar, sck;
+	bool mtf;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (transfer_timing(h, x[i].speed_hz, &ctar, &sck, &mtf) < 0)
+			return 0; /* too slow: run_transfer says so */
+		if (held && ctar != prev) {
+			uint32_t hz = dspi_clamp_hz(c, x[i].speed_hz ? x[i].speed_hz : h->speed);
+			char since[64];
+			if (i)
+				snprintf(since, sizeof(since), "transfer %u's", i - 1);
+			else
+				snprintf(since, sizeof(since), "the one of the chip select held since the "
+							"previous message");
+			return ofl_err(h->ctx, -EINVAL,
+				       "offload_spi_transfer: %s chip select %u: transfer %u: its clock (%u Hz) "
+				       "differs from %s while the chip select stays asserted between them: "
+				       "the DSPI may change only the frame size between the frames of a "
+				       "continuous selection (Linux programs one CTAR per device); release "
+				       "the chip select first (cs_change) or keep one clock",
+				       c->dev->name, h->cs, i, hz, since);
+		}
+		prev = ctar;
+		held = !x[i].cs_change;
+	}
+	return 0;
 }
 
 int dspi_message(struct dspi_handle *h, const struct offload_spi_xfer *x, unsigned n, uint32_t total)
@@ -461,7 +529,19 @@ int dspi_message(struct dspi_handle *h, const struct offload_spi_xfer *x, unsign
 	int r = 0;
 
 	pthread_mutex_lock(&c->mu);
-	if (c->mcr & DSPI_MCR_HALT) {
+	if ((r = check_held_clocks(h, x, n)) < 0) {
+		pthread_mutex_unlock(&c->mu);
+		return r;
+	}
+	if (c->held_cs >= 0 && c->held_cs != (int)h->cs) {
+		/* another chip select is held: released at its holder's CTAR before ours is written */
+		int rel = release_frame(c);
+		r = rel < 0 ? rel : 0;
+		c->held_cs = -1;
+		if (r < 0)
+			m.what = "the chip select another handle left asserted could not be released";
+	}
+	if (r == 0 && (c->mcr & DSPI_MCR_HALT)) {
 		r = dspi_halt(c, false);
 		if (r < 0)
 			m.what = "the module did not start (SR.TXRXS stayed 0 after HALT was cleared)";

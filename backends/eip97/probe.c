@@ -203,6 +203,9 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 		snprintf(why, wl, "the register window is 0x%llx bytes; the EIP97 layout needs 0x%x",
 			 (unsigned long long)e->regs.size, EIP97_WINDOW_SIZE);
 		r = -EINVAL;
+		/* engine_free() must not write the thread registers (0xf200...) past this mapping */
+		ofl_mmio_unmap(&e->regs);
+		e->regs.kind = OFL_MMIO_NONE;
 	}
 	if (r == 0)
 		r = identify(e, why, wl);

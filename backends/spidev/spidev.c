@@ -24,6 +24,41 @@
  *  - per-transfer speed_hz is ignored by spi-fsl-dspi (its dspi_setup()
  *    programs only spi->max_speed_hz), so
  *    on that driver only the handle's clock is accepted.
+ *
+ * What spi-fsl-dspi (drivers/spi/spi-fsl-dspi.c) cannot do, refused here
+ * rather than passed through (audit dspi.md F2-F4, F8):
+ *  - 17..24-bit words: its bits_per_word_mask says 4..32, but a 3-byte
+ *    operating word (DIV_ROUND_UP(bpw, 8)) has no case in
+ *    dspi_native_host_to_dev/dev_to_host (zeros sent, nothing stored),
+ *    dspi_fifo_write halves the FIFO budget only for 4-byte words, and the
+ *    last 1..2 bytes make a batch of 0 words: a command with DTCP 0 and no
+ *    data, which never completes (the poll loop gives -ETIMEDOUT, the IRQ
+ *    path's wait_for_completion() never returns). Refused at open and per
+ *    transfer;
+ *  - a chip select held between the parts of a split message: releasing it
+ *    after a later part failed takes an empty message, which spi-fsl-dspi's
+ *    own dspi_transfer_one_message turns into that same command with no
+ *    data (no generic core CS handling), so it never releases. Such cuts
+ *    are refused up front (lim.cs_hold = false); nothing then depends on
+ *    what the kernel leaves after an -EIO/-ETIMEDOUT either (it only sets
+ *    HALT, and whether a PCS held by CONT drops is unconfirmed);
+ *  - SPI_CS_HIGH on a native chip select: the core accepts it
+ *    (spi_register_controller adds it to the mode_bits of every host with
+ *    use_gpio_descriptors) and SPI_IOC_RD_MODE32 reports it, but dspi_init
+ *    makes every native PCS active-low (MCR.PCSIS all ones) and nothing
+ *    changes that per device. A GPIO chip select hides CS_HIGH from
+ *    RD_MODE32 (spidev_ioctl), so a CS_HIGH read back means a native one:
+ *    refused;
+ *  - LSB-first transfers it would pack (audit dspi.md F1): per FIFO batch
+ *    dspi_setup_accel moves 8-bit words as 16- or 32-bit frames (all but an
+ *    odd length up to the FIFO depth) and 16-bit words as 32-bit frames
+ *    (XSPI, more than twice the FIFO depth in bytes), the first word in
+ *    the frame's high bits (dspi_8on16/8on32/16on32_host_to_dev), while
+ *    LSBFE shifts the whole frame from its LSB: an LSB-first device would
+ *    receive each frame's words reversed. Refused per transfer, taking the
+ *    smallest FIFO of any devtype (4 entries), so what passes goes out
+ *    unpacked on every DSPI: 8-bit transfers of 1 or 3 bytes, 16-bit ones
+ *    of up to 8 bytes. The direct dspi backend packs them in wire order.
  */
 #include <fcntl.h>
 #include <linux/ioctl.h>
@@ -36,6 +71,7 @@
 #include <unistd.h>
 
 #include "driver/spi.h"
+#include "util/env.h"
 #include "spidev/spidev.h"
 
 #define SPIDEV_MAX_XFERS (((1u << _IOC_SIZEBITS) - 1) / sizeof(struct spi_ioc_transfer))
@@ -69,6 +105,8 @@ struct spidev_handle {
 	uint32_t bufsiz;
 	uint32_t speed_hz;           /* the handle's clock and word size, sent with every transfer */
 	uint8_t bits_per_word;
+	bool dspi;                   /* the controller's driver is spi-fsl-dspi */
+	bool lsb;                    /* the handle's mode has SPI_LSB_FIRST */
 	bool held;                   /* the last message left CS asserted (cs_change on its last transfer) */
 	struct spi_ioc_transfer *io; /* SPIDEV_MAX_XFERS entries, reused by every message */
 };
@@ -80,25 +118,27 @@ struct spidev_handle {
  */
 static uint32_t dma_minalign(char *why, size_t why_len)
 {
-	const char *env = getenv("OFFLOAD_SPIDEV_DMA_MINALIGN");
 	uint32_t a = SPIDEV_DMA_MINALIGN;
 	struct utsname u;
+	uint64_t v;
 
-	if (env && env[0]) {
-		char *end = NULL;
-		unsigned long v = strtoul(env, &end, 0);
-		if (!end || *end || v == 0 || v > 4096 || (v & (v - 1))) {
-			snprintf(why, why_len,
-				 "OFFLOAD_SPIDEV_DMA_MINALIGN=\"%s\" is not a power of two from 1 to 4096",
-				 env);
-			return 0;
-		}
+	/* read again here: it may have changed since the context opened */
+	int r = ofl_env_uint("OFFLOAD_SPIDEV_DMA_MINALIGN", &v, why, why_len);
+	if (r < 0)
+		return 0;
+	if (r == 1)
 		return (uint32_t)v;
-	}
 	if (uname(&u) == 0 && (strcmp(u.machine, "aarch64") == 0 || strncmp(u.machine, "armv8", 5) == 0))
 		a = OFL_MAX(a, 128u);
 	return a;
 }
+
+/* spi-fsl-dspi's 3-byte operating words (17..24 bits per word): no code path. */
+#define DSPI_NO_3BYTE_WORDS(bpw) ((bpw) >= 17 && (bpw) <= 24)
+static const char dspi_bpw_why[] =
+	"spi-fsl-dspi has no code path for 17..24-bit words (dspi_native_host_to_dev handles 1-, 2- "
+	"and 4-byte words; a 3-byte word sends zeros and leaves a command with no data that never "
+	"completes, so the ioctl hangs); use 16 or 25..32 bits, or the direct dspi backend";
 
 static const char *dspi_hint(bool dspi)
 {
@@ -151,6 +191,15 @@ static int setup_mode(struct spidev_handle *h, struct ofl_spi_cfg *cfg, bool dsp
 	if (r < 0) {
 		snprintf(why, why_len, "cannot read the mode of %s: %s", h->dev, strerror(-r));
 		return r;
+	}
+	if (dspi && (got & OFFLOAD_SPI_CS_HIGH)) {
+		snprintf(why, why_len,
+			 "%s has SPI_CS_HIGH on a native chip select, which spi-fsl-dspi accepts and "
+			 "reports but drives active-low (dspi_init sets MCR.PCSIS for every native chip "
+			 "select): the device would never be selected. Use a GPIO chip select (cs-gpios) "
+			 "or the direct dspi backend, which drives PCSIS per chip select",
+			 h->dev);
+		return -EINVAL;
 	}
 	if (!cfg->mode_set) {
 		cfg->mode = got & OFFLOAD_SPI_MODE_ALL;
@@ -262,6 +311,11 @@ static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg
 		return r;
 	}
 	r = setup_mode(h, cfg, dspi, why, why_len);
+	if (r == 0 && dspi && DSPI_NO_3BYTE_WORDS(cfg->bits_per_word)) {
+		snprintf(why, why_len, "%u bits per word on %s: %s", cfg->bits_per_word, h->dev,
+			 dspi_bpw_why);
+		r = -EINVAL;
+	}
 	if (r == 0)
 		r = setup_word_and_clock(h, cfg, why, why_len);
 	if (r == 0) {
@@ -280,12 +334,20 @@ static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg
 	h->bufsiz = ofl_spidev_bufsiz(root, note, sizeof(note));
 	h->speed_hz = cfg->max_speed_hz;
 	h->bits_per_word = cfg->bits_per_word;
+	h->dspi = dspi;
+	h->lsb = (cfg->mode & OFFLOAD_SPI_LSB_FIRST) != 0;
 	lim->max_xfers = SPIDEV_MAX_XFERS;
 	lim->budget = h->bufsiz;
 	lim->align = align;
-	lim->bpw_mask = 0xffffffffu; /* the controller decides; its refusal comes back as EINVAL */
+	/* the controller decides (its refusal comes back as EINVAL), but spi-fsl-dspi hangs on 17..24 */
+	lim->bpw_mask = dspi ? 0xFF00FFFFu : 0xffffffffu;
+	lim->bpw_why = dspi ? dspi_bpw_why : NULL;
 	lim->per_xfer_speed = !dspi;
-	lim->cs_hold = true;
+	lim->cs_hold = !dspi;
+	lim->no_hold_why = dspi ? "spi-fsl-dspi turns the empty message that would release a held "
+				  "chip select after a failure into a command with no data, which "
+				  "never completes"
+				: NULL;
 	*priv = h;
 	return 0;
 }
@@ -345,7 +407,7 @@ static int spidev_xfer(void *priv, const struct offload_spi_xfer *x, unsigned n,
 		 * chip select held by the previous message is still asserted.
 		 */
 		if (e == EIO || e == ETIMEDOUT)
-			h->held = false;
+			h->held = false; /* spi-fsl-dspi: HALT only, but parts never hold CS there */
 		return ofl_err(h->ctx, -e, "offload_spi_transfer: SPI_IOC_MESSAGE(%u) on %s failed: %s%s", n,
 			       h->dev, strerror(e), xfer_hint(e));
 	}
@@ -357,7 +419,40 @@ static int spidev_xfer(void *priv, const struct offload_spi_xfer *x, unsigned n,
 	return r;
 }
 
-/* An empty message: CS is asserted if it was not, nothing is clocked, CS is released. */
+/* The smallest FIFO of any spi-fsl-dspi devtype (its devtype_data fifo_size). */
+#define DSPI_MIN_FIFO 4u
+
+/* spi-fsl-dspi would pack this LSB-first transfer into frames in MSB order (see the top). */
+static int spidev_check(const void *priv, const struct offload_spi_xfer *t, unsigned bpw, char *why,
+			size_t why_len)
+{
+	const struct spidev_handle *h = priv;
+	bool packed;
+
+	if (!h->dspi || !h->lsb)
+		return 0;
+	if (bpw == 8)
+		packed = t->len > 1 && !(t->len % 2 == 1 && t->len <= DSPI_MIN_FIFO);
+	else if (bpw == 16)
+		packed = t->len > 2 * DSPI_MIN_FIFO;
+	else
+		return 0;
+	if (!packed)
+		return 0;
+	snprintf(why, why_len,
+		 "%u bytes of %u-bit LSB-first words on %s: spi-fsl-dspi packs them into 16/32-bit "
+		 "frames first word high (dspi_setup_accel), LSBFE shifts a frame from its LSB: each "
+		 "frame's words would be reversed; send at most %s per transfer, or use the direct "
+		 "dspi backend",
+		 t->len, bpw, h->dev, bpw == 8 ? "1 or 3 bytes" : "8 bytes");
+	return -EINVAL;
+}
+
+/*
+ * An empty message: CS is asserted if it was not, nothing is clocked, CS is
+ * released (the generic spi_transfer_one_message). Not on spi-fsl-dspi,
+ * where it never completes; the core never asks there (lim.cs_hold false).
+ */
 static int spidev_release_cs(void *priv)
 {
 	struct spidev_handle *h = priv;
@@ -365,6 +460,8 @@ static int spidev_release_cs(void *priv)
 
 	if (!h->held)
 		return 0;
+	if (h->dspi)
+		return -ENOTSUP;
 	memset(&t, 0, sizeof(t));
 	if (ioctl(h->fd, SPI_IOC_MESSAGE(1), &t) < 0)
 		return -errno;
@@ -394,6 +491,7 @@ static const struct ofl_spi_ops spidev_spi_ops = {
 	.open = spidev_open,
 	.xfer = spidev_xfer,
 	.release_cs = spidev_release_cs,
+	.check = spidev_check,
 	.close = spidev_close,
 	.info = spidev_info,
 };

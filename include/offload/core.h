@@ -112,8 +112,12 @@ const char *offload_strerror(int err);
  *
  * Every call that returns a negative errno also records a sentence saying
  * what went wrong (for example "offload_memcpy: source [0x1000,+64) overlaps
- * destination [0x1020,+64)"). The message is kept per calling thread, so
- * threads sharing a context never see each other's errors.
+ * destination [0x1020,+64)"). The message is kept per calling thread and
+ * per context: threads sharing a context never see each other's errors, and
+ * a failure on another context does not replace it (a thread keeps the
+ * messages of its 1024 most recently failing contexts; offload_ctx_free()
+ * frees the freeing thread's message of that context; it stays the answer
+ * for NULL until another failure).
  *
  * @param ctx The context, or NULL for the last error of any context on this
  *            thread (including calls that failed because ctx was NULL).
@@ -254,6 +258,10 @@ offload_ctx *offload_ctx_new(void);
  * the CPUs the process may run on); it is a process-wide tuning knob that
  * ::OFFLOAD_CTX_NO_ENV does not hide, as is liboffload-sim's register trace,
  * OFFLOAD_SIM_TRACE (<offload/sim.h>), read when a context simulates.
+ * Every OFFLOAD_* variable the library reads (offloadctl(1) ENVIRONMENT)
+ * is checked here by one parser: a malformed value of any of them fails
+ * the open with -EINVAL and a sentence naming the variable (those
+ * ::OFFLOAD_CTX_NO_ENV hides are not checked with it).
  *
  * @param ctx  A closed context from offload_ctx_new().
  * @param opts Options, or NULL for defaults.

@@ -265,7 +265,7 @@ int offload_queue_close(offload_queue *q);
  * @param user_data Opaque value returned in the job's completion.
  * @return The job index (0 .. 2^31-1, increasing by one per job and wrapping
  *   to 0), or -EINVAL (NULL pointer, len 0, overlap), -ENOSPC (the ring holds
- *   depth jobs not yet reaped).
+ *   depth jobs not yet reaped), -EBADF (the queue was inherited through fork()).
  *
  * Thread-safety: the owning thread only. Does not block or allocate.
  */
@@ -320,7 +320,8 @@ int offload_queue_wait(offload_queue *q, struct offload_completion *cpl, unsigne
  * @brief Free ring slots: how many more jobs offload_queue_copy() accepts now.
  *
  * @param q The queue.
- * @return The count (>= 0), or -EINVAL.
+ * @return The count (>= 0), or -EINVAL (NULL queue), -EBADF (the queue was
+ *   inherited through fork()).
  *
  * Thread-safety: the owning thread only.
  */
@@ -330,7 +331,8 @@ int offload_queue_capacity(const offload_queue *q);
  * @brief The device a queue is bound to.
  *
  * @param q The queue.
- * @return The device index (>= 0), or -EINVAL.
+ * @return The device index (>= 0), or -EINVAL (NULL queue), -EBADF (the queue
+ *   was inherited through fork()).
  *
  * Thread-safety: the owning thread only.
  */

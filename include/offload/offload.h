@@ -61,7 +61,9 @@
  * memory, mappings and file descriptors stay in the child until it exits
  * or calls exec(). Every other call on
  * an inherited context or handle fails with -EBADF and says so
- * (offload_last_error() works). The child opens a context of its own for
+ * (offload_last_error() works); only the buffer accessors that cannot
+ * return an error (offload_buf_ptr(), _size(), _bus_addr(), _cache_mode(),
+ * _dmabuf_exporter()) still answer, since the memory stays mapped. The child opens a context of its own for
  * its work; the parent's contexts are unaffected by the child.
  *
  * Lifetime: a handle's close (or free) call releases it, as free() does a

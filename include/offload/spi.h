@@ -128,7 +128,11 @@ struct offload_spi_xfer {
 	void *rx;
 	/** Length in bytes (> 0); a multiple of 2 for 9..16-bit words, of 4 for 17..32. */
 	uint32_t len;
-	/** Clock for this transfer in Hz; 0 = the handle's default. */
+	/**
+	 * Clock for this transfer in Hz; 0 = the handle's default. The direct
+	 * DSPI backend changes the clock only where the chip select is released
+	 * (cs_change on the transfer before, or a new message).
+	 */
 	uint32_t speed_hz;
 	/** Delay after the last bit, before CS changes, in microseconds. */
 	uint16_t delay_usecs;
@@ -251,7 +255,8 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  *
  * If a part after the first fails, the bytes of the earlier parts have
  * already been clocked; the error message says how many, and the library
- * sends an empty message to release a chip select it held.
+ * sends an empty message to release a chip select it held (never needed
+ * on spi-fsl-dspi, where parts never hold it).
  *
  * @param spi   The handle.
  * @param xfers Array of @p n transfers.
@@ -263,11 +268,20 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  *     above 32 or refused by the backend, nbits other than 0/1/2/4 or not
  *     allowed by the mode's TX/RX_DUAL/QUAD bits, a per-transfer speed_hz
  *     differing from the handle's default on a controller whose driver
- *     ignores it (spi-fsl-dspi programs the clock only in dspi_setup()), or
- *     a clock below the slowest the controller's divider reaches (the
- *     direct DSPI backend: protocol clock / 229376; nothing is sent then);
+ *     ignores it (spi-fsl-dspi programs the clock only in dspi_setup()),
+ *     17..24 bits per word through spidev on spi-fsl-dspi (it has no code
+ *     path for 3-byte words), an LSB-first transfer through spidev on
+ *     spi-fsl-dspi that driver would pack into 16/32-bit frames in MSB
+ *     order (8-bit words: more than 1 byte except 3; 16-bit words: more
+ *     than 8 bytes; the device would get each frame's bytes reversed),
+ *     a clock below the slowest the controller's
+ *     divider reaches (the direct DSPI backend: protocol clock / 229376),
+ *     or (the direct DSPI backend) a clock change between two transfers
+ *     the chip select stays asserted across; nothing is sent then;
  *   - -EMSGSIZE: the sum of len exceeds INT_MAX, or the message cannot be
- *     split without changing the wire;
+ *     split without changing the wire (through spidev on spi-fsl-dspi, a
+ *     cut with the chip select held: that driver cannot release it
+ *     again after a failure);
  *   - -ETIMEDOUT, -EIO: controller failure;
  *   - other -errno from the kernel's SPI_IOC_MESSAGE.
  *

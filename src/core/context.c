@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#include "util/env.h"
 
 #define OFL_LIVE_FDT "/sys/firmware/fdt"
 
@@ -134,20 +135,6 @@ int ofl_inherited_err(const struct offload_ctx *ctx, const char *func)
 /* ------------------------------------------------------------- environment */
 
 #define OFL_CTX_KNOWN_FLAGS (OFFLOAD_CTX_SIM | OFFLOAD_CTX_NO_ENV | OFFLOAD_CTX_SIM_NONCOHERENT)
-
-int ofl_env_bool(const char *v)
-{
-	static const char *const on[] = { "1", "yes", "true", "on" };
-	static const char *const off[] = { "", "0", "no", "false", "off" };
-
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(on); i++)
-		if (strcasecmp(v, on[i]) == 0)
-			return 1;
-	for (size_t i = 0; i < OFL_ARRAY_SIZE(off); i++)
-		if (strcasecmp(v, off[i]) == 0)
-			return 0;
-	return -EINVAL;
-}
 
 /* ------------------------------------------------------------- allow-list */
 
@@ -673,15 +660,12 @@ static int read_options(struct offload_ctx *ctx, const struct offload_ctx_opts *
 		env_be = getenv("OFFLOAD_BACKENDS");
 		env_sim = getenv("OFFLOAD_SIM");
 	}
-	if (env_sim) {
-		int on = ofl_env_bool(env_sim);
-		if (on < 0)
-			return ofl_err(ctx, -EINVAL,
-				       "offload_ctx_open: OFFLOAD_SIM=\"%.40s\" is neither on (1, yes, "
-				       "true, on) nor off (0, no, false, off, empty)", env_sim);
-		if (on)
-			ctx->drv.flags |= OFFLOAD_CTX_SIM;
-	}
+	/* every OFFLOAD_* variable, one parser (src/util/env.c): a typo is refused, never ignored */
+	char why[OFL_REASON_LEN];
+	if (ofl_env_check(o->flags & OFFLOAD_CTX_NO_ENV, why, sizeof(why)) < 0)
+		return ofl_err(ctx, -EINVAL, "offload_ctx_open: %s", why);
+	if (env_sim && ofl_env_bool(env_sim) == 1)
+		ctx->drv.flags |= OFFLOAD_CTX_SIM;
 	const char *allow = (env_be && *env_be) ? env_be : (o->backends ? o->backends : "");
 	if (strlen(allow) >= sizeof(ctx->allow))
 		return ofl_err(ctx, -EINVAL, "offload_ctx_open: backend allow-list too long");
@@ -819,6 +803,7 @@ OFFLOAD_API void offload_ctx_free(offload_ctx *ctx)
 	if (ctx->all_next)
 		ctx->all_next->all_prev = ctx->all_prev;
 	pthread_mutex_unlock(&all_lock);
+	ofl_err_forget(ctx);
 	ofl_drv_ctx_fini(&ctx->drv);
 	ctx->magic = 0;
 	free(ctx);

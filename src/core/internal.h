@@ -125,11 +125,6 @@ int ofl_ctx_check(const struct offload_ctx *ctx, const char *func);
 /* The -EBADF (with its sentence) of a call on a context inherited through fork(). */
 int ofl_inherited_err(const struct offload_ctx *ctx, const char *func);
 /*
- * An on/off environment value, case-insensitively: 1 for "1", "yes", "true",
- * "on"; 0 for "", "0", "no", "false", "off"; -EINVAL for anything else.
- */
-int ofl_env_bool(const char *v);
-/*
  * May `d` be an automatic choice (memcpy default, crypto engine)? Models are
  * not when they were attached only because AUTO fell back to the built-in
  * board (no --sim / OFFLOAD_SIM / OFFLOAD_DT_BUILTIN asked for them).

@@ -142,6 +142,8 @@ OFFLOAD_API int offload_queue_copy(offload_queue *q, void *dst, const void *src,
 {
 	if (OFL_UNLIKELY(!q))
 		return ofl_err(NULL, -EINVAL, "offload_queue_copy: queue is NULL");
+	if (OFL_UNLIKELY(ofl_ctx_inherited(q->ctx)))
+		return ofl_inherited_err(q->ctx, "offload_queue_copy");
 	if (OFL_UNLIKELY(!dst || !src || len == 0))
 		return ofl_err(q->ctx, -EINVAL, "offload_queue_copy: %s",
 			       !dst ? "dst is NULL" : !src ? "src is NULL" : "len is 0");
@@ -250,6 +252,8 @@ OFFLOAD_API int offload_queue_capacity(const offload_queue *q)
 {
 	if (!q)
 		return ofl_err(NULL, -EINVAL, "offload_queue_capacity: queue is NULL");
+	if (ofl_ctx_inherited(q->ctx))
+		return ofl_inherited_err(q->ctx, "offload_queue_capacity");
 	return (int)(q->depth - (q->tail - q->head));
 }
 
@@ -257,5 +261,7 @@ OFFLOAD_API int offload_queue_dev(const offload_queue *q)
 {
 	if (!q)
 		return ofl_err(NULL, -EINVAL, "offload_queue_dev: queue is NULL");
+	if (ofl_ctx_inherited(q->ctx))
+		return ofl_inherited_err(q->ctx, "offload_queue_dev");
 	return q->dev->index;
 }

@@ -493,13 +493,21 @@ static int validate(const struct offload_spi *spi, const struct offload_spi_xfer
 				       "data line, half duplex)",
 				       fn, i);
 		if (bpw > 32 || !(l->bpw_mask & (1u << (bpw - 1))))
-			return ofl_err(ctx, -EINVAL, "%s: transfer %u: %u bits per word not supported by %s",
-				       fn, i, bpw, spi->be->name);
+			return ofl_err(ctx, -EINVAL, "%s: transfer %u: %u bits per word not supported by %s%s%s",
+				       fn, i, bpw, spi->be->name, l->bpw_why ? ": " : "",
+				       l->bpw_why ? l->bpw_why : "");
 		if (t->len % word_bytes(bpw))
 			return ofl_err(ctx, -EINVAL,
 				       "%s: transfer %u: len %u is not a multiple of %u bytes, the memory "
 				       "size of a %u-bit word (Linux refuses partial words)",
 				       fn, i, t->len, word_bytes(bpw), bpw);
+		if (spi->be->spi->check) {
+			char why[OFL_ERRMSG_LEN];
+			why[0] = '\0';
+			r = spi->be->spi->check(spi->priv, t, bpw, why, sizeof(why));
+			if (r < 0)
+				return ofl_err(ctx, r, "%s: transfer %u: %s", fn, i, why);
+		}
 		r = check_nbits(spi, i, "tx", t->tx_nbits, t->tx != NULL, OFFLOAD_SPI_TX_DUAL,
 				OFFLOAD_SPI_TX_QUAD);
 		if (r == 0)
@@ -649,10 +657,11 @@ static int split_xfer(struct offload_spi *spi, const struct offload_spi_xfer *x,
 				       "part %u (%s transfer %u) falls where chip select stays asserted; %s",
 				       fn, n, total, spi->be->name, spi->lim.max_xfers, spi->lim.budget,
 				       parts, c.off ? "inside" : "after", c.off ? c.i : c.i - 1,
-				       spi->lim.cs_hold ? "the handle was opened with "
-							  "OFFLOAD_SPI_OPEN_NO_CS_HOLD"
-							: "this backend cannot keep CS asserted "
-							  "between messages");
+				       spi->lim.cs_hold     ? "the handle was opened with "
+							      "OFFLOAD_SPI_OPEN_NO_CS_HOLD"
+				       : spi->lim.no_hold_why ? spi->lim.no_hold_why
+							    : "this backend cannot keep CS asserted "
+							      "between messages");
 	}
 	c.i = 0;
 	c.off = 0;

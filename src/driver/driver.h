@@ -131,24 +131,47 @@ void ofl_drv_ctx_fini(struct ofl_drv_ctx *c);
 /* Record a message for ctx on this thread and return err (negative errno). */
 int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...) OFL_PRINTF(3, 4);
 /*
- * This thread's last message (src/driver/error.c). Visible here only so that
- * ofl_err_clear() is inline: the crypto paths clear it around every backend
- * call, and an out-of-line call plus TLS lookup cost a 16-byte SHA-256 about
- * 5 % of its speed (bench/crypto_overhead.sh).
+ * This thread's messages, one per context (src/driver/error.c): a table of
+ * entries keyed by context id (0 = recorded without a context), grown on
+ * demand and bounded (OFL_ERR_KEEP, least recently written evicted). `cur_id`
+ * / `cur` cache the context the thread last touched (its entry, or none) so that ofl_err_clear() stays inline and a compare on the hot
+ * path: the crypto paths clear around every backend call, and an
+ * out-of-line call plus TLS lookup cost a 16-byte SHA-256 about 5 % of its
+ * speed (bench/crypto_overhead.sh). Visible here only for that.
  */
-struct ofl_tl_err {
-	uint64_t ctx_id; /* 0 = recorded without a context */
+struct ofl_err_ent {
+	uint64_t ctx_id; /* OFL_ERR_FREE: unused entry */
+	uint64_t seq;    /* when last written (for eviction) */
 	char msg[OFL_ERRMSG_LEN];
+};
+struct ofl_tl_err {
+	uint64_t cur_id;          /* the context `cur` is for */
+	int cur;                  /* 1 + its entry in tab, 0 if none (TLS starts zeroed) */
+	int last;                 /* 1 + the entry written last (offload_last_error(NULL)), 0 if none */
+	int n, cap;               /* entries used / allocated */
+	uint64_t seq;
+	struct ofl_err_ent *tab;
 };
 extern _Thread_local struct ofl_tl_err ofl_tl_err __attribute__((visibility("hidden")));
 
-/* This thread's last message for ctx ("" if it was for another context), as offload_last_error(). */
+/* This thread's last message for ctx ("" if none), as offload_last_error(). */
 const char *ofl_err_msg(const struct offload_ctx *ctx);
+/* ofl_err_clear() when ctx is not the thread's cached context. */
+void ofl_err_clear_slow(uint64_t id);
+/* Forget this thread's message of a context being freed (offload_ctx_free()). */
+void ofl_err_forget(const struct offload_ctx *ctx);
 
+/* Clear this thread's message for ctx (the calls that test whether a backend left one). */
 static inline void ofl_err_clear(const struct offload_ctx *ctx)
 {
-	if (!ctx || ofl_tl_err.ctx_id == ofl_drv_c(ctx)->id)
-		ofl_tl_err.msg[0] = '\0';
+	uint64_t id = ctx ? ofl_drv_c(ctx)->id : 0;
+
+	if (OFL_LIKELY(ofl_tl_err.cur_id == id)) {
+		if (ofl_tl_err.cur)
+			ofl_tl_err.tab[ofl_tl_err.cur - 1].msg[0] = '\0';
+	} else {
+		ofl_err_clear_slow(id);
+	}
 }
 
 /* ---- devices (src/driver/device.c) ---- */

@@ -54,6 +54,8 @@ struct ofl_spi_limits {
 	uint32_t bpw_mask;         /* bit b-1 set: b bits per word accepted (all ones: the kernel decides) */
 	bool per_xfer_speed;       /* a transfer's speed_hz is honoured */
 	bool cs_hold;              /* cs_change on a call's last transfer keeps CS asserted into the next */
+	const char *bpw_why;       /* why bpw_mask leaves sizes out (a static sentence), or NULL */
+	const char *no_hold_why;   /* why cs_hold is false (a static sentence), or NULL */
 };
 
 struct ofl_spi_ops {
@@ -80,6 +82,13 @@ struct ofl_spi_ops {
 	 * failure itself released it), -errno if releasing failed.
 	 */
 	int (*release_cs)(void *priv);
+	/*
+	 * Optional: refuse transfer t (word size bpw, already resolved) for a
+	 * reason only this backend knows, before anything of the message is
+	 * sent. Returns 0, or -errno with a sentence in why.
+	 */
+	int (*check)(const void *priv, const struct offload_spi_xfer *t, unsigned bpw, char *why,
+		     size_t why_len);
 	void (*close)(void *priv);
 	/* Fill backend, flags, actual_speed_hz and max_message_bytes. */
 	void (*info)(const void *priv, struct offload_spi_info *info);

@@ -246,11 +246,12 @@ static unsigned pci_space(uint32_t w)
 }
 
 /*
- * Linux bus->map(): the offset of addr inside ranges entry `range`, or
- * -ENOENT if it is not inside, -EOVERFLOW if a value is wider than 64 bits.
+ * Linux bus->map(): the offset of addr inside ranges entry `range` (and the
+ * entry's child base and size: its window), or -ENOENT if it is not inside,
+ * -EOVERFLOW if a value is wider than 64 bits.
  */
 static int bus_map(enum bus_kind k, const uint32_t *addr, const uint32_t *range, uint32_t na,
-		   uint32_t ns, uint32_t pna, uint64_t *offset)
+		   uint32_t ns, uint32_t pna, uint64_t *offset, uint64_t *win_base, uint64_t *win_size)
 {
 	uint32_t fna = flag_cells(k);
 	uint64_t cp, s, da;
@@ -267,6 +268,8 @@ static int bus_map(enum bus_kind k, const uint32_t *addr, const uint32_t *range,
 	if (da < cp || da - cp >= s)
 		return -ENOENT;
 	*offset = da - cp;
+	*win_base = cp;
+	*win_size = s;
 	return 0;
 }
 
@@ -311,12 +314,16 @@ static void trace_add(struct trace *t, const char *fmt, ...)
 
 /*
  * Linux of_translate_one(): move addr (na cells in the child space of
- * w->h[i]) into the space of w->h[i]'s parent (pna cells).
+ * w->h[i]) into the space of w->h[i]'s parent (pna cells). With a size (a
+ * reg's), the region's end must lie inside the ranges entry too: Linux
+ * checks only the base (bus->map()), but a region that runs past its
+ * window is not all reachable through it, and mapping it whole would map
+ * whatever lies beyond; it is refused, with the reason.
  */
 static int translate_one(const void *fdt, const struct ofl_dt_chain *c, const struct walk *w, int i,
 			 enum bus_kind bus, enum bus_kind pbus, uint32_t *addr, uint32_t na,
-			 uint32_t ns, uint32_t pna, const char *prop, struct trace *t, char *err,
-			 size_t errlen)
+			 uint32_t ns, uint32_t pna, const char *prop, uint64_t size, struct trace *t,
+			 char *err, size_t errlen)
 {
 	const struct hop *dev = &w->h[i];
 	bool dma = strcmp(prop, "dma-ranges") == 0;
@@ -337,9 +344,10 @@ static int translate_one(const void *fdt, const struct ofl_dt_chain *c, const st
 	} else {
 		uint32_t rone = na + pna + ns, range[3 * MAX_CELLS];
 		uint32_t count = (uint32_t)rlen / 4 / rone;
+		uint64_t wb = 0, ws = 0;
 		for (uint32_t e = 0; e < count; e++) {
 			load_cells(rp + 4 * (size_t)e * rone, rone, range);
-			r = bus_map(bus, addr, range, na, ns, pna, &offset);
+			r = bus_map(bus, addr, range, na, ns, pna, &offset, &wb, &ws);
 			if (r == 0) {
 				memcpy(addr, range + na, pna * sizeof(*addr));
 				break;
@@ -356,6 +364,15 @@ static int translate_one(const void *fdt, const struct ofl_dt_chain *c, const st
 				ofl_dt_seterr(err, errlen, "address 0x%llx is outside every '%s' entry of "
 					      "%s (not translatable)", (unsigned long long)before, prop, p);
 			return r == -EOVERFLOW ? -EOVERFLOW : -EINVAL;
+		}
+		if (size > ws - offset) {
+			hop_path(fdt, c, dev, p, sizeof(p));
+			ofl_dt_seterr(err, errlen, "0x%llx+0x%llx ends 0x%llx bytes past the '%s' window "
+				      "0x%llx+0x%llx of %s: refused rather than mapped past the window "
+				      "(Linux checks only the base)", (unsigned long long)before,
+				      (unsigned long long)size, (unsigned long long)(size - (ws - offset)),
+				      prop, (unsigned long long)wb, (unsigned long long)ws, p);
+			return -EINVAL;
 		}
 	}
 	if (bus_translate(pbus, addr, offset, pna) < 0) {
@@ -378,8 +395,8 @@ static int translate_one(const void *fdt, const struct ofl_dt_chain *c, const st
  * w->h[1]) up to the root's address space.
  */
 static int translate(const void *fdt, const struct ofl_dt_chain *c, const struct walk *w,
-		     const char *prop, const uint32_t *in, uint64_t *out, struct trace *t, char *err,
-		     size_t errlen)
+		     const char *prop, const uint32_t *in, uint64_t size, uint64_t *out, struct trace *t,
+		     char *err, size_t errlen)
 {
 	uint32_t addr[MAX_CELLS], na, ns, pna, pns;
 	int r;
@@ -407,7 +424,7 @@ static int translate(const void *fdt, const struct ofl_dt_chain *c, const struct
 		r = check_counts(fdt, c, &w->h[i + 1], pna, pns, err, errlen);
 		if (r < 0)
 			return r;
-		r = translate_one(fdt, c, w, i, bus, pbus, addr, na, ns, pna, prop, t, err, errlen);
+		r = translate_one(fdt, c, w, i, bus, pbus, addr, na, ns, pna, prop, size, t, err, errlen);
 		if (r < 0)
 			return r;
 		na = pna;
@@ -472,7 +489,7 @@ static int reg_lookup(const void *fdt, const struct ofl_dt_chain *c, int index, 
 	}
 	if (t)
 		trace_add(t, "reg[%d] ", index);
-	r = translate(fdt, c, &w, "ranges", cells, addr, t, err, errlen);
+	r = translate(fdt, c, &w, "ranges", cells, *size, addr, t, err, errlen);
 	if (r < 0)
 		return r;
 	if (*size && *addr + (*size - 1) < *addr) {
@@ -616,7 +633,7 @@ int ofl_dt_dma_translate(const void *fdt, int node, uint64_t cpu_addr, uint64_t 
 		uint64_t busa, cpu, size;
 		load_cells(dr + 4 * (size_t)k * rone, rone, e);
 		if (read_num(e + fna, na - fna, &busa) || read_num(e + na + pna, ns, &size) ||
-		    translate(fdt, &c, &sub, "dma-ranges", e + na, &cpu, NULL, NULL, 0) < 0)
+		    translate(fdt, &c, &sub, "dma-ranges", e + na, 0, &cpu, NULL, NULL, 0) < 0)
 			continue;
 		/* a window that wraps past 2^64 on either side is not translatable (as reg, ranges) */
 		if (size && (busa + (size - 1) < busa || cpu + (size - 1) < cpu)) {

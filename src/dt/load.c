@@ -42,21 +42,60 @@ int ofl_dt_load_blob(struct ofl_dt *dt, const void *blob, size_t size, char *err
 	return 0;
 }
 
+/* What a file that is not a regular file is, for the message. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO (a pipe)" : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory"
+	       : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "of another kind";
+}
+
+/*
+ * Open a device tree file without blocking: only a regular file (sysfs's
+ * /sys/firmware/fdt is one) is read. A FIFO or a pipe's /dev/stdin would
+ * block the open until a writer comes and the read until it closes (maybe
+ * never), a terminal or another device until it has input: they are refused
+ * before they are opened (stat), and again after (fstat, O_NONBLOCK), in
+ * case the path changed in between.
+ */
+static int open_regular(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	int fd = -1;
+
+	if (stat(path, st) < 0)
+		goto fail;
+	if (!S_ISREG(st->st_mode))
+		goto refuse;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 || fstat(fd, st) < 0)
+		goto fail;
+	if (S_ISREG(st->st_mode))
+		return fd;
+	close(fd);
+refuse:
+	ofl_dt_seterr(err, errlen,
+		      "%s is %s, not a regular file: a device tree is read from a .dtb file (save "
+		      "the blob to one first)", path, file_kind(st->st_mode));
+	return -EINVAL;
+fail:;
+	int r = -errno;
+	if (fd >= 0)
+		close(fd);
+	ofl_dt_seterr(err, errlen, "cannot open device tree %s: %s", path, strerror(-r));
+	return r;
+}
+
 int ofl_dt_load_file(struct ofl_dt *dt, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd, r;
 
 	memset(dt, 0, sizeof(*dt));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		ofl_dt_seterr(err, errlen, "cannot open device tree %s: %s", path, strerror(-r));
-		return r;
-	}
+	fd = open_regular(path, &st, err, errlen);
+	if (fd < 0)
+		return fd;
 	/* sysfs files report size 0 or 4096; read until EOF instead of trusting st_size. */
 	size_t cap = 64 * 1024, len = 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (st.st_size > 0)
 		cap = (size_t)st.st_size + 1;
 	if (cap > OFL_DT_MAX_SIZE + 1)
 		cap = OFL_DT_MAX_SIZE + 1;

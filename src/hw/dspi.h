@@ -130,6 +130,12 @@
 #define DSPI_SR_POPNXTPTR(sr) ((sr)&0xFu)
 /* What the current Linux driver writes to clear the flags (no EOQF, no TXRXS). */
 #define DSPI_SR_CLEAR 0x8AAF0000u
+/*
+ * SPI_SR_CLEAR with EOQF: the mask of the 2020 driver (spi-fsl-dspi.c at
+ * 3d87b613), every flag and no reserved bit, no TXRXS. A library taking
+ * over a controller clears EOQF too: left set, it keeps the module stopped.
+ */
+#define DSPI_SR_CLEAR_EOQF (DSPI_SR_CLEAR | DSPI_SR_EOQF)
 /* Kinetis reset value: TFFF. */
 #define DSPI_SR_RESET 0x02000000u
 

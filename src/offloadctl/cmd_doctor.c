@@ -132,6 +132,38 @@ static void check_io_coherent(struct report *r, const struct offload_dev_info *d
 	    "tree's safe choice until then)", d->dt_path);
 }
 
+/* Both dma-coherent and dma-noncoherent on the node that decides (src/policy says so in the reason). */
+static void check_coherent_contradiction(struct report *r, const struct offload_dev_info *d)
+{
+	if (!strstr(d->coherent_reason, "both dma-coherent and dma-noncoherent"))
+		return;
+	struct finding *f = add(r, SEV_WARNING, "dma-coherent-contradiction", d);
+	if (!f)
+		return;
+	put(f->summary, sizeof(f->summary), "the device tree marks the node both dma-coherent and "
+	    "dma-noncoherent; taken as coherent, as Linux does");
+	put(f->evidence, sizeof(f->evidence), "%s", d->coherent_reason);
+	put(f->action, sizeof(f->action), "remove the property that is wrong for the hardware (a "
+	    "non-coherent device taken as coherent reads stale data)");
+}
+
+/* A bus with #address-cells but no #size-cells, where Linux and the spec read reg differently (src/policy). */
+static void check_size_cells(struct report *r, const struct offload_dev_info *d)
+{
+	const char *m = strstr(d->phys_reason, "has #address-cells but no #size-cells");
+	if (!m)
+		return;
+	struct finding *f = add(r, SEV_WARNING, "size-cells-missing", d);
+	if (!f)
+		return;
+	put(f->summary, sizeof(f->summary), "a bus above the node has #address-cells but no "
+	    "#size-cells: Linux inherits the size cells (deprecated), the specification reads 1, "
+	    "and the two read its reg differently");
+	put(f->evidence, sizeof(f->evidence), "read as Linux: 0x%llx+0x%llx; %s",
+	    (unsigned long long)d->phys_addr, (unsigned long long)d->phys_size, d->phys_reason);
+	put(f->action, sizeof(f->action), "give the bus its own #size-cells");
+}
+
 static void check_dspi_pio(struct report *r, const struct offload_dev_info *d)
 {
 	if (strcmp(d->kind, "dspi") != 0 || strcmp(d->transfer_mode, "dma") == 0)
@@ -191,6 +223,8 @@ static void check_devices(struct report *r, offload_ctx *ctx)
 		}
 		check_address(r, &d);
 		check_io_coherent(r, &d);
+		check_coherent_contradiction(r, &d);
+		check_size_cells(r, &d);
 		check_dspi_pio(r, &d);
 		check_k3_memcpy(r, &d);
 	}

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "platform/dmamem_int.h"
+#include "util/env.h"
 #include "util/util.h"
 
 const char *ofl_dma_provider_name(enum ofl_dma_provider p)
@@ -231,7 +232,12 @@ static const struct ofl_dma_provider_ops *const hw_providers[] = {
 /* The first provider that serves the pool here; else -ENODEV, `why` what each lacks. */
 static int pick_provider(struct ofl_dma_pool *pool, char *why, size_t wl)
 {
-	const char *want = getenv("OFFLOAD_DMA_PROVIDER");
+	const char *want = NULL;
+	char bad[OFL_REASON_LEN];
+
+	/* unset or empty: any (a malformed value was refused at offload_ctx_open()) */
+	if (ofl_env_word("OFFLOAD_DMA_PROVIDER", &want, bad, sizeof(bad)) != 1)
+		want = NULL;
 
 	why[0] = '\0';
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(hw_providers); i++) {

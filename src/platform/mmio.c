@@ -21,8 +21,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/util.h"
 #include "platform/platform.h"
 #include "platform/sysfs.h"
@@ -77,9 +79,35 @@ void ofl_mmio_unmap(struct ofl_mmio *m)
 
 bool ofl_devmem_allowed(void)
 {
-	const char *e = getenv("OFFLOAD_DEVMEM");
+	const char *on = "0";
+	char why[OFL_REASON_LEN];
 
-	return e && strcmp(e, "1") == 0;
+	/* a malformed value is off here; offload_ctx_open() refused it before (src/util/env.c) */
+	return ofl_env_word("OFFLOAD_DEVMEM", &on, why, sizeof(why)) == 1 && on[0] == '1';
+}
+
+/*
+ * Does the file behind fd hold [0, end)? A device node (the real /dev/mem,
+ * /dev/uioN) is taken as it is; a regular file (a stand-in tree) must be
+ * that long: mmap() of a file succeeds past its end, and the first access
+ * there raises SIGBUS (mmap(2)), so a short file is refused before mapping.
+ */
+static int file_covers(int fd, const char *what, const char *path, uint64_t end, char *why, size_t wl)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		snprintf(why, wl, "%s: cannot stat %s: %s", what, path, strerror(e));
+		return -e;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < end) {
+		snprintf(why, wl, "%s: %s is a regular file of 0x%llx bytes, which ends before 0x%" PRIx64
+			 " (the end of the window): refused rather than mapped past its end", what, path,
+			 (unsigned long long)st.st_size, end);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* mmap offsets carry physical addresses (and VFIO's index << 40): a 32-bit
@@ -105,6 +133,11 @@ int ofl_devmem_map(uint64_t phys, uint64_t size, bool uncached, void **cpu, void
 		snprintf(why, wl, "/dev/mem: cannot open %s: %s%s", path, strerror(e),
 			 e == EACCES || e == EPERM ? " (needs root / CAP_SYS_RAWIO)" : "");
 		return -e;
+	}
+	int r = file_covers(f, "/dev/mem", path, phys + size, why, wl);
+	if (r < 0) {
+		close(f);
+		return r;
 	}
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, (off_t)base);
 	if (m == MAP_FAILED) {
@@ -183,6 +216,12 @@ int ofl_uio_map(int uio, uint64_t phys, uint64_t size, struct ofl_mmio *out, cha
 			return -errno;
 		}
 		size_t len = (size_t)(moff + msize + page_size() - 1) & ~(page_size() - 1);
+		int r = file_covers(fd, "UIO", p, (uint64_t)m * (uint64_t)page_size() + moff + msize, why,
+				    wl);
+		if (r < 0) {
+			close(fd);
+			return r;
+		}
 		void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 				 (off_t)m * (off_t)page_size());
 		if (map == MAP_FAILED) {

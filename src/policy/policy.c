@@ -61,6 +61,51 @@ static void decide_enabled(const struct node_ctx *n, struct ofl_policy *p)
 		WHY(p->enabled_reason, "no status property on %s: enabled", n->path);
 }
 
+/*
+ * The node's bus has #address-cells but no #size-cells, and the two readings
+ * differ: Linux takes the nearest ancestor's #size-cells (drivers/of/base.c
+ * of_bus_n_size_cells(), walking up from the bus; deprecated upstream, which
+ * warns), the devicetree specification and libfdt take 1. The reg was read
+ * as Linux reads it (src/dt/address.c); the reason gives the other reading
+ * of reg[0] (untranslated, in the bus's address space) so doctor can show
+ * both.
+ */
+static void note_size_cells(const struct node_ctx *n, struct ofl_policy *p)
+{
+	const struct ofl_dt_chain *c = &n->chain;
+	uint32_t na, ns = 1, v;
+	int from = -1, len;
+
+	if (c->n < 3 || !ofl_dt_prop_u32(n->fdt, c->off[c->n - 2], "#address-cells", &na) ||
+	    ofl_dt_has_prop(n->fdt, c->off[c->n - 2], "#size-cells"))
+		return;
+	for (int i = c->n - 3; i >= 0 && from < 0; i--)
+		if (ofl_dt_prop_u32(n->fdt, c->off[i], "#size-cells", &v)) {
+			ns = v;
+			from = i;
+		}
+	if (ns == 1)
+		return;
+	char bus[OFL_DT_PATH_LEN], anc[OFL_DT_PATH_LEN] = "the root's default";
+	ofl_dt_chain_path(n->fdt, c, c->n - 2, bus, sizeof(bus));
+	if (from >= 0)
+		ofl_dt_chain_path(n->fdt, c, from, anc, sizeof(anc));
+	const fdt32_t *reg = fdt_getprop(n->fdt, n->node, "reg", &len);
+	char spec[96] = "it has no reg entry of that shape";
+	if (reg && na >= 1 && na <= 2 && (size_t)len >= 4 * (size_t)(na + 1)) {
+		uint64_t a = fdt32_to_cpu(reg[0]);
+		if (na == 2)
+			a = a << 32 | fdt32_to_cpu(reg[1]);
+		snprintf(spec, sizeof(spec), "reg[0] is 0x%llx+0x%x", (unsigned long long)a,
+			 fdt32_to_cpu(reg[na]));
+	}
+	ofl_reason_append(p->reg_reason, sizeof(p->reg_reason),
+			  "%s has #address-cells but no #size-cells: read as Linux reads it, #size-cells = "
+			  "%u inherited from %s (of_bus_n_size_cells(); deprecated upstream, which warns); "
+			  "with #size-cells = 1 (the devicetree specification, libfdt) %s", bus, ns, anc,
+			  spec);
+}
+
 static void decide_reg(const struct node_ctx *n, struct ofl_policy *p)
 {
 	int r = ofl_dt_reg_explain(n->fdt, &n->chain, 0, &p->reg_addr, &p->reg_size, p->reg_reason,
@@ -69,6 +114,7 @@ static void decide_reg(const struct node_ctx *n, struct ofl_policy *p)
 	p->reg_ok = r == 0;
 	if (!p->reg_ok)
 		p->reg_addr = p->reg_size = 0;
+	note_size_cells(n, p);
 }
 
 static void decide_coherent(const struct node_ctx *n, struct ofl_policy *p)
@@ -98,6 +144,13 @@ static void decide_coherent(const struct node_ctx *n, struct ofl_policy *p)
 		ofl_dt_chain_path(n->fdt, &n->chain, lvl, p->coherent_path, sizeof(p->coherent_path));
 	else
 		ofl_dt_path(n->fdt, decider, p->coherent_path, sizeof(p->coherent_path));
+	/* Linux drivers/of/address.c of_dma_is_coherent() tests dma-coherent before dma-noncoherent */
+	if (p->coherent && ofl_dt_has_prop(n->fdt, decider, "dma-noncoherent")) {
+		WHY(p->coherent_reason, "both dma-coherent and dma-noncoherent on %s: the tree contradicts "
+		    "itself; coherent, as Linux decides (of_dma_is_coherent() tests dma-coherent first; "
+		    "docs/policy.md §1)", p->coherent_path);
+		return;
+	}
 	WHY(p->coherent_reason, "%s on %s%s (the nearest of the node and its DMA parents; Linux "
 	    "of_dma_is_coherent(); docs/policy.md §1)", p->coherent ? "dma-coherent" : "dma-noncoherent",
 	    p->coherent_path, decider == n->node ? " itself" : "");

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,10 +24,19 @@
 #define LATCHED                                                                                   \
 	(DSPI_SR_TCF | DSPI_SR_EOQF | DSPI_SR_TFUF | DSPI_SR_CMDTCF | DSPI_SR_SPEF | DSPI_SR_RFOF |   \
 	 DSPI_SR_TFIWF)
+/*
+ * SR bits no source defines (Kinetis SPI_SR; Linux's SPI_SR_CLEAR leaves
+ * them 0). Bit 24 is BSYF on S32 parts (S32Z2 SPI header) and read back by
+ * Linux's write-back of SR, so it is not among them.
+ */
+#define SR_RESERVED ((1u << 29) | (1u << 26) | (1u << 22) | (1u << 20))
+/* The MCR bits that may change while the module runs (Kinetis SPI_MCR). */
+#define MCR_LIVE (DSPI_MCR_HALT | DSPI_MCR_MDIS)
 
 struct fifo {
 	uint32_t slot[DSPI_MAX_FIFO];
 	unsigned head, cnt; /* head: next entry out (the NXTPTR fields) */
+	unsigned size;      /* slots: the devtype's FIFO depth; the pointers wrap at it */
 };
 
 struct ofl_sim_dspi {
@@ -40,8 +51,12 @@ struct ofl_sim_dspi {
 	uint32_t flags;           /* latched SR flags */
 	bool running;             /* SR.TXRXS */
 	struct fifo tx, rx, cmd;  /* cmd: XSPI command FIFO */
-	uint16_t cmd_latch;       /* non-XSPI: last 16-bit command-half write */
+	uint32_t pushr;           /* PUSHR as last written (a 16-bit write pushes all 32 bits) */
 	bool cmd_active;          /* XSPI: a command is executing */
+	bool halt_pending;        /* HALT/MDIS written while a frame was on the wire */
+	unsigned sck;             /* SCK's idle level: CPOL of the CTAR last used */
+	unsigned mosi;            /* SOUT between frames: the last bit shifted out [model] */
+	uint8_t ctas_last;        /* CTAR of the last frame */
 	uint16_t cur_cmd;
 	uint32_t cur_left;        /* its frames still to run */
 
@@ -87,7 +102,7 @@ static bool fifo_push(struct fifo *f, unsigned depth, uint32_t v)
 {
 	if (f->cnt >= depth)
 		return false;
-	f->slot[(f->head + f->cnt) % DSPI_MAX_FIFO] = v;
+	f->slot[(f->head + f->cnt) % f->size] = v;
 	f->cnt++;
 	return true;
 }
@@ -96,9 +111,28 @@ static uint32_t fifo_pop(struct fifo *f)
 {
 	uint32_t v = f->slot[f->head];
 
-	f->head = (f->head + 1) % DSPI_MAX_FIFO;
+	f->head = (f->head + 1) % f->size;
 	f->cnt--;
 	return v;
+}
+
+/*
+ * An access the silicon does not allow (the rule and its source in the
+ * sentence): counted, and a bus error of the sim world, so that every test
+ * that checks for none notices. What the hardware does with it is up to
+ * the caller (ignored, or taken).
+ */
+static void refuse(struct ofl_sim_dspi *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void refuse(struct ofl_sim_dspi *m, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	m->st.refused++;
+	ofl_sim_bus_error(m->sim, "%s: %s", m->name, what);
 }
 
 static void fifo_flush(struct fifo *f)
@@ -169,7 +203,59 @@ static void promote_late(struct ofl_sim_dspi *m)
 	}
 }
 
+/*
+ * SCK moves to a new idle level. With a chip select asserted the selected
+ * devices see that as an edge (Kinetis SPI_CTAR CPOL: with the Continuous
+ * Selection Format, "switching between clock polarities without stopping
+ * the module can cause errors in the transfer due to the peripheral device
+ * interpreting the switch of clock polarity as a valid clock edge").
+ */
+static void sck_move(struct ofl_sim_dspi *m, unsigned level)
+{
+	if (level == m->sck)
+		return;
+	m->sck = level;
+	if (!m->cs_lines)
+		return;
+	m->st.sck_glitches++;
+	for (unsigned i = 0; i < NUM_CS; i++)
+		if (m->selected[i] && m->dev[i]->ops->edge)
+			m->dev[i]->ops->edge(m->dev[i], level != 0, m->mosi);
+}
+
 /* ------------------------------------------------------------- the shifter */
+
+/* A frame can start (or is on the wire) as soon as SCK time passes. */
+static bool frame_ready(const struct ofl_sim_dspi *m)
+{
+	return m->running && !m->stuck && (m->mcr & DSPI_MCR_MSTR) && !(m->mcr & DSPI_MCR_MDIS) &&
+	       m->tx.cnt && (!xspi_mode(m) || m->cmd_active || m->cmd.cnt);
+}
+
+/* Frames are queued or running: the shifter is not idle. */
+static bool shifter_busy(const struct ofl_sim_dspi *m)
+{
+	return m->cmd_active || m->tx.cnt || (xspi_mode(m) && m->cmd.cnt);
+}
+
+/*
+ * A frame the shifter cannot run (a CTAS naming no CTAR, fewer than 4
+ * bits): refused, and the shifter stops there, so the command never
+ * completes.
+ */
+static bool bad_frame(struct ofl_sim_dspi *m, unsigned ctas, unsigned bits)
+{
+	if (ctas >= m->p.num_ctar)
+		refuse(m, "a command's CTAS %u names no CTAR (%u exist; Kinetis SPI_PUSHR CTAS)", ctas,
+		       m->p.num_ctar);
+	else if (bits < 4)
+		refuse(m, "a %u-bit frame: the minimum frame size is 4 (Kinetis SPI_CTAR FMSZ)", bits);
+	else
+		return false;
+	m->st.cfg_errors++;
+	m->stuck = true;
+	return true;
+}
 
 /* MISO for one SCK cycle: wired-AND of the selected devices that drive, pulled up. */
 static unsigned bus_bit(struct dspi_dev *const *sel, unsigned nsel, unsigned mosi, unsigned mode,
@@ -200,24 +286,37 @@ static bool next_frame(struct ofl_sim_dspi *m, uint16_t *cmd, unsigned *bits)
 				return false;
 			m->cur_cmd = (uint16_t)fifo_pop(&m->cmd);
 			unsigned c = DSPI_CMD_GET_CTAS(m->cur_cmd);
-			m->cur_left = c < m->p.num_ctar ? m->ctare[c] & DSPI_CTARE_DTCP_MASK : 1u;
-			if (m->cur_left == 0)
-				m->cur_left = 1; /* model: DTCP 0 runs one frame */
+			if (bad_frame(m, c, 4))
+				return false;
+			m->cur_left = m->ctare[c] & DSPI_CTARE_DTCP_MASK;
+			if (m->cur_left == 0) {
+				/*
+				 * No frame to run: nothing is clocked and CMDTCF never
+				 * comes (audit dspi.md F3; the UNISIM MPC57xx model runs no
+				 * transfer for a command without data). The shifter waits
+				 * there until halted or its FIFO cleared [model].
+				 */
+				m->st.cfg_errors++;
+				m->stuck = true;
+				return false;
+			}
 			m->cmd_active = true;
 		}
 		unsigned c = DSPI_CMD_GET_CTAS(m->cur_cmd);
-		unsigned ctar = c < m->p.num_ctar ? c : 0;
-		*bits = DSPI_CTAR_GET_FMSZ(m->ctar[ctar]) + 1u +
-			((m->ctare[ctar] & DSPI_CTARE_FMSZE) ? 16u : 0u);
+		*bits = DSPI_CTAR_GET_FMSZ(m->ctar[c]) + 1u + ((m->ctare[c] & DSPI_CTARE_FMSZE) ? 16u : 0u);
 		*cmd = m->cur_cmd;
+		if (bad_frame(m, c, *bits))
+			return false;
 		return m->tx.cnt >= (*bits > 16 ? 2u : 1u);
 	}
 	if (!m->tx.cnt)
 		return false;
 	*cmd = (uint16_t)(m->tx.slot[m->tx.head] >> 16);
 	unsigned c = DSPI_CMD_GET_CTAS(*cmd);
-	*bits = DSPI_CTAR_GET_FMSZ(m->ctar[c < m->p.num_ctar ? c : 0]) + 1u;
-	return true;
+	if (bad_frame(m, c, 4))
+		return false;
+	*bits = DSPI_CTAR_GET_FMSZ(m->ctar[c]) + 1u;
+	return !bad_frame(m, c, *bits);
 }
 
 static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
@@ -226,20 +325,12 @@ static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
 	unsigned ctas = DSPI_CMD_GET_CTAS(cmd);
 	uint32_t data, rx = 0, arg = 0;
 
-	if (ctas >= m->p.num_ctar) {
-		m->st.cfg_errors++;
-		ctas = 0;
-	}
 	if (xspi) {
 		data = fifo_pop(&m->tx) & 0xFFFFu;
 		if (bits > 16)
 			data |= (fifo_pop(&m->tx) & 0xFFFFu) << 16;
 	} else {
 		data = fifo_pop(&m->tx) & 0xFFFFu;
-	}
-	if (bits < 4) {
-		m->st.cfg_errors++; /* model: a frame under 4 bits runs as 4 */
-		bits = 4;
 	}
 	uint32_t ctar = m->ctar[ctas];
 	uint32_t mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
@@ -252,9 +343,11 @@ static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
 	uint64_t tcsc = clocks_ps(m, dspi_ctar_tcsc_clocks(ctar));
 	uint64_t tasc = clocks_ps(m, dspi_ctar_tasc_clocks(ctar));
 	uint64_t tdt = clocks_ps(m, dspi_ctar_tdt_clocks(ctar));
+	unsigned cpol = (ctar & DSPI_CTAR_CPOL) ? 1u : 0u;
 	if (m->cs_lines != pcs) {
 		/* other PCS bits: the asserted ones go inactive after the previous frame */
 		cs_release(m, m->nlog ? &m->log[(m->nlog - 1) % LOG_SIZE] : NULL);
+		sck_move(m, cpol); /* between the chip selects: no device sees it */
 		if (pcs) {
 			m->cs_lines = pcs;
 			for (unsigned i = 0; i < NUM_CS; i++)
@@ -265,10 +358,13 @@ static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
 		}
 		m->t_ps += tcsc;
 	} else if (m->cs_kept) {
+		sck_move(m, cpol); /* another CTAR's polarity under the held chip select */
 		m->t_ps += tasc + tcsc;
 	} else {
+		sck_move(m, cpol);
 		m->t_ps += tcsc;
 	}
+	m->ctas_last = (uint8_t)ctas;
 	if (cmd & DSPI_CMD_CTCNT)
 		m->tcr &= 0xFFFFu;
 
@@ -283,7 +379,8 @@ static void run_frame(struct ofl_sim_dspi *m, uint16_t cmd, unsigned bits)
 	for (unsigned i = 0; i < bits; i++) {
 		unsigned pos = lsb ? i : bits - 1u - i;
 		unsigned d0 = drivers;
-		rx |= (uint32_t)bus_bit(sel, nsel, (data >> pos) & 1u, mode, &drivers, &mode_err) << pos;
+		m->mosi = (data >> pos) & 1u;
+		rx |= (uint32_t)bus_bit(sel, nsel, m->mosi, mode, &drivers, &mode_err) << pos;
 		if (drivers - d0 > 1)
 			m->st.contention++;
 	}
@@ -396,12 +493,17 @@ static void advance(struct ofl_sim_dspi *m)
 			break;
 		}
 		run_frame(m, cmd, bits);
+		if (m->halt_pending) {
+			/* the frame that was on the wire when HALT/MDIS came: now stopped */
+			m->halt_pending = false;
+			m->running = false;
+			break;
+		}
 	}
 	if (!m->unpaced && m->t_ps != t0)
 		pace(m, m->t_ps - t0);
 	/* what next_frame() would find, without taking a command out of its FIFO */
-	m->wire_backlog = m->running && !m->stuck && m->tx.cnt &&
-			  (!xspi_mode(m) || m->cmd_active || m->cmd.cnt);
+	m->wire_backlog = frame_ready(m);
 }
 
 /* ------------------------------------------------------------- registers */
@@ -451,8 +553,10 @@ static uint32_t reg_read(struct ofl_sim_dspi *m, uint64_t off)
 		return m->tx.cnt ? m->tx.slot[m->tx.head] : 0;
 	if (off == DSPI_POPR) {
 		if (!m->rx.cnt) {
-			m->st.rx_empty_pops++; /* model: reads 0 */
-			return 0;
+			/* the slot at POPNXTPTR, from an earlier round of the circular FIFO */
+			m->st.rx_empty_pops++;
+			refuse(m, "POPR read with the RX FIFO empty: stale data");
+			return m->rx.slot[m->rx.head];
 		}
 		return fifo_pop(&m->rx);
 	}
@@ -470,14 +574,28 @@ static uint32_t reg_read(struct ofl_sim_dspi *m, uint64_t off)
 	return 0xFFFFFFFFu;
 }
 
+/*
+ * MCR (Kinetis SPI_MCR): "Only the HALT and MDIS bits in the MCR can be
+ * changed while the module is in the Running state" (other changes are
+ * refused and not applied; CLR_TXF/CLR_RXF are write-1 actions, which Linux
+ * uses while running, dspi_transfer_one_message), and "the effect [of HALT
+ * and MDIS] takes place only on the next frame boundary": a frame on the
+ * wire completes first.
+ */
 static void mcr_write(struct ofl_sim_dspi *m, uint32_t v)
 {
 	uint32_t keep = ~(DSPI_MCR_DCONF_MASK | DSPI_MCR_CLR_TXF | DSPI_MCR_CLR_RXF);
-	bool was_stopped = (m->mcr & (DSPI_MCR_HALT | DSPI_MCR_MDIS)) != 0;
+	bool was_stopped = (m->mcr & MCR_LIVE) != 0;
 
 	if (!m->p.xspi)
 		keep &= ~DSPI_MCR_XSPI;
-	m->mcr = v & keep;
+	uint32_t nv = v & keep;
+	if (m->running && ((nv ^ m->mcr) & ~MCR_LIVE)) {
+		refuse(m, "MCR bits 0x%08x changed while the module runs: only HALT and MDIS may (Kinetis "
+			  "SPI_MCR)", (nv ^ m->mcr) & ~MCR_LIVE);
+		nv = (nv & MCR_LIVE) | (m->mcr & ~MCR_LIVE);
+	}
+	m->mcr = nv;
 	if (v & DSPI_MCR_CLR_TXF) {
 		fifo_flush(&m->tx);
 		fifo_flush(&m->cmd);
@@ -486,19 +604,36 @@ static void mcr_write(struct ofl_sim_dspi *m, uint32_t v)
 	}
 	if (v & DSPI_MCR_CLR_RXF)
 		fifo_flush(&m->rx);
-	if (m->mcr & (DSPI_MCR_HALT | DSPI_MCR_MDIS)) {
-		m->running = false;
+	if (m->mcr & MCR_LIVE) {
+		if (m->running && frame_ready(m))
+			m->halt_pending = true; /* stops after the frame on the wire */
+		else
+			m->running = m->halt_pending = false;
 		if (m->mcr & DSPI_MCR_HALT)
 			m->stuck = false; /* model: halting recovers a wedged shifter */
-	} else if (was_stopped && !(m->flags & DSPI_SR_EOQF)) {
-		m->running = true;
+	} else {
+		m->halt_pending = false;
+		if (was_stopped && !(m->flags & DSPI_SR_EOQF))
+			m->running = true;
 	}
 	update_selection(m); /* PCSIS may have changed */
 }
 
+/*
+ * SR: the flags are write-1-to-clear, the counters and pointers (15:0)
+ * read-only (Linux writes back the SR it read, them included). TXRXS is
+ * W1C too (Kinetis SPI_SR), but the module is back in Running at once while
+ * HALT, MDIS and EOQF are clear, so writing it back changes nothing
+ * (Linux's dspi_poll and dspi_interrupt do so at every read and run on).
+ * Reserved bits written with 1 are refused.
+ */
 static void sr_write(struct ofl_sim_dspi *m, uint32_t v)
 {
 	uint32_t clr = v & LATCHED;
+
+	if (v & SR_RESERVED)
+		refuse(m, "SR reserved bits 0x%08x written with 1 (Kinetis SPI_SR; Linux writes "
+			  "SPI_SR_CLEAR 0x%08x)", v & SR_RESERVED, DSPI_SR_CLEAR);
 
 	if ((clr & DSPI_SR_EOQF) && (m->flags & DSPI_SR_EOQF) &&
 	    !(m->mcr & (DSPI_MCR_HALT | DSPI_MCR_MDIS)))
@@ -522,6 +657,36 @@ static void push_cmd(struct ofl_sim_dspi *m, uint16_t cmd)
 	}
 }
 
+/*
+ * CTARn. Kinetis SPI_CTAR: "Do not write to the CTAR registers while the
+ * module is in the Running state"; Linux writes CTAR0 while running, but
+ * only between batches with every FIFO empty (dspi_setup_accel), which is
+ * accepted, while a write with frames queued is refused and not applied.
+ * With a chip select held by CONT after a frame of this CTAR, only FMSZ may
+ * change before the next frame (the continuous selection format keeps the
+ * frame's attributes; Linux changes only FMSZ, keeping one CTAR per device:
+ * audit dspi.md F6, the RM rule unconfirmed): other changes are refused
+ * (and taken, as the register would), and a CPOL change moves SCK under the
+ * held chip select, an edge the selected device sees.
+ */
+static void ctar_write(struct ofl_sim_dspi *m, unsigned n, uint32_t v)
+{
+	if (m->running && shifter_busy(m)) {
+		refuse(m, "CTAR%u written while frames are queued (Kinetis SPI_CTAR: not in the Running "
+			  "state; Linux writes it only between batches)", n);
+		return;
+	}
+	uint32_t diff = (m->ctar[n] ^ v) & ~DSPI_CTAR_FMSZ_MASK;
+	m->ctar[n] = v;
+	if (!m->cs_lines || !m->cs_kept || n != m->ctas_last)
+		return;
+	if (diff & ~DSPI_CTAR_CPOL)
+		refuse(m, "CTAR%u bits 0x%08x changed while PCS is held by CONT: between the frames of a "
+			  "continuous selection only FMSZ may change", n, diff & ~DSPI_CTAR_CPOL);
+	if (diff & DSPI_CTAR_CPOL)
+		sck_move(m, (v & DSPI_CTAR_CPOL) ? 1u : 0u);
+}
+
 static void reg_write(struct ofl_sim_dspi *m, uint64_t off, uint32_t v)
 {
 	if (off == DSPI_MCR)
@@ -529,16 +694,24 @@ static void reg_write(struct ofl_sim_dspi *m, uint64_t off, uint32_t v)
 	else if (off == DSPI_TCR)
 		m->tcr = v & 0xFFFF0000u;
 	else if (off >= DSPI_CTAR(0) && off < DSPI_CTAR(m->p.num_ctar))
-		m->ctar[(off - DSPI_CTAR(0)) / 4] = v;
+		ctar_write(m, (unsigned)(off - DSPI_CTAR(0)) / 4u, v);
 	else if (off == DSPI_SR)
 		sr_write(m, v);
+	else if (off == DSPI_RSER && m->running)
+		refuse(m, "RSER written while the module runs (Kinetis SPI_RSER: do not write it in "
+			  "the Running state)");
 	else if (off == DSPI_RSER)
 		m->rser = v;
+	else if (off == DSPI_PUSHR && (m->mcr & DSPI_MCR_MDIS))
+		; /* "When the module is disabled, writing to this register does not update the FIFO" */
 	else if (off == DSPI_PUSHR && xspi_mode(m)) {
+		m->pushr = v;
 		push_cmd(m, (uint16_t)(v >> 16));
 		push_tx(m, v & 0xFFFFu);
-	} else if (off == DSPI_PUSHR)
+	} else if (off == DSPI_PUSHR) {
+		m->pushr = v;
 		push_tx(m, v);
+	}
 	else if (m->p.xspi && off >= DSPI_CTARE(0) && off < DSPI_CTARE(m->p.num_ctar))
 		m->ctare[(off - DSPI_CTARE(0)) / 4] = v & (DSPI_CTARE_FMSZE | DSPI_CTARE_DTCP_MASK);
 	else
@@ -609,16 +782,25 @@ static void m_write16(void *model, unsigned region, uint64_t off, uint16_t v)
 	pthread_mutex_lock(&m->mu);
 	if (m->p.big_endian)
 		v = __builtin_bswap16(v);
-	if (pushr_half(m, off, &is_cmd) < 0)
+	/*
+	 * In XSPI a command half fills the CMD FIFO and a data half the TX FIFO
+	 * (Linux dspi_xspi_fifo_write). Outside XSPI, "an 8- or 16-bit write
+	 * access transfers all 32 bits to the TX FIFO" (Kinetis SPI_PUSHR): the
+	 * half written, with the other as PUSHR last held it.
+	 */
+	if (pushr_half(m, off, &is_cmd) < 0) {
 		bad_access(m, "16-bit write", off);
-	else if (xspi_mode(m) && is_cmd)
-		push_cmd(m, v);
-	else if (xspi_mode(m))
-		push_tx(m, v);
-	else if (is_cmd)
-		m->cmd_latch = v; /* model: outside XSPI a command-half write only latches */
-	else
-		push_tx(m, (uint32_t)m->cmd_latch << 16 | v);
+	} else if (m->mcr & DSPI_MCR_MDIS) {
+		; /* disabled: the FIFOs are not updated (Kinetis SPI_PUSHR) */
+	} else {
+		m->pushr = is_cmd ? (m->pushr & 0xFFFFu) | (uint32_t)v << 16 : (m->pushr & 0xFFFF0000u) | v;
+		if (xspi_mode(m) && is_cmd)
+			push_cmd(m, v);
+		else if (xspi_mode(m))
+			push_tx(m, v);
+		else
+			push_tx(m, m->pushr);
+	}
 	pthread_mutex_unlock(&m->mu);
 }
 
@@ -686,6 +868,7 @@ struct ofl_sim_dspi *ofl_sim_dspi_create(struct ofl_sim *sim, const struct ofl_s
 		return NULL;
 	m->sim = sim;
 	m->p = *p;
+	m->tx.size = m->rx.size = m->cmd.size = p->fifo_size;
 	ofl_strlcpy(m->name, p->name ? p->name : "dspi", sizeof(m->name));
 	m->p.name = m->name;
 	pthread_mutex_init(&m->mu, NULL);
@@ -737,6 +920,38 @@ int ofl_sim_dspi_attach_loopback(struct ofl_sim_dspi *m, unsigned cs, bool cs_hi
 	struct dspi_dev *d = dspi_loopback_new(cs_high);
 
 	return d ? put_dev(m, cs, d) : -ENOMEM;
+}
+
+int ofl_sim_dspi_attach_echo(struct ofl_sim_dspi *m, unsigned cs, unsigned mode, bool lsb_first,
+			     bool cs_high)
+{
+	struct dspi_dev *d = dspi_echo_new(mode, lsb_first, cs_high);
+
+	return d ? put_dev(m, cs, d) : -ENOMEM;
+}
+
+size_t ofl_sim_dspi_echo_log(struct ofl_sim_dspi *m, unsigned cs, uint8_t *out, size_t max,
+			     uint64_t *total, unsigned *partial)
+{
+	size_t n = 0;
+
+	if (total)
+		*total = 0;
+	if (partial)
+		*partial = 0;
+	pthread_mutex_lock(&m->mu);
+	if (cs < NUM_CS && m->dev[cs] && dspi_dev_is_echo(m->dev[cs]))
+		n = dspi_echo_log(m->dev[cs], out, max, total, partial);
+	pthread_mutex_unlock(&m->mu);
+	return n;
+}
+
+void ofl_sim_dspi_echo_clear(struct ofl_sim_dspi *m, unsigned cs)
+{
+	pthread_mutex_lock(&m->mu);
+	if (cs < NUM_CS && m->dev[cs] && dspi_dev_is_echo(m->dev[cs]))
+		dspi_echo_clear(m->dev[cs]);
+	pthread_mutex_unlock(&m->mu);
 }
 
 int ofl_sim_dspi_attach_nor(struct ofl_sim_dspi *m, unsigned cs, const char *part,

@@ -6,6 +6,9 @@
  * assumption of src/hw/dspi.h, as the backend reads it), and a device on
  * each enabled child's chip select:
  *  - "liboffload,spi-loopback": a MOSI-to-MISO wire (the virtual board);
+ *  - "liboffload,spi-echo": an 8-bit shift register in the node's own mode
+ *    and bit order (spi-cpol, spi-cpha, spi-lsb-first), answering each byte
+ *    with the one before and logging what it received (dspi_model.h);
  *  - "jedec,spi-nor": a flash answering READ ID with the part's JEDEC ID,
  *    from a more specific compatible of the child when it names a known
  *    part, else from what the board is known to carry at that chip select,
@@ -138,6 +141,11 @@ static int attach_children(struct ofl_sim_dspi *m, const void *fdt, int node, ui
 			continue;
 		if (fdt_node_check_compatible(fdt, k->node, "liboffload,spi-loopback") == 0) {
 			r = ofl_sim_dspi_attach_loopback(m, k->chip_select, high);
+		} else if (fdt_node_check_compatible(fdt, k->node, "liboffload,spi-echo") == 0) {
+			unsigned mode = ((k->mode & OFFLOAD_SPI_CPOL) ? 2u : 0u) |
+					((k->mode & OFFLOAD_SPI_CPHA) ? 1u : 0u);
+			r = ofl_sim_dspi_attach_echo(m, k->chip_select, mode,
+						     (k->mode & OFFLOAD_SPI_LSB_FIRST) != 0, high);
 		} else if (fdt_node_check_compatible(fdt, k->node, "jedec,spi-nor") == 0) {
 			const struct nor_part *p = flash_part(fdt, k->node, ctrl, k->chip_select);
 			r = ofl_sim_dspi_attach_nor(m, k->chip_select, p->name, p->id, p->size, high);

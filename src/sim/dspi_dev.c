@@ -11,7 +11,25 @@
  *    WRDI 04h, PAGE PROGRAM 02h within one 256-byte page and SECTOR ERASE
  *    20h of 4 KiB, both requiring WEL and taking effect when CS rises after
  *    a whole byte, as the datasheets specify). Program and erase complete at
- *    once (WIP never reads 1) [model choice].
+ *    once (WIP never reads 1) [model choice];
+ *  - an echo device: an 8-bit shift register in its own SPI mode and bit
+ *    order (the spi-cpol, spi-cpha and spi-lsb-first of its node), which
+ *    answers each byte with the byte it received before (FFh first after
+ *    its chip select asserts), the way a shift register chained from MOSI
+ *    to MISO does, and logs every whole byte it received. Unlike the wire,
+ *    it sees the bit order and the byte order on the wire: a controller
+ *    that packs LSB-first bytes into 16- or 32-bit frames in memory order
+ *    puts them on the wire reversed, and this device receives them so.
+ *
+ * The clock seen by a device: each frame bit is one SCK cycle (bit()); an
+ * SCK edge outside a frame (the idle level changing with the chip select
+ * held, Kinetis SPI_CTAR CPOL: "the peripheral device interpreting the
+ * switch of clock polarity as a valid clock edge") reaches edge(). A
+ * device samples MOSI on one edge and changes MISO on the other (rising
+ * samples in modes 0 and 3, falling in modes 1 and 2): a stray edge of its
+ * sampling polarity takes one extra bit in, every later byte one bit off;
+ * one of the other polarity moves its output a bit early, and the NOR then
+ * neither decodes nor drives until its chip select rises [model choice].
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,7 +61,7 @@ static void lb_destroy(struct dspi_dev *d)
 	free(d);
 }
 
-static const struct dspi_dev_ops lb_ops = { lb_select, lb_bit, lb_destroy };
+static const struct dspi_dev_ops lb_ops = { .select = lb_select, .bit = lb_bit, .destroy = lb_destroy };
 
 struct dspi_dev *dspi_loopback_new(bool cs_high)
 {
@@ -97,7 +115,7 @@ static void nor_select(struct dspi_dev *d, bool on)
 {
 	struct nor *n = (struct nor *)d;
 
-	if (!on && n->nbits == 0) {
+	if (!on && n->nbits == 0 && !n->garbled) {
 		/* CS rises after whole bytes: program / erase take effect */
 		if (n->st == NOR_PROGRAM && n->npage && (n->sr & NOR_SR_WEL)) {
 			uint32_t base = (n->addr % n->size) & ~0xFFu;
@@ -207,6 +225,17 @@ static void nor_byte(struct nor *n, uint8_t b)
 	}
 }
 
+/* MOSI sampled on a rising edge. */
+static void nor_sample(struct nor *n, unsigned mosi)
+{
+	n->in = (uint8_t)(n->in << 1 | (mosi & 1u));
+	if (++n->nbits == 8) {
+		n->nbits = 0;
+		nor_byte(n, n->in);
+		n->in = 0;
+	}
+}
+
 static struct dspi_bit nor_bit(struct dspi_dev *d, unsigned mosi, unsigned mode)
 {
 	struct nor *n = (struct nor *)d;
@@ -220,13 +249,20 @@ static struct dspi_bit nor_bit(struct dspi_dev *d, unsigned mosi, unsigned mode)
 	}
 	r.driven = n->out_driven;
 	r.miso = (n->out >> (7u - n->nbits)) & 1u;
-	n->in = (uint8_t)(n->in << 1 | (mosi & 1u));
-	if (++n->nbits == 8) {
-		n->nbits = 0;
-		nor_byte(n, n->in);
-		n->in = 0;
-	}
+	nor_sample(n, mosi);
 	return r;
+}
+
+static void nor_edge(struct dspi_dev *d, bool rising, unsigned mosi)
+{
+	struct nor *n = (struct nor *)d;
+
+	if (n->garbled)
+		return;
+	if (rising)
+		nor_sample(n, mosi); /* one bit more in: every later byte one bit off */
+	else
+		n->garbled = true; /* its output a bit early: out of step until CS rises */
 }
 
 static void nor_destroy(struct dspi_dev *d)
@@ -237,7 +273,9 @@ static void nor_destroy(struct dspi_dev *d)
 	free(n);
 }
 
-static const struct dspi_dev_ops nor_ops = { nor_select, nor_bit, nor_destroy };
+static const struct dspi_dev_ops nor_ops = {
+	.select = nor_select, .bit = nor_bit, .edge = nor_edge, .destroy = nor_destroy
+};
 
 struct dspi_dev *dspi_nor_new(const char *part, const uint8_t id[3], uint32_t size, bool cs_high)
 {
@@ -280,4 +318,144 @@ int dspi_nor_io(struct dspi_dev *d, bool write, uint32_t addr, void *buf, size_t
 	else
 		memcpy(buf, n->mem + addr, len);
 	return 0;
+}
+
+/* ------------------------------------------------------------- echo */
+
+#define ECHO_LOG 8192u
+
+struct echo {
+	struct dspi_dev dev;
+	unsigned mode;          /* CPOL << 1 | CPHA it is built for */
+	bool lsb;               /* LSB first */
+	/* per selection */
+	uint8_t in, nin;        /* the byte coming in and its bits so far */
+	uint8_t out, nout;      /* the byte going out and its bits driven so far */
+	uint8_t last;           /* the last whole byte in: the next one out */
+	bool garbled;           /* clocked in a mode it does not sample in */
+	/* since the last clear */
+	uint8_t log[ECHO_LOG];
+	uint64_t total;
+	unsigned partial;       /* deselected with part of a byte in */
+};
+
+/* Modes 0 and 3 sample MOSI on rising SCK edges, modes 1 and 2 on falling ones. */
+static bool samples_rising(unsigned mode)
+{
+	return mode == 0 || mode == 3;
+}
+
+static void echo_select(struct dspi_dev *d, bool on)
+{
+	struct echo *e = (struct echo *)d;
+
+	if (!on && e->nin)
+		e->partial++;
+	e->in = e->nin = e->nout = 0;
+	e->out = e->last = 0xFFu;
+	e->garbled = false;
+}
+
+static void echo_sample(struct echo *e, unsigned mosi)
+{
+	if (e->lsb)
+		e->in = (uint8_t)(e->in | (mosi & 1u) << e->nin);
+	else
+		e->in = (uint8_t)(e->in << 1 | (mosi & 1u));
+	if (++e->nin == 8) {
+		e->log[e->total++ % ECHO_LOG] = e->in;
+		e->last = e->in;
+		e->in = e->nin = 0;
+	}
+}
+
+static void echo_launch(struct echo *e)
+{
+	if (++e->nout == 8) {
+		e->nout = 0;
+		e->out = e->last;
+	}
+}
+
+static struct dspi_bit echo_bit(struct dspi_dev *d, unsigned mosi, unsigned mode)
+{
+	struct echo *e = (struct echo *)d;
+	struct dspi_bit r = { .miso = 1 };
+
+	if (samples_rising(mode) != samples_rising(e->mode))
+		e->garbled = true;
+	if (e->garbled) {
+		r.mode_err = true;
+		return r;
+	}
+	r.driven = true;
+	r.miso = e->lsb ? (e->out >> e->nout) & 1u : (e->out >> (7u - e->nout)) & 1u;
+	echo_sample(e, mosi);
+	echo_launch(e);
+	return r;
+}
+
+static void echo_edge(struct dspi_dev *d, bool rising, unsigned mosi)
+{
+	struct echo *e = (struct echo *)d;
+
+	if (e->garbled)
+		return;
+	if (rising == samples_rising(e->mode))
+		echo_sample(e, mosi);
+	else
+		echo_launch(e);
+}
+
+static void echo_destroy(struct dspi_dev *d)
+{
+	free(d);
+}
+
+static const struct dspi_dev_ops echo_ops = {
+	.select = echo_select, .bit = echo_bit, .edge = echo_edge, .destroy = echo_destroy
+};
+
+struct dspi_dev *dspi_echo_new(unsigned mode, bool lsb_first, bool cs_high)
+{
+	struct echo *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->dev.ops = &echo_ops;
+	e->dev.cs_high = cs_high;
+	e->mode = mode & 3u;
+	e->lsb = lsb_first;
+	ofl_strlcpy(e->dev.name, "echo", sizeof(e->dev.name));
+	echo_select(&e->dev, false);
+	return &e->dev;
+}
+
+bool dspi_dev_is_echo(const struct dspi_dev *d)
+{
+	return d->ops == &echo_ops;
+}
+
+size_t dspi_echo_log(const struct dspi_dev *d, uint8_t *out, size_t max, uint64_t *total,
+		     unsigned *partial)
+{
+	const struct echo *e = (const struct echo *)d;
+	uint64_t have = e->total < ECHO_LOG ? e->total : ECHO_LOG;
+	size_t n = (size_t)(have < max ? have : max);
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = e->log[(e->total - have + i) % ECHO_LOG];
+	if (total)
+		*total = e->total;
+	if (partial)
+		*partial = e->partial;
+	return n;
+}
+
+void dspi_echo_clear(struct dspi_dev *d)
+{
+	struct echo *e = (struct echo *)d;
+
+	e->total = 0;
+	e->partial = 0;
 }

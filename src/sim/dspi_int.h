@@ -21,6 +21,12 @@ struct dspi_dev_ops {
 	void (*select)(struct dspi_dev *d, bool on);
 	/* One SCK cycle while selected: MOSI level in, mode = CPOL << 1 | CPHA. */
 	struct dspi_bit (*bit)(struct dspi_dev *d, unsigned mosi, unsigned mode);
+	/*
+	 * One SCK edge outside a frame while selected (SCK moved to a new idle
+	 * level, a CPOL change with the chip select held): rising or falling,
+	 * with MOSI at `mosi`. NULL: the device has no clock input (a wire).
+	 */
+	void (*edge)(struct dspi_dev *d, bool rising, unsigned mosi);
 	void (*destroy)(struct dspi_dev *d);
 };
 
@@ -31,6 +37,13 @@ struct dspi_dev {
 };
 
 struct dspi_dev *dspi_loopback_new(bool cs_high);
+/* An 8-bit shift register in SPI mode `mode` (CPOL << 1 | CPHA) and bit order `lsb_first`. */
+struct dspi_dev *dspi_echo_new(unsigned mode, bool lsb_first, bool cs_high);
+/* Whether d is an echo device (dspi_echo_new); the bytes it received, the last max of them. */
+bool dspi_dev_is_echo(const struct dspi_dev *d);
+size_t dspi_echo_log(const struct dspi_dev *d, uint8_t *out, size_t max, uint64_t *total,
+		     unsigned *partial);
+void dspi_echo_clear(struct dspi_dev *d);
 struct dspi_dev *dspi_nor_new(const char *part, const uint8_t id[3], uint32_t size, bool cs_high);
 /* Whether d is a NOR flash (dspi_nor_new). */
 bool dspi_dev_is_nor(const struct dspi_dev *d);

@@ -9,9 +9,11 @@
  *
  * What the model implements, so that backends/dspi drives it with the
  * register sequences of Linux's spi-fsl-dspi:
- *  - MCR with the HALT/TXRXS handshake, self-clearing CLR_TXF/CLR_RXF, MDIS,
- *    DIS_TXF/DIS_RXF (FIFO depth 1), PCSIS (inactive level per PCS), XSPI
- *    (only where the devtype has the XSPI registers), MSTR;
+ *  - MCR with the HALT/TXRXS handshake, HALT and MDIS taking effect at the
+ *    next frame boundary (a frame on the wire completes first),
+ *    self-clearing CLR_TXF/CLR_RXF, MDIS, DIS_TXF/DIS_RXF (FIFO depth 1),
+ *    PCSIS (inactive level per PCS), XSPI (only where the devtype has the
+ *    XSPI registers), MSTR;
  *  - TCR.SPI_TCNT counting frames, cleared by a command with CTCNT;
  *  - CTAR0..n-1 and, in XSPI, CTARE0..n-1 (FMSZE, DTCP);
  *  - SR: TCF per frame, TXRXS, EOQF (stops the module, TXRXS = 0, until
@@ -19,15 +21,22 @@
  *    done), RFOF (a frame arrived with the RX FIFO full: its data is lost),
  *    TFIWF (a push into a full TX or CMD FIFO: dropped), TFFF/RFDF/CMDFFF
  *    recomputed from the FIFO levels, TXCTR/TXNXTPTR/RXCTR/POPNXTPTR;
- *    flags are write-1-to-clear, TXRXS is read-only [model: the Linux poll
- *    loop writes back the SR it read, TXRXS included, while running];
+ *    flags are write-1-to-clear; TXRXS is W1C too but the module is back
+ *    in Running at once while HALT, MDIS and EOQF are clear (Linux's poll
+ *    loop writes back the SR it read, TXRXS included, while running);
  *  - SREX (TXCTR4, RXCTR4, CMDCTR, CMDNXTPTR) and RSER with the interrupt
  *    line and the TFFF/RFDF DMA requests it gates (ofl_sim_dspi_lines());
  *  - PUSHR: a 32-bit write is one TX entry (command + data) outside XSPI,
  *    one CMD and one TX entry in XSPI; in XSPI the 16-bit command half
- *    fills the CMD FIFO and each 16-bit data-half write is one TX entry; a
- *    17..32-bit frame takes two TX entries (low half first) and gives one
- *    RX entry; POPR pops; TXFRn/RXFRn show the FIFO slots;
+ *    fills the CMD FIFO and each 16-bit data-half write is one TX entry;
+ *    outside XSPI a 16-bit write pushes all 32 bits of PUSHR; a 17..32-bit
+ *    frame takes two TX entries (low half first) and gives one RX entry;
+ *    nothing is pushed while MDIS is set; POPR pops (an empty RX FIFO
+ *    gives the stale slot at POPNXTPTR); TXFRn/RXFRn show the FIFO slots,
+ *    the pointers wrap at the devtype's FIFO depth;
+ *  - SCK's idle level (CPOL of the CTAR last used): a change while a chip
+ *    select is asserted (a CPOL switch under CONT) is an SCK edge the
+ *    selected devices see (stats sck_glitches);
  *  - chip-select lines from the PCS bits: asserted at a frame's start,
  *    kept after it with CONT, released after a frame without CONT and after
  *    the last frame of an EOQ entry/command whatever CONT says; a frame
@@ -52,6 +61,21 @@
  * rate. This is deterministic (no thread scheduling in the test results),
  * lets a poll loop see "not done yet" as on silicon, and costs no context
  * switches per polled frame.
+ *
+ * What the silicon does not allow is refused: counted (stats refused) and
+ * reported as a bus error of the sim world, the access then ignored unless
+ * said otherwise (Kinetis MK22FA12 SPI register text, the rule named in
+ * each message):
+ *  - MCR bits other than HALT and MDIS changed while Running (not applied);
+ *  - RSER written while Running (not applied);
+ *  - CTARn written with frames queued (not applied), or with a chip select
+ *    held by CONT after a frame of that CTAR, anything but FMSZ changed
+ *    (applied: the audit's F6, the RM rule unconfirmed);
+ *  - SR reserved bits 29, 26, 22, 20 written with 1;
+ *  - POPR read with the RX FIFO empty;
+ *  - a frame under 4 bits or a CTAS naming no CTAR: the shifter stops there.
+ * A command with DTCP 0 clocks nothing and never completes (no CMDTCF): the
+ * shifter waits until halted or its FIFO cleared (stats cfg_errors).
  *
  * Faults (sim.h): OFL_SIM_FAULT_STUCK is taken per frame start: the shifter
  * stops (CMDTCF/EOQF never come) until HALT is set or the TX FIFO cleared;
@@ -94,6 +118,27 @@ struct ofl_sim_dspi *ofl_sim_dspi_by_node(struct ofl_sim *sim, int node);
 /* A wire from MOSI to MISO while CS is active: every frame receives what it sent. */
 int ofl_sim_dspi_attach_loopback(struct ofl_sim_dspi *m, unsigned cs, bool cs_high);
 /*
+ * An 8-bit shift register in SPI mode `mode` (CPOL << 1 | CPHA) and bit
+ * order `lsb_first`: it samples MOSI on its mode's sampling edge (rising in
+ * modes 0 and 3, falling in 1 and 2), assembles bytes in its bit order,
+ * answers each byte with the one it received before (FFh first after its
+ * chip select asserts) and logs every whole byte it received. Clocked in a
+ * mode with the other sampling edge it neither decodes nor drives (a mode
+ * error) until its chip select rises. It sees what the wire carries: bit
+ * order, byte order within a frame, stray SCK edges.
+ */
+int ofl_sim_dspi_attach_echo(struct ofl_sim_dspi *m, unsigned cs, unsigned mode, bool lsb_first,
+			     bool cs_high);
+/*
+ * The bytes the echo device on cs received since its last clear, oldest
+ * first: up to `max` of the last 8192; *total (if given) gets how many
+ * arrived, *partial how many times its chip select rose in the middle of a
+ * byte. 0 when cs has no echo device.
+ */
+size_t ofl_sim_dspi_echo_log(struct ofl_sim_dspi *m, unsigned cs, uint8_t *out, size_t max,
+			     uint64_t *total, unsigned *partial);
+void ofl_sim_dspi_echo_clear(struct ofl_sim_dspi *m, unsigned cs);
+/*
  * A JEDEC SPI-NOR flash (modes 0 and 3 only; other modes are counted as
  * mode errors and the device then neither decodes nor drives MISO): READ ID
  * returns id[0..2] then 00h; the array holds the first min(size, 64 KiB)
@@ -107,7 +152,7 @@ void ofl_sim_dspi_detach(struct ofl_sim_dspi *m, unsigned cs);
 /* Backdoor access to a NOR device's array (tests): copy in (write) or out. -ENODEV / -ERANGE. */
 int ofl_sim_dspi_nor_io(struct ofl_sim_dspi *m, unsigned cs, bool write, uint32_t addr, void *buf,
 			size_t len);
-/* What is attached at cs: "loopback", the part name, or NULL. */
+/* What is attached at cs: "loopback", "echo", the part name, or NULL. */
 const char *ofl_sim_dspi_device(struct ofl_sim_dspi *m, unsigned cs);
 
 /* One shifted frame, as logged. */
@@ -147,7 +192,9 @@ struct ofl_sim_dspi_stats {
 	uint32_t tx_overruns;     /* pushes into a full TX/CMD FIFO (TFIWF) */
 	uint32_t rx_overflows;    /* frames lost to a full RX FIFO (RFOF) */
 	uint32_t rx_empty_pops;   /* POPR reads of an empty RX FIFO */
-	uint32_t cfg_errors;      /* frames under 4 bits, CTAS beyond the CTARs, > 16 bits outside XSPI */
+	uint32_t cfg_errors;      /* commands and frames the shifter stopped at: DTCP 0, under 4 bits, bad CTAS */
+	uint32_t refused;         /* accesses the silicon does not allow (each also a bus error) */
+	uint32_t sck_glitches;    /* SCK edges outside frames while a chip select was asserted */
 	uint32_t mode_errors;     /* frames to a device in a mode it does not support */
 	uint32_t contention;      /* frames with more than one device driving MISO */
 	uint32_t bad_access;      /* accesses to no register */

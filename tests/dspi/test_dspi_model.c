@@ -81,6 +81,18 @@ static void start(const struct w *w, bool xspi)
 	ck_assert_uint_ne(rd(w, 0x2C) & (1u << 30), 0); /* TXRXS */
 }
 
+static uint64_t bus_errors(const struct w *w)
+{
+	return ofl_sim_bus_errors(w->sim, NULL, 0);
+}
+
+/* MSTR | PCSIS 0..3 | XSPI, halted: MCR fields may change only now (Kinetis SPI_MCR). */
+static void halted(const struct w *w)
+{
+	wr(w, 0x00, 0x800F0009u | 0xC00u);
+	ck_assert_uint_eq(rd(w, 0x2C) & (1u << 30), 0);
+}
+
 static struct ofl_sim_dspi_frame last_frames(const struct w *w, size_t back)
 {
 	struct ofl_sim_dspi_frame f[64];
@@ -106,9 +118,9 @@ START_TEST(reset_and_mcr)
 	ck_assert_uint_ne(rd(&w, 0x2C) & (1u << 30), 0);
 	wr(&w, 0x00, 0x800F0009u);                        /* HALT 1 */
 	ck_assert_uint_eq(rd(&w, 0x2C) & (1u << 30), 0);
-	/* TXRXS is not cleared by writing it back (the Linux poll loop does) */
+	/* writing TXRXS back (the Linux poll loop does) leaves the module running */
 	wr(&w, 0x00, 0x800F0008u);
-	wr(&w, 0x2C, 0xFFFF0000u);
+	wr(&w, 0x2C, 0x8AAF0000u | (1u << 30));
 	ck_assert_uint_ne(rd(&w, 0x2C) & (1u << 30), 0);
 	/* CTAR3 exists (4 CTARs), CTAR4 does not */
 	wr(&w, 0x18, 0x12345678u);
@@ -127,8 +139,11 @@ START_TEST(no_xspi_registers)
 	ck_assert_uint_eq(rd(&w, 0x00), 0x800F0000u);
 	rd(&w, 0x11C); /* CTARE0 */
 	rd(&w, 0x13C); /* SREX */
-	cmd16(&w, 0);  /* outside XSPI a command-half write only latches */
+	cmd16(&w, 0);  /* outside XSPI a 16-bit write pushes a whole entry: one frame */
 	ck_assert_uint_eq(DSPI_SR_TXCTR(rd(&w, 0x2C)), 0);
+	struct ofl_sim_dspi_stats st;
+	ofl_sim_dspi_stats(w.m, &st);
+	ck_assert_uint_eq(st.frames, 1);
 	down(&w, 2);
 }
 END_TEST
@@ -316,12 +331,14 @@ START_TEST(fifo_overflows)
 	ck_assert_uint_ne(sr & (1u << 19), 0); /* RFOF */
 	for (uint32_t i = 0; i < 4; i++)
 		ck_assert_uint_eq(rd(&w, 0x38), i);
-	ck_assert_uint_eq(rd(&w, 0x38), 0); /* empty */
+	ck_assert_uint_eq(rd(&w, 0x38), 0); /* empty: slot 0 again, stale (frame 0's data) */
 	ofl_sim_dspi_stats(w.m, &st);
 	ck_assert_uint_eq(st.tx_overruns, 1);
 	ck_assert_uint_eq(st.rx_overflows, 1);
 	ck_assert_uint_eq(st.rx_empty_pops, 1);
-	/* CLR_TXF/CLR_RXF empty the FIFOs; DIS_TXF makes the TX FIFO one entry deep */
+	/* CLR_TXF/CLR_RXF empty the FIFOs; DIS_TXF (changed while halted) makes the TX FIFO one
+	 * entry deep */
+	wr(&w, 0x00, 0x800F0009u);
 	wr(&w, 0x00, 0x800F2C08u);
 	sr = rd(&w, 0x2C);
 	ck_assert_uint_eq(DSPI_SR_TXCTR(sr) + DSPI_SR_RXCTR(sr), 0);
@@ -331,7 +348,7 @@ START_TEST(fifo_overflows)
 	tx16(&w, 2); /* dropped: depth 1 */
 	ofl_sim_dspi_stats(w.m, &st);
 	ck_assert_uint_eq(st.tx_overruns, 2);
-	down(&w, 0);
+	down(&w, 1); /* the POPR of the empty FIFO */
 }
 END_TEST
 
@@ -365,11 +382,13 @@ START_TEST(classic_entries_and_cs)
 	ck_assert_uint_eq(st.cs_releases[1], 2);
 	ck_assert(last_frames(&w, 2).cs_release); /* CS0 released when PCS changed */
 	ck_assert(last_frames(&w, 1).cs_assert && last_frames(&w, 1).cs_release);
-	/* 16-bit writes outside XSPI: the command half latches, the data half pushes */
+	/* 16-bit writes outside XSPI push all 32 bits of PUSHR: the command half with the data
+	 * last written (9ABCh), then the data half with that command */
 	wr(&w, 0x2C, 1u << 28);
 	ofl_mmio_write16(&w.r, 0x36, 0x0001);
 	ofl_mmio_write16(&w.r, 0x34, 0x0BAD);
 	rd(&w, 0x2C);
+	ck_assert_uint_eq(rd(&w, 0x38), 0x9ABC);
 	ck_assert_uint_eq(rd(&w, 0x38), 0x0BAD);
 	down(&w, 0);
 }
@@ -404,6 +423,11 @@ START_TEST(timing)
 	ofl_sim_dspi_stats(w.m, &st);
 	/* 10 + 800, then tASC + tCSC 20 between frames with CS kept + 800; CS stays: no tASC/tDT */
 	ck_assert_uint_eq(st.time_ps - t0, 1630000);
+	/* a last frame without CONT releases CS0 before the clock changes */
+	wr(&w, 0x11C, 1);
+	cmd16(&w, 0x0001);
+	tx16(&w, 0);
+	rd(&w, 0x2C);
 	/* 1 MHz with CS delays: PBR 7 (3), BR 32 (5); PCSSCK 5 (2) x CSSCK 4 (1) = 20 clocks */
 	wr(&w, 0x0C, (7u << 27) | (2u << 22) | (1u << 12) | (3u << 16) | 5u);
 	wr(&w, 0x11C, 1);
@@ -423,8 +447,8 @@ START_TEST(irq_and_dma_lines)
 	bool irq, tx, rx;
 
 	up(&w, 4, true, false);
+	wr(&w, 0x30, 1u << 23); /* CMDTCF_RE, before the module runs (Kinetis SPI_RSER) */
 	start(&w, true);
-	wr(&w, 0x30, 1u << 23); /* CMDTCF_RE */
 	ofl_sim_dspi_lines(w.m, &irq, &tx, &rx);
 	ck_assert(!irq && !tx && !rx);
 	wr(&w, 0x0C, 7u << 27);
@@ -438,6 +462,7 @@ START_TEST(irq_and_dma_lines)
 	ofl_sim_dspi_lines(w.m, &irq, NULL, NULL);
 	ck_assert(!irq);
 	/* TFFF/RFDF with their DIRS bits: DMA requests, not interrupts (Linux DMA mode) */
+	wr(&w, 0x00, 0x800F0009u); /* halted, the RX entry kept */
 	wr(&w, 0x30, (1u << 25) | (1u << 24) | (1u << 17) | (1u << 16));
 	ofl_sim_dspi_lines(w.m, &irq, &tx, &rx);
 	ck_assert(!irq && tx && rx); /* TX FIFO not full, one RX entry */
@@ -590,7 +615,7 @@ START_TEST(faults)
 		ck_assert_uint_eq(rd(&w, 0x2C) & (1u << 23), 0);
 	wr(&w, 0x00, 0x800F0009u | 0xC00u); /* HALT + clear FIFOs */
 	wr(&w, 0x00, 0x800F0008u);
-	wr(&w, 0x2C, 0xFFFF0000u);
+	wr(&w, 0x2C, 0x9AAF0000u);
 	one_frame(&w);
 	ck_assert_uint_ne(rd(&w, 0x2C) & (1u << 23), 0);
 	ck_assert_uint_eq(rd(&w, 0x38), 0x5A);
@@ -603,7 +628,7 @@ START_TEST(faults)
 	ck_assert_uint_eq(DSPI_SR_RXCTR(sr), 0);
 	f.arg = 1;
 	ofl_sim_fault_set(w.sim, &f);
-	wr(&w, 0x2C, 0xFFFF0000u);
+	wr(&w, 0x2C, 0x9AAF0000u);
 	one_frame(&w);
 	sr = rd(&w, 0x2C);
 	ck_assert_uint_ne(sr & (1u << 27), 0);
@@ -611,7 +636,7 @@ START_TEST(faults)
 	/* lost: the frame runs, CMDTCF never comes */
 	f = (struct ofl_sim_fault){ .kind = OFL_SIM_FAULT_LOST, .count = 1 };
 	ofl_sim_fault_set(w.sim, &f);
-	wr(&w, 0x2C, 0xFFFF0000u);
+	wr(&w, 0x2C, 0x9AAF0000u);
 	one_frame(&w);
 	sr = rd(&w, 0x2C);
 	ck_assert_uint_eq(sr & (1u << 23), 0);
@@ -662,6 +687,296 @@ START_TEST(frames_per_poll)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------- what the silicon refuses (audit dspi.md section 9) */
+
+/*
+ * Item 2: "Only the HALT and MDIS bits in the MCR can be changed while the
+ * module is in the Running state" (Kinetis SPI_MCR). CLR_TXF/CLR_RXF are
+ * write-1 actions Linux uses while running (dspi_transfer_one_message) and
+ * stay allowed; a PCSIS change while running is refused and not applied.
+ */
+START_TEST(mcr_fields_frozen_while_running)
+{
+	struct w w;
+
+	up(&w, 4, true, false);
+	start(&w, true);
+	uint64_t b0 = bus_errors(&w);
+	wr(&w, 0x00, 0x80070008u | 0xC00u); /* PCSIS 0..2 only: PCS3 would idle low */
+	ck_assert_uint_eq(rd(&w, 0x00), 0x800F0008u);
+	ck_assert_uint_eq(bus_errors(&w), b0 + 1);
+	wr(&w, 0x00, 0x800F0008u | 0xC00u); /* the FIFO clears alone: allowed */
+	ck_assert_uint_eq(bus_errors(&w), b0 + 1);
+	halted(&w);
+	wr(&w, 0x00, 0x80070009u); /* halted: any field */
+	ck_assert_uint_eq(rd(&w, 0x00), 0x80070009u);
+	ck_assert_uint_eq(bus_errors(&w), b0 + 1);
+	down(&w, b0 + 1);
+}
+END_TEST
+
+/* Item 3: "Do not write to the RSER while the module is in the Running state" (Kinetis SPI_RSER). */
+START_TEST(rser_frozen_while_running)
+{
+	struct w w;
+
+	up(&w, 4, true, false);
+	start(&w, true);
+	wr(&w, 0x30, 1u << 23);
+	ck_assert_uint_eq(rd(&w, 0x30), 0);
+	ck_assert_uint_eq(bus_errors(&w), 1);
+	halted(&w);
+	wr(&w, 0x30, 1u << 23);
+	ck_assert_uint_eq(rd(&w, 0x30), 1u << 23);
+	down(&w, 1);
+}
+END_TEST
+
+/*
+ * Item 4: "The HALT and MDIS bits can be changed at any time, but the effect
+ * takes place only on the next frame boundary" (Kinetis SPI_MCR): HALT
+ * written while frames are being clocked lets the frame in progress finish.
+ * The model clocks one frame per register read, so with three frames
+ * queued, after one read the second is on the wire when HALT arrives: the
+ * next read sees it completed (RXCTR 2) and the module stopped (TXRXS 0),
+ * the third frame still queued (TXCTR 1).
+ */
+START_TEST(halt_at_frame_boundary)
+{
+	struct w w;
+
+	up(&w, 4, true, false);
+	start(&w, true);
+	wr(&w, 0x0C, 7u << 27);
+	wr(&w, 0x11C, 3);
+	cmd16(&w, 0x8001);
+	tx16(&w, 0x11);
+	tx16(&w, 0x22);
+	tx16(&w, 0x33);
+	ck_assert_uint_eq(DSPI_SR_RXCTR(rd(&w, 0x2C)), 1);
+	wr(&w, 0x00, 0x800F0009u);
+	uint32_t sr = rd(&w, 0x2C);
+	ck_assert_uint_eq(sr & (1u << 30), 0);
+	ck_assert_uint_eq(DSPI_SR_RXCTR(sr), 2);
+	ck_assert_uint_eq(DSPI_SR_TXCTR(sr), 1);
+	sr = rd(&w, 0x2C); /* stopped: nothing more */
+	ck_assert_uint_eq(DSPI_SR_RXCTR(sr), 2);
+	ck_assert_uint_eq(rd(&w, 0x38), 0x11);
+	ck_assert_uint_eq(rd(&w, 0x38), 0x22);
+	down(&w, 0);
+}
+END_TEST
+
+/*
+ * Item 5: a command with DTCP 0 has no frame to run: nothing is clocked and
+ * CMDTCF never comes (what Linux's zero-length transfers leave, audit F3;
+ * the UNISIM MPC57xx model treats a command without data as no transfer).
+ * The shifter stays wedged until the FIFOs are cleared with the module
+ * halted; then the next command runs.
+ */
+START_TEST(zero_length_command_never_completes)
+{
+	struct w w;
+	struct ofl_sim_dspi_stats st;
+
+	up(&w, 4, true, false);
+	start(&w, true);
+	wr(&w, 0x0C, 7u << 27);
+	wr(&w, 0x11C, 0); /* DTCP 0 */
+	cmd16(&w, 0x0001);
+	tx16(&w, 0x5A);
+	for (int i = 0; i < 50; i++)
+		ck_assert_uint_eq(rd(&w, 0x2C) & (1u << 23), 0);
+	ofl_sim_dspi_stats(w.m, &st);
+	ck_assert_uint_eq(st.frames, 0);
+	ck_assert_uint_eq(st.cmds, 0);
+	wr(&w, 0x00, 0x800F0009u | 0xC00u);
+	wr(&w, 0x00, 0x800F0008u);
+	wr(&w, 0x2C, 0x8AAF0000u);
+	one_frame(&w);
+	ck_assert_uint_ne(rd(&w, 0x2C) & (1u << 23), 0);
+	ck_assert_uint_eq(rd(&w, 0x38), 0x5A);
+	down(&w, 0);
+}
+END_TEST
+
+/*
+ * Item 6: "An 8- or 16-bit write access transfers all 32 bits to the TX
+ * FIFO" (Kinetis SPI_PUSHR): outside XSPI each 16-bit write pushes one
+ * entry, the written half merged with the other half as last written.
+ */
+START_TEST(pushr_16bit_writes_push_outside_xspi)
+{
+	struct w w;
+
+	up(&w, 4, false, false);
+	halted(&w);
+	ofl_mmio_write16(&w.r, 0x36, 0x0001); /* command half: PCS0 */
+	ck_assert_uint_eq(DSPI_SR_TXCTR(rd(&w, 0x2C)), 1);
+	ck_assert_uint_eq(rd(&w, 0x3C), 0x00010000u); /* TXFR0: command 0001h, data as reset (0) */
+	ofl_mmio_write16(&w.r, 0x34, 0x0BAD);
+	ck_assert_uint_eq(DSPI_SR_TXCTR(rd(&w, 0x2C)), 2);
+	ck_assert_uint_eq(rd(&w, 0x40), 0x00010BADu);
+	down(&w, 0);
+}
+END_TEST
+
+/*
+ * Item 7: SR flags are write-1-to-clear; bits 29, 26, 24, 22 and 20 are
+ * reserved (Kinetis SPI_SR; Linux's SPI_SR_CLEAR 0x8AAF0000 never sets
+ * them): a 1 written there is refused. TXRXS is W1C too, but the module is
+ * back in Running at once while HALT and EOQF are clear (Linux's
+ * dspi_poll writes back the SR it read, TXRXS included, and runs on).
+ */
+START_TEST(sr_reserved_bits_refused)
+{
+	struct w w;
+
+	up(&w, 4, true, false);
+	start(&w, true);
+	wr(&w, 0x2C, 0x8AAF0000u | (1u << 30));
+	ck_assert_uint_eq(bus_errors(&w), 0);
+	ck_assert_uint_ne(rd(&w, 0x2C) & (1u << 30), 0);
+	wr(&w, 0x2C, 0xFFFF0000u);
+	ck_assert_uint_eq(bus_errors(&w), 1);
+	down(&w, 1);
+}
+END_TEST
+
+/*
+ * Item 8: POPR of an empty RX FIFO: the entry at POPNXTPTR is stale data
+ * from an earlier round of the circular FIFO (4 entries here), not 0, and
+ * the read is a software error the model reports.
+ */
+START_TEST(popr_empty_is_stale)
+{
+	struct w w;
+
+	up(&w, 4, true, false);
+	start(&w, true);
+	wr(&w, 0x0C, 7u << 27);
+	wr(&w, 0x11C, 4);
+	cmd16(&w, 0x0001);
+	for (uint16_t i = 0; i < 4; i++)
+		tx16(&w, (uint16_t)(0xA0 + i));
+	for (int i = 0; i < 4; i++)
+		rd(&w, 0x2C);
+	for (uint32_t i = 0; i < 4; i++)
+		ck_assert_uint_eq(rd(&w, 0x38), 0xA0 + i);
+	ck_assert_uint_eq(DSPI_SR_POPNXTPTR(rd(&w, 0x2C)), 0); /* wrapped at the FIFO's 4 entries */
+	ck_assert_uint_eq(rd(&w, 0x38), 0xA0);                  /* slot 0 again: stale */
+	ck_assert_uint_eq(DSPI_SR_RXCTR(rd(&w, 0x2C)), 0);
+	down(&w, 1);
+}
+END_TEST
+
+/*
+ * Item 9: "the minimum valid value of frame size is 4" (Kinetis CTAR FMSZ)
+ * and CTAS must name a CTAR that exists (Kinetis SPI_PUSHR CTAS): such a
+ * frame is refused, nothing is clocked and the command never completes.
+ */
+START_TEST(bad_frames_refused)
+{
+	struct w w;
+	struct ofl_sim_dspi_stats st;
+
+	up(&w, 4, true, false);
+	start(&w, true);
+	wr(&w, 0x0C, 2u << 27); /* 3-bit frames */
+	wr(&w, 0x11C, 1);
+	cmd16(&w, 0x0001);
+	tx16(&w, 0x5);
+	for (int i = 0; i < 10; i++)
+		ck_assert_uint_eq(rd(&w, 0x2C) & (1u << 31), 0); /* no TCF */
+	ofl_sim_dspi_stats(w.m, &st);
+	ck_assert_uint_eq(st.frames, 0);
+	ck_assert_uint_eq(bus_errors(&w), 1);
+	/* CTAS 5 of 4 CTARs */
+	wr(&w, 0x00, 0x800F0009u | 0xC00u);
+	wr(&w, 0x00, 0x800F0008u);
+	wr(&w, 0x0C, 7u << 27);
+	wr(&w, 0x11C, 1);
+	cmd16(&w, 0x5001);
+	tx16(&w, 0x5);
+	for (int i = 0; i < 10; i++)
+		ck_assert_uint_eq(rd(&w, 0x2C) & (1u << 31), 0);
+	ck_assert_uint_eq(bus_errors(&w), 2);
+	down(&w, 2);
+}
+END_TEST
+
+/*
+ * Item 1, the CTAR rules around a held chip select:
+ *  - CTAR written while frames are queued (Running, TX FIFO not empty) is
+ *    refused: Kinetis SPI_CTAR "Do not write to the CTAR registers while the
+ *    module is in the Running state"; Linux writes CTAR0 only between
+ *    batches, FIFOs empty (dspi_setup_accel);
+ *  - with PCS held by CONT, a change of anything but FMSZ is refused (the
+ *    RM's continuous selection rule, audit F6 [unconfirmed]; Linux keeps one
+ *    CTAR per device and changes only FMSZ), FMSZ alone is fine;
+ *  - a CPOL change with PCS held moves SCK while the device is selected:
+ *    "the peripheral device interpreting the switch of clock polarity as a
+ *    valid clock edge" (Kinetis CTAR CPOL). The N25Q128A13 samples on rising
+ *    edges: after 9Fh (READ ID) in mode 0, CPOL 0 -> 1 is one extra rising
+ *    edge, one extra bit in, so its output runs one bit ahead: the ID 20h BAh 18h then 00h reads as
+ *    (20h << 1 | BAh >> 7) = 41h, (BAh << 1 | 18h >> 7) = 74h,
+ *    (18h << 1 | 00h >> 7) = 30h in mode 3.
+ */
+START_TEST(ctar_under_held_cs)
+{
+	struct w w;
+	uint8_t in[4];
+
+	up(&w, 4, true, false);
+	ck_assert_int_eq(ofl_sim_dspi_attach_nor(w.m, 1, "n25q128a13", (const uint8_t[]){ 0x20, 0xBA, 0x18 },
+						 16u << 20, false), 0);
+	start(&w, true);
+	/* frames queued: the write is refused */
+	wr(&w, 0x0C, 7u << 27);
+	wr(&w, 0x11C, 2);
+	cmd16(&w, 0x0001);
+	tx16(&w, 1);
+	tx16(&w, 2);
+	wr(&w, 0x0C, (7u << 27) | 1u);
+	ck_assert_uint_eq(rd(&w, 0x0C), 7u << 27);
+	ck_assert_uint_eq(bus_errors(&w), 1);
+	rd(&w, 0x2C);
+	rd(&w, 0x38);
+	rd(&w, 0x38);
+	/* READ ID in mode 0 with CS held, then CPOL 1 (mode 3) under the same CS */
+	wr(&w, 0x0C, 7u << 27);
+	wr(&w, 0x11C, 1);
+	cmd16(&w, 0x8002);
+	tx16(&w, 0x9F);
+	rd(&w, 0x2C);
+	rd(&w, 0x38);
+	wr(&w, 0x0C, 15u << 27); /* FMSZ only: allowed */
+	ck_assert_uint_eq(bus_errors(&w), 1);
+	wr(&w, 0x0C, (7u << 27) | (1u << 26) | (1u << 25));
+	ck_assert_uint_eq(bus_errors(&w), 1 + 1); /* CPHA changed too */
+	for (unsigned i = 0; i < 3; i++) {
+		wr(&w, 0x11C, 1);
+		cmd16(&w, (uint16_t)((i < 2 ? 0x8000u : 0) | 0x2u));
+		tx16(&w, 0);
+		rd(&w, 0x2C);
+		in[i] = (uint8_t)rd(&w, 0x38);
+	}
+	ck_assert_uint_eq(in[0], 0x41);
+	ck_assert_uint_eq(in[1], 0x74);
+	ck_assert_uint_eq(in[2], 0x30);
+	/* baud changed under a held CS */
+	wr(&w, 0x11C, 1);
+	cmd16(&w, 0x8002);
+	tx16(&w, 0);
+	rd(&w, 0x2C);
+	rd(&w, 0x38);
+	wr(&w, 0x0C, (7u << 27) | (1u << 26) | (1u << 25) | 5u);
+	ck_assert_uint_eq(bus_errors(&w), 3);
+	down(&w, 3);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dspi_model");
@@ -679,6 +994,15 @@ int main(void)
 	tcase_add_test(t, big_endian_registers);
 	tcase_add_test(t, faults);
 	tcase_add_test(t, frames_per_poll);
+	tcase_add_test(t, mcr_fields_frozen_while_running);
+	tcase_add_test(t, rser_frozen_while_running);
+	tcase_add_test(t, halt_at_frame_boundary);
+	tcase_add_test(t, zero_length_command_never_completes);
+	tcase_add_test(t, pushr_16bit_writes_push_outside_xspi);
+	tcase_add_test(t, sr_reserved_bits_refused);
+	tcase_add_test(t, popr_empty_is_stale);
+	tcase_add_test(t, bad_frames_refused);
+	tcase_add_test(t, ctar_under_held_cs);
 	suite_add_tcase(s, t);
 	t = tcase_create("devices");
 	tcase_add_test(t, nor_protocol);

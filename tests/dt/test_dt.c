@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -117,6 +121,60 @@ START_TEST(missing_file)
 
 	ck_assert_int_eq(ofl_dt_load_file(&dt, "/nonexistent/board.dtb", err, sizeof(err)), -ENOENT);
 	assert_has(err, "/nonexistent/board.dtb");
+}
+END_TEST
+
+/*
+ * A device tree path that is not a regular file: a FIFO with a writer that
+ * never closes (what `--dtb /dev/stdin` is under a pipe) used to block the
+ * open forever. Each kind is refused at once, with the kind named; the alarm
+ * turns a hang into a failure instead of waiting for Check's timeout.
+ */
+START_TEST(not_a_regular_file)
+{
+	char dir[] = "/tmp/offload-dtnr-XXXXXX", fifo[64], sock[64];
+	struct ofl_dt dt;
+	char err[512];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo.dtb", dir);
+	snprintf(sock, sizeof(sock), "%s/sock.dtb", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	int writer = open(fifo, O_RDWR); /* holds the FIFO open for writing, never writes */
+	ck_assert_int_ge(writer, 0);
+	ck_assert_int_eq(write(writer, "\xd0\x0d\xfe\xed", 4), 4);
+	alarm(10);
+
+	ck_assert_int_eq(ofl_dt_load_file(&dt, fifo, err, sizeof(err)), -EINVAL);
+	assert_has(err, fifo);
+	assert_has(err, "is a FIFO");
+	ck_assert_ptr_null(dt.fdt);
+
+	/* OFFLOAD_DTB names it: the context refuses to open, saying why */
+	setenv("OFFLOAD_DTB", fifo, 1);
+	offload_ctx *ctx = offload_ctx_new();
+	ck_assert_err(ctx, offload_ctx_open(ctx, NULL), -EINVAL, "is a FIFO");
+	offload_ctx_free(ctx);
+	unsetenv("OFFLOAD_DTB");
+
+	/* a socket, a directory, a character device: each named */
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	ofl_strlcpy(a.sun_path, sock, sizeof(a.sun_path));
+	ck_assert_int_eq(bind(s, (const struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(ofl_dt_load_file(&dt, sock, err, sizeof(err)), -EINVAL);
+	assert_has(err, "is a socket");
+	ck_assert_int_eq(ofl_dt_load_file(&dt, dir, err, sizeof(err)), -EINVAL);
+	assert_has(err, "is a directory");
+	ck_assert_int_eq(ofl_dt_load_file(&dt, "/dev/null", err, sizeof(err)), -EINVAL);
+	assert_has(err, "/dev/null is a character device");
+	alarm(0);
+
+	close(s);
+	close(writer);
+	unlink(sock);
+	unlink(fifo);
+	rmdir(dir);
 }
 END_TEST
 
@@ -902,6 +960,21 @@ START_TEST(ranges_mixed_cells)
 }
 END_TEST
 
+/* A reg whose end lies past its bus's ranges window is refused, at every level (issue #18). */
+START_TEST(ranges_window_end)
+{
+	struct ofl_dt dt = load("ranges-window");
+
+	expect_reg(&dt, "/soc/spi@0", 0, 0x40000000, 0x1000);
+	expect_reg(&dt, "/soc/crypto@2000", 0, 0x40002000, 0x2000);
+	assert_has(expect_reg_fail(&dt, "/soc/dma@3000", 0, -EINVAL),
+		   "0x3000+0x2000 ends 0x1000 bytes past the 'ranges' window 0x0+0x4000 of /soc");
+	assert_has(expect_reg_fail(&dt, "/soc/inner/dma@3800", 0, -EINVAL),
+		   "0x3800+0x1000 ends 0x800 bytes past the 'ranges' window 0x0+0x4000 of /soc");
+	ofl_dt_free(&dt);
+}
+END_TEST
+
 START_TEST(ranges_empty_identity)
 {
 	struct ofl_dt dt = load("ranges-empty");
@@ -1133,6 +1206,7 @@ int main(void)
 	TCase *t = tcase_create("load");
 	tcase_add_test(t, every_fixture_loads);
 	tcase_add_test(t, missing_file);
+	tcase_add_test(t, not_a_regular_file);
 	tcase_add_test(t, truncated_header);
 	tcase_add_test(t, truncated_body);
 	tcase_add_test(t, bad_magic_and_version);
@@ -1160,6 +1234,7 @@ int main(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("address");
 	tcase_add_test(t, ranges_mixed_cells);
+	tcase_add_test(t, ranges_window_end);
 	tcase_add_test(t, ranges_empty_identity);
 	tcase_add_test(t, ranges_missing_not_translatable);
 	tcase_add_test(t, missing_reg);

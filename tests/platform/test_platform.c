@@ -21,6 +21,8 @@
 #define OFFLOAD_MMIO_CHECK 1
 #include <signal.h>
 
+#include <libfdt.h>
+
 #include "core/internal.h"
 #include "platform/platform.h"
 #include "testutil.h"
@@ -201,6 +203,78 @@ START_TEST(devmem_window)
 	ck_assert_ptr_nonnull(strstr(why, "cannot open"));
 }
 END_TEST
+
+/*
+ * A /dev/mem stand-in (any regular file) shorter than the window: mapping it
+ * would succeed and the first access past its end raise SIGBUS; it is
+ * refused instead, with the file's length (issue #18).
+ */
+START_TEST(devmem_short_file)
+{
+	char why[256] = "";
+	void *cpu = NULL, *map = NULL;
+	size_t len = 0;
+	int fd = -1;
+
+	blob("dev/mem", 0x1000, 0, 0);
+	int r = ofl_devmem_map(0x800, 0x1000, true, &cpu, &map, &len, &fd, why, sizeof(why));
+	if (r == 0) {
+		munmap(map, len);
+		close(fd);
+	}
+	ck_assert_int_eq(r, -EINVAL);
+	ck_assert_msg(strstr(why, "0x1000 bytes") != NULL, "%s", why);
+	/* the window inside it still maps */
+	ck_assert_int_eq(ofl_devmem_map(0x800, 0x800, true, &cpu, &map, &len, &fd, why, sizeof(why)), 0);
+	munmap(map, len);
+	close(fd);
+}
+END_TEST
+
+/*
+ * OFFLOAD_DEVMEM=1 with an EIP97 node whose reg (4 KiB) is smaller than the
+ * engine's register file (0x20000, hw/eip97.h): listed unusable with the
+ * reason, and no access past the 4 KiB mapping (the probe's error path wrote
+ * the DFE/DSE thread registers at 0xf200/0xf600: SIGSEGV, issue #18).
+ */
+#ifdef OFFLOAD_HAVE_EIP97
+START_TEST(devmem_eip97_small_reg)
+{
+	char dtb[300];
+	uint8_t fdt[1024];
+
+	ck_assert_int_eq(fdt_create(fdt, sizeof(fdt)), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#address-cells", 1), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#size-cells", 1), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, "crypto@90000"), 0);
+	ck_assert_int_eq(fdt_property_string(fdt, "compatible", "inside-secure,safexcel-eip97ies"), 0);
+	uint32_t reg[2] = { cpu_to_fdt32(0x90000), cpu_to_fdt32(0x1000) };
+	ck_assert_int_eq(fdt_property(fdt, "reg", reg, sizeof(reg)), 0);
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+	snprintf(dtb, sizeof(dtb), "%s/small.dtb", root);
+	FILE *f = fopen(dtb, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(fdt, 1, fdt_totalsize(fdt), f), fdt_totalsize(fdt));
+	fclose(f);
+	blob("dev/mem", 0x100000, 0x90000, 0);
+
+	setenv("OFFLOAD_DEVMEM", "1", 1);
+	offload_ctx *c = test_ctx_open(OFFLOAD_DT_FILE, dtb, 0, NULL);
+	unsetenv("OFFLOAD_DEVMEM");
+	int i = offload_dev_find(c, "crypto@90000");
+	ck_assert_int_ge(i, 0);
+	struct offload_dev_info d;
+	ck_assert_int_eq(offload_dev_get_info(c, i, &d, sizeof(d)), 0);
+	ck_assert_msg(strstr(d.usable_reason, "0x1000 bytes") && strstr(d.usable_reason, "0x20000"),
+		      "%s", d.usable_reason);
+	offload_ctx_free(c);
+}
+END_TEST
+#endif
 
 /*
  * A physical address at and above 4 GiB (K3 and Layerscape SoCs put DDR and
@@ -574,6 +648,10 @@ int main(void)
 	tcase_add_test(t, no_uio_at_all);
 	tcase_add_test(t, devmem_window);
 	tcase_add_test(t, devmem_above_4gib);
+	tcase_add_test(t, devmem_short_file);
+#ifdef OFFLOAD_HAVE_EIP97
+	tcase_add_test(t, devmem_eip97_small_reg);
+#endif
 	tcase_add_test(t, pagemap_entries);
 	tcase_add_test(t, udmabuf_provider);
 	tcase_add_test(t, udmabuf_outside_dma_ranges);

@@ -310,6 +310,45 @@ START_TEST(policy_sim_noncoherent)
 }
 END_TEST
 
+/*
+ * A node with both dma-coherent and dma-noncoherent: coherent, as Linux
+ * decides (drivers/of/address.c of_dma_is_coherent() tests dma-coherent
+ * first), and the reason says the tree contradicts itself (issue #18).
+ */
+START_TEST(policy_coherent_contradiction)
+{
+	struct fx f;
+	fx_load(&f, "noncoherent");
+	struct ofl_policy p = fx_policy(&f, "/soc/slow-bus/crypto@5000000");
+	ck_assert(p.coherent);
+	has(p.coherent_reason, "both dma-coherent and dma-noncoherent on /soc/slow-bus/crypto@5000000");
+	p = fx_policy(&f, "/soc/slow-bus/crypto@4000000");
+	ck_assert(p.coherent);
+	ck_assert_ptr_null(strstr(p.coherent_reason, "both"));
+	ofl_dt_free(&f.dt);
+}
+END_TEST
+
+/*
+ * #address-cells without #size-cells: the reg is read as Linux reads it (the
+ * size cells inherited, of_bus_n_size_cells()) and the reason gives the
+ * spec's reading (#size-cells = 1) beside it (issue #18). Values worked out
+ * by hand from the fixture's cells.
+ */
+START_TEST(policy_size_cells_missing)
+{
+	struct fx f;
+	fx_load(&f, "size-cells-missing");
+	struct ofl_policy p = fx_policy(&f, "/soc/sub-bus/spi@1000");
+	ck_assert_uint_eq(p.reg_addr, 0x1000);
+	ck_assert_uint_eq(p.reg_size, 0x100);
+	has(p.reg_reason, "/soc/sub-bus has #address-cells but no #size-cells");
+	has(p.reg_reason, "#size-cells = 2 inherited from /soc");
+	has(p.reg_reason, "with #size-cells = 1 (the devicetree specification, libfdt) reg[0] is 0x1000+0x0");
+	ofl_dt_free(&f.dt);
+}
+END_TEST
+
 START_TEST(policy_dspi_modes)
 {
 	struct fx f;
@@ -478,6 +517,8 @@ int main(void)
 	tcase_add_test(t, policy_udma_inherited_coherent);
 	tcase_add_test(t, policy_eip_coherency_and_cache);
 	tcase_add_test(t, policy_dspi_modes);
+	tcase_add_test(t, policy_coherent_contradiction);
+	tcase_add_test(t, policy_size_cells_missing);
 	tcase_add_test(t, policy_sim_noncoherent);
 	tcase_add_test(t, policy_disabled);
 	tcase_add_test(t, policy_no_address);

@@ -159,7 +159,9 @@ static void *read_dtb(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	static char buf[1 << 16];
+	/* libfdt refuses a blob that is not 8-byte aligned (FDT_ERR_ALIGNMENT); a char array
+	 * is only byte-aligned, which armhf shows */
+	static _Alignas(8) char buf[1 << 16];
 	size_t n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
 	ck_assert_int_eq(fdt_check_header(buf), 0);
@@ -544,6 +546,94 @@ START_TEST(dspi_read_id_frames)
 }
 END_TEST
 
+/* One byte (9Fh) to the virtual board's flash through the DSPI, traced from open to context free. */
+static void dspi_one_byte_traced(struct trace *t, bool cs_change)
+{
+	static const uint8_t op = 0x9F;
+	offload_spi *spi;
+
+	trace_start(t);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "dspi");
+	ck_assert_int_eq(offload_spi_open(ctx, "/bus@100000/spi@2100000/flash@1", NULL, &spi), 0);
+	struct offload_spi_xfer x = { .tx = &op, .len = 1, .cs_change = cs_change };
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 1);
+	offload_spi_close(spi);
+	offload_ctx_free(ctx);
+	trace_read(t);
+}
+
+/*
+ * SR writes of the DSPI backend (audit dspi.md F7): the flags are
+ * write-1-to-clear, bits 29, 26, 22 and 20 reserved (Kinetis SPI_SR). Linux
+ * clears with SPI_SR_CLEAR (0x8AAF0000) and otherwise writes back the SR it
+ * just read (dspi_poll, dspi_interrupt); the backend may add EOQF. Every W32
+ * to SR (the tree's reg + 0x2C) at init, per transfer, in the poll loop and
+ * when a held chip select is released is one of those: no reserved bit,
+ * no TXRXS except as read back.
+ */
+START_TEST(dspi_sr_writes_clear_only_flags)
+{
+	struct trace t;
+
+	dspi_one_byte_traced(&t, true); /* CS held: close releases it */
+
+	uint64_t sr = dt_reg(builtin_fdt(), DSPI_COMPAT, NULL) + DSPI_SR;
+	uint64_t last_read = 0;
+	bool read_back = false;
+	size_t writes = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct tline *l = &t.l[i];
+		if (l->addr != sr)
+			continue;
+		if (strcmp(l->op, "R32") == 0) {
+			last_read = l->val;
+			read_back = true;
+			continue;
+		}
+		ck_assert_str_eq(l->op, "W32");
+		writes++;
+		if (read_back && l->val == last_read)
+			continue; /* the poll loop's write-back */
+		ck_assert_msg((l->val & ~(uint64_t)(DSPI_SR_CLEAR | DSPI_SR_EOQF)) == 0,
+			      "SR written with 0x%08" PRIx64 " (line %zu): bits outside SPI_SR_CLEAR | EOQF", l->val,
+			      i + 1);
+		read_back = false;
+	}
+	ck_assert_uint_gt(writes, 3);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * Remove (audit dspi.md F9): Linux's dspi_remove disables both FIFOs
+ * (MCR.DIS_TXF, DIS_RXF) and halts the module. The backend's last MCR
+ * write (the tree's reg + 0) when the context goes keeps HALT and sets
+ * both; the write that halts comes before it, since MCR fields other than
+ * HALT and MDIS may change only while the module is stopped (Kinetis
+ * SPI_MCR).
+ */
+START_TEST(dspi_remove_disables_fifos)
+{
+	struct trace t;
+
+	dspi_one_byte_traced(&t, false);
+
+	uint64_t mcr = dt_reg(builtin_fdt(), DSPI_COMPAT, NULL) + DSPI_MCR;
+	size_t last = t.n, before = t.n;
+	for (size_t i = 0; i < t.n; i++)
+		if (t.l[i].addr == mcr && strcmp(t.l[i].op, "W32") == 0) {
+			before = last;
+			last = i;
+		}
+	ck_assert_uint_lt(last, t.n);
+	ck_assert_uint_lt(before, t.n);
+	uint64_t want = DSPI_MCR_HALT | DSPI_MCR_DIS_TXF | DSPI_MCR_DIS_RXF;
+	ck_assert_uint_eq(t.l[last].val & want, want);
+	ck_assert_uint_ne(t.l[before].val & DSPI_MCR_HALT, 0);
+	trace_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_trace");
@@ -562,6 +652,8 @@ int main(void)
 			"(it computes with OpenSSL, OFFLOAD_WITH_OPENSSL=OFF)\n");
 #endif
 	tcase_add_test(e, dspi_read_id_frames);
+	tcase_add_test(e, dspi_sr_writes_clear_only_flags);
+	tcase_add_test(e, dspi_remove_disables_fifos);
 	suite_add_tcase(s, f);
 	suite_add_tcase(s, e);
 	return test_run(s);

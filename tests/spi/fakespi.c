@@ -71,10 +71,11 @@ void fake_spi_cfg_dspi(struct fake_spi_cfg *c)
 	/* mode_bits CPOL|CPHA|LSB_FIRST, plus CS_HIGH from use_gpio_descriptors (spi.c spi_register_controller()). */
 	c->ctlr_mode_bits = FK_CPOL | FK_CPHA | FK_LSB_FIRST | FK_CS_HIGH;
 	c->bpw_mask = 0xFFFFFFF8u; /* XSPI: 4..32 */
-	c->ctlr_max_hz = 50000000; /* LS1028A: 400 MHz / 8 */
+	c->ctlr_max_hz = 25000000; /* LS1028A: platform PLL 400 MHz / 2 = 200 MHz, / 8 */
 	c->dev_max_hz = 10000000;
 	c->dev_mode = FK_CPOL | FK_CPHA;
 	c->setup_only_clock = true;
+	c->dspi_driver = true;
 }
 
 struct fake_spi *fake_spi_add(const char *path, const struct fake_spi_cfg *cfg)
@@ -292,6 +293,8 @@ static int setup(struct fake_spi *d, const char *why)
 	if (!d->max_speed_hz || (d->cfg.ctlr_max_hz && d->max_speed_hz > d->cfg.ctlr_max_hz))
 		d->max_speed_hz = d->cfg.ctlr_max_hz;
 	d->sck_hz = d->max_speed_hz;
+	/* spi-fsl-dspi: native PCS active-low whatever the mode says (dspi_init) */
+	d->wire_cs_active_high = (m & FK_CS_HIGH) && (!d->cfg.dspi_driver || d->cfg.gpio_cs);
 	d->setups++;
 	snprintf(d->last_setup, sizeof(d->last_setup), "%s", why);
 	return 0;
@@ -353,6 +356,63 @@ static int validate(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n)
 }
 
 /*
+ * spi-fsl-dspi: the first transfer its dspi_transfer_one_message cannot
+ * complete (len 0, or 3-byte words of 17..24 bits), or n.
+ */
+static unsigned dspi_stall_at(const struct fake_spi *d, const struct spi_ioc_transfer *k, unsigned n)
+{
+	if (!d->cfg.dspi_driver)
+		return n;
+	for (unsigned i = 0; i < n; i++)
+		if (k[i].len == 0 || (k[i].bits_per_word >= 17 && k[i].bits_per_word <= 24))
+			return i;
+	return n;
+}
+
+/* spi-fsl-dspi's FIFO depth on the LS1028A (devtype_data fifo_size), in XSPI mode. */
+#define DSPI_FIFO 4u
+
+/*
+ * spi-fsl-dspi with LSB_FIRST: the order in which the memory bytes of t
+ * reach the wire. Per FIFO batch dspi_setup_accel picks the operating
+ * frame: 8-bit words go as 16-bit frames (even length up to twice the
+ * FIFO), natively (odd length up to the FIFO) or as 32-bit frames; 16-bit
+ * words natively up to twice the FIFO, else as 32-bit frames. The packing
+ * puts the first byte (word) high (dspi_8on16/8on32/16on32_host_to_dev) and
+ * LSBFE shifts the frame from its LSB, so within a frame the bytes (16-bit
+ * words) leave last first. idx[j] = the memory byte that is j-th on the wire.
+ */
+static void dspi_lsb_order(const struct spi_ioc_transfer *t, uint32_t *idx)
+{
+	uint32_t pos = 0, rem = t->len;
+	unsigned bpw = t->bits_per_word;
+
+	for (uint32_t j = 0; j < t->len; j++)
+		idx[j] = j;
+	if (bpw != 8 && bpw != 16)
+		return;
+	while (rem) {
+		unsigned ob; /* operating frame in bytes */
+		if (bpw == 8)
+			ob = rem % 2 == 0 && rem <= 2 * DSPI_FIFO ? 2 : rem % 2 && rem <= DSPI_FIFO ? 1 : 4;
+		else
+			ob = rem <= 2 * DSPI_FIFO ? 2 : 4;
+		while (ob > 1 && rem < ob)
+			ob /= 2;
+		uint32_t words = rem / ob, fit = ob == 4 ? DSPI_FIFO / 2 : DSPI_FIFO;
+		if (words > fit)
+			words = fit;
+		for (uint32_t w = 0; w < words; w++, pos += ob) {
+			unsigned unit = bpw / 8; /* bytes per word: moved whole */
+			for (unsigned u = 0; u < ob / unit; u++)
+				for (unsigned b = 0; b < unit; b++)
+					idx[pos + u * unit + b] = pos + (ob / unit - 1 - u) * unit + b;
+		}
+		rem -= words * ob;
+	}
+}
+
+/*
  * The wire for one message, as spi_transfer_one_message drives it: CS
  * asserted unless still asserted from a previous message, each transfer's
  * words, its delay, cs_change toggling CS between transfers or keeping it
@@ -362,9 +422,18 @@ static int validate(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n)
 static void run_wire(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n,
 		     const uint8_t *const *tx, uint8_t *const *rx)
 {
+	unsigned stall = dspi_stall_at(d, k, n);
+
 	if (!d->cs_active)
 		cs(d, true);
 	for (unsigned i = 0; i < n; i++) {
+		if (i == stall) {
+			/* spi-fsl-dspi: a command with no data; HALT, the chip select as it is */
+			emit(d, " STALL");
+			d->fmt[0] = '\0';
+			d->stalls++;
+			return;
+		}
 		struct spi_ioc_transfer *t = &k[i];
 		char fmt[64];
 		uint32_t hz = d->cfg.setup_only_clock ? d->sck_hz : t->speed_hz;
@@ -375,12 +444,21 @@ static void run_wire(struct fake_spi *d, struct spi_ioc_transfer *k, unsigned n,
 			emit(d, "%s ", fmt);
 			snprintf(d->fmt, sizeof(d->fmt), "%s", fmt);
 		}
+		uint32_t *idx = NULL;
+		if (d->cfg.dspi_driver && (d->mode & FK_LSB_FIRST) && t->len) {
+			idx = malloc(t->len * sizeof(*idx));
+			if (!idx)
+				abort();
+			dspi_lsb_order(t, idx);
+		}
 		for (uint32_t b = 0; b < t->len; b++) {
-			uint8_t v = tx[i] ? tx[i][b] : 0;
+			/* on the wire in idx order; the loop-back mirrors it back into place */
+			uint8_t v = tx[i] ? tx[i][idx ? idx[b] : b] : 0;
 			emit(d, "%02x", v);
 			if (rx[i])
-				rx[i][b] = v;
+				rx[i][idx ? idx[b] : b] = v;
 		}
+		free(idx);
 		if (rx[i] && d->cfg.corrupt_rx)
 			rx[i][0] ^= 1;
 		if (t->delay_usecs) {
@@ -447,13 +525,19 @@ static int message(struct fake_spi *d, int slot, const struct spi_ioc_transfer *
 		r = -d->cfg.fail_errno;
 		/*
 		 * EIO/ETIMEDOUT: the controller failed at the first transfer and the
-		 * core dropped CS. Anything else: refused before the wire, CS as it was.
+		 * core dropped CS (spi-fsl-dspi: HALT only, CS left asserted).
+		 * Anything else: refused before the wire, CS as it was.
 		 */
 		if (r == -EIO || r == -ETIMEDOUT) {
 			if (!d->cs_active)
 				cs(d, true);
-			cs(d, false);
+			if (!d->cfg.dspi_driver)
+				cs(d, false);
 		}
+	}
+	if (r == 0 && dspi_stall_at(d, k, n) < n) {
+		run_wire(d, k, n, tx, rx);
+		r = -ETIMEDOUT;
 	}
 	if (r == 0) {
 		run_wire(d, k, n, tx, rx);

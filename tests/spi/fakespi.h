@@ -16,6 +16,23 @@
  * Linux drivers/spi/spidev.c and spi.c. MOSI is looped back to MISO. The wire is recorded
  * as a canonical trace so that tests can compare a split message with the
  * same message sent whole.
+ *
+ * The DSPI profile (fake_spi_cfg_dspi) behaves as spi-fsl-dspi, whose own
+ * dspi_transfer_one_message replaces the generic core's message loop:
+ *  - a transfer of len 0, or of 17..24-bit words (3-byte operating words,
+ *    which dspi_native_host_to_dev has no case for), leaves a command with
+ *    no data that never completes: the message fails with -ETIMEDOUT, as
+ *    the driver's poll mode does after 1000 SR reads (its IRQ mode would
+ *    block for ever; counted in `stalls`), the wire trace says " STALL",
+ *    and the chip select stays as it was (the driver only sets HALT);
+ *  - after any failure on the wire (-EIO, -ETIMEDOUT) the chip select is
+ *    not released either (HALT only; whether a PCS held by CONT drops is
+ *    unconfirmed, audit dspi.md F8);
+ *  - SPI_CS_HIGH is accepted and reported on a native chip select, but the
+ *    wire stays active-low (dspi_init's MCR.PCSIS): `wire_cs_active_high`;
+ *  - with SPI_LSB_FIRST, 8- and 16-bit words packed into 16/32-bit frames
+ *    (dspi_setup_accel, the LS1028A's 4-entry FIFO) reach the wire trace in
+ *    the order LSBFE shifts them: each frame's bytes (words) last first.
  */
 #ifndef TESTS_SPI_FAKESPI_H
 #define TESTS_SPI_FAKESPI_H
@@ -60,6 +77,7 @@ struct fake_spi_cfg {
 	bool gpio_cs;              /* chip select is a GPIO descriptor */
 	bool no_mode32;            /* spidev before Linux 3.15: MODE32 requests are ENOTTY */
 	bool setup_only_clock;     /* spi-fsl-dspi: SCK from the last spi_setup, speed_hz ignored */
+	bool dspi_driver;          /* spi-fsl-dspi's own message loop (see above) */
 	bool corrupt_rx;           /* flip bit 0 of every received first byte */
 	unsigned fail_message;     /* make the N-th SPI_IOC_MESSAGE (1-based) fail ... */
 	int fail_errno;            /* ... with this errno, after the checks */
@@ -78,6 +96,8 @@ struct fake_spi {
 	uint32_t sck_hz;           /* clock programmed by the last successful spi_setup */
 	int users;
 	bool cs_active;
+	bool wire_cs_active_high;  /* the chip select's active level on the wire (last spi_setup) */
+	unsigned stalls;           /* spi-fsl-dspi commands that never completed (IRQ mode: a hang) */
 	/* statistics */
 	unsigned setups;           /* successful spi_setup calls */
 	char last_setup[16];       /* "mode", "lsb", "bits", "speed": the ioctl of the last setup */
@@ -97,7 +117,12 @@ struct fake_spi {
 
 /* A generic controller: every mode bit, 1..32 bits per word, 50 MHz, bufsiz 4096. */
 void fake_spi_cfg_default(struct fake_spi_cfg *cfg);
-/* An LS1028A DSPI behind spi-fsl-dspi (mode_bits, bits_per_word_mask): CPOL|CPHA|LSB_FIRST (+CS_HIGH), 4..32 bits. */
+/*
+ * An LS1028A DSPI behind spi-fsl-dspi (mode_bits, bits_per_word_mask):
+ * CPOL|CPHA|LSB_FIRST (+CS_HIGH), 4..32 bits, its message loop (above), and
+ * the controller maximum fP / 8 at the 200 MHz protocol clock the LS1028A
+ * twin assumes (src/hw/dspi.h DSPI_LS1028A_TWIN_CLOCK_RULE): 25 MHz.
+ */
 void fake_spi_cfg_dspi(struct fake_spi_cfg *cfg);
 /* ARCH_DMA_MINALIGN of the host's kernel architecture (arch/<arch>/include/asm/cache.h; arm64: 128). */
 uint32_t fake_spi_host_minalign(void);

@@ -154,6 +154,81 @@ START_TEST(last_close_resets_speed)
 }
 END_TEST
 
+/*
+ * The DSPI profile: spi-fsl-dspi's own dspi_transfer_one_message. A
+ * transfer of len 0, or of 17..24-bit words (a 3-byte operating word,
+ * DIV_ROUND_UP(bpw, 8), that dspi_native_host_to_dev has no case for),
+ * leaves a command with no data (DTCP 0) that never completes: -ETIMEDOUT
+ * as in its poll mode; 16 and 32 bits go through. SPI_CS_HIGH on a native
+ * chip select is accepted and read back (spi_register_controller adds it
+ * for use_gpio_descriptors hosts) but the wire stays active-low
+ * (dspi_init: MCR.PCSIS for every PCS).
+ */
+START_TEST(dspi_profile_as_spi_fsl_dspi)
+{
+	struct fake_spi_cfg c;
+	uint8_t tx[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, rx[8];
+	struct spi_ioc_transfer t;
+	uint32_t m = FK_CS_HIGH | FK_CPOL | FK_CPHA, got = 0;
+
+	fake_spi_cfg_dspi(&c);
+	struct fake_spi *n = fake_spi_add("/dev/spidev4.0", &c);
+	int f = open("/dev/spidev4.0", O_RDWR);
+	ck_assert_int_ge(f, 0);
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(err_of(ioctl(f, SPI_IOC_MESSAGE(1), &t)), ETIMEDOUT);
+	ck_assert_uint_eq(n->stalls, 1);
+	t.tx_buf = (uintptr_t)tx;
+	t.rx_buf = (uintptr_t)rx;
+	t.len = 8;
+	for (uint8_t bpw = 17; bpw <= 24; bpw++) {
+		t.bits_per_word = bpw;
+		ck_assert_int_eq(err_of(ioctl(f, SPI_IOC_MESSAGE(1), &t)), ETIMEDOUT);
+	}
+	ck_assert_uint_eq(n->stalls, 9);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(n), " STALL"));
+	t.bits_per_word = 16;
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 8);
+	t.bits_per_word = 32;
+	memset(rx, 0, sizeof(rx));
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 8);
+	ck_assert_mem_eq(rx, tx, 8);
+	ck_assert_uint_eq(n->stalls, 9);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_WR_MODE32, &m), 0);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_RD_MODE32, &got), 0);
+	ck_assert_uint_eq(got, m);
+	ck_assert(!n->wire_cs_active_high);
+	/*
+	 * LSB first, 8-bit words (fifo_size 4): 4 bytes (even, <= 8) go as two
+	 * 8on16 frames, first byte high, shifted from the LSB: 80 01 C0 03 on
+	 * the wire. 9 bytes (odd, > 4): two 8on32 frames (half the FIFO), each
+	 * reversed, then 1 byte natively. 3 bytes (odd, <= 4): native, in order.
+	 */
+	static const uint8_t b4[4] = { 0x01, 0x80, 0x03, 0xC0 }, b9[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint8_t r9[9];
+	m = FK_LSB_FIRST;
+	ck_assert_int_eq(ioctl(f, SPI_IOC_WR_MODE32, &m), 0);
+	memset(&t, 0, sizeof(t));
+	t.tx_buf = (uintptr_t)b4;
+	t.len = 4;
+	fake_spi_trace_clear(n);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 4);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(n), "] 8001c003"));
+	t.tx_buf = (uintptr_t)b9;
+	t.rx_buf = (uintptr_t)r9;
+	t.len = 9;
+	fake_spi_trace_clear(n);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 9);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(n), "] 030201000706050408"));
+	ck_assert_mem_eq(r9, b9, 9); /* the loop-back mirrors the packing back */
+	t.len = 3;
+	fake_spi_trace_clear(n);
+	ck_assert_int_eq(ioctl(f, SPI_IOC_MESSAGE(1), &t), 3);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(n), "] 000102"));
+	close(f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fakespi");
@@ -164,6 +239,7 @@ int main(void)
 	tcase_add_test(tc, setup_requests);
 	tcase_add_test(tc, message_budget_and_checks);
 	tcase_add_test(tc, last_close_resets_speed);
+	tcase_add_test(tc, dspi_profile_as_spi_fsl_dspi);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

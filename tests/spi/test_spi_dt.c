@@ -42,6 +42,16 @@ static struct fake_spi *dspi_device(const char *path)
 	return fake_spi_add(path, &c);
 }
 
+/* Chip select 1 of the fixture's DSPI is a GPIO (cs-gpios), as its spi-cs-high needs. */
+static struct fake_spi *dspi_gpio_device(const char *path)
+{
+	struct fake_spi_cfg c;
+
+	fake_spi_cfg_dspi(&c);
+	c.gpio_cs = true;
+	return fake_spi_add(path, &c);
+}
+
 /* ------------------------------------------------------------------ ofl_dt_spi_children */
 
 START_TEST(children_properties)
@@ -153,7 +163,7 @@ START_TEST(open_controller_and_chip_select)
 {
 	struct offload_spi_opts o;
 	struct offload_spi_info info;
-	struct fake_spi *d = dspi_device("/dev/spidev0.1");
+	struct fake_spi *d = dspi_gpio_device("/dev/spidev0.1");
 
 	fakesys_add_spidev(sys, 0, 1, "/soc/spi@2100000", "/soc/spi@2100000/dev@1", "fsl-dspi");
 	offload_spi_opts_init(&o);
@@ -171,7 +181,8 @@ START_TEST(open_controller_and_chip_select)
 	o.mode = OFFLOAD_SPI_MODE_1;
 	o.max_speed_hz = 1000000;
 	spi = spi_open_ok(ctx, "/soc/spi@2100000", &o);
-	ck_assert_uint_eq(d->mode, OFFLOAD_SPI_CPHA);
+	/* spidev forces SPI_CS_HIGH into a GPIO chip select's mode (spidev_ioctl SPI_IOC_WR_MODE32) */
+	ck_assert_uint_eq(d->mode, OFFLOAD_SPI_CPHA | OFFLOAD_SPI_CS_HIGH);
 	ck_assert_uint_eq(d->speed_hz, 1000000);
 	ck_assert_uint_eq(d->sck_hz, 1000000);
 	offload_spi_close(spi);

@@ -410,6 +410,165 @@ START_TEST(failure_after_held_part_releases_cs)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ spi-fsl-dspi (audit dspi.md F2-F4) */
+
+/*
+ * A device behind spi-fsl-dspi as the fake's DSPI profile models its
+ * dspi_transfer_one_message: what that driver cannot do never reaches it.
+ */
+static struct fake_spi *dspi_dev(const char *path, bool gpio_cs, uint32_t dev_mode)
+{
+	struct fake_spi_cfg c;
+
+	fake_spi_cfg_dspi(&c);
+	c.gpio_cs = gpio_cs;
+	c.dev_mode = dev_mode;
+	c.dma_minalign = fake_spi_host_minalign();
+	fakesys_add_spidev(sys, 0, 0, "/soc/spi@2100000", "/soc/spi@2100000/dev@0", "fsl-dspi");
+	return fake_spi_add(path, &c);
+}
+
+/*
+ * F2: spi-fsl-dspi's bits_per_word_mask says 4..32, but 17..24 bits make a
+ * 3-byte operating word (DIV_ROUND_UP(bpw, 8)) that dspi_native_host_to_dev
+ * has no case for and whose tail is a command with no data that never
+ * completes. Neither the handle's word size nor a transfer's may be 17..24;
+ * 16 and 25 still go through.
+ */
+START_TEST(dspi_refuses_3byte_words)
+{
+	struct offload_spi_opts o;
+	offload_spi *spi = NULL;
+	uint8_t b[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, r[8];
+	struct fake_spi *d = dspi_dev("/dev/spidev0.0", false, 0);
+
+	offload_spi_opts_init(&o);
+	for (uint8_t bpw = 17; bpw <= 24; bpw++) {
+		o.bits_per_word = bpw;
+		ck_assert_err(ctx, offload_spi_open(ctx, "/dev/spidev0.0", &o, &spi), -EINVAL,
+			      "spi-fsl-dspi has no code path for 17..24-bit words");
+		ck_assert_ptr_null(spi);
+	}
+	o.bits_per_word = 8;
+	spi = spi_open_ok(ctx, "/dev/spidev0.0", &o);
+	struct offload_spi_xfer x = { .tx = b, .rx = r, .len = 8, .bits_per_word = 20 };
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL,
+		      "transfer 0: 20 bits per word not supported by spidev: spi-fsl-dspi has no code "
+		      "path for 17..24-bit words");
+	ck_assert_uint_eq(d->message_calls, 0);
+	for (uint8_t bpw = 16; bpw <= 25; bpw += 9) {
+		x.bits_per_word = bpw;
+		memset(r, 0, sizeof(r));
+		ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 8);
+		ck_assert_mem_eq(r, b, 8);
+	}
+	ck_assert_uint_eq(d->stalls, 0);
+	offload_spi_close(spi);
+}
+END_TEST
+
+/*
+ * F3: releasing a chip select held across the parts of a split message
+ * takes an empty message after a failure, which spi-fsl-dspi turns into a
+ * command with no data that never completes. A message that would need a
+ * held cut is refused before anything is sent; one cut where the message
+ * itself releases CS (cs_change) still goes through.
+ */
+START_TEST(dspi_never_holds_cs_across_parts)
+{
+	uint8_t *tx = pattern(10000, 23);
+	struct offload_spi_xfer one = { .tx = tx, .len = 10000 };
+	struct fake_spi *d = dspi_dev("/dev/spidev0.0", false, 0);
+	offload_spi *spi = open_flags("/dev/spidev0.0", 0);
+
+	ck_assert_err(ctx, offload_spi_transfer(spi, &one, 1), -EMSGSIZE,
+		      "(inside transfer 0) falls where chip select stays asserted; spi-fsl-dspi turns "
+		      "the empty message that would release a held chip select after a failure into a "
+		      "command with no data, which never completes");
+	ck_assert_uint_eq(d->message_calls, 0);
+	struct offload_spi_xfer two[2] = { { .tx = tx, .len = 3000, .cs_change = 1 },
+					   { .tx = tx + 3000, .len = 3000 } };
+	ck_assert_int_eq(offload_spi_transfer(spi, two, 2), 6000);
+	ck_assert_uint_eq(d->messages, 2);
+	ck_assert(!d->cs_active);
+	ck_assert_uint_eq(d->stalls, 0);
+	offload_spi_close(spi);
+	free(tx);
+}
+END_TEST
+
+/*
+ * F4: the core adds SPI_CS_HIGH to spi-fsl-dspi's mode_bits
+ * (use_gpio_descriptors) and RD_MODE32 reports it on a native chip select,
+ * but dspi_init makes every native PCS active-low: refused, whether the DT
+ * (spi-cs-high) or the caller asked for it. On a GPIO chip select the
+ * level is real: accepted, and the wire is active high.
+ */
+START_TEST(dspi_native_cs_high_refused)
+{
+	struct offload_spi_opts o;
+	offload_spi *spi = NULL;
+
+	dspi_dev("/dev/spidev0.0", false, OFFLOAD_SPI_CS_HIGH | OFFLOAD_SPI_MODE_3);
+	offload_spi_opts_init(&o);
+	ck_assert_err(ctx, offload_spi_open(ctx, "/dev/spidev0.0", &o, &spi), -EINVAL,
+		      "has SPI_CS_HIGH on a native chip select, which spi-fsl-dspi accepts and reports "
+		      "but drives active-low");
+	ck_assert_ptr_null(spi);
+	fake_spi_reset();
+	dspi_dev("/dev/spidev0.0", false, OFFLOAD_SPI_MODE_3);
+	o.mode = OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_CS_HIGH;
+	ck_assert_err(ctx, offload_spi_open(ctx, "/dev/spidev0.0", &o, &spi), -EINVAL,
+		      "has SPI_CS_HIGH on a native chip select");
+	ck_assert_ptr_null(spi);
+	fake_spi_reset();
+	struct fake_spi *g = dspi_dev("/dev/spidev0.0", true, OFFLOAD_SPI_MODE_3);
+	spi = spi_open_ok(ctx, "/dev/spidev0.0", &o);
+	ck_assert(g->wire_cs_active_high);
+	offload_spi_close(spi);
+}
+END_TEST
+
+/*
+ * F1 through the kernel: spi-fsl-dspi packs LSB-first 8-bit words of a
+ * longer transfer into 16/32-bit frames first byte high while LSBFE shifts
+ * each frame from its LSB (dspi_setup_accel, dspi_8on16_host_to_dev), so
+ * the device gets each frame's bytes reversed. What it would pack is
+ * refused before anything is sent; what it sends unpacked on any devtype
+ * (FIFO of 4 or more) passes and reaches the wire in order: 8-bit
+ * transfers of 1 or 3 bytes, 16-bit ones of up to 8 bytes.
+ */
+START_TEST(dspi_lsb_first_never_packed)
+{
+	static const uint8_t b[10] = { 0x01, 0x80, 0x03, 0xC0, 5, 6, 7, 8, 9, 10 };
+	struct offload_spi_opts o;
+	struct fake_spi *d = dspi_dev("/dev/spidev0.0", false, 0);
+
+	offload_spi_opts_init(&o);
+	o.mode = OFFLOAD_SPI_MODE_0 | OFFLOAD_SPI_LSB_FIRST;
+	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev0.0", &o);
+	struct offload_spi_xfer x = { .tx = b, .len = 4 };
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL,
+		      "transfer 0: 4 bytes of 8-bit LSB-first words on /dev/spidev0.0: spi-fsl-dspi packs "
+		      "them into 16/32-bit frames first word high");
+	x.len = 2;
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "each frame's words would be reversed");
+	x.len = 5;
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "send at most 1 or 3 bytes per transfer");
+	x.bits_per_word = 16;
+	x.len = 10;
+	ck_assert_err(ctx, offload_spi_transfer(spi, &x, 1), -EINVAL, "send at most 8 bytes per transfer");
+	ck_assert_uint_eq(d->message_calls, 0);
+	struct offload_spi_xfer ok[3] = { { .tx = b, .len = 3, .bits_per_word = 8 },
+					  { .tx = b + 3, .len = 1, .bits_per_word = 8 },
+					  { .tx = b, .len = 8, .bits_per_word = 16 } };
+	ck_assert_int_eq(offload_spi_transfer(spi, ok, 3), 12);
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(d), "] 018003c0 [16b"));
+	ck_assert_ptr_nonnull(strstr(fake_spi_trace(d), "] 018003c005060708"));
+	offload_spi_close(spi);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ sysfs */
 
 START_TEST(bufsiz_from_sysfs)
@@ -483,6 +642,10 @@ int main(void)
 	tcase_add_test(tc, bad_alignment_override);
 	tcase_add_test(tc, more_than_511_transfers);
 	tcase_add_test(tc, failure_after_held_part_releases_cs);
+	tcase_add_test(tc, dspi_refuses_3byte_words);
+	tcase_add_test(tc, dspi_never_holds_cs_across_parts);
+	tcase_add_test(tc, dspi_native_cs_high_refused);
+	tcase_add_test(tc, dspi_lsb_first_never_packed);
 	tcase_add_test(tc, bufsiz_from_sysfs);
 	tcase_add_test(tc, probe_binds_controllers_with_spidev);
 	suite_add_tcase(s, tc);

@@ -28,19 +28,19 @@ static struct fake_spi *find(const char *path)
 }
 
 /* _fake_spi_add(path, dspi=False, dev_mode=None, dev_max_hz=None, bufsiz=None,
- *               fail_message=0, fail_errno=0) */
+ *               fail_message=0, fail_errno=0, gpio_cs=False) */
 static PyObject *fk_add(PyObject *self, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "path", "dspi", "dev_mode", "dev_max_hz", "bufsiz", "fail_message",
-				  "fail_errno", NULL };
+				  "fail_errno", "gpio_cs", NULL };
 	const char *path;
-	int dspi = 0, fail_errno = 0;
+	int dspi = 0, fail_errno = 0, gpio_cs = 0;
 	long dev_mode = -1, dev_max_hz = -1, bufsiz = -1;
 	unsigned fail_message = 0;
 	struct fake_spi_cfg cfg;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|plllIi", kwlist, &path, &dspi, &dev_mode,
-					 &dev_max_hz, &bufsiz, &fail_message, &fail_errno))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|plllIip", kwlist, &path, &dspi, &dev_mode,
+					 &dev_max_hz, &bufsiz, &fail_message, &fail_errno, &gpio_cs))
 		return NULL;
 	if (dspi)
 		fake_spi_cfg_dspi(&cfg);
@@ -54,6 +54,7 @@ static PyObject *fk_add(PyObject *self, PyObject *args, PyObject *kwds)
 		cfg.bufsiz = (uint32_t)bufsiz;
 	cfg.fail_message = fail_message;
 	cfg.fail_errno = fail_errno;
+	cfg.gpio_cs = gpio_cs != 0;
 	for (int i = 0; i < MAX_FAKES; i++)
 		if (!fakes[i].dev) {
 			snprintf(fakes[i].path, sizeof(fakes[i].path), "%s", path);

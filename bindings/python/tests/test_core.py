@@ -251,6 +251,26 @@ class TestContext(unittest.TestCase):
         with self.assertRaises(TypeError):
             offload.Context(bogus=1)
 
+    def test_fifo_device_tree_is_refused_not_waited_for(self):
+        # A FIFO whose writer never closes (`--dtb /dev/stdin` under a pipe):
+        # refused at once with the kind named, never a read that blocks.
+        import signal
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "board.dtb")
+            os.mkfifo(path)
+            writer = os.open(path, os.O_RDWR)
+            old = signal.signal(signal.SIGALRM, signal.default_int_handler)
+            signal.alarm(10)
+            try:
+                with self.assertRaises(offload.InvalidArgument) as cm:
+                    offload.Context(path, no_env=True)
+            finally:
+                signal.alarm(0)
+                signal.signal(signal.SIGALRM, old)
+                os.close(writer)
+            self.assertIn("is a FIFO", str(cm.exception))
+
     def test_init_twice(self):
         with open_ctx() as ctx:
             with self.assertRaises(offload.Busy):

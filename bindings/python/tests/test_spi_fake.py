@@ -235,7 +235,8 @@ class TestDeviceTree(FakeCase):
             self.assertIn("per-transfer", cm.exception.strerror)
 
     def test_controller_and_chip_select(self):
-        _offload._fake_spi_add("/dev/spidev0.1", dspi=True)
+        # chip select 1 is a GPIO (the fixture's cs-gpios): its spi-cs-high is real
+        _offload._fake_spi_add("/dev/spidev0.1", dspi=True, gpio_cs=True)
         _offload._fakesys_add_spidev(self.root, 0, 1, "/soc/spi@2100000", "/soc/spi@2100000/dev@1", "fsl-dspi")
         with offload.Spi(self.ctx, "/soc/spi@2100000", chip_select=1) as s:
             i = s.info()
@@ -244,7 +245,9 @@ class TestDeviceTree(FakeCase):
             self.assertEqual((i.max_speed_hz, i.cs_setup_ns, i.cs_hold_ns), (2000000, 300, 200))
         with offload.Spi(self.ctx, "/soc/spi@2100000", 1, offload.SpiMode.MODE_1, 1000000) as s:
             st = self.state("/dev/spidev0.1")
-            self.assertEqual((st["mode"], st["speed_hz"]), (int(offload.SpiMode.CPHA), 1000000))
+            # spidev forces SPI_CS_HIGH into a GPIO chip select's mode (spidev_ioctl WR_MODE32)
+            want = int(offload.SpiMode.CPHA | offload.SpiMode.CS_HIGH)
+            self.assertEqual((st["mode"], st["speed_hz"]), (want, 1000000))
 
 
 if __name__ == "__main__":
