@@ -35,6 +35,8 @@
 #define K3FX_RA_ID 211u
 #define K3FX_UDMA_ID 212u
 #define K3FX_BCDMA_ID 26u
+/* The PSI-L configuration proxy of the J721E main NAVSS (TI PDK CSL_NAVSS0_UDMASS_PSILCFG0_CFG_PROXY_BASE). */
+#define K3FX_PSIL_PROXY 0x31F78000ull
 
 struct k3fx {
 	offload_ctx *ctx;
@@ -52,6 +54,26 @@ static inline void k3fx_map(struct k3fx *f, struct ofl_mmio *m, uint64_t phys, u
 }
 
 /* fifos_size: the ring accelerator's FIFO window block (0: the real 4 MiB). */
+/* The AM64x-like BCDMA model of k3fx_models() (regions as the test boards; 32/22/28 channels). */
+static inline struct ofl_sim_udma_params k3fx_bcdma_params(bool firewalled)
+{
+	struct ofl_sim_udma_params up = {
+		.bcdma = true,
+		.gcfg = 0x485c0100, .gcfg_size = 0x100,
+		.bchanrt = 0x4c000000, .bchanrt_size = 0x20000,
+		.rchanrt = 0x4a820000, .rchanrt_size = 0x20000,
+		.tchanrt = 0x4aa40000, .tchanrt_size = 0x20000,
+		.ringrt = 0x4bc00000, .ringrt_size = 0x100000,
+		.ring = 0x48600000, .ring_size = 0x8000,
+		.tchan = 0x484a4000, .tchan_size = 0x2000,
+		.rchan = 0x484c2000, .rchan_size = 0x2000,
+		.bchan = 0x48420000, .bchan_size = 0x2000,
+		.bchan_cnt = 32, .tchan_cnt = 22, .rchan_cnt = 28, .psil_base = 0x2000,
+		.cfg_firewalled = firewalled, .sci_dev_id = K3FX_BCDMA_ID, .node = -1,
+	};
+	return up;
+}
+
 static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled, uint64_t fifos_size)
 {
 	if (!bcdma) {
@@ -76,27 +98,133 @@ static inline void k3fx_models(struct k3fx *f, bool bcdma, bool firewalled, uint
 			.tchan_cnt = J7_TCHAN, .echan_cnt = J7_ECHAN, .rchan_cnt = J7_RCHAN, .rflow_cnt = 300,
 			.hchan_cnt = J7_HCHAN, .uchan_cnt = J7_UCHAN, .psil_base = J7_PSIL, .ra = f->ra,
 			.cfg_firewalled = firewalled, .sci_dev_id = K3FX_UDMA_ID,
-			.navss_dev_id = K3FX_NAVSS_ID, .node = -1,
+			.navss_dev_id = K3FX_NAVSS_ID, .psil_proxy = K3FX_PSIL_PROXY, .node = -1,
 		};
 		f->model = ofl_sim_udma_create(f->sim, &up);
 	} else {
-		struct ofl_sim_udma_params up = {
-			.bcdma = true,
-			.gcfg = 0x485c0100, .gcfg_size = 0x100,
-			.bchanrt = 0x4c000000, .bchanrt_size = 0x20000,
-			.rchanrt = 0x4a820000, .rchanrt_size = 0x20000,
-			.tchanrt = 0x4aa40000, .tchanrt_size = 0x20000,
-			.ringrt = 0x4bc00000, .ringrt_size = 0x100000,
-			.ring = 0x48600000, .ring_size = 0x8000,
-			.tchan = 0x484a4000, .tchan_size = 0x2000,
-			.rchan = 0x484c2000, .rchan_size = 0x2000,
-			.bchan = 0x48420000, .bchan_size = 0x2000,
-			.bchan_cnt = 32, .tchan_cnt = 22, .rchan_cnt = 28, .psil_base = 0x2000,
-			.cfg_firewalled = firewalled, .sci_dev_id = K3FX_BCDMA_ID, .node = -1,
-		};
+		struct ofl_sim_udma_params up = k3fx_bcdma_params(firewalled);
 		f->model = ofl_sim_udma_create(f->sim, &up);
 	}
 	ck_assert_ptr_nonnull(f->model);
+}
+
+/*
+ * The PSI-L configuration proxy of the J721E / AM65x main NAVSS and its
+ * commands, written here from TI's CSL (cslr_psilcfg.h: PSIL_TO 0x10 with
+ * TOUT 31, CMDA 0x100 with BUSY 31, DIR 30 = read, TO 29, THREAD_ID 15:0,
+ * CMDB 0x104 with BYTEN 31:28 and ADDRESS 15:0, WDATA 0x108, RDATA 0x140;
+ * csl_psilcfg.h: PEER_THREAD_ID 0x000, PEER_CREDIT 0x001, ENABLE 0x002,
+ * CAPABILITIES 0x040, RT_ENABLE 0x408, enable bit 31), not from the code
+ * under test.
+ */
+
+/* One proxy command as TI CSL csl_psilcfg.c CSL_psilcfgRead()/Write() issue it. false on a timeout. */
+static inline bool k3fx_psil_cmd(const struct ofl_mmio *px, bool read, uint32_t thread, uint32_t reg,
+				 uint32_t *data)
+{
+	if (ofl_mmio_read32(px, 0x100) & (1u << 31))
+		return false;
+	ofl_mmio_write32(px, 0x100, (read ? 1u << 30 : 0) | thread);
+	ofl_mmio_write32(px, 0x104, (0xFu << 28) | reg);
+	if (!read)
+		ofl_mmio_write32(px, 0x108, *data);
+	for (int i = 0; i < 1000 && (ofl_mmio_read32(px, 0x100) & (1u << 31)); i++)
+		;
+	uint32_t a = ofl_mmio_read32(px, 0x100);
+	if (a & ((1u << 31) | (1u << 29))) {
+		ofl_mmio_write32(px, 0x10, ofl_mmio_read32(px, 0x10) & ~(1u << 31));
+		return false;
+	}
+	if (read)
+		*data = ofl_mmio_read32(px, 0x140);
+	return true;
+}
+
+/* TI CSL CSL_psilcfgCreateRoute(src, dst) through the proxy at `base`. false when absent or timed out. */
+static inline bool k3fx_psil_route(struct ofl_sim *sim, uint64_t base, uint32_t src, uint32_t dst)
+{
+	struct ofl_mmio px;
+	uint32_t caps, v;
+
+	if (ofl_mmio_map_sim(sim, base, 0x200, &px) < 0)
+		return false;
+	if (!k3fx_psil_cmd(&px, true, dst, 0x040, &caps))
+		return false;
+	v = (caps & 0x1F000000u) | dst;
+	if (!k3fx_psil_cmd(&px, false, src, 0x000, &v))
+		return false;
+	v = caps & 0xFFu;
+	if (!k3fx_psil_cmd(&px, false, src, 0x001, &v))
+		return false;
+	const uint32_t th[4] = { dst, src, dst, src }, rg[4] = { 0x002, 0x002, 0x408, 0x408 };
+	for (int k = 0; k < 4; k++) {
+		if (!k3fx_psil_cmd(&px, true, th[k], rg[k], &v))
+			return false;
+		v |= 1u << 31;
+		if (!k3fx_psil_cmd(&px, false, th[k], rg[k], &v))
+			return false;
+	}
+	return true;
+}
+
+/* The register regions of the models k3fx_models() makes, mapped by k3fx_map_regs(). */
+struct k3fx_regs {
+	struct ofl_mmio gcfg, tchanrt, rchanrt, tchan, rchan, rt, fifos, cfg;
+	struct ofl_mmio bchanrt, ringrt, ring, bchan;
+};
+
+static inline void k3fx_map_regs(struct k3fx *f, struct k3fx_regs *r, bool bcdma)
+{
+	memset(r, 0, sizeof(*r));
+	if (!bcdma) {
+		k3fx_map(f, &r->gcfg, 0x31150000, 0x100);
+		k3fx_map(f, &r->rchanrt, 0x34000000, 0x100000);
+		k3fx_map(f, &r->tchanrt, 0x35000000, 0x100000);
+		k3fx_map(f, &r->tchan, 0x30b00000, 0x20000);
+		k3fx_map(f, &r->rchan, 0x30c00000, 0x10000);
+		k3fx_map(f, &r->rt, 0x3c000000, 0x400000);
+		k3fx_map(f, &r->fifos, 0x38000000, 0x400000);
+		k3fx_map(f, &r->cfg, 0x31080000, 0x40000);
+	} else {
+		k3fx_map(f, &r->gcfg, 0x485c0100, 0x100);
+		k3fx_map(f, &r->bchanrt, 0x4c000000, 0x20000);
+		k3fx_map(f, &r->ringrt, 0x4bc00000, 0x100000);
+		k3fx_map(f, &r->ring, 0x48600000, 0x8000);
+		k3fx_map(f, &r->bchan, 0x48420000, 0x2000);
+	}
+}
+
+/*
+ * A context on the cpu and udma backends. The engines' models run in their
+ * own threads, so every engine gets bounds a loaded machine cannot reach
+ * (testutil.h); tests of the watchdog itself shorten it for a stuck channel.
+ */
+static inline offload_ctx *k3fx_open_ctx(enum offload_dt_source src, const char *path, uint32_t flags)
+{
+	offload_ctx *ctx = test_ctx_open(src, path, flags, "cpu,udma");
+
+	for (int i = 0; ctx && i < offload_dev_count(ctx); i++) {
+		struct ofl_device *d = ofl_ctx_device(ctx, i);
+		if (d->backend && !strcmp(d->backend->name, "udma") && d->priv) {
+			struct udma_engine *e = d->priv;
+			e->timeout_ns = e->teardown_ns = TEST_PATIENT_NS;
+		}
+	}
+	return ctx;
+}
+
+/* Wait (bounded by TEST_PATIENT_NS: the models run in their own threads) for the occupancy at rt+off to reach `want`; its last value. */
+static inline uint32_t k3fx_occ_wait(const struct ofl_mmio *rt, uint64_t off, uint32_t want)
+{
+	uint32_t v = 0;
+
+	for (uint64_t t0 = ofl_now_ns(); ofl_now_ns() - t0 < TEST_PATIENT_NS;) {
+		v = ofl_mmio_read32(rt, off);
+		if ((v & 0x1FFFFF) >= want)
+			return v;
+		nanosleep(&(struct timespec){ 0, 10000 }, NULL);
+	}
+	return v;
 }
 
 /* A context (no device tree) whose sim world the models live in. */
@@ -159,6 +287,7 @@ static inline void k3fx_setup_ex(struct k3fx *f, bool bcdma, bool noncoherent, b
 		k3fx_map(f, &e->ra_fifos, 0x38000000, fifos_size ? fifos_size : 0x400000);
 		e->ra_fifos.size = 0x400000;
 		k3fx_map(f, &e->ra_cfg, 0x31080000, 0x40000);
+		k3fx_map(f, &e->psilcfg, K3FX_PSIL_PROXY, 0x200); /* J721E main NAVSS (hw/k3_udma.h §3.7) */
 		e->psil_base = J7_PSIL;
 		e->ra_rings = J7_RINGS;
 		/* j721e_main_data: burst 64 / 256 / 256 B for normal / H / UH (hw/k3_udma.h §2) */

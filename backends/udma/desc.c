@@ -103,10 +103,20 @@ uint32_t udma_desc_status(const void *d, uint32_t ntr)
 
 	if (CPPI5_HDR1_PKT_ERR(hdr[1]))
 		return CPPI5_HDR1_PKT_ERR(hdr[1]);
-	for (uint32_t i = 0; i < ntr; i++) {
-		uint32_t s = resp[i] & 0xFFu;
-		if (s)
-			return s;
+	/*
+	 * TR0's response must be written and say complete (Linux k3-udma.c
+	 * udma_desc_pre_callback() reads TR0's only; TI's SDK prefills every
+	 * response with 0xFFFFFFFF, UdmaUtils_makeTrpdTr15(), and checks TR0). A
+	 * later TR's response fails the descriptor only when it was written with
+	 * an error: whether the engine writes one per TR is not in those sources.
+	 */
+	uint32_t s0 = resp[0];
+	if (s0 == 0xFFFFFFFFu || (s0 & 0xFFu))
+		return s0 & 0xFFu;
+	for (uint32_t i = 1; i < ntr; i++) {
+		uint32_t s = resp[i];
+		if (s != 0xFFFFFFFFu && (s & 0xFFu))
+			return s & 0xFFu;
 	}
 	return 0;
 }

@@ -79,7 +79,7 @@ static int check_regions(const struct udma_engine *e, char *why, size_t wl)
 		{ &e->tchanrt, "\"tchanrt\"", "channel", "GCFG", n, K3_CHANRT_STRIDE, K3_RT_SBCNT + 4 },
 		{ &e->rchanrt, "\"rchanrt\"", "channel", "GCFG", n, K3_CHANRT_STRIDE, K3_RT_SBCNT + 4 },
 		{ &e->tchancfg, "\"tchan\"", "channel", "GCFG", n, K3_CHANCFG_STRIDE, K3_THREAD + 4 },
-		{ &e->rchancfg, "\"rchan\"", "channel", "GCFG", n, K3_CHANCFG_STRIDE, K3_THREAD + 4 },
+		{ &e->rchancfg, "\"rchan\"", "channel", "GCFG", n, K3_CHANCFG_STRIDE, K3_RFLOW_RNG + 4 },
 		{ &e->ra_rt, "ring accelerator \"rt\"", "ring", "ti,num-rings", nr, K3_RA_RT_STRIDE,
 		  K3_RA_RT_OCC + 4 },
 		{ &e->ra_fifos, "ring accelerator \"fifos\"", "ring", "ti,num-rings", nr, K3_RA_FIFO_STRIDE,
@@ -235,35 +235,142 @@ static int need(const struct ofl_mmio *m, const char *what, char *why, size_t wl
 	return -ENOTSUP;
 }
 
+/*
+ * Field-wise read-modify-write of a configuration register, as TI's RM
+ * firmware does (rm_udmap.c udmap_tx_ch_cfg(): only the fields of the valid
+ * parameters change): the bits of `mask` take `val`, the others keep what
+ * the register holds; the readback compares those fields only (read-only
+ * and reserved bits read what they read). false when they did not stick.
+ */
+static bool rmw_cfg(const struct ofl_mmio *m, uint64_t off, uint32_t mask, uint32_t val)
+{
+	uint32_t v = (ofl_mmio_read32(m, off) & ~mask) | (val & mask);
+
+	ofl_mmio_write32(m, off, v);
+	return ((ofl_mmio_read32(m, off) ^ v) & mask) == 0;
+}
+
+/* ------------------------------------------------------------- PSI-L proxy (hw/k3_udma.h §3.7) */
+
+/* One proxy command (TI CSL csl_psilcfg.c CSL_psilcfgRead() / CSL_psilcfgWrite()). */
+static int psil_cmd(struct udma_engine *e, bool read, uint32_t thread, uint32_t reg, uint32_t *data,
+		    char *why, size_t wl)
+{
+	const struct ofl_mmio *px = &e->psilcfg;
+	uint32_t a = 0;
+
+	if (ofl_mmio_read32(px, K3_PSILCFG_CMDA) & K3_PSILCFG_CMDA_BUSY)
+		goto timeout;
+	ofl_mmio_write32(px, K3_PSILCFG_CMDA, (read ? K3_PSILCFG_CMDA_DIR_READ : 0) | thread);
+	ofl_mmio_write32(px, K3_PSILCFG_CMDB, K3_PSILCFG_CMDB_BYTEN_ALL | reg);
+	if (!read)
+		ofl_mmio_write32(px, K3_PSILCFG_WDATA, *data);
+	/* the command completes in bus cycles: a bounded poll, as the CSL's */
+	for (int i = 0; i < 10000 && ((a = ofl_mmio_read32(px, K3_PSILCFG_CMDA)) & K3_PSILCFG_CMDA_BUSY); i++)
+		;
+	if (a & (K3_PSILCFG_CMDA_BUSY | K3_PSILCFG_CMDA_TO)) {
+		ofl_mmio_write32(px, K3_PSILCFG_PSIL_TO,
+				 ofl_mmio_read32(px, K3_PSILCFG_PSIL_TO) & ~K3_PSILCFG_PSIL_TO_TOUT);
+		goto timeout;
+	}
+	if (read)
+		*data = ofl_mmio_read32(px, K3_PSILCFG_RDATA);
+	return 0;
+timeout:
+	snprintf(why, wl, "PSI-L proxy: %s of register 0x%03x of thread 0x%04x timed out", read ? "read" : "write",
+		 reg, thread);
+	return -ETIMEDOUT;
+}
+
+int udma_psil_route(struct udma_engine *e, uint32_t src, uint32_t dst, bool pair, char *why, size_t wl)
+{
+	uint32_t caps, v;
+	int r;
+
+	if (!pair) {
+		/* TI sciclient_rm_csl.c Sciclient_rmPsilUnpair(): RT_ENABLE of the source, then the destination, cleared */
+		const uint32_t th[2] = { src, dst };
+		for (int k = 0; k < 2; k++) {
+			if ((r = psil_cmd(e, true, th[k], K3_PSIL_RT_ENABLE, &v, why, wl)) < 0)
+				return r;
+			v &= ~K3_PSIL_EN;
+			if ((r = psil_cmd(e, false, th[k], K3_PSIL_RT_ENABLE, &v, why, wl)) < 0)
+				return r;
+		}
+		return 0;
+	}
+	/* TI CSL csl_psilcfg.c CSL_psilcfgCreateRoute() */
+	if ((r = psil_cmd(e, true, dst, K3_PSIL_CAPABILITIES, &caps, why, wl)) < 0)
+		return r;
+	v = (caps & K3_PSIL_WIDTH_MASK) | dst;
+	if ((r = psil_cmd(e, false, src, K3_PSIL_PEER_THREAD_ID, &v, why, wl)) < 0)
+		return r;
+	v = caps & K3_PSIL_CREDIT_MASK;
+	if ((r = psil_cmd(e, false, src, K3_PSIL_PEER_CREDIT, &v, why, wl)) < 0)
+		return r;
+	const uint32_t th[4] = { dst, src, dst, src };
+	const uint32_t rg[4] = { K3_PSIL_ENABLE, K3_PSIL_ENABLE, K3_PSIL_RT_ENABLE, K3_PSIL_RT_ENABLE };
+	for (int k = 0; k < 4; k++) {
+		if ((r = psil_cmd(e, true, th[k], rg[k], &v, why, wl)) < 0)
+			return r;
+		v |= K3_PSIL_EN;
+		if ((r = psil_cmd(e, false, th[k], rg[k], &v, why, wl)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * The fields Linux's memcpy channel configuration sets, at their register
+ * positions (k3-udma.c udma_tisci_m2m_channel_config(): TX valid PAUSE_ON_ERR,
+ * FILT_EINFO, FILT_PSWORDS, ATYPE, CHAN_TYPE, FETCH_SIZE, SUPR_TDPKT, all 0
+ * but ATYPE, CHAN_TYPE = 12 and FETCH_SIZE = 4; RX adds IGNORE_SHORT/LONG = 0;
+ * BURST_SIZE only with UDMA_FLAG_BURST_SIZE, i.e. a non-zero code here; cslr_udmap.h).
+ */
+#define TCFG_MEMCPY_MASK (K3_CFG_PAUSE_ON_ERR | K3_BIT(30) | K3_BIT(29) | K3_CFG_ATYPE_MASK | \
+			  K3_CFG_CHAN_TYPE_MASK | K3_TCFG_NOTDPKT | K3_CFG_FETCH_MASK)
+#define RCFG_MEMCPY_MASK (K3_CFG_PAUSE_ON_ERR | K3_CFG_ATYPE_MASK | K3_CFG_CHAN_TYPE_MASK | K3_BIT(15) | \
+			  K3_BIT(14) | K3_CFG_FETCH_MASK)
+
 static int reg_chan_cfg(struct udma_engine *e, uint32_t ch, uint32_t burst, uint32_t cq, char *why,
 			size_t wl)
 {
-	uint32_t cfg = K3_CFG_CHAN_TYPE(K3_CHAN_TYPE_3P_BCOPY_PBRR) | K3_CFG_BURST(burst);
+	uint32_t bmask = burst ? K3_CFG_BURST_MASK : 0, bval = K3_CFG_BURST(burst);
 	int r;
 
 	if (e->bcdma) {
 		if ((r = need(&e->bchancfg, "\"bchan\"", why, wl)) < 0)
 			return r;
-		ofl_mmio_write32(&e->bchancfg, CFG(ch) + K3_TCFG, cfg);
-		if (ofl_mmio_read32(&e->bchancfg, CFG(ch) + K3_TCFG) != cfg)
+		/* TI CSL csl_bcdma.c CSL_bcdmaChanOp(): PAUSE_ON_ERR (0) and BURST_SIZE; the type is fixed */
+		if (!rmw_cfg(&e->bchancfg, CFG(ch) + K3_TCFG, K3_CFG_PAUSE_ON_ERR | bmask, bval))
 			goto firewalled;
 		return 0;
 	}
 	if ((r = need(&e->tchancfg, "\"tchan\"", why, wl)) < 0 || (r = need(&e->rchancfg, "\"rchan\"", why, wl)) < 0)
 		return r;
 	/* the values TI-SCI TX_CH_CFG / RX_CH_CFG carry for memcpy (hw/k3_udma.h §5.2 steps 5-6) */
-	cfg |= K3_CFG_FETCH_SIZE(4) | K3_CFG_ATYPE(e->atype);
-	ofl_mmio_write32(&e->tchancfg, CFG(ch) + K3_TCFG, cfg);
-	ofl_mmio_write32(&e->tchancfg, CFG(ch) + K3_TCQ, cq);
-	ofl_mmio_write32(&e->rchancfg, CFG(ch) + K3_RCFG, cfg);
-	ofl_mmio_write32(&e->rchancfg, CFG(ch) + K3_RCQ, cq);
-	/* PSI-L pairing (§5.2 step 8): tchan -> destination thread, rchan <- source thread */
-	ofl_mmio_write32(&e->tchancfg, CFG(ch) + K3_THREAD, (e->psil_base + ch) | K3_PSIL_DST_THREAD);
-	ofl_mmio_write32(&e->rchancfg, CFG(ch) + K3_THREAD, e->psil_base + ch);
-	if (ofl_mmio_read32(&e->tchancfg, CFG(ch) + K3_TCFG) != cfg ||
-	    ofl_mmio_read32(&e->rchancfg, CFG(ch) + K3_RCFG) != cfg)
+	uint32_t cfg = K3_CFG_CHAN_TYPE(K3_CHAN_TYPE_3P_BCOPY_PBRR) | K3_CFG_FETCH_SIZE(4) | K3_CFG_ATYPE(e->atype) | bval;
+	if (!rmw_cfg(&e->tchancfg, CFG(ch) + K3_TCFG, TCFG_MEMCPY_MASK | bmask, cfg) ||
+	    !rmw_cfg(&e->rchancfg, CFG(ch) + K3_RCFG, RCFG_MEMCPY_MASK | bmask, cfg))
 		goto firewalled;
-	return 0;
+	ofl_mmio_write32(&e->tchancfg, CFG(ch) + K3_TCQ, cq);
+	ofl_mmio_write32(&e->rchancfg, CFG(ch) + K3_RCQ, cq);
+	/* RX_CH_CFG's FLOWID_START = FLOWID_CNT = 0 (TISCI_UDMA_RCHAN_VALID_PARAMS): no flows, whatever a bootloader left */
+	if (!rmw_cfg(&e->rchancfg, CFG(ch) + K3_RFLOW_RNG, K3_RFLOW_RNG_FIELDS, 0))
+		goto firewalled;
+	/*
+	 * PSI-L pairing (§5.2 step 8, §3.7): the pair named in TCHAN/RCHAN THREAD
+	 * (TI sciclient_rm_csl.c Sciclient_rmPsilPair() writes them), then the
+	 * route through the PSI-L proxy, which is what pairs the threads.
+	 */
+	uint32_t src = e->psil_base + ch, dst = src | K3_PSIL_DST_THREAD;
+	ofl_mmio_write32(&e->tchancfg, CFG(ch) + K3_THREAD, dst);
+	ofl_mmio_write32(&e->rchancfg, CFG(ch) + K3_THREAD, src);
+	if (e->psilcfg.kind == OFL_MMIO_NONE) {
+		snprintf(why, wl, "no PSI-L configuration proxy to pair channel %u through", ch);
+		return -ENOTSUP;
+	}
+	return udma_psil_route(e, src, dst, true, why, wl);
 firewalled:
 	snprintf(why, wl, "channel %u configuration did not stick: the registers are owned by system "
 		 "firmware (TI-SCI resource manager; docs/policy.md §6)", ch);
@@ -288,7 +395,13 @@ static int reg_ring_cfg(struct udma_engine *e, uint32_t ring, uint64_t base, uin
 		}
 		hi = K3_DRING_BA_HI_ADDR((uint32_t)(base >> 32)) |
 		     K3_DRING_BA_HI_ASEL((uint32_t)(base >> K3_ASEL_SHIFT) & 0xFu);
-		size = K3_DRING_SIZE_QMODE(mode) | K3_DRING_SIZE_ELCNT(count);
+		OFL_UNUSED(mode);
+		ofl_mmio_write32(m, o + K3_RA_CFG_BA_LO, (uint32_t)base);
+		ofl_mmio_write32(m, o + K3_RA_CFG_BA_HI, hi);
+		/* ELCNT only, QMODE as it is (§3.5: CSL_lcdma_ringaccInitRing()) */
+		if (!rmw_cfg(m, o + K3_DRING_CFG_SIZE, K3_DRING_SIZE_ELCNT_MASK, K3_DRING_SIZE_ELCNT(count)))
+			goto firewalled;
+		return 0;
 	} else {
 		hi = (uint32_t)(base >> 32) & 0xFFFFu;
 		size = K3_RA_SIZE_QMODE(mode) | K3_RA_SIZE_ELSIZE(K3_RING_ELSIZE_8) | K3_RA_SIZE_ELCNT(count);
@@ -296,11 +409,12 @@ static int reg_ring_cfg(struct udma_engine *e, uint32_t ring, uint64_t base, uin
 	ofl_mmio_write32(m, o + K3_RA_CFG_BA_LO, (uint32_t)base);
 	ofl_mmio_write32(m, o + K3_RA_CFG_BA_HI, hi);
 	ofl_mmio_write32(m, o + K3_RA_CFG_SIZE, size);
-	if (ofl_mmio_read32(m, o + K3_RA_CFG_SIZE) != size) {
-		snprintf(why, wl, "ring %u configuration did not stick: system firmware owns it", ring);
-		return -EACCES;
-	}
+	if (ofl_mmio_read32(m, o + K3_RA_CFG_SIZE) != size)
+		goto firewalled;
 	return 0;
+firewalled:
+	snprintf(why, wl, "ring %u configuration did not stick: system firmware owns it", ring);
+	return -EACCES;
 }
 
 static int reg_ring_reset(struct udma_engine *e, uint32_t ring, uint32_t count)
@@ -315,11 +429,24 @@ static int reg_ring_reset(struct udma_engine *e, uint32_t ring, uint32_t count)
 	return 0;
 }
 
+static void reg_chan_free(struct udma_engine *e, uint32_t ch, uint32_t tx_ring, uint32_t cq_ring)
+{
+	char w[OFL_REASON_LEN];
+	uint32_t src = e->psil_base + ch;
+
+	if (!e->bcdma && e->psilcfg.kind != OFL_MMIO_NONE)
+		udma_psil_route(e, src, src | K3_PSIL_DST_THREAD, false, w, sizeof(w));
+	reg_ring_cfg(e, tx_ring, 0, 0, K3_RING_MODE_MESSAGE, w, sizeof(w));
+	if (!e->bcdma)
+		reg_ring_cfg(e, cq_ring, 0, 0, K3_RING_MODE_MESSAGE, w, sizeof(w));
+}
+
 const struct udma_fw_ops udma_fw_registers = {
 	.name = "register writes (no DM firmware, as U-Boot does)",
 	.chan_cfg = reg_chan_cfg,
 	.ring_cfg = reg_ring_cfg,
 	.ring_reset = reg_ring_reset,
+	.chan_free = reg_chan_free,
 };
 
 /* ------------------------------------------------------------- channel registers */
@@ -578,6 +705,7 @@ void udma_chan_close(struct udma_chan *ch)
 	if (ch->running)
 		udma_chan_teardown(ch);
 	udma_chan_reset_hw(ch);
+	e->fw->chan_free(e, ch->id, ch->tx_ring, ch->cq_ring); /* before the ring memory goes (D8) */
 	free_mem(ch);
 	give_channel(e, ch->id, ch->cq_ring);
 	free(ch->slots);

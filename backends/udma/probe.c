@@ -52,7 +52,7 @@ static void engine_free(struct udma_engine *e)
 {
 	struct ofl_mmio *maps[] = { &e->gcfg, &e->tchanrt, &e->rchanrt, &e->bchanrt, &e->ringrt,
 				    &e->ringcfg, &e->tchancfg, &e->rchancfg, &e->bchancfg, &e->ra_rt,
-				    &e->ra_fifos, &e->ra_cfg };
+				    &e->ra_fifos, &e->ra_cfg, &e->psilcfg };
 
 	udma_engine_fini(e);
 	ofl_fw_close(e->sci);
@@ -79,6 +79,36 @@ static int map(struct ofl_device *d, int node, const char *name, bool required, 
 	return r;
 }
 
+/*
+ * Direct mode pairs the tchan/rchan PSI-L threads through the NAVSS's PSI-L
+ * configuration proxy, whose address no device-tree binding gives: it comes
+ * from the per-SoC table of hw/k3_udma.h §3.7 (TI's SoC headers). A SoC not
+ * in it cannot be paired, so direct mode is refused there.
+ */
+static int map_psil_proxy(struct udma_engine *e, char *why, size_t wl)
+{
+	const void *fdt = ofl_drv(e->dev->ctx)->dt.fdt;
+	char w[OFL_REASON_LEN];
+
+	for (const struct k3_psil_proxy *x = k3_psil_proxies(); x->compatible; x++) {
+		if (fdt_node_check_compatible(fdt, e->dev->node, x->compatible) != 0 ||
+		    (x->root && fdt_node_check_compatible(fdt, 0, x->root) != 0))
+			continue;
+		int r = ofl_mmio_map(&ofl_drv(e->dev->ctx)->plat, e->dev->node, -1, x->base, K3_PSILCFG_SIZE,
+				     &e->psilcfg, w, sizeof(w));
+		if (r < 0)
+			snprintf(why, wl, "the PSI-L configuration proxy at 0x%llx (to pair channels without DM "
+				 "firmware): %s", (unsigned long long)x->base, w);
+		return r;
+	}
+	const char *root = fdt_getprop(fdt, 0, "compatible", NULL);
+	snprintf(why, wl, "without DM firmware the library pairs a tchan with its rchan through the NAVSS's PSI-L "
+		 "configuration proxy (TI CSL CSL_psilcfgCreateRoute()), whose address the device tree does not "
+		 "give and the library knows for the J721E and AM65x main NAVSS only (hw/k3_udma.h §3.7), not for "
+		 "this one (board %s): direct mode is refused", root ? root : "?");
+	return -ENOTSUP;
+}
+
 static int map_regions(struct udma_engine *e, char *why, size_t wl)
 {
 	struct ofl_device *d = e->dev;
@@ -96,6 +126,8 @@ static int map_regions(struct udma_engine *e, char *why, size_t wl)
 	    (r = map(d, d->node, "rchanrt", true, &e->rchanrt, why, wl)) < 0 ||
 	    (r = map(d, d->node, "tchan", false, &e->tchancfg, why, wl)) < 0 ||
 	    (r = map(d, d->node, "rchan", false, &e->rchancfg, why, wl)) < 0)
+		return r;
+	if (e->fw == &udma_fw_registers && (r = map_psil_proxy(e, why, wl)) < 0)
 		return r;
 	int ra = ringacc_node(fdt, d->node);
 	if (ra < 0) {
@@ -238,6 +270,88 @@ static int config_path(struct udma_engine *e, const char **owner, char *why, siz
 	return -ENOTSUP;
 }
 
+/* ------------------------------------------------------------- resource ownership (hw/k3_udma.h §6.1) */
+
+struct rm_owner {
+	bool known;               /* the board configuration of this host is in the table */
+	uint16_t host, udma_dev, ra_dev;
+	uint32_t tsub[8], rsub[8], gsub[8];
+	int nt, nr, ng;
+};
+
+static int root_is(const void *fdt, const char *root)
+{
+	return fdt_node_check_compatible(fdt, 0, root) == 0;
+}
+
+/* The values of a ti,sci-rm-range-* property (resource subtypes), at most `max`. */
+static int rm_subtypes(const void *fdt, int node, const char *prop, uint32_t *out, int max)
+{
+	int len = 0, n = 0;
+	const fdt32_t *p = node >= 0 ? fdt_getprop(fdt, node, prop, &len) : NULL;
+
+	for (; p && n < max && (n + 1) * 4 <= len; n++)
+		out[n] = fdt32_to_cpu(p[n]);
+	return n;
+}
+
+/*
+ * With DM firmware (the tree names ti,sci), this host may use only the
+ * channels and GP rings of its board configuration (Linux k3-udma.c
+ * udma_setup_resources(): ti,sci-rm-range-tchan / -rchan, k3-ringacc.c:
+ * -gp-rings). The library knows TI's default configuration (hw/k3_udma.h
+ * §6.1); register writes on a host it does not know would take what another
+ * core owns, so direct mode is refused there. Through TI-SCI the firmware
+ * refuses what is not ours, so an unknown configuration only means the
+ * lowest channels are tried.
+ */
+static int ownership(struct udma_engine *e, struct rm_owner *o, char *why, size_t wl)
+{
+	const void *fdt = ofl_dev_fdt(e->dev);
+	int node = e->dev->node, sci = sci_node(fdt, node, e->bcdma);
+	int ra = e->bcdma ? -1 : ringacc_node(fdt, node);
+	uint32_t host = 0, dev = 0, ra_dev = 0, any = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (sci < 0)
+		return 0;
+	dt_u32(fdt, sci, "ti,host-id", &host);
+	dt_u32(fdt, node, "ti,sci-dev-id", &dev);
+	if (ra >= 0)
+		dt_u32(fdt, ra, "ti,sci-dev-id", &ra_dev);
+	o->host = (uint16_t)host;
+	o->udma_dev = (uint16_t)dev;
+	o->ra_dev = (uint16_t)ra_dev;
+	o->nt = rm_subtypes(fdt, node, e->bcdma ? "ti,sci-rm-range-bchan" : "ti,sci-rm-range-tchan", o->tsub, 8);
+	o->nr = rm_subtypes(fdt, node, "ti,sci-rm-range-rchan", o->rsub, 8);
+	o->ng = rm_subtypes(fdt, ra, "ti,sci-rm-range-gp-rings", o->gsub, 8);
+	o->known = !e->bcdma && k3_rm_owned(root_is, fdt, o->host, o->udma_dev, &any, 0, 0) >= 0;
+	if (o->known || e->fw != &udma_fw_registers)
+		return 0;
+	snprintf(why, wl, "the tree names a TI-SCI system controller, so DM firmware gives this host (TI-SCI "
+		 "host %u) only the channels and rings of its board configuration (Linux: ti,sci-rm-range-*); "
+		 "the library has TI's default board configuration for the AM65x host 12 only (U-Boot "
+		 "board/ti/am65x/rm-cfg.yaml), not for host %u here, and without it register writes could take "
+		 "what another core owns: direct mode is refused", o->host, o->host);
+	return -ENOTSUP;
+}
+
+/* Mark what this host does not own as taken for good (2: never given back). */
+static void claim_owned(struct udma_engine *e, const struct rm_owner *o)
+{
+	const void *fdt = ofl_dev_fdt(e->dev);
+
+	if (!o->known)
+		return;
+	for (uint32_t i = 0; i < e->nchan; i++)
+		if (k3_rm_owned(root_is, fdt, o->host, o->udma_dev, o->tsub, o->nt, i) != 1 ||
+		    k3_rm_owned(root_is, fdt, o->host, o->udma_dev, o->rsub, o->nr, i) != 1)
+			e->chan_busy[i] = 2;
+	for (uint32_t g = 0; g + e->gp_first < e->ra_rings; g++)
+		if (k3_rm_owned(root_is, fdt, o->host, o->ra_dev, o->gsub, o->ng, e->gp_first + g) == 0)
+			e->ring_busy[g] = 2;
+}
+
 /* The node's own bindings that Linux udma_probe() refuses (-EINVAL) when out of range. */
 static int read_bindings(struct udma_engine *e, char *why, size_t wl)
 {
@@ -255,6 +369,9 @@ static int read_bindings(struct udma_engine *e, char *why, size_t wl)
 		{ "ti,asel", "a 4-bit field, 0..15", 15, &e->asel },
 	};
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(binds); i++) {
+		/* Linux reads ti,asel on BCDMA/PKTDMA only (k3-udma.c udma_probe(), UDMA has no ASEL) */
+		if (binds[i].out == &e->asel && !e->bcdma)
+			continue;
 		if (dt_u32(fdt, node, binds[i].prop, &v) < 0)
 			continue;
 		if (v > binds[i].max) {
@@ -267,15 +384,21 @@ static int read_bindings(struct udma_engine *e, char *why, size_t wl)
 	return 0;
 }
 
-/* The engine's cache mode, burst per class and body alignment, from the policy and the platform. */
-static void take_policy(struct udma_engine *e)
+/*
+ * The engine's cache mode, burst per class and body alignment, from the
+ * policy and the platform. The burst is programmed only where Linux programs
+ * it (k3-udma.c udma_tisci_m2m_channel_config(): only with
+ * UDMA_FLAG_BURST_SIZE in the match data; am654 has none, and its UDMAP has
+ * no BURST_SIZE field, TI RM rm_udmap.c CONFIG_UDMAP_CHANNEL_BURST_SIZE).
+ */
+static void take_policy(struct udma_engine *e, const struct udma_row *row)
 {
 	const struct ofl_policy *p = &e->dev->policy;
 	size_t line = ofl_platform_cache_line(&ofl_drv(e->dev->ctx)->plat);
 
 	e->cache = p->cache_mode;
 	for (int i = 0; i < 3; i++)
-		e->burst_by_tpl[i] = p->burst_by_tpl[i];
+		e->burst_by_tpl[i] = row->burst_programmable ? p->burst_by_tpl[i] : 0;
 	/* a power of two: the body's start is found by masking */
 	for (e->align = 1; e->align < p->align_bytes && e->align < 4096; e->align <<= 1)
 		;
@@ -308,6 +431,7 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 {
 	const struct udma_row *row = d->match ? udma_row_of(d->match) : NULL;
 	const char *owner = "";
+	struct rm_owner own;
 
 	OFL_UNUSED(state);
 	if (!row || row->pktdma) {
@@ -332,11 +456,13 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 	if (r == 0)
 		r = check_tisci(ofl_drv(ctx)->dt.fdt, d->node, why, wl);
 	if (r == 0)
+		r = ownership(e, &own, why, wl);
+	if (r == 0)
 		r = read_bindings(e, why, wl);
 	if (r == 0 && e->fw == &udma_fw_tisci)
 		r = sci_dev_ids(e, why, wl);
 	if (r == 0) {
-		take_policy(e);
+		take_policy(e, row);
 		r = map_regions(e, why, wl);
 	}
 	if (r == 0)
@@ -347,6 +473,7 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		engine_free(e);
 		return r;
 	}
+	claim_owned(e, &own);
 	d->priv = e;
 	d->dma = e->pool;
 	d->sim = e->sim;

@@ -119,9 +119,28 @@ static int sci_ring_reset(struct udma_engine *e, uint32_t ring, uint32_t count)
 	return send(e, m, TISCI_RING_LEN, "RING_CFG (reset) of ring", ring, NULL, 0);
 }
 
+/* Linux udma_free_chan_resources(): PSIL_UNPAIR (UDMA), then k3_ringacc_ring_free(): RING_CFG all zero. */
+static void sci_chan_free(struct udma_engine *e, uint32_t ch, uint32_t tx_ring, uint32_t cq_ring)
+{
+	uint8_t m[TISCI_MSG_MAX];
+	char w[OFL_REASON_LEN];
+
+	if (!e->bcdma) {
+		hdr(m, TISCI_MSG_RM_PSIL_UNPAIR);
+		tisci_put32(m, TISCI_PSIL_NAV_ID, e->navss_dev_id);
+		tisci_put32(m, TISCI_PSIL_SRC, e->psil_base + ch);
+		tisci_put32(m, TISCI_PSIL_DST, (e->psil_base + ch) | K3_PSIL_DST_THREAD);
+		send(e, m, TISCI_PSIL_LEN, "PSIL_UNPAIR of channel", ch, NULL, 0);
+	}
+	sci_ring_cfg(e, tx_ring, 0, 0, 0, w, sizeof(w));
+	if (!e->bcdma)
+		sci_ring_cfg(e, cq_ring, 0, 0, 0, w, sizeof(w));
+}
+
 const struct udma_fw_ops udma_fw_tisci = {
 	.name = "TI-SCI messages to the DM firmware",
 	.chan_cfg = sci_chan_cfg,
 	.ring_cfg = sci_ring_cfg,
 	.ring_reset = sci_ring_reset,
+	.chan_free = sci_chan_free,
 };

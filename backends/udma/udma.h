@@ -88,6 +88,12 @@ struct udma_fw_ops {
 			uint32_t mode, char *why, size_t wl);
 	/* Reset ring `ring` (TI-SCI RING_CFG with COUNT only). */
 	int (*ring_reset)(struct udma_engine *e, uint32_t ring, uint32_t count);
+	/*
+	 * Give memcpy channel `ch` back: UDMA: unpair its PSI-L threads (TI-SCI
+	 * PSIL_UNPAIR, or the proxy's unpairing); then free its rings (Linux
+	 * k3_ringacc_ring_free(): RING_CFG with every value 0).
+	 */
+	void (*chan_free)(struct udma_engine *e, uint32_t ch, uint32_t tx_ring, uint32_t cq_ring);
 };
 extern const struct udma_fw_ops udma_fw_registers;
 /* e->sci is the open channel; e->sci_dev_id, ra_dev_id, navss_dev_id the TI-SCI device IDs (tisci.c). */
@@ -101,6 +107,7 @@ struct udma_engine {
 	/* register regions (kind OFL_MMIO_NONE when absent) */
 	struct ofl_mmio gcfg, tchanrt, rchanrt, bchanrt, ringrt, ringcfg, tchancfg, rchancfg, bchancfg;
 	struct ofl_mmio ra_rt, ra_fifos, ra_cfg;
+	struct ofl_mmio psilcfg;     /* UDMA direct mode: the NAVSS's PSI-L configuration proxy (hw/k3_udma.h §3.7) */
 	/* GCFG capabilities */
 	uint32_t tchan_cnt, echan_cnt, rchan_cnt, rflow_cnt, bchan_cnt;
 	uint32_t hchan_cnt, uchan_cnt;
@@ -178,6 +185,12 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl);
 void udma_engine_fini(struct udma_engine *e);
 /* TPL (0 normal, 1 H, 2 UH) of memcpy channel `ch`. */
 uint32_t udma_chan_tpl(const struct udma_engine *e, uint32_t ch);
+/*
+ * PSI-L route (pair) or unroute (unpair) of source thread `src` and destination
+ * thread `dst` through the PSI-L proxy e->psilcfg (hw/k3_udma.h §3.7). 0, or
+ * -ETIMEDOUT (why says which command) when the proxy does not answer.
+ */
+int udma_psil_route(struct udma_engine *e, uint32_t src, uint32_t dst, bool pair, char *why, size_t wl);
 /* TI-SCI / register burst code for `bytes` (64 -> 1, 128 -> 2, 256 -> 3; else 0). */
 uint32_t udma_burst_code(uint32_t bytes);
 /* Open a memcpy channel with `nslots` descriptors: the highest-capacity free one. */

@@ -108,6 +108,150 @@
 /* PSI-L destination threads have bit 15 set (§5.2 step 4). */
 #define K3_PSIL_DST_THREAD 0x8000u
 
+/*
+ * Field masks of the channel configuration registers (TI MCU+ SDK / PDK
+ * cslr_udmap.h CSL_UDMAP_TCHAN_TCFG_* and CSL_UDMAP_RCHAN_RCFG_*, cslr_bcdma.h
+ * CSL_BCDMA_BCHAN_BCFG_*): the bits that exist; the rest read 0.
+ * TCFG: PAUSE_ON_ERR 31, FILT_EINFO 30, FILT_PSWORDS 29, ATYPE 25:24,
+ * CHAN_TYPE 19:16, BURST_SIZE 11:10, TDTYPE 9, NOTDPKT 8, FETCH_SIZE 6:0.
+ * RCFG: PAUSE_ON_ERR 31, ATYPE 25:24, CHAN_TYPE 19:16, IGNORE_SHORT 15,
+ * IGNORE_LONG 14, BURST_SIZE 11:10, FETCH_SIZE 6:0.
+ * RFLOW_RNG: FLOWID_CNT 30:16, FLOWID_START 13:0.
+ */
+#define K3_TCFG_FIELDS 0xE30F0F7Fu
+#define K3_RCFG_FIELDS 0x830FCC7Fu
+#define K3_RFLOW_RNG_FIELDS 0x7FFF3FFFu
+#define K3_CFG_BURST_MASK K3_CFG_BURST(3)
+#define K3_CFG_CHAN_TYPE_MASK K3_CFG_CHAN_TYPE(0xF)
+#define K3_CFG_ATYPE_MASK K3_CFG_ATYPE(3)
+#define K3_CFG_FETCH_MASK K3_CFG_FETCH_SIZE(0x7F)
+#define K3_TCFG_NOTDPKT K3_BIT(8)
+/*
+ * BCDMA block-copy channel CFG: PAUSE_ON_ERR 31 and BURST_SIZE 11:10 are
+ * writable (TI CSL csl_bcdma.c CSL_bcdmaChanOp() sets these only); the channel
+ * type bits read a fixed value. Reset 0x00120400 (the SVD-derived AM64x
+ * register description, BCDMA_BCHAN_CFG), i.e. BURST_SIZE 1 = 64 B; on BCDMA
+ * BURST_SIZE 0 means 32 B (the same description: 0 = 32 B, 1 = 64 B).
+ */
+#define K3_BCFG_WRITABLE 0x80000C00u
+#define K3_BCFG_RESET 0x00120400u
+
+/*
+ * ---- §3.7 PSI-L configuration proxy (TI CSL cslr_psilcfg.h, csl_psilcfg.h) ----
+ * A NAVSS's PSI-L thread configuration is reached through a proxy: write
+ * CMDA (DIR, THREAD_ID) and CMDB (BYTEN, ADDRESS), then WDATA for a write,
+ * wait for CMDA.BUSY to clear, then read RDATA for a read; CMDA.TO reports a
+ * timeout (a thread that does not answer), cleared through PSIL_TO.TOUT.
+ * The pairing of a source thread with a destination thread is TI CSL
+ * csl_psilcfg.c CSL_psilcfgCreateRoute(): read the destination's
+ * CAPABILITIES, write the source's PEER_THREAD_ID = THREAD_WIDTH | the
+ * destination and PEER_CREDIT = CREDIT_CNT, then set ENABLE of the
+ * destination and of the source, then RT_ENABLE of the destination and of the
+ * source (each a read, then a write with the bit set). Unpairing (TI
+ * sciclient_rm_csl.c Sciclient_rmPsilUnpair()) clears RT_ENABLE of the source
+ * then of the destination.
+ */
+#define K3_PSILCFG_SIZE 0x200u
+#define K3_PSILCFG_PSIL_TO 0x010u
+#define K3_PSILCFG_PSIL_TO_TOUT K3_BIT(31)
+#define K3_PSILCFG_CMDA 0x100u
+#define K3_PSILCFG_CMDB 0x104u
+#define K3_PSILCFG_WDATA 0x108u
+#define K3_PSILCFG_RDATA 0x140u
+#define K3_PSILCFG_CMDA_BUSY K3_BIT(31)
+#define K3_PSILCFG_CMDA_DIR_READ K3_BIT(30)
+#define K3_PSILCFG_CMDA_TO K3_BIT(29)
+#define K3_PSILCFG_CMDA_THREAD(v) K3_FIELD_GET(v, 15, 0)
+#define K3_PSILCFG_CMDB_BYTEN_ALL K3_FIELD_PREP(0xF, 31, 28)
+#define K3_PSILCFG_CMDB_ADDR(v) K3_FIELD_GET(v, 15, 0)
+#define K3_PSIL_PEER_THREAD_ID 0x000u /* THREAD_WIDTH 28:24, THREAD_ID 15:0 */
+#define K3_PSIL_PEER_CREDIT 0x001u    /* CREDIT_CNT 7:0 */
+#define K3_PSIL_ENABLE 0x002u         /* ENABLE 31 */
+#define K3_PSIL_CAPABILITIES 0x040u   /* THREAD_WIDTH 28:24, CREDIT_CNT 7:0 */
+#define K3_PSIL_RT_ENABLE 0x408u      /* ENABLE 31 */
+#define K3_PSIL_EN K3_BIT(31)
+#define K3_PSIL_WIDTH_MASK K3_FIELD_PREP(0x1F, 28, 24)
+#define K3_PSIL_CREDIT_MASK 0xFFu
+
+/*
+ * Where a NAVSS's PSI-L configuration proxy is: the device tree does not say
+ * (no binding has it), so this per-SoC table does. Main NAVSS of the J721E
+ * and of the AM65x: 0x31F78000 (TI PDK cslr_soc_baseaddress.h
+ * CSL_NAVSS0_UDMASS_PSILCFG0_CFG_PROXY_BASE, used by TI's udma driver
+ * udma_soc.c as the main NAVSS's psilCfgRegs). Rows: the UDMA's compatible,
+ * the root compatible that must match too (NULL = any), the proxy's base.
+ * SoCs not listed (J784S4, J721S2, J7200, the MCU NAVSSes) are not known here.
+ */
+struct k3_psil_proxy {
+	const char *compatible, *root;
+	uint64_t base;
+};
+static inline const struct k3_psil_proxy *k3_psil_proxies(void)
+{
+	static const struct k3_psil_proxy t[] = {
+		{ "ti,j721e-navss-main-udmap", "ti,j721e", 0x31F78000ull },
+		{ "ti,am654-navss-main-udmap", "ti,am654", 0x31F78000ull },
+		{ NULL, NULL, 0 },
+	};
+	return t;
+}
+
+/*
+ * ---- §6.1 resource ownership: TI's default board configuration ----
+ * With DM firmware each host owns the channels and rings its board
+ * configuration gives it; Linux asks the firmware for the ranges of the
+ * resource subtypes its tree names (ti,sci-rm-range-tchan / -rchan on the
+ * UDMA, -gp-rings on the ring accelerator: k3-udma.c udma_setup_resources(),
+ * ti_sci.c ti_sci_get_of_resource()). The library has TI's default board
+ * configuration for the AM65x A53 host 12 (U-Boot board/ti/am65x/rm-cfg.yaml:
+ * main UDMAP, TI-SCI device 188: TX_HCHAN (subtype 0x0f) 1-3, TX_CHAN (0x0d)
+ * 8-19 and 26-63, RX_HCHAN (0x0b) 2-3, RX_CHAN (0x0a) 8-19 and 26-77; main
+ * ring accelerator, device 187: GP rings (0x01) 304-403). Rows: root
+ * compatible, host, TI-SCI device, subtype, first, count.
+ */
+struct k3_rm_range {
+	const char *root;
+	uint16_t host, dev;
+	uint8_t subtype;
+	uint16_t start, num;
+};
+static inline const struct k3_rm_range *k3_rm_ranges(void)
+{
+	static const struct k3_rm_range t[] = {
+		{ "ti,am654", 12, 188, 0x0f, 1, 3 },
+		{ "ti,am654", 12, 188, 0x0d, 8, 12 },
+		{ "ti,am654", 12, 188, 0x0d, 26, 38 },
+		{ "ti,am654", 12, 188, 0x0b, 2, 2 },
+		{ "ti,am654", 12, 188, 0x0a, 8, 12 },
+		{ "ti,am654", 12, 188, 0x0a, 26, 52 },
+		{ "ti,am654", 12, 187, 0x01, 304, 100 },
+		{ NULL, 0, 0, 0, 0, 0 },
+	};
+	return t;
+}
+
+/*
+ * Does TI-SCI host `host` own index `idx` of device `dev` under one of the
+ * `n` resource subtypes (a ti,sci-rm-range-* property's values) on a board
+ * for which root_is(arg, root compatible) holds? 1 yes, 0 no, -1 when the
+ * table has no row for this board, host and device (ownership unknown).
+ */
+static inline int k3_rm_owned(int (*root_is)(const void *arg, const char *root), const void *arg, uint16_t host,
+			      uint16_t dev, const uint32_t *subtypes, int n, uint32_t idx)
+{
+	int known = -1;
+
+	for (const struct k3_rm_range *r = k3_rm_ranges(); r->root; r++) {
+		if (r->host != host || r->dev != dev || !root_is(arg, r->root))
+			continue;
+		known = 0;
+		for (int k = 0; k < n; k++)
+			if (subtypes[k] == r->subtype && idx >= r->start && idx - r->start < r->num)
+				return 1;
+	}
+	return known;
+}
+
 /* ---- §3.4 NAVSS ring accelerator ---- */
 #define K3_RA_RT_STRIDE 0x1000
 #define K3_RA_RT_DB 0x10
@@ -162,7 +306,16 @@
  */
 #define K3_DRING_ADDR_LIMIT 0x0000000FFFFFFFFFull
 #define K3_DRING_SIZE_QMODE(x) K3_FIELD_PREP(x, 31, 29)
+#define K3_DRING_SIZE_QMODE_GET(v) K3_FIELD_GET(v, 31, 29)
+/*
+ * QMODE 1 (DRING / TX ring) is the only mode a DMSS ring has and its reset
+ * value (TI CSL cslr_lcdma_ringacc.h); TI's firmware and CSL never write it
+ * (csl_lcdma_ringacc.c CSL_lcdma_ringaccInitRing() sets ELCNT only), so the
+ * library changes ELCNT only.
+ */
+#define K3_DRING_QMODE_DRING 1u
 #define K3_DRING_SIZE_ELCNT(x) K3_FIELD_PREP(x, 15, 0)
+#define K3_DRING_SIZE_ELCNT_MASK K3_DRING_SIZE_ELCNT(0xFFFF)
 #define K3_DRING_SIZE_ELCNT_GET(v) K3_FIELD_GET(v, 15, 0)
 /* ASEL rides in address bits 51:48 on DMSS engines (§1.5). */
 #define K3_ASEL_SHIFT 48

@@ -17,6 +17,7 @@
 
 #include "dt/dt.h"
 #include "util/util.h"
+#include "hw/k3_udma.h"
 #include "sim/dspi_model.h"
 #include "sim/k3_models.h"
 #ifdef OFFLOAD_HAVE_EIP97_MODEL
@@ -35,6 +36,8 @@ struct k3_counts {
 static const struct k3_counts k3_table[] = {
 	{ "ti,j721e-navss-main-udmap", "ti,j7200", false, 60, 0, 60, 150, 4, 2, 0, 0x1000,
 	  "TI-SCI J7200 DMA Device Descriptions (UH 0-1, H 2-3, normal 4-59)" },
+	{ "ti,j721e-navss-main-udmap", "ti,j784s4", false, 85, 256, 82, 224, 4, 2, 0, 0x1000,
+	  "TI RM j784s4 udmap_cfg.c (TX 0-84: UH 0-1, H 2-3; echan 85-340; RX 0-81; 224 RX flows)" },
 	{ "ti,j721e-navss-main-udmap", "ti,j721s2", false, 85, 256, 82, 82, 4, 2, 0, 0x1000,
 	  "TI-SCI J721S2 DMA Device Descriptions (UH 0-1, H 2-3, normal 4-84, echan 85-340)" },
 	{ "ti,j721e-navss-main-udmap", NULL, false, 140, 160, 140, 300, 16, 4, 0, 0x1000,
@@ -45,8 +48,10 @@ static const struct k3_counts k3_table[] = {
 	  "TI-SCI J721E DMA Device Descriptions, MCU_NAVSS0_UDMAP_0 (H 0-1, normal 2-47)" },
 	{ "ti,am654-navss-mcu-udmap", NULL, false, 48, 0, 48, 96, 2, 0, 0, 0x6000,
 	  "TI-SCI AM65x DMA Device Descriptions, mcu_navss0_udmap0 (H 0-1, normal 2-47)" },
+	{ "ti,am64-dmss-bcdma", "ti,am642", true, 20, 0, 20, 0, 0, 0, 28, 0x2000,
+	  "TI RM am64x udmap_cfg.h (block copy 0-27, TX 0-19, RX 0-19)" },
 	{ "ti,am64-dmss-bcdma", NULL, true, 22, 0, 28, 0, 0, 0, 32, 0x2000,
-	  "TI-SCI AM62X DMA Device Descriptions (block copy 0-31, TX 0-21, RX 0-27; AM64x figures not found)" },
+	  "TI-SCI AM62X DMA Device Descriptions (block copy 0-31, TX 0-21, RX 0-27)" },
 	{ NULL, NULL, false, 0, 0, 0, 0, 0, 0, 0, 0, NULL },
 };
 
@@ -148,6 +153,43 @@ static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt,
 	return ra;
 }
 
+static int root_matches(const void *fdt, const char *root)
+{
+	return root_is(fdt, root);
+}
+
+/*
+ * The channels the DM firmware's board configuration gives the host the tree
+ * names (ti,host-id of the ti,sci controller), for the resource subtypes of
+ * ti,sci-rm-range-tchan / -rchan (hw/k3_udma.h §6.1). Left unknown when the
+ * table has no row for this board and host.
+ */
+static void board_config(const void *fdt, int node, struct ofl_sim_udma_params *p)
+{
+	uint32_t host = 0, dev = 0, ts[8], rs[8], any = 0;
+	int sci = ofl_dt_phandle(fdt, node, "ti,sci"), nt = 0, nr = 0, len = 0;
+	const fdt32_t *v;
+
+	if (sci < 0 || !ofl_dt_prop_u32(fdt, node, "ti,sci-dev-id", &dev))
+		return;
+	ofl_dt_prop_u32(fdt, sci, "ti,host-id", &host);
+	if (k3_rm_owned(root_matches, fdt, (uint16_t)host, (uint16_t)dev, &any, 0, 0) < 0)
+		return;
+	if ((v = fdt_getprop(fdt, node, "ti,sci-rm-range-tchan", &len)))
+		for (; nt < 8 && (nt + 1) * 4 <= len; nt++)
+			ts[nt] = fdt32_to_cpu(v[nt]);
+	if ((v = fdt_getprop(fdt, node, "ti,sci-rm-range-rchan", &len)))
+		for (; nr < 8 && (nr + 1) * 4 <= len; nr++)
+			rs[nr] = fdt32_to_cpu(v[nr]);
+	p->owned_known = true;
+	for (uint32_t i = 0; i < 512; i++) {
+		if (k3_rm_owned(root_matches, fdt, (uint16_t)host, (uint16_t)dev, ts, nt, i) == 1)
+			p->tchan_owned[i / 8] |= (uint8_t)(1u << (i % 8));
+		if (k3_rm_owned(root_matches, fdt, (uint16_t)host, (uint16_t)dev, rs, nr, i) == 1)
+			p->rchan_owned[i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+}
+
 int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t el)
 {
 	if (ofl_sim_model_by_node(sim, node))
@@ -164,6 +206,15 @@ int ofl_sim_k3_attach(struct ofl_sim *sim, const void *fdt, int node, char *err,
 		.dma_offset = ofl_sim_dt_dma_offset(fdt, node), .cfg_firewalled = dm_firmware(fdt, node),
 	};
 	ofl_dt_prop_u32(fdt, node, "ti,sci-dev-id", &p.sci_dev_id);
+	/* the PSI-L proxy the tree does not give (hw/k3_udma.h §3.7's per-SoC table) */
+	for (const struct k3_psil_proxy *x = k3_psil_proxies(); x->compatible; x++)
+		if (fdt_node_check_compatible(fdt, node, x->compatible) == 0 && root_is(fdt, x->root))
+			p.psil_proxy = x->base;
+	/* TI RM rm_udmap.c: TCFG/RCFG BURST_SIZE only with CONFIG_UDMAP_CHANNEL_BURST_SIZE (J7 class, not AM65x) */
+	p.no_burst_field = fdt_node_check_compatible(fdt, node, "ti,am654-navss-main-udmap") == 0 ||
+			   fdt_node_check_compatible(fdt, node, "ti,am654-navss-mcu-udmap") == 0;
+	if (p.cfg_firewalled)
+		board_config(fdt, node, &p);
 	int navss = fdt_parent_offset(fdt, node);
 	if (navss >= 0)
 		ofl_dt_prop_u32(fdt, navss, "ti,sci-dev-id", &p.navss_dev_id);

@@ -13,9 +13,10 @@
  *  - RM_PSIL_PAIR / UNPAIR: the TCHAN and RCHAN THREAD registers (ti_sci.h
  *    struct ti_sci_msg_psil_pair: transmit channels mapped to source threads
  *    get TCHAN_THRD_ID = the destination thread, receive channels mapped to
- *    destination threads RCHAN_THRD_ID = the source thread). The PSI-L
- *    thread configuration behind it (../shared/hw/udma.md §5.2 step 8) is
- *    not modelled.
+ *    destination threads RCHAN_THRD_ID = the source thread), then the PSI-L
+ *    thread configuration behind it through the NAVSS's PSI-L proxy, as TI
+ *    CSL CSL_psilcfgCreateRoute() does it (hw/k3_udma.h §3.7; unpairing:
+ *    Sciclient_rmPsilUnpair()).
  * model: a channel configuration register is written whole, from the
  * message's fields, with the fields whose valid bit is clear written as 0;
  * a BCDMA bchan gets CHAN_TYPE 12 (block copy) although Linux sends none
@@ -131,6 +132,8 @@ static int tx_ch_cfg(struct ofl_sim *sim, const uint8_t *m, char *why, size_t wl
 		return ofl_sim_udma_fw_write(u, 'b', ch, K3_TCFG,
 					     cfg | K3_CFG_CHAN_TYPE(K3_CHAN_TYPE_3P_BCOPY_PBRR)) < 0
 			       ? nack(why, wl, "TX_CH_CFG: no bchan %u", ch) : 0;
+	if (!ofl_sim_udma_owned(u, 't', ch))
+		return nack(why, wl, "TX_CH_CFG: tchan %u is not this host's (board configuration)", ch);
 	if (ofl_sim_udma_fw_write(u, 't', ch, K3_TCFG, cfg) < 0 ||
 	    ((valid & TISCI_CH_V_CQ_QNUM) &&
 	     ofl_sim_udma_fw_write(u, 't', ch, K3_TCQ, tisci_get16(m, TISCI_TX_CQ_QNUM)) < 0))
@@ -149,10 +152,19 @@ static int rx_ch_cfg(struct ofl_sim *sim, const uint8_t *m, char *why, size_t wl
 	uint32_t cfg = chan_image(valid, tisci_get8(m, TISCI_RX_PAUSE_ON_ERR), tisci_get8(m, TISCI_RX_ATYPE),
 				  tisci_get8(m, TISCI_RX_CHAN_TYPE), tisci_get8(m, TISCI_RX_BURST_SIZE),
 				  tisci_get16(m, TISCI_RX_FETCH_SIZE));
+	if (!ofl_sim_udma_owned(u, 'r', ch))
+		return nack(why, wl, "RX_CH_CFG: rchan %u is not this host's (board configuration)", ch);
 	if (ofl_sim_udma_fw_write(u, 'r', ch, K3_RCFG, cfg) < 0 ||
 	    ((valid & TISCI_CH_V_CQ_QNUM) &&
 	     ofl_sim_udma_fw_write(u, 'r', ch, K3_RCQ, tisci_get16(m, TISCI_RX_CQ_QNUM)) < 0))
 		return nack(why, wl, "RX_CH_CFG: no rchan %u", ch);
+	/* RFLOW_RNG: FLOWID_CNT 30:16, FLOWID_START 13:0 (cslr_udmap.h), when both are valid */
+	if ((valid & (TISCI_CH_V_RX_FLOWID_START | TISCI_CH_V_RX_FLOWID_CNT)) ==
+	    (TISCI_CH_V_RX_FLOWID_START | TISCI_CH_V_RX_FLOWID_CNT) &&
+	    ofl_sim_udma_fw_write(u, 'r', ch, K3_RFLOW_RNG,
+				  K3_FIELD_PREP(tisci_get16(m, TISCI_RX_FLOWID_CNT), 30, 16) |
+				  K3_FIELD_PREP(tisci_get16(m, TISCI_RX_FLOWID_START), 13, 0)) < 0)
+		return nack(why, wl, "RX_CH_CFG: rchan %u has no RFLOW_RNG", ch);
 	return 0;
 }
 
@@ -189,6 +201,9 @@ static int psil(struct ofl_sim *sim, const uint8_t *m, bool pair, char *why, siz
 	if (ofl_sim_udma_fw_write(u, 't', tch, K3_THREAD, pair ? dst : 0) < 0 ||
 	    ofl_sim_udma_fw_write(u, 'r', rch, K3_THREAD, pair ? k.src : 0) < 0)
 		return nack(why, wl, "%s: no receive channel for destination thread 0x%x", what, dst);
+	/* the PSI-L thread configuration behind it (hw/k3_udma.h §3.7), through the NAVSS's proxy */
+	if (ofl_sim_udma_fw_psil(u, k.src, dst, pair) < 0)
+		return nack(why, wl, "%s: the PSI-L proxy did not answer for 0x%x -> 0x%x", what, k.src, dst);
 	return 0;
 }
 

@@ -109,6 +109,15 @@ struct ofl_sim_udma_params {
 	bool cfg_firewalled;             /* DM firmware owns tchan/rchan/bchan/ring cfg */
 	uint32_t sci_dev_id;             /* its TI-SCI device ID (ti,sci-dev-id), 0 = none */
 	uint32_t navss_dev_id;           /* UDMA: its NAVSS's (PSI-L pairing), 0 = none */
+	uint64_t psil_proxy;             /* UDMA: PSI-L configuration proxy (hw/k3_udma.h §3.7), 0 = not mapped */
+	bool no_burst_field;             /* TCFG/RCFG have no BURST_SIZE (AM65x): writes ignored, reads 0 */
+	/*
+	 * DM firmware's board configuration (hw/k3_udma.h §6.1) for the host the
+	 * tree names: bit i set = tchan / rchan i is this host's. Unknown
+	 * (owned_known false): every channel is.
+	 */
+	bool owned_known;
+	uint8_t tchan_owned[64], rchan_owned[64];
 	int node;                        /* DT node, -1 when built by a test */
 };
 
@@ -124,6 +133,15 @@ struct ofl_sim_udma *ofl_sim_udma_create(struct ofl_sim *sim, const struct ofl_s
 int ofl_sim_udma_fw_write(struct ofl_sim_udma *u, char which, uint32_t index, uint32_t reg,
 			  uint32_t val);
 const struct ofl_sim_udma_params *ofl_sim_udma_params(const struct ofl_sim_udma *u);
+/*
+ * Firmware side: pair (TI CSL CSL_psilcfgCreateRoute()) or unpair (TI
+ * Sciclient_rmPsilUnpair()) PSI-L source thread `src` with destination thread
+ * `dst` of this UDMA's NAVSS by the PSI-L proxy's commands, each traced as the
+ * firmware's. -EINVAL for a thread the engine does not have.
+ */
+int ofl_sim_udma_fw_psil(struct ofl_sim_udma *u, uint32_t src, uint32_t dst, bool pair);
+/* Is channel `index` ('t' or 'r') the host's (always true without a known board configuration)? */
+bool ofl_sim_udma_owned(const struct ofl_sim_udma *u, char which, uint32_t index);
 /* BCDMA: TI-SCI RING_CFG for DMA ring `ring` (valid bits as for the RA). */
 int ofl_sim_udma_fw_dring_cfg(struct ofl_sim_udma *u, uint32_t ring, uint32_t valid, uint64_t addr,
 			      uint32_t count, uint8_t asel);

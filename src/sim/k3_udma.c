@@ -25,13 +25,24 @@
 
 enum {
 	R_GCFG, R_TCHANRT, R_RCHANRT, R_BCHANRT, R_RINGRT, R_RING, R_TCHAN, R_RCHAN, R_BCHAN, R_RFLOW,
-	R_COUNT
+	R_PSILCFG, R_COUNT
 };
 
 /* Model: REVISION reads this value; the silicon's MODID/revision is in none of the sources (k3_udma.h). */
 #define SIM_UDMA_REVISION 0x00000000u
 /* Model: CAP0 advertises TR types 0-3, 8-10 and 15 plus EOL; the silicon's set is unconfirmed. */
 #define SIM_UDMA_CAP0 (0x870Fu | K3_BIT(17))
+/*
+ * Model: what a destination thread's PSI-L CAPABILITIES reads (THREAD_WIDTH
+ * 28:24, CREDIT_CNT 7:0); the silicon's values are in none of the public
+ * sources, so a width code of 2 and 8 credits stand in.
+ */
+#define SIM_PSIL_CAPS (K3_FIELD_PREP(2, 28, 24) | 8u)
+
+/* One PSI-L thread's configuration as the proxy reaches it (hw/k3_udma.h §3.7). */
+struct psil_thread {
+	uint32_t peer, credit, enable, rt_enable;
+};
 
 struct chan {
 	uint32_t ctl;
@@ -47,6 +58,7 @@ struct chan {
 	uint64_t due_ns;
 	bool marker_pending;   /* teardown done, marker not yet posted (full return ring) */
 	struct ofl_sim_udma_chan_stats st;
+	struct psil_thread psil; /* UDMA: tchan i = source thread psil_base + i, rchan j = destination */
 };
 
 struct dring {
@@ -66,6 +78,7 @@ struct ofl_sim_udma {
 	struct dring *drings;
 	uint32_t ndrings;
 	uint32_t perf_ctrl, emu_ctrl, psil_to;
+	uint32_t px_cmda, px_cmdb, px_rdata, px_to; /* PSI-L proxy */
 	uint32_t firewall_drops;
 	struct ofl_sim_thread thr;
 };
@@ -73,12 +86,18 @@ _Static_assert(offsetof(struct ofl_sim_udma, base) == 0, "ofl_sim_block_of() nee
 
 /* ------------------------------------------------------------- helpers */
 
-static uint32_t burst_bytes(uint32_t cfg)
+static uint32_t burst_bytes(const struct ofl_sim_udma *u, uint32_t cfg)
 {
 	switch (K3_CFG_BURST_GET(cfg)) {
 	case K3_BURST_128: return 128;
 	case K3_BURST_256: return 256;
-	default: return 64; /* 1 = 64 B; 0 = not configured: the 64-byte hardware default (§2.2) */
+	case K3_BURST_64: return 64;
+	/*
+	 * 0: on UDMA TI's RM udmap calls the code reserved and the channel runs
+	 * 64-byte bursts (UDMAP_TCHAN_TCFG_BURST_SIZE_RESERVED); on BCDMA it is
+	 * 32 bytes (the AM64x register description, BCDMA_BCHAN_CFG BURST_SIZE).
+	 */
+	default: return u->p.bcdma ? 32 : 64;
 	}
 }
 
@@ -128,7 +147,8 @@ static uint64_t dring_elem_phys(const struct ofl_sim_udma *u, const struct dring
 
 static void dring_apply_size(struct dring *d)
 {
-	d->count = K3_DRING_SIZE_ELCNT_GET(d->size_reg);
+	/* a ring in a mode other than DRING (QMODE 1, §3.5) moves nothing (model: hw/k3_udma.h) */
+	d->count = K3_DRING_SIZE_QMODE_GET(d->size_reg) == K3_DRING_QMODE_DRING ? K3_DRING_SIZE_ELCNT_GET(d->size_reg) : 0;
 	d->focc = d->frd = d->rocc = d->rwr = 0;
 	d->comp = false;
 }
@@ -279,7 +299,7 @@ static bool run_desc(struct ofl_sim_udma *u, uint64_t elem, uint32_t cfg, uint32
 	}
 	uint32_t rec = 16u << CPPI5_HDR1_RECSIZE(hdr[1]);
 	uint32_t ntr = CPPI5_HDR0_LASTIDX(hdr[0]) + 1;
-	uint32_t burst = burst_bytes(cfg);
+	uint32_t burst = burst_bytes(u, cfg);
 	bool failed = false;
 	st->burst_bytes = burst;
 	for (uint32_t i = 0; i < ntr; i++) {
@@ -325,7 +345,16 @@ static uint32_t return_ring(const struct ofl_sim_udma *u, uint32_t i, uint16_t r
 {
 	if (u->p.bcdma)
 		return i; /* the reverse side of the bchan's own ring */
-	return retq != CPPI5_RETQ_NONE ? retq : (u->tchan[i].cq & 0xFFFFu);
+	uint32_t tcq = u->tchan[i].cq & 0xFFFFu;
+	/*
+	 * model: whether a TR-mode block copy returns to the descriptor's RETQ or
+	 * the channel's TCQ is in no public source (Linux and TI's SDK set them
+	 * equal); a descriptor that names another ring is flagged and goes to RETQ.
+	 */
+	if (retq != CPPI5_RETQ_NONE && retq != tcq)
+		ofl_sim_bus_error(u->sim, "udma: tchan %u: descriptor RETQ %u differs from TCQ %u (which one the "
+				  "silicon uses is unconfirmed)", i, retq, tcq);
+	return retq != CPPI5_RETQ_NONE ? retq : tcq;
 }
 
 /* Post a finished descriptor, or keep it pending if the ring is full. mu held. */
@@ -380,12 +409,54 @@ static void teardown(struct ofl_sim_udma *u, uint32_t i)
 	}
 	if (u->p.bcdma) {
 		u->drings[i].comp = true;
+	} else if (c->cfg & K3_TCFG_NOTDPKT) {
+		/* TCFG NOTDPKT: no teardown completion message (cslr_udmap.h TCHAN_TCFG_NOTDPKT) */
 	} else if (ring_push(u, c->cq & 0xFFFFu, K3_TDCM_MARKER) == -ENOSPC) {
 		c->marker_pending = true;
 		return;
 	}
 	c->marker_pending = false;
 	c->ctl &= ~(K3_RT_CTL_EN | K3_RT_CTL_TDOWN | K3_RT_CTL_FTDOWN);
+}
+
+/* The class of UDMA tchan i: 2 UH, 1 H, 0 normal (CAP3 UCHAN / HCHAN count the first channels). */
+static unsigned chan_class(const struct ofl_sim_udma *u, uint32_t i)
+{
+	return i < u->p.uchan_cnt ? 2 : i < u->p.hchan_cnt ? 1 : 0;
+}
+
+/*
+ * The tchan/rchan pair i is configured for a block copy (hw/k3_udma.h §3.3):
+ * a TR channel type on both sides, equal; a fetch size that covers the
+ * 16-byte descriptor header (4 words; Linux and TI-SCI send 4); the same
+ * ATYPE on both; a burst the channel's class allows (TI RM
+ * udmap_validate_burst_size(): 128 and 256 B only on H/UH/E channels). mu held.
+ */
+static bool cfg_valid(const struct ofl_sim_udma *u, uint32_t i)
+{
+	uint32_t t = u->tchan[i].cfg, r = u->rchan[i < u->p.rchan_cnt ? i : 0].cfg;
+	uint32_t type = K3_CFG_CHAN_TYPE_GET(t);
+
+	if (type != K3_CHAN_TYPE_3P_BCOPY_PBRR && type != K3_CHAN_TYPE_3P_TR_PBRR)
+		return false;
+	if (i >= u->p.rchan_cnt || K3_CFG_CHAN_TYPE_GET(r) != type)
+		return false;
+	if (K3_FIELD_GET(t, 6, 0) < 4 || K3_FIELD_GET(r, 6, 0) < 4)
+		return false;
+	if ((t & K3_CFG_ATYPE_MASK) != (r & K3_CFG_ATYPE_MASK))
+		return false;
+	uint32_t b = K3_CFG_BURST_GET(t);
+	return chan_class(u, i) > 0 || b <= K3_BURST_64;
+}
+
+/* PSI-L source thread of tchan i routed to the destination thread of rchan j, both enabled (§3.7). mu held. */
+static bool psil_routed(const struct ofl_sim_udma *u, uint32_t i, uint32_t j)
+{
+	const struct psil_thread *s = &u->tchan[i].psil, *d = &u->rchan[j].psil;
+	uint32_t dst = (u->p.psil_base + j) | K3_PSIL_DST_THREAD;
+
+	return (s->peer & 0xFFFFu) == dst && s->credit && (s->enable & K3_PSIL_EN) &&
+	       (s->rt_enable & K3_PSIL_EN) && (d->enable & K3_PSIL_EN) && (d->rt_enable & K3_PSIL_EN);
 }
 
 /* Can channel i take a new descriptor? mu held. */
@@ -396,18 +467,24 @@ static bool chan_ready(struct ofl_sim_udma *u, uint32_t i)
 	if (!(c->ctl & K3_RT_CTL_EN) || (c->ctl & (K3_RT_CTL_PAUSE | K3_RT_CTL_ERROR)) || c->busy ||
 	    c->held || c->pending)
 		return false;
-	uint32_t type = K3_CFG_CHAN_TYPE_GET(c->cfg);
-	if (type != K3_CHAN_TYPE_3P_BCOPY_PBRR && type != K3_CHAN_TYPE_3P_TR_PBRR) {
-		/* model: a channel enabled without a TR channel type halts with ERROR */
+	if (u->p.bcdma) {
+		/* a block-copy channel's type is fixed; its burst is at most 128 B (TI RM udmap_validate_burst_size()) */
+		if (K3_CFG_BURST_GET(c->cfg) == K3_BURST_256) {
+			c->ctl |= K3_RT_CTL_ERROR;
+			return false;
+		}
+		return true;
+	}
+	if (!cfg_valid(u, i)) {
+		/* model: a channel enabled with a configuration the block copy cannot run halts with ERROR */
 		c->ctl |= K3_RT_CTL_ERROR;
 		return false;
 	}
-	if (u->p.bcdma)
-		return true;
-	/* UDMA mem-to-mem needs the PSI-L pair: tchan -> rchan j -> back (§5.2 step 8) */
+	/* UDMA mem-to-mem needs the PSI-L pair: tchan -> rchan j -> back (§5.2 step 8, §3.7) */
 	uint32_t j = (c->thread & 0x7FFFu) - u->p.psil_base;
 	return (c->thread & K3_PSIL_DST_THREAD) && j < u->p.rchan_cnt &&
-	       u->rchan[j].thread == u->p.psil_base + i && (u->rchan[j].ctl & K3_RT_CTL_EN);
+	       u->rchan[j].thread == u->p.psil_base + i && (u->rchan[j].ctl & K3_RT_CTL_EN) &&
+	       psil_routed(u, i, j);
 }
 
 /* One pass over channel i. mu held on entry and exit. Returns true if it did work. */
@@ -512,8 +589,8 @@ static bool model_idle(struct ofl_sim_model *m)
 	pthread_mutex_lock(&u->mu);
 	for (uint32_t i = 0; i < nact(u) && idle; i++) {
 		struct chan *c = act(u, i);
-		if (c->busy || c->pending || ((c->ctl & K3_RT_CTL_EN) && !c->held &&
-					      !(c->ctl & K3_RT_CTL_ERROR) && ring_occ(u, i)))
+		/* a channel that cannot run (unpaired, misconfigured, halted) has nothing to come */
+		if (c->busy || c->pending || (chan_ready(u, i) && ring_occ(u, i)))
 			idle = false;
 	}
 	pthread_mutex_unlock(&u->mu);
@@ -637,6 +714,19 @@ static void rt_write(struct ofl_sim_udma *u, unsigned region, uint32_t i, uint32
 	}
 }
 
+/*
+ * Is channel i of `region` the host's? With DM firmware the channels of
+ * other hosts are firewalled (TI RM: a host reaches only what its board
+ * configuration gives it, hw/k3_udma.h §6.1).
+ */
+static bool owned(const struct ofl_sim_udma *u, unsigned region, uint32_t i)
+{
+	const uint8_t *bits = region == R_TCHANRT || region == R_TCHAN ? u->p.tchan_owned
+			      : region == R_RCHANRT || region == R_RCHAN ? u->p.rchan_owned : NULL;
+
+	return !u->p.owned_known || !bits || i >= 512 || (bits[i / 8] >> (i % 8)) & 1u;
+}
+
 static uint32_t *cfg_reg(unsigned region, struct chan *c, uint32_t reg)
 {
 	if (region == R_BCHAN) {
@@ -659,6 +749,115 @@ static uint32_t *cfg_reg(unsigned region, struct chan *c, uint32_t reg)
 	case K3_TST_SCHED: return &c->sched;
 	case K3_RFLOW_RNG: return region == R_RCHAN ? &c->rflow_rng : NULL;
 	default: return NULL;
+	}
+}
+
+/*
+ * Store a configuration register write: only the bits the register has
+ * (hw/k3_udma.h §3.3 field masks); a block-copy channel's CFG keeps its
+ * fixed bits; the AM65x TCFG/RCFG have no BURST_SIZE (TI RM rm_udmap.c
+ * programs it only with CONFIG_UDMAP_CHANNEL_BURST_SIZE, not set for AM65x).
+ * The register, or NULL when the channel has none at `reg`. mu held.
+ */
+static uint32_t *cfg_store(struct ofl_sim_udma *u, unsigned region, uint32_t i, uint32_t reg, uint32_t v)
+{
+	uint32_t *p = cfg_reg(region, chan_of(u, region, i), reg);
+	uint32_t burst = u->p.no_burst_field ? K3_CFG_BURST_MASK : 0;
+
+	if (!p)
+		return NULL;
+	if (region == R_BCHAN && reg == K3_TCFG)
+		v = (v & K3_BCFG_WRITABLE) | (K3_BCFG_RESET & ~K3_BCFG_WRITABLE);
+	else if (region == R_TCHAN && reg == K3_TCFG)
+		v &= K3_TCFG_FIELDS & ~burst;
+	else if (region == R_RCHAN && reg == K3_RCFG)
+		v &= K3_RCFG_FIELDS & ~burst;
+	else if (region == R_RCHAN && reg == K3_RFLOW_RNG)
+		v &= K3_RFLOW_RNG_FIELDS;
+	*p = v;
+	return p;
+}
+
+/* ------------------------------------------------------------- PSI-L configuration proxy (§3.7) */
+
+/* Thread `id`'s configuration: a source thread of a tchan, a destination thread of an rchan. mu held. */
+static struct psil_thread *psil_thread(struct ofl_sim_udma *u, uint32_t id)
+{
+	uint32_t n = (id & ~K3_PSIL_DST_THREAD) - u->p.psil_base;
+
+	if ((id & ~K3_PSIL_DST_THREAD) < u->p.psil_base || u->p.bcdma)
+		return NULL;
+	if (id & K3_PSIL_DST_THREAD)
+		return n < u->p.rchan_cnt ? &u->rchan[n].psil : NULL;
+	return n < u->p.tchan_cnt ? &u->tchan[n].psil : NULL;
+}
+
+static uint32_t *psil_reg(struct psil_thread *t, uint32_t reg)
+{
+	switch (reg) {
+	case K3_PSIL_PEER_THREAD_ID: return &t->peer;
+	case K3_PSIL_PEER_CREDIT: return &t->credit;
+	case K3_PSIL_ENABLE: return &t->enable;
+	case K3_PSIL_RT_ENABLE: return &t->rt_enable;
+	default: return NULL;
+	}
+}
+
+/*
+ * Run the command in CMDA/CMDB (a read, or a write of `wdata`): a thread or
+ * register the NAVSS does not have times out (CMDA.TO, PSIL_TO.TOUT). mu held.
+ */
+static void px_run(struct ofl_sim_udma *u, uint32_t wdata)
+{
+	bool read = u->px_cmda & K3_PSILCFG_CMDA_DIR_READ;
+	uint32_t reg = K3_PSILCFG_CMDB_ADDR(u->px_cmdb);
+	struct psil_thread *t = psil_thread(u, K3_PSILCFG_CMDA_THREAD(u->px_cmda));
+	bool dst = K3_PSILCFG_CMDA_THREAD(u->px_cmda) & K3_PSIL_DST_THREAD;
+	uint32_t *p = t ? psil_reg(t, reg) : NULL;
+
+	u->px_cmda &= ~(K3_PSILCFG_CMDA_BUSY | K3_PSILCFG_CMDA_TO);
+	if (t && reg == K3_PSIL_CAPABILITIES && read && dst) {
+		u->px_rdata = SIM_PSIL_CAPS;
+		return;
+	}
+	if (!p) {
+		u->px_cmda |= K3_PSILCFG_CMDA_TO;
+		u->px_to |= K3_PSILCFG_PSIL_TO_TOUT;
+		return;
+	}
+	if (read)
+		u->px_rdata = *p;
+	else
+		*p = wdata;
+	ofl_sim_thread_kick(&u->thr);
+}
+
+static uint32_t px_read(struct ofl_sim_udma *u, uint64_t off)
+{
+	switch (off) {
+	case K3_PSILCFG_PSIL_TO: return u->px_to;
+	case K3_PSILCFG_CMDA: return u->px_cmda;
+	case K3_PSILCFG_CMDB: return u->px_cmdb;
+	case K3_PSILCFG_RDATA: return u->px_rdata;
+	default: return 0;
+	}
+}
+
+static void px_write(struct ofl_sim_udma *u, uint64_t off, uint32_t v)
+{
+	switch (off) {
+	case K3_PSILCFG_PSIL_TO: u->px_to = v & K3_PSILCFG_PSIL_TO_TOUT; break;
+	case K3_PSILCFG_CMDA: u->px_cmda = v & ~K3_PSILCFG_CMDA_TO; break;
+	case K3_PSILCFG_CMDB:
+		u->px_cmdb = v;
+		if (u->px_cmda & K3_PSILCFG_CMDA_DIR_READ)
+			px_run(u, 0); /* a read runs once its address is given */
+		break;
+	case K3_PSILCFG_WDATA:
+		if (!(u->px_cmda & K3_PSILCFG_CMDA_DIR_READ))
+			px_run(u, v);
+		break;
+	default: break;
 	}
 }
 
@@ -725,6 +924,8 @@ static uint32_t u_read32(void *model, unsigned region, uint64_t off)
 		}
 	} else if (region == R_RFLOW) {
 		v = 0;
+	} else if (region == R_PSILCFG) {
+		v = px_read(u, off);
 	} else {
 		bool rt = region == R_TCHANRT || region == R_RCHANRT || region == R_BCHANRT;
 		uint32_t stride = rt ? K3_CHANRT_STRIDE : K3_CHANCFG_STRIDE;
@@ -732,6 +933,9 @@ static uint32_t u_read32(void *model, unsigned region, uint64_t off)
 		if (i >= cnt_of(u, region)) {
 			ofl_sim_bus_error(u->sim, "udma: read of channel %u beyond the %u the engine has", i,
 					  cnt_of(u, region));
+		} else if (rt && !owned(u, region, i)) {
+			ofl_sim_bus_error(u->sim, "udma: read of channel %u, which the board configuration gives "
+					  "another host (firewalled)", i);
 		} else if (rt) {
 			v = rt_read(u, region, i, reg);
 		} else {
@@ -770,6 +974,11 @@ static void u_write32(void *model, unsigned region, uint64_t off, uint32_t v)
 	} else if (region == R_RFLOW) {
 		if (u->p.cfg_firewalled)
 			u->firewall_drops++;
+	} else if (region == R_PSILCFG) {
+		if (u->p.cfg_firewalled)
+			u->firewall_drops++;
+		else
+			px_write(u, off, v);
 	} else {
 		bool rt = region == R_TCHANRT || region == R_RCHANRT || region == R_BCHANRT;
 		uint32_t stride = rt ? K3_CHANRT_STRIDE : K3_CHANCFG_STRIDE;
@@ -777,14 +986,15 @@ static void u_write32(void *model, unsigned region, uint64_t off, uint32_t v)
 		if (i >= cnt_of(u, region)) {
 			ofl_sim_bus_error(u->sim, "udma: write to channel %u beyond the %u the engine has", i,
 					  cnt_of(u, region));
+		} else if (rt && !owned(u, region, i)) {
+			ofl_sim_bus_error(u->sim, "udma: write to channel %u, which the board configuration gives "
+					  "another host (firewalled)", i);
 		} else if (rt) {
 			rt_write(u, region, i, reg, v);
 		} else if (u->p.cfg_firewalled) {
 			u->firewall_drops++;
 		} else {
-			uint32_t *p = cfg_reg(region, chan_of(u, region, i), reg);
-			if (p)
-				*p = v;
+			cfg_store(u, region, i, reg, v);
 		}
 	}
 	pthread_mutex_unlock(&u->mu);
@@ -805,14 +1015,76 @@ int ofl_sim_udma_fw_write(struct ofl_sim_udma *u, char which, uint32_t index, ui
 	if (region == R_COUNT || index >= cnt_of(u, region))
 		return -EINVAL;
 	pthread_mutex_lock(&u->mu);
-	uint32_t *p = cfg_reg(region, chan_of(u, region, index), reg);
-	if (p)
-		*p = val;
+	uint32_t *p = cfg_store(u, region, index, reg, val);
+	uint32_t now = p ? *p : 0;
 	pthread_mutex_unlock(&u->mu);
 	if (!p)
 		return -EINVAL;
-	ofl_sim_trace_fw(u->sim, u, region, (uint64_t)index * K3_CHANCFG_STRIDE + reg, val);
+	ofl_sim_trace_fw(u->sim, u, region, (uint64_t)index * K3_CHANCFG_STRIDE + reg, now);
 	return 0;
+}
+
+/* One proxy command by the firmware, each access traced as its own. false on a timeout. mu held. */
+static bool fw_px(struct ofl_sim_udma *u, bool read, uint32_t thread, uint32_t reg, uint32_t *data)
+{
+	uint32_t a = (read ? K3_PSILCFG_CMDA_DIR_READ : 0) | thread, b = K3_PSILCFG_CMDB_BYTEN_ALL | reg;
+
+	u->px_cmda = a;
+	ofl_sim_trace_fw(u->sim, u, R_PSILCFG, K3_PSILCFG_CMDA, a);
+	px_write(u, K3_PSILCFG_CMDB, b);
+	ofl_sim_trace_fw(u->sim, u, R_PSILCFG, K3_PSILCFG_CMDB, b);
+	if (!read) {
+		px_write(u, K3_PSILCFG_WDATA, *data);
+		ofl_sim_trace_fw(u->sim, u, R_PSILCFG, K3_PSILCFG_WDATA, *data);
+	}
+	ofl_sim_trace_fw_read(u->sim, u, R_PSILCFG, K3_PSILCFG_CMDA, u->px_cmda);
+	if (u->px_cmda & K3_PSILCFG_CMDA_TO) {
+		u->px_to = 0;
+		return false;
+	}
+	if (read) {
+		*data = u->px_rdata;
+		ofl_sim_trace_fw_read(u->sim, u, R_PSILCFG, K3_PSILCFG_RDATA, *data);
+	}
+	return true;
+}
+
+int ofl_sim_udma_fw_psil(struct ofl_sim_udma *u, uint32_t src, uint32_t dst, bool pair)
+{
+	uint32_t v, caps;
+	bool ok = true;
+
+	pthread_mutex_lock(&u->mu);
+	if (!psil_thread(u, src) || !psil_thread(u, dst) || (src & K3_PSIL_DST_THREAD) ||
+	    !(dst & K3_PSIL_DST_THREAD)) {
+		pthread_mutex_unlock(&u->mu);
+		return -EINVAL;
+	}
+	if (pair) {
+		/* TI CSL CSL_psilcfgCreateRoute() */
+		ok = fw_px(u, true, dst, K3_PSIL_CAPABILITIES, &caps);
+		v = (caps & K3_PSIL_WIDTH_MASK) | dst;
+		ok = ok && fw_px(u, false, src, K3_PSIL_PEER_THREAD_ID, &v);
+		v = caps & K3_PSIL_CREDIT_MASK;
+		ok = ok && fw_px(u, false, src, K3_PSIL_PEER_CREDIT, &v);
+		const uint32_t th[4] = { dst, src, dst, src };
+		const uint32_t rg[4] = { K3_PSIL_ENABLE, K3_PSIL_ENABLE, K3_PSIL_RT_ENABLE, K3_PSIL_RT_ENABLE };
+		for (int k = 0; k < 4 && ok; k++) {
+			ok = fw_px(u, true, th[k], rg[k], &v);
+			v |= K3_PSIL_EN;
+			ok = ok && fw_px(u, false, th[k], rg[k], &v);
+		}
+	} else {
+		/* TI Sciclient_rmPsilUnpair(): RT_ENABLE of the source, then of the destination, cleared */
+		const uint32_t th[2] = { src, dst };
+		for (int k = 0; k < 2 && ok; k++) {
+			ok = fw_px(u, true, th[k], K3_PSIL_RT_ENABLE, &v);
+			v &= ~K3_PSIL_EN;
+			ok = ok && fw_px(u, false, th[k], K3_PSIL_RT_ENABLE, &v);
+		}
+	}
+	pthread_mutex_unlock(&u->mu);
+	return ok ? 0 : -EIO;
 }
 
 const struct ofl_sim_udma_params *ofl_sim_udma_params(const struct ofl_sim_udma *u)
@@ -875,6 +1147,11 @@ uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u)
 bool ofl_sim_udma_firewalled(const struct ofl_sim_udma *u)
 {
 	return u->p.cfg_firewalled || (u->p.ra && ofl_sim_ringacc_firewalled(u->p.ra));
+}
+
+bool ofl_sim_udma_owned(const struct ofl_sim_udma *u, char which, uint32_t index)
+{
+	return owned(u, which == 't' ? R_TCHAN : which == 'r' ? R_RCHAN : R_BCHAN, index);
 }
 
 struct ofl_sim_ringacc *ofl_sim_udma_ringacc(const struct ofl_sim_udma *u)
@@ -952,6 +1229,13 @@ static const struct ofl_sim_reg rchan_names[] = {
 	OFL_SIM_REG(K3_RFLOW_RNG, "RFLOW_RNG"),
 	OFL_SIM_REG_END,
 };
+/* A block-copy channel's registers as TI's CSL names them (cslr_bcdma.h CSL_bcdma_bccfgRegs_chan). */
+static const struct ofl_sim_reg bchan_names[] = {
+	OFL_SIM_REG(K3_TCFG, "CFG"),
+	OFL_SIM_REG(K3_TPRI_CTRL, "PRI_CTRL"),
+	OFL_SIM_REG(K3_TST_SCHED, "TST_SCHED"),
+	OFL_SIM_REG_END,
+};
 static const struct ofl_sim_reg ringrt_names[] = {
 	OFL_SIM_REG(K3_DRING_FDB, "FDB"),
 	OFL_SIM_REG(K3_DRING_FOCC, "FOCC"),
@@ -965,6 +1249,14 @@ static const struct ofl_sim_reg ring_names[] = {
 	OFL_SIM_REG(K3_DRING_CFG_SIZE, "SIZE"),
 	OFL_SIM_REG_END,
 };
+static const struct ofl_sim_reg psilcfg_names[] = {
+	OFL_SIM_REG(K3_PSILCFG_PSIL_TO, "PSIL_TO"),
+	OFL_SIM_REG(K3_PSILCFG_CMDA, "CMDA"),
+	OFL_SIM_REG(K3_PSILCFG_CMDB, "CMDB"),
+	OFL_SIM_REG(K3_PSILCFG_WDATA, "WDATA"),
+	OFL_SIM_REG(K3_PSILCFG_RDATA, "RDATA"),
+	OFL_SIM_REG_END,
+};
 #define AREA(unit, stride, names) { { unit, 0, stride, 0, names }, { NULL, 0, 0, 0, NULL } }
 static const struct ofl_sim_regarea gcfg_area[] = AREA(NULL, 0, gcfg_names);
 static const struct ofl_sim_regarea tchanrt_area[] = AREA("tchan", K3_CHANRT_STRIDE, chanrt_names);
@@ -974,7 +1266,8 @@ static const struct ofl_sim_regarea ringrt_area[] = AREA("ring", K3_DRING_RT_STR
 static const struct ofl_sim_regarea ring_area[] = AREA("ring", K3_DRING_CFG_STRIDE, ring_names);
 static const struct ofl_sim_regarea tchan_area[] = AREA("tchan", K3_CHANCFG_STRIDE, tchan_names);
 static const struct ofl_sim_regarea rchan_area[] = AREA("rchan", K3_CHANCFG_STRIDE, rchan_names);
-static const struct ofl_sim_regarea bchan_area[] = AREA("bchan", K3_CHANCFG_STRIDE, tchan_names);
+static const struct ofl_sim_regarea bchan_area[] = AREA("bchan", K3_CHANCFG_STRIDE, bchan_names);
+static const struct ofl_sim_regarea psilcfg_area[] = AREA(NULL, 0, psilcfg_names);
 #undef AREA
 
 static int add_blocks(struct ofl_sim *sim, struct ofl_sim_udma *u)
@@ -996,6 +1289,8 @@ static int add_blocks(struct ofl_sim *sim, struct ofl_sim_udma *u)
 		{ R_RCHAN, p->rchan, p->rchan_size, "udma.rchan", rchan_area },
 		{ R_BCHAN, p->bchan, p->bchan_size, "udma.bchan", bchan_area },
 		{ R_RFLOW, p->rflow, p->rflow_size, "udma.rflow", NULL },
+		{ R_PSILCFG, p->psil_proxy, p->psil_proxy && !p->bcdma ? K3_PSILCFG_SIZE : 0, "udma.psilcfg",
+		  psilcfg_area },
 	};
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(regs); i++) {
 		if (!regs[i].s)
@@ -1025,6 +1320,10 @@ struct ofl_sim_udma *ofl_sim_udma_create(struct ofl_sim *sim, const struct ofl_s
 	u->rchan = calloc(p->rchan_cnt + 1, sizeof(*u->rchan));
 	u->bchan = calloc(p->bchan_cnt + 1, sizeof(*u->bchan));
 	u->drings = calloc(u->ndrings + 1, sizeof(*u->drings));
+	for (uint32_t i = 0; u->bchan && i < p->bchan_cnt; i++)
+		u->bchan[i].cfg = K3_BCFG_RESET;
+	for (uint32_t i = 0; u->drings && i < u->ndrings; i++)
+		u->drings[i].size_reg = K3_DRING_SIZE_QMODE(K3_DRING_QMODE_DRING);
 	pthread_mutex_init(&u->mu, NULL);
 	if (!u->tchan || !u->rchan || !u->bchan || !u->drings || add_blocks(sim, u) < 0) {
 		udma_destroy(&u->base);

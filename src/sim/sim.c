@@ -319,8 +319,8 @@ static void trace(const struct ofl_sim_block *b, bool write, unsigned width, uin
 		what ? " " : "", what ? what : "");
 }
 
-void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
-		      uint32_t val)
+static void trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off, uint32_t val,
+		     bool write)
 {
 	if (!sim->trace)
 		return;
@@ -328,11 +328,23 @@ void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, u
 	for (int i = 0; i < sim->nblocks; i++) {
 		const struct ofl_sim_block *b = sim->blocks[i];
 		if (b->model == model && b->region == region && off < b->size) {
-			trace(b, true, 4, off, val, "fw");
+			trace(b, write, 4, off, val, "fw");
 			break;
 		}
 	}
 	pthread_mutex_unlock(&sim->blocks_mu);
+}
+
+void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
+		      uint32_t val)
+{
+	trace_fw(sim, model, region, off, val, true);
+}
+
+void ofl_sim_trace_fw_read(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
+			   uint32_t val)
+{
+	trace_fw(sim, model, region, off, val, false);
 }
 
 /* ------------------------------------------------------------------ MMIO accessors */

@@ -146,6 +146,9 @@ bool ofl_sim_tracing(const struct ofl_sim *sim);
  */
 void ofl_sim_trace_fw(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
 		      uint32_t val);
+/* The same for a register the firmware reads (an R32 line marked "fw"). */
+void ofl_sim_trace_fw_read(struct ofl_sim *sim, const void *model, unsigned region, uint64_t off,
+			   uint32_t val);
 
 /* ------------------------------------------------------------------ memory */
 

@@ -13,8 +13,7 @@
 
 struct world {
 	struct k3fx f;
-	struct ofl_mmio gcfg, tchanrt, rchanrt, tchan, rchan, rt, fifos, cfg;
-	struct ofl_mmio bchanrt, ringrt, ring, bchan;
+	struct k3fx_regs r;
 };
 
 static void setup(struct world *w, bool bcdma, bool firewalled)
@@ -22,22 +21,7 @@ static void setup(struct world *w, bool bcdma, bool firewalled)
 	memset(w, 0, sizeof(*w));
 	k3fx_world(&w->f, false);
 	k3fx_models(&w->f, bcdma, firewalled, 0);
-	if (!bcdma) {
-		k3fx_map(&w->f, &w->gcfg, 0x31150000, 0x100);
-		k3fx_map(&w->f, &w->rchanrt, 0x34000000, 0x100000);
-		k3fx_map(&w->f, &w->tchanrt, 0x35000000, 0x100000);
-		k3fx_map(&w->f, &w->tchan, 0x30b00000, 0x20000);
-		k3fx_map(&w->f, &w->rchan, 0x30c00000, 0x10000);
-		k3fx_map(&w->f, &w->rt, 0x3c000000, 0x400000);
-		k3fx_map(&w->f, &w->fifos, 0x38000000, 0x400000);
-		k3fx_map(&w->f, &w->cfg, 0x31080000, 0x40000);
-	} else {
-		k3fx_map(&w->f, &w->gcfg, 0x485c0100, 0x100);
-		k3fx_map(&w->f, &w->bchanrt, 0x4c000000, 0x20000);
-		k3fx_map(&w->f, &w->ringrt, 0x4bc00000, 0x100000);
-		k3fx_map(&w->f, &w->ring, 0x48600000, 0x8000);
-		k3fx_map(&w->f, &w->bchan, 0x48420000, 0x2000);
-	}
+	k3fx_map_regs(&w->f, &w->r, bcdma);
 }
 
 static void teardown(struct world *w)
@@ -53,28 +37,13 @@ static void *mem(struct world *w, size_t len, uint64_t *phys)
 	return cpu;
 }
 
-static uint32_t occ_wait(const struct ofl_mmio *rt, uint64_t off, uint32_t want)
-{
-	uint32_t v = 0;
-
-	/* the model runs in its own thread: wait up to TEST_PATIENT_NS (testutil.h) */
-	for (uint64_t t0 = ofl_now_ns(); ofl_now_ns() - t0 < TEST_PATIENT_NS;) {
-		v = ofl_mmio_read32(rt, off);
-		if ((v & 0x1FFFFF) >= want)
-			return v;
-		struct timespec ts = { 0, 10000 };
-		nanosleep(&ts, NULL);
-	}
-	return v;
-}
-
 /* RA ring n in MESSAGE (1) or RING (0) mode, `count` 8-byte elements. */
 static void ra_ring(struct world *w, uint32_t n, uint64_t base, uint32_t count, uint32_t mode)
 {
 	uint64_t o = (uint64_t)n * 0x100;
-	ofl_mmio_write32(&w->cfg, o + 0x40, (uint32_t)base);
-	ofl_mmio_write32(&w->cfg, o + 0x44, (uint32_t)(base >> 32));
-	ofl_mmio_write32(&w->cfg, o + 0x48, (mode << 30) | (1u << 24) | count);
+	ofl_mmio_write32(&w->r.cfg, o + 0x40, (uint32_t)base);
+	ofl_mmio_write32(&w->r.cfg, o + 0x44, (uint32_t)(base >> 32));
+	ofl_mmio_write32(&w->r.cfg, o + 0x48, (mode << 30) | (1u << 24) | count);
 }
 
 #define PUSH(n) ((uint64_t)(n) * 0x1000 + 0x3F8)
@@ -87,12 +56,12 @@ START_TEST(gcfg_caps_udma)
 	struct world w;
 
 	setup(&w, false, false);
-	uint32_t cap2 = ofl_mmio_read32(&w.gcfg, 0x28), cap3 = ofl_mmio_read32(&w.gcfg, 0x2C);
+	uint32_t cap2 = ofl_mmio_read32(&w.r.gcfg, 0x28), cap3 = ofl_mmio_read32(&w.r.gcfg, 0x2C);
 	/* CAP2: TCHAN 8:0, ECHAN 17:9, RCHAN 26:18; CAP3: RFLOW 13:0, HCHAN 22:14, UCHAN 31:23 */
 	ck_assert_uint_eq(cap2, 140u | 160u << 9 | 140u << 18);
 	ck_assert_uint_eq(cap3, 300u | 16u << 14 | 4u << 23);
-	ofl_mmio_write32(&w.gcfg, 0x28, 0); /* read-only */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.gcfg, 0x28), cap2);
+	ofl_mmio_write32(&w.r.gcfg, 0x28, 0); /* read-only */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.gcfg, 0x28), cap2);
 	teardown(&w);
 }
 END_TEST
@@ -103,8 +72,8 @@ START_TEST(gcfg_caps_bcdma)
 
 	setup(&w, true, false);
 	/* BCDMA CAP2: BCHAN 8:0, TCHAN 17:9, RCHAN 26:18 */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.gcfg, 0x28), 32u | 22u << 9 | 28u << 18);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.gcfg, 0x2C), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.gcfg, 0x28), 32u | 22u << 9 | 28u << 18);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.gcfg, 0x2C), 0);
 	teardown(&w);
 }
 END_TEST
@@ -117,22 +86,22 @@ START_TEST(ra_ring_mode)
 	setup(&w, false, false);
 	uint64_t *m = mem(&w, 4 * 8, &phys);
 	ra_ring(&w, 500, phys, 4, 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 500 * 0x100 + 0x48), (1u << 24) | 4u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.cfg, 500 * 0x100 + 0x48), (1u << 24) | 4u);
 	/* software fills three elements and rings the doorbell */
 	m[0] = 0x1111;
 	m[1] = 0x2222;
 	m[2] = 0x3333;
-	ofl_mmio_write32(&w.rt, DB(500), 3);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 3);
+	ofl_mmio_write32(&w.r.rt, DB(500), 3);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(500)), 3);
 	uint64_t e;
 	ck_assert_int_eq(ofl_sim_ringacc_hw_pop(w.f.ra, 500, &e), 0);
 	ck_assert_uint_eq(e, 0x1111);
 	ck_assert_int_eq(ofl_sim_ringacc_hw_pop(w.f.ra, 500, &e), 0);
 	ck_assert_uint_eq(e, 0x2222);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(500)), 1);
 	/* the doorbell takes -1 as 0xFFFFFFFF */
-	ofl_mmio_write32(&w.rt, DB(500), 0xFFFFFFFFu);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 0);
+	ofl_mmio_write32(&w.r.rt, DB(500), 0xFFFFFFFFu);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(500)), 0);
 	ck_assert_int_eq(ofl_sim_ringacc_hw_pop(w.f.ra, 500, &e), -ENOENT);
 	/* the hardware side fills at its own index and wraps */
 	for (uint64_t v = 1; v <= 4; v++)
@@ -142,7 +111,7 @@ START_TEST(ra_ring_mode)
 	ck_assert_uint_eq(m[3], 4);
 	/* reprogramming the size resets the ring */
 	ra_ring(&w, 500, phys, 4, 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(500)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(500)), 0);
 	teardown(&w);
 }
 END_TEST
@@ -156,29 +125,29 @@ START_TEST(ra_message_mode)
 	mem(&w, 16 * 8, &phys);
 	ra_ring(&w, 600, phys, 16, 1);
 	for (uint64_t v = 0; v < 16; v++)
-		ofl_mmio_write64(&w.fifos, PUSH(600), 0xABC00000000ull + v);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 16);
+		ofl_mmio_write64(&w.r.fifos, PUSH(600), 0xABC00000000ull + v);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(600)), 16);
 	/* a 17th push does not fit */
-	ofl_mmio_write64(&w.fifos, PUSH(600), 0xDEAD);
+	ofl_mmio_write64(&w.r.fifos, PUSH(600), 0xDEAD);
 	ck_assert_uint_eq(ofl_sim_ringacc_overflows(w.f.ra, 600), 1);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 16);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(600)), 16);
 	/* peek head (window 0x400) does not pop */
-	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, 600 * 0x1000 + 0x400 + 0x1F8), 0xABC00000000ull);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 16);
-	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(600)), 0xABC00000000ull);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, 600 * 0x1000 + 0x400 + 0x1F8), 0xABC00000000ull);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(600)), 16);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(600)), 0xABC00000000ull);
 	/* a split 32-bit pop: low word at +0x1F8 takes the element, +0x1FC gives its high word */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.fifos, POP(600)), 1);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.fifos, POP(600) + 4), 0xABC);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(600)), 14);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.fifos, POP(600)), 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.fifos, POP(600) + 4), 0xABC);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(600)), 14);
 	/* a split 32-bit push */
 	for (int i = 0; i < 14; i++)
-		ofl_mmio_read64(&w.fifos, POP(600));
-	ofl_mmio_write32(&w.fifos, PUSH(600), 0x89ABCDEF);
-	ofl_mmio_write32(&w.fifos, PUSH(600) + 4, 0x01234567);
-	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(600)), 0x0123456789ABCDEFull);
+		ofl_mmio_read64(&w.r.fifos, POP(600));
+	ofl_mmio_write32(&w.r.fifos, PUSH(600), 0x89ABCDEF);
+	ofl_mmio_write32(&w.r.fifos, PUSH(600) + 4, 0x01234567);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(600)), 0x0123456789ABCDEFull);
 	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 0);
 	/* anything but the element at the end of the window is a bus error */
-	ofl_mmio_write64(&w.fifos, 600 * 0x1000 + 0x200, 1);
+	ofl_mmio_write64(&w.r.fifos, 600 * 0x1000 + 0x200, 1);
 	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 1);
 	k3fx_teardown(&w.f);
 }
@@ -192,10 +161,10 @@ START_TEST(ra_cfg_firewalled)
 	setup(&w, false, true);
 	mem(&w, 64, &phys);
 	ra_ring(&w, 700, phys, 8, 1);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x48), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.cfg, 700 * 0x100 + 0x48), 0);
 	/* TI-SCI RING_CFG valid 0x1F: ADDR_LO, ADDR_HI, COUNT, MODE, SIZE */
 	ck_assert_int_eq(ofl_sim_ringacc_fw_ring_cfg(w.f.ra, 700, 0x1F, phys, 8, 1, 1), 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x48), (1u << 30) | (1u << 24) | 8u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.cfg, 700 * 0x100 + 0x48), (1u << 30) | (1u << 24) | 8u);
 	teardown(&w);
 }
 END_TEST
@@ -207,18 +176,20 @@ static void udma_chan0(struct world *w, uint32_t cq, uint64_t *ring_phys)
 	ra_ring(w, 0, *ring_phys, 16, 1);
 	ra_ring(w, cq, *ring_phys + 128, 16, 1);
 	uint32_t cfg = (12u << 16) | (3u << 10) | 4u; /* CHAN_TYPE 12, BURST 256 B, FETCH 4 words */
-	ofl_mmio_write32(&w->tchan, 0x00, cfg);
-	ofl_mmio_write32(&w->tchan, 0x14, cq);
-	ofl_mmio_write32(&w->tchan, 0x68, 0x1000 | 0x8000);
-	ofl_mmio_write32(&w->rchan, 0x00, cfg);
-	ofl_mmio_write32(&w->rchan, 0x14, cq);
-	ofl_mmio_write32(&w->rchan, 0x68, 0x1000);
+	ofl_mmio_write32(&w->r.tchan, 0x00, cfg);
+	ofl_mmio_write32(&w->r.tchan, 0x14, cq);
+	ofl_mmio_write32(&w->r.tchan, 0x68, 0x1000 | 0x8000);
+	ofl_mmio_write32(&w->r.rchan, 0x00, cfg);
+	ofl_mmio_write32(&w->r.rchan, 0x14, cq);
+	ofl_mmio_write32(&w->r.rchan, 0x68, 0x1000);
+	/* and the PSI-L route the THREAD registers name (TI CSL CSL_psilcfgCreateRoute()) */
+	ck_assert(k3fx_psil_route(w->f.sim, K3FX_PSIL_PROXY, 0x1000, 0x9000));
 }
 
 static void enable0(struct world *w)
 {
-	ofl_mmio_write32(&w->rchanrt, 0, 0x80000000u);
-	ofl_mmio_write32(&w->tchanrt, 0, 0x80000000u);
+	ofl_mmio_write32(&w->r.rchanrt, 0, 0x80000000u);
+	ofl_mmio_write32(&w->r.tchanrt, 0, 0x80000000u);
 }
 
 /* A one-TR memcpy descriptor, words per hw/k3_udma.h §4.2-§4.4. */
@@ -258,10 +229,10 @@ static uint32_t *prep(struct world *w, size_t dlen, uint64_t *dp, size_t len, ui
 
 static uint32_t run1(struct world *w, uint32_t *d, uint64_t dphys, uint32_t cq)
 {
-	ofl_mmio_write64(&w->fifos, PUSH(0), dphys);
+	ofl_mmio_write64(&w->r.fifos, PUSH(0), dphys);
 	enable0(w);
-	ck_assert_uint_ge(occ_wait(&w->rt, OCC(cq), 1) & 0x1FFFFF, 1);
-	ck_assert_uint_eq(ofl_mmio_read64(&w->fifos, POP(cq)), dphys);
+	ck_assert_uint_ge(k3fx_occ_wait(&w->r.rt, OCC(cq), 1) & 0x1FFFFF, 1);
+	ck_assert_uint_eq(ofl_mmio_read64(&w->r.fifos, POP(cq)), dphys);
 	return d[32];
 }
 
@@ -278,14 +249,14 @@ START_TEST(udma_memcpy_by_registers)
 	ck_assert_uint_eq(run1(&w, d, dp, 440), 0x005A0000u); /* status NONE, CMD_ID echoed */
 	ck_assert_int_eq(memcmp(s, x, 4096), 0);
 	/* counters: 4096 bytes, one packet; write-to-subtract */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x408), 4096);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x410), 4096);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x400), 1);
-	ofl_mmio_write32(&w.tchanrt, 0x408, 4000);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0x408), 96);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchanrt, 0x408), 4096);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchanrt, 0x410), 4096);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchanrt, 0x400), 1);
+	ofl_mmio_write32(&w.r.tchanrt, 0x408, 4000);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchanrt, 0x408), 96);
 	/* PEER_BCNT reads and takes writes on UDMA channels */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rchanrt, 0x210), 0);
-	ofl_mmio_write32(&w.rchanrt, 0x210, 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rchanrt, 0x210), 0);
+	ofl_mmio_write32(&w.r.rchanrt, 0x210, 0);
 	/* the burst field is what the channel moves with: 4096 / 256 */
 	struct ofl_sim_udma_chan_stats st;
 	ck_assert_int_eq(ofl_sim_udma_chan_stats(w.f.model, 't', 0, &st), 0);
@@ -357,17 +328,17 @@ START_TEST(udma_teardown_flushes_and_marks)
 	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
 	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_STUCK, .count = 1 };
 	ofl_sim_fault_set(w.f.sim, &f);
-	ofl_mmio_write64(&w.fifos, PUSH(0), dp);
+	ofl_mmio_write64(&w.r.fifos, PUSH(0), dp);
 	enable0(&w);
 	ck_assert_int_eq(ofl_sim_wait_idle(w.f.sim, (int64_t)(TEST_PATIENT_NS / 1000u)), 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(440)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(440)), 0);
 	/* teardown: CTL = EN | TDOWN */
-	ofl_mmio_write32(&w.tchanrt, 0, 0xC0000000u);
-	ck_assert_uint_eq(occ_wait(&w.rt, OCC(440), 2) & 0x1FFFFF, 2);
-	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(440)), dp);
+	ofl_mmio_write32(&w.r.tchanrt, 0, 0xC0000000u);
+	ck_assert_uint_eq(k3fx_occ_wait(&w.r.rt, OCC(440), 2) & 0x1FFFFF, 2);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(440)), dp);
 	ck_assert_uint_eq(d[32] & 0xFF, 0x06); /* TEARDOWN_FLUSH */
-	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(440)), 1); /* the teardown completion marker */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0) & 0x80000000u, 0);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(440)), 1); /* the teardown completion marker */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchanrt, 0) & 0x80000000u, 0);
 	teardown(&w);
 }
 END_TEST
@@ -378,23 +349,23 @@ START_TEST(udma_needs_pairing_and_type)
 	uint64_t dp, sp, xp;
 
 	uint32_t *d = prep(&w, 256, &dp, 64, &sp, NULL, &xp, NULL);
-	ofl_mmio_write32(&w.rchan, 0x68, 0); /* unpair */
+	ofl_mmio_write32(&w.r.rchan, 0x68, 0); /* unpair */
 	desc1(d, 440, 0x9400002Fu, sp, xp, 64);
-	ofl_mmio_write64(&w.fifos, PUSH(0), dp);
+	ofl_mmio_write64(&w.r.fifos, PUSH(0), dp);
 	enable0(&w);
 	struct timespec ts = { 0, 20000000 };
 	nanosleep(&ts, NULL);
 	/* nothing moves without the PSI-L pair */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(0)), 1);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(440)), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(0)), 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(440)), 0);
 	/* a channel type that is not a TR type halts the channel with ERROR */
-	ofl_mmio_write32(&w.rchan, 0x68, 0x1000);
-	ofl_mmio_write32(&w.tchan, 0x00, 2u << 16);
+	ofl_mmio_write32(&w.r.rchan, 0x68, 0x1000);
+	ofl_mmio_write32(&w.r.tchan, 0x00, 2u << 16);
 	enable0(&w);
 	for (uint64_t t0 = ofl_now_ns();
-	     !(ofl_mmio_read32(&w.tchanrt, 0) & 1) && ofl_now_ns() - t0 < TEST_PATIENT_NS;)
+	     !(ofl_mmio_read32(&w.r.tchanrt, 0) & 1) && ofl_now_ns() - t0 < TEST_PATIENT_NS;)
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchanrt, 0) & 1, 1);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchanrt, 0) & 1, 1);
 	teardown(&w);
 }
 END_TEST
@@ -407,11 +378,11 @@ START_TEST(udma_tx_ring_overflow_answers_fifo_full)
 	uint32_t *d = prep(&w, 17 * 256, &dp, 64, &sp, NULL, &xp, NULL);
 	for (int i = 0; i < 17; i++) {
 		desc1(d + 64 * i, 440, 0x9400002Fu, sp, xp, 64);
-		ofl_mmio_write64(&w.fifos, PUSH(0), dp + 256u * (unsigned)i);
+		ofl_mmio_write64(&w.r.fifos, PUSH(0), dp + 256u * (unsigned)i);
 	}
 	/* the channel is not enabled: the 17th push overflowed and came straight back */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rt, OCC(440)), 1);
-	ck_assert_uint_eq(ofl_mmio_read64(&w.fifos, POP(440)), dp + 16 * 256);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(440)), 1);
+	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(440)), dp + 16 * 256);
 	ck_assert_uint_eq(d[64 * 16 + 32] & 0xFF, 0x13); /* SUBMISSION_ERR, info 1 = FIFO full */
 	teardown(&w);
 }
@@ -429,33 +400,33 @@ START_TEST(bcdma_dual_ring)
 	for (int i = 0; i < 512; i++)
 		s[i] = (uint8_t)(255 - i);
 	/* DMA ring 3 (bchan 3): base, ASEL 0, 8 elements; bchan CFG: block copy, 64 B burst */
-	ofl_mmio_write32(&w.ring, 3 * 0x100 + 0x40, (uint32_t)rp);
-	ofl_mmio_write32(&w.ring, 3 * 0x100 + 0x44, (uint32_t)(rp >> 32));
-	ofl_mmio_write32(&w.ring, 3 * 0x100 + 0x48, 8);
-	ofl_mmio_write32(&w.bchan, 3 * 0x100, (12u << 16) | (1u << 10));
+	ofl_mmio_write32(&w.r.ring, 3 * 0x100 + 0x40, (uint32_t)rp);
+	ofl_mmio_write32(&w.r.ring, 3 * 0x100 + 0x44, (uint32_t)(rp >> 32));
+	ofl_mmio_write32(&w.r.ring, 3 * 0x100 + 0x48, (1u << 29) | 8); /* QMODE 1 (DRING), cslr_lcdma_ringacc.h */
+	ofl_mmio_write32(&w.r.bchan, 3 * 0x100, (12u << 16) | (1u << 10));
 	desc1(d, 3, 0x8400002Fu, sp | (5ull << 48), xp | (5ull << 48), 512); /* ASEL 5 in 51:48 */
 	ring[0] = dp | (5ull << 48);
-	ofl_mmio_write32(&w.ringrt, 3 * 0x2000 + 0x10, 1); /* FDB += 1 */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x18), 1);
-	ofl_mmio_write32(&w.bchanrt, 3 * 0x1000, 0x80000000u);
-	ck_assert_uint_eq(occ_wait(&w.ringrt, 3 * 0x2000 + 0x1018, 1) & 0x1FFFFF, 1);
+	ofl_mmio_write32(&w.r.ringrt, 3 * 0x2000 + 0x10, 1); /* FDB += 1 */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.ringrt, 3 * 0x2000 + 0x18), 1);
+	ofl_mmio_write32(&w.r.bchanrt, 3 * 0x1000, 0x80000000u);
+	ck_assert_uint_eq(k3fx_occ_wait(&w.r.ringrt, 3 * 0x2000 + 0x1018, 1) & 0x1FFFFF, 1);
 	ck_assert_uint_eq(ring[0] & 0x0000FFFFFFFFFFFFull, dp);
 	ck_assert_uint_eq(d[32], 0);
 	ck_assert_int_eq(memcmp(s, x, 512), 0);
-	ofl_mmio_write32(&w.ringrt, 3 * 0x2000 + 0x1010, 0xFF); /* RDB -1 */
-	ck_assert_uint_eq(ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x1018), 0);
+	ofl_mmio_write32(&w.r.ringrt, 3 * 0x2000 + 0x1010, 0xFF); /* RDB -1 */
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.ringrt, 3 * 0x2000 + 0x1018), 0);
 	/* teardown: ROCC.COMP, acknowledged through RDB bit 31 */
-	ofl_mmio_write32(&w.bchanrt, 3 * 0x1000, 0xC0000000u);
-	uint32_t v = occ_wait(&w.ringrt, 3 * 0x2000 + 0x1018, 0);
+	ofl_mmio_write32(&w.r.bchanrt, 3 * 0x1000, 0xC0000000u);
+	uint32_t v = k3fx_occ_wait(&w.r.ringrt, 3 * 0x2000 + 0x1018, 0);
 	for (uint64_t t0 = ofl_now_ns(); !(v & 0x80000000u) && ofl_now_ns() - t0 < TEST_PATIENT_NS;) {
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-		v = ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x1018);
+		v = ofl_mmio_read32(&w.r.ringrt, 3 * 0x2000 + 0x1018);
 	}
 	ck_assert_uint_eq(v, 0x80000000u);
-	ofl_mmio_write32(&w.ringrt, 3 * 0x2000 + 0x1010, 0x80000000u);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.ringrt, 3 * 0x2000 + 0x1018), 0);
+	ofl_mmio_write32(&w.r.ringrt, 3 * 0x2000 + 0x1010, 0x80000000u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.ringrt, 3 * 0x2000 + 0x1018), 0);
 	/* bchans have no PEER registers */
-	ofl_mmio_read32(&w.bchanrt, 3 * 0x1000 + 0x210);
+	ofl_mmio_read32(&w.r.bchanrt, 3 * 0x1000 + 0x210);
 	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 1);
 	k3fx_teardown(&w.f);
 }
@@ -509,8 +480,8 @@ START_TEST(dm_firmware_messages)
 	tisci_put8(m, TISCI_TX_BURST_SIZE, 3);
 	ck_assert_msg(ofl_fw_xfer(fw, m, TISCI_TX_LEN, sizeof(m), why, sizeof(why)) == 0, "%s", why);
 	const uint32_t tcfg = (1u << 24) | (12u << 16) | (3u << 10) | 4u;
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x00), tcfg);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x14), 300);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 5 * 0x100 + 0x00), tcfg);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 5 * 0x100 + 0x14), 300);
 	/* the response is the request's header with the ACK flag */
 	ck_assert_uint_eq(tisci_get16(m, TISCI_HDR_TYPE), TISCI_MSG_RM_UDMAP_TX_CH_CFG);
 	ck_assert_uint_eq(tisci_get32(m, TISCI_HDR_FLAGS) & TISCI_FLAG_RESP_GENERIC_ACK, TISCI_FLAG_RESP_GENERIC_ACK);
@@ -518,7 +489,7 @@ START_TEST(dm_firmware_messages)
 	tisci_put32(m, TISCI_HDR_FLAGS, TISCI_FLAG_REQ_ACK_ON_PROCESSED);
 	tisci_put32(m, TISCI_TX_VALID, 0x0E1F);
 	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_TX_LEN, sizeof(m), why, sizeof(why)), 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x00), tcfg & ~(3u << 10));
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 5 * 0x100 + 0x00), tcfg & ~(3u << 10));
 
 	sci_hdr(m, TISCI_MSG_RM_UDMAP_RX_CH_CFG);
 	tisci_put32(m, TISCI_RX_VALID, 0x1E1F | 0x4000);
@@ -529,22 +500,22 @@ START_TEST(dm_firmware_messages)
 	tisci_put8(m, TISCI_RX_CHAN_TYPE, 12);
 	tisci_put8(m, TISCI_RX_BURST_SIZE, 2);
 	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_RX_LEN, sizeof(m), why, sizeof(why)), 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x00), (12u << 16) | (2u << 10) | 4u);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x14), 300);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rchan, 5 * 0x100 + 0x00), (12u << 16) | (2u << 10) | 4u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rchan, 5 * 0x100 + 0x14), 300);
 
 	/* PSI-L: tchan 5 owns source thread 0x1005, rchan 5 destination thread 0x9005 */
 	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_PAIR, J7_PSIL + 5, (J7_PSIL + 5) | 0x8000, why,
 			      sizeof(why)), 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x68), 0x9005);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.rchan, 5 * 0x100 + 0x68), 0x1005);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 5 * 0x100 + 0x68), 0x9005);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rchan, 5 * 0x100 + 0x68), 0x1005);
 	/* ti_sci.h: a destination thread below 0x8000 is NACK'd (Linux then sees -ENODEV) */
 	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_PAIR, J7_PSIL + 6, J7_PSIL + 6, why, sizeof(why)),
 			 -ENODEV);
 	ck_assert_ptr_nonnull(strstr(why, "below 0x8000"));
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 6 * 0x100 + 0x68), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 6 * 0x100 + 0x68), 0);
 	ck_assert_int_eq(psil(fw, m, TISCI_MSG_RM_PSIL_UNPAIR, J7_PSIL + 5, (J7_PSIL + 5) | 0x8000, why,
 			      sizeof(why)), 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x68), 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 5 * 0x100 + 0x68), 0);
 
 	/* RING_CFG on the ring accelerator: SIZE = MODE 1 (bits 31:30), ELSIZE 1 (26:24), count 16 */
 	mem(&w, 16 * 8, &phys);
@@ -558,8 +529,8 @@ START_TEST(dm_firmware_messages)
 	tisci_put8(m, TISCI_RING_MODE, 1);
 	tisci_put8(m, TISCI_RING_SIZE, 1);
 	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_RING_LEN, sizeof(m), why, sizeof(why)), 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x48), (1u << 30) | (1u << 24) | 16u);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.cfg, 700 * 0x100 + 0x40), (uint32_t)phys);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.cfg, 700 * 0x100 + 0x48), (1u << 30) | (1u << 24) | 16u);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.cfg, 700 * 0x100 + 0x40), (uint32_t)phys);
 	/* a device ID no model has, an unknown type, a short message */
 	tisci_put16(m, TISCI_RING_NAV_ID, 77);
 	ck_assert_int_eq(ofl_fw_xfer(fw, m, TISCI_RING_LEN, sizeof(m), why, sizeof(why)), -ENODEV);
@@ -570,8 +541,8 @@ START_TEST(dm_firmware_messages)
 	ck_assert_int_eq(ofl_fw_xfer(fw, m, 20, sizeof(m), why, sizeof(why)), -ENODEV);
 	ck_assert_int_eq(ofl_fw_xfer(fw, m, 4, sizeof(m), why, sizeof(why)), -EINVAL);
 	/* the host writes to the firewalled registers are still dropped */
-	ofl_mmio_write32(&w.tchan, 5 * 0x100 + 0x00, 0);
-	ck_assert_uint_eq(ofl_mmio_read32(&w.tchan, 5 * 0x100 + 0x00), tcfg & ~(3u << 10));
+	ofl_mmio_write32(&w.r.tchan, 5 * 0x100 + 0x00, 0);
+	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 5 * 0x100 + 0x00), tcfg & ~(3u << 10));
 	ofl_fw_close(fw);
 	teardown(&w);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#include "k3_fixture.h"
 #include "sim/sim.h"
 #include "simutil.h"
 #include "testutil.h"
@@ -21,25 +22,6 @@
 
 #define J721E_UDMA "ti,j721e-navss-main-udmap"
 #define AM64_BCDMA "ti,am64-dmss-bcdma"
-
-/*
- * A context on the cpu and udma backends. The engines' models run in their
- * own threads, so every engine gets bounds a loaded machine cannot reach
- * (testutil.h); tests of the watchdog itself shorten it for a stuck channel.
- */
-static offload_ctx *open_ctx(enum offload_dt_source src, const char *path, uint32_t flags)
-{
-	offload_ctx *ctx = test_ctx_open(src, path, flags, "cpu,udma");
-
-	for (int i = 0; ctx && i < offload_dev_count(ctx); i++) {
-		struct ofl_device *d = ofl_ctx_device(ctx, i);
-		if (d->backend && !strcmp(d->backend->name, "udma") && d->priv) {
-			struct udma_engine *e = d->priv;
-			e->timeout_ns = e->teardown_ns = TEST_PATIENT_NS;
-		}
-	}
-	return ctx;
-}
 
 static int dev_of(offload_ctx *ctx, const char *compat)
 {
@@ -70,7 +52,7 @@ static void copy_on(offload_ctx *ctx, int dev, void *dst, const void *src, size_
 
 START_TEST(virtual_board)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
 	struct offload_dev_info info;
 	int d = dev_of(ctx, J721E_UDMA);
 
@@ -102,7 +84,7 @@ END_TEST
 
 START_TEST(dma_buffers_are_zero_copy)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
 	int d = dev_of(ctx, J721E_UDMA);
 	offload_buf *a, *b;
 	size_t n = 3 << 20;
@@ -133,7 +115,7 @@ END_TEST
 
 START_TEST(noncoherent_emulation)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
 	int d = dev_of(ctx, J721E_UDMA);
 	struct offload_dev_info info;
 	offload_buf *a, *b;
@@ -172,7 +154,7 @@ END_TEST
  */
 START_TEST(sync_for_cpu_after_copy_keeps_edges)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
 	int d = dev_of(ctx, J721E_UDMA);
 	size_t n = 1 << 17, dof = 113, len = 62833;
 	uint8_t *src = malloc(n);
@@ -234,7 +216,7 @@ END_TEST
 
 START_TEST(bcdma_behind_dma_ranges)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, BCDMA_FIXTURE_DTB, OFFLOAD_CTX_SIM);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, BCDMA_FIXTURE_DTB, OFFLOAD_CTX_SIM);
 	int d = dev_of(ctx, AM64_BCDMA);
 	struct offload_dev_info info;
 	offload_buf *a, *b;
@@ -266,7 +248,7 @@ END_TEST
 
 START_TEST(hardware_without_models_says_why)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, BCDMA_FIXTURE_DTB, 0);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, BCDMA_FIXTURE_DTB, 0);
 	int d = dev_of(ctx, AM64_BCDMA);
 	struct offload_dev_info info;
 	offload_buf *b;
@@ -292,7 +274,7 @@ static offload_ctx *twin(const char *board, bool sim)
 	snprintf(path, sizeof(path), "%s/%s", dir, board);
 	if (access(path, R_OK) != 0)
 		return NULL;
-	return open_ctx(OFFLOAD_DT_FILE, path, sim ? OFFLOAD_CTX_SIM : 0);
+	return k3fx_open_ctx(OFFLOAD_DT_FILE, path, sim ? OFFLOAD_CTX_SIM : 0);
 }
 
 START_TEST(digital_twins)
@@ -343,7 +325,7 @@ END_TEST
 
 START_TEST(faults_through_the_api)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
 	int d = dev_of(ctx, J721E_UDMA);
 	struct ofl_sim *sim = ofl_sim_of(ctx);
 	char s[8192], x[8192];
@@ -386,7 +368,7 @@ static void refused_dev(const char *fixture, const char *compat, const char *wan
 	uint8_t *s = malloc(n), *x = malloc(n);
 
 	snprintf(path, sizeof(path), "%s/%s.dtb", UDMA_FIXTURE_DIR, fixture);
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
 	int d = dev_of(ctx, compat), cpu = offload_dev_find(ctx, "cpu");
 	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
@@ -424,13 +406,13 @@ START_TEST(channel_classes_counted_among_memcpy_channels)
 	struct offload_dev_info info;
 
 	snprintf(path, sizeof(path), "%s/rchanrt-small.dtb", UDMA_FIXTURE_DIR);
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
 	ck_assert_int_eq(offload_dev_get_info(ctx, dev_of(ctx, J721E_UDMA), &info, sizeof(info)), 0);
 	ck_assert_msg(strstr(info.usable_reason, "udma: 1 memcpy channel (1 UH, 0 H);"), "%s",
 		      info.usable_reason);
 	offload_ctx_free(ctx);
 	/* the whole region: 140 channels, 4 UH and 12 H among them */
-	ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
+	ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
 	ck_assert_int_eq(offload_dev_get_info(ctx, dev_of(ctx, J721E_UDMA), &info, sizeof(info)), 0);
 	ck_assert_msg(strstr(info.usable_reason, "udma: 140 memcpy channels (4 UH, 12 H);"), "%s",
 		      info.usable_reason);
@@ -495,7 +477,7 @@ START_TEST(ringacc_only_firewalled_copies)
 	uint8_t *s = malloc(n), *x = malloc(n);
 
 	snprintf(path, sizeof(path), "%s/ringacc-fw.dtb", UDMA_FIXTURE_DIR);
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, path, OFFLOAD_CTX_SIM);
 	int d = dev_of(ctx, J721E_UDMA);
 	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
 	ck_assert_msg(info.flags & OFFLOAD_DEVF_USABLE, "%s", info.usable_reason);
@@ -544,7 +526,7 @@ END_TEST
 /* INT64_MAX microseconds is "wait", not "already expired" (M4: timeout_us * 1000 wrapped). */
 START_TEST(wait_with_huge_timeout_waits)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
 	struct offload_queue_opts o;
 	struct offload_completion c;
 	offload_queue *q;
@@ -579,7 +561,7 @@ END_TEST
 /* A queue on an engine that stopped answering closes, and says its jobs were aborted. */
 START_TEST(close_on_stuck_engine_is_bounded)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
 	int d = dev_of(ctx, J721E_UDMA);
 	struct offload_queue_opts o;
 	offload_queue *q;
@@ -608,7 +590,7 @@ END_TEST
  */
 START_TEST(busy_engine_falls_back_to_cpu)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM);
 	int d = dev_of(ctx, J721E_UDMA), cpu = offload_dev_find(ctx, "cpu");
 	struct udma_engine *e = ofl_ctx_device(ctx, d)->priv;
 	struct offload_result res;
@@ -713,7 +695,7 @@ START_TEST(many_engines_open_with_a_note)
 	ck_assert_int_eq(offload_memcpy(ctx, x, y, sizeof(y)), 0);
 	offload_ctx_free(ctx);
 	/* a tree that fits has no note */
-	ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
+	ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, 0);
 	ck_assert_str_eq(offload_ctx_note(ctx), "");
 	offload_ctx_free(ctx);
 	ck_assert_ptr_null(offload_ctx_note(NULL));
@@ -770,7 +752,7 @@ out:
 
 START_TEST(threads_with_their_own_queues)
 {
-	offload_ctx *ctx = open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM_NONCOHERENT);
 	enum { N = 4 };
 	pthread_t th[N];
 	struct worker w[N];
