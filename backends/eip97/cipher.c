@@ -61,7 +61,7 @@ struct omap {
 
 void eip97_ctx_write(struct ofl_dma *ctx, size_t data_off, const void *p, size_t len)
 {
-	memcpy((uint8_t *)ctx->cpu + EIP97_CTX_DATA_OFF + data_off, p, len);
+	ofl_dma_write(ctx, EIP97_CTX_DATA_OFF + data_off, p, len); /* may be Device memory (D3) */
 	ofl_dma_sync_for_device(ctx, EIP97_CTX_DATA_OFF + data_off, len);
 }
 
@@ -331,6 +331,8 @@ static int c_query(struct ofl_device *dev, enum offload_cipher_alg alg, bool *hw
 	*hw = false;
 	if (!ofl_cipher_info(alg))
 		return snprintf(why, wl, "unknown algorithm"), -ENOTSUP;
+	if (eip97_failed(e, why, wl) < 0)
+		return -EIO;
 	if ((e->algo_flags & need) != need)
 		return snprintf(why, wl, "EIP96_OPTIONS 0x%08x lacks bit(s) 0x%08x (%s)", e->algo_flags,
 				need & ~e->algo_flags, alg == OFFLOAD_CIPHER_AES_GCM ? "AES, GHASH" :

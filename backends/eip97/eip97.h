@@ -91,7 +91,8 @@ struct eip97_req {
 	int status;         /* first failure: -EIO, -EINVAL, -EBADMSG, -ETIMEDOUT */
 	uint32_t err_code;  /* the result token's error code of that failure */
 	uint32_t rd_w0;     /* and its last RD's word 0 */
-	bool recovered;     /* failed by a ring re-initialisation */
+	bool reset;         /* failed by an engine reset after a stall */
+	bool may_write;     /* failed with the engine stuck: it may still write the request's buffers */
 };
 
 /* A packet in flight: who owns it and how many descriptors it used. */
@@ -108,8 +109,7 @@ struct eip97_ring {
 	uint32_t cd_w, cd_r, rd_w, rd_r;  /* free-running descriptor indices */
 	struct eip97_slot fifo[EIP97_RING_SLOTS];
 	uint32_t f_head, f_tail;          /* packets in flight [head, tail), free running */
-	uint64_t stall_since;
-	uint32_t recoveries;
+	uint64_t stall_since;             /* the first poll that found packets in flight and none done */
 	char driver[32];                  /* "eip97-ring0" (+ "-sim") */
 };
 
@@ -130,13 +130,20 @@ struct eip97_engine {
 	enum offload_cache_mode cache;       /* data buffers (the policy) */
 	enum offload_cache_mode ring_cache;  /* rings and context records */
 	struct ofl_dma_pool *pool;
-	uint64_t timeout_ns;
+	uint64_t timeout_ns;              /* a ring with packets in flight and none done this long stalled */
+	uint64_t reset_timeout_ns;        /* how long an engine reset waits for the DSE threads */
+	/* after a stall (ring.c): the engine reset, or the device failed */
+	pthread_mutex_t reset_lock;       /* one reset at a time; taken before any ring lock */
+	atomic_uint resets;               /* engine resets after a stall so far */
+	atomic_bool failed;               /* the engine did not stop: no more requests */
+	char failed_why[256];             /* written once, before `failed` is set */
 	struct eip97_ring ring[EIP97_MAX_RINGS];
 	atomic_uint next_ring;
 	char sw_driver[48];
 	pthread_mutex_t smem_lock;        /* recycled session memory (mem.c) */
 	struct eip97_smem *smem_free;
 	uint32_t smem_n;
+	struct eip97_smem *smem_held;     /* a failed engine's: it may still write there (freed at removal) */
 };
 
 /* A session's DMA memory: its context record and its work area. */
@@ -149,12 +156,23 @@ struct eip97_smem {
 /* ---- hw.c ---- */
 /* §6.1: PE/DFE/DSE setup and every ring; 0 or -ETIMEDOUT (DSE threads never idle). */
 int eip97_hw_init(struct eip97_engine *e, char *why, size_t wl);
+/*
+ * Take every thread out of the rings as safexcel_hw_init() does first (DFE
+ * and DSE THR_CTRL <- RESET_PE) and wait up to `ns` for the DSE threads to
+ * report idle (THR_STAT 15:12): from then on the engine writes no memory.
+ * 0, or -ETIMEDOUT (they did not: the engine may still write).
+ */
+int eip97_threads_stop(struct eip97_engine *e, uint64_t ns);
 /* Allocate ring memory and pre-fill the ATOK pointers. */
 int eip97_ring_alloc(struct eip97_engine *e, struct eip97_ring *r, char *why, size_t wl);
 void eip97_ring_free(struct eip97_ring *r);
-/* §6.1 steps 5, 7, 8 for one ring (also the re-initialisation after a stall). */
+/* §6.1 steps 7, 8 for one ring (eip97_hw_init(), after eip97_ring_hw_reset()). */
 void eip97_ring_hw_setup(struct eip97_ring *r);
-/* Stop a ring and clear its counters and pointers (before setup, and at remove). */
+/*
+ * §6.1 step 5: disable a ring's fetching, clear its counters and pointers.
+ * Only with the DFE and DSE threads out of the rings (reset or disabled), as
+ * Linux prepares rings.
+ */
 void eip97_ring_hw_reset(struct eip97_ring *r);
 
 /* ---- ring.c ---- */
@@ -167,10 +185,18 @@ struct eip97_ring *eip97_ring_pick(struct eip97_engine *e);
  */
 int eip97_submit(struct eip97_ring *r, const struct eip97_pkt *pkts, uint32_t n,
 		 struct eip97_req *req);
-/* Wait until every packet of `req` completed or failed; returns req->status. */
+/*
+ * Wait until every packet of `req` completed or failed; returns req->status.
+ * A ring that completes nothing for the engine timeout while packets are in
+ * flight stalled: the engine is stopped and re-initialised (its packets in
+ * flight on every ring fail with -ETIMEDOUT, req->reset), or, when its DSE
+ * threads do not stop, marked failed (-EIO, req->may_write).
+ */
 int eip97_wait(struct eip97_ring *r, struct eip97_req *req);
 /* Submit and wait; records a message with ofl_err() on failure (`what` names the operation). */
 int eip97_run(struct eip97_ring *r, const struct eip97_pkt *pkts, uint32_t n, const char *what);
+/* A failed engine: -EIO with why it failed in `why` (for query hooks); else 0. */
+int eip97_failed(const struct eip97_engine *e, char *why, size_t wl);
 /* The errno Linux gives a last RD (safexcel_rdesc_check_errors): 0, -EIO, -EINVAL, -EBADMSG. */
 int eip97_rd_errno(uint32_t rd_w0, uint32_t err_code);
 

@@ -405,6 +405,8 @@ static int h_query(struct ofl_device *dev, enum offload_hash_alg alg, bool *hw, 
 	*hw = false;
 	if (b < 1 || b > 6 || !ofl_hash_info(alg))
 		return snprintf(why, wl, "unknown algorithm"), -ENOTSUP;
+	if (eip97_failed(e, why, wl) < 0)
+		return -EIO;
 	if (!(e->algo_flags & algs[b].need))
 		return snprintf(why, wl, "EIP96_OPTIONS 0x%08x lacks bit 0x%08x", e->algo_flags, algs[b].need),
 		       -ENOTSUP;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * EIP97 engine and ring initialisation, the sequence of Linux
- * safexcel_hw_init() on the EIP97 path (hw/eip97.h §6.1), and the ring
- * re-initialisation the library adds after a stuck engine.
+ * safexcel_hw_init() on the EIP97 path (hw/eip97.h §6.1): at probe, and
+ * again after a stall once the threads have stopped (ring.c).
  */
 #include <sched.h>
 #include <stdio.h>
@@ -38,11 +38,11 @@ int eip97_ring_alloc(struct eip97_engine *e, struct eip97_ring *r, char *why, si
 	}
 	/* each CD's ATOK pointer names its shadow block, written once (§3.1) */
 	for (uint32_t s = 0; s < EIP97_RING_SLOTS; s++) {
-		uint32_t *cd = (uint32_t *)(void *)((uint8_t *)r->cdr->cpu + (size_t)s * e->cd_stride);
+		size_t cd = (size_t)s * e->cd_stride; /* aligned words: ring memory may be Device memory */
 		uint64_t a = r->atok->bus + (uint64_t)s * EIP97_ATOK_WORDS * 4u;
-		memset(cd, 0, e->cd_stride);
-		cd[EIP97_CD_W_ATOK_LO] = (uint32_t)a;
-		cd[EIP97_CD_W_ATOK_HI] = (uint32_t)(a >> 32);
+		ofl_dma_zero(r->cdr, cd, e->cd_stride);
+		ofl_dma_w32(r->cdr, cd + 4u * EIP97_CD_W_ATOK_LO, (uint32_t)a);
+		ofl_dma_w32(r->cdr, cd + 4u * EIP97_CD_W_ATOK_HI, (uint32_t)(a >> 32));
 	}
 	ofl_dma_sync_for_device(r->cdr, 0, r->cdr->len);
 	return 0;
@@ -103,6 +103,27 @@ void eip97_ring_hw_setup(struct eip97_ring *r)
 	r->stall_since = 0;
 }
 
+/* Poll DSE_THR_STAT until bits 15:12 are all set (threads idle after their reset), up to ns. */
+static int dse_idle(const struct eip97_engine *e, uint64_t ns)
+{
+	/* Linux polls without a limit; the library bounds the wait */
+	uint64_t deadline = ofl_now_ns() + ns;
+
+	while ((rd(e, EIP97_DSE_THR_STAT) & EIP97_DSE_THR_IDLE) != EIP97_DSE_THR_IDLE) {
+		if (ofl_now_ns() > deadline)
+			return -ETIMEDOUT;
+		sched_yield();
+	}
+	return 0;
+}
+
+int eip97_threads_stop(struct eip97_engine *e, uint64_t ns)
+{
+	wr(e, EIP97_DFE_THR_CTRL, EIP97_THR_RESET_PE);
+	wr(e, EIP97_DSE_THR_CTRL, EIP97_THR_RESET_PE);
+	return dse_idle(e, ns);
+}
+
 int eip97_hw_init(struct eip97_engine *e, char *why, size_t wl)
 {
 	uint32_t mask = (1u << e->nrings) - 1u;
@@ -118,23 +139,18 @@ int eip97_hw_init(struct eip97_engine *e, char *why, size_t wl)
 	wr(e, EIP97_PE_IN_DBUF_THRES, EIP97_IN_DBUF_VALUE);
 	wr(e, EIP97_PE_IN_TBUF_THRES, EIP97_IN_TBUF_VALUE);
 	wr(e, EIP97_DSE_THR_CTRL, EIP97_THR_RESET_PE);
-	/* Linux polls without a limit; the library gives the threads the engine timeout */
-	uint64_t deadline = ofl_now_ns() + e->timeout_ns;
-	while ((rd(e, EIP97_DSE_THR_STAT) & EIP97_DSE_THR_IDLE) != EIP97_DSE_THR_IDLE) {
-		if (ofl_now_ns() > deadline) {
-			snprintf(why, wl, "the DSE threads did not report idle (DSE_THR_STAT 0x%08x) within "
-				 "%llu ms of their reset", rd(e, EIP97_DSE_THR_STAT),
-				 (unsigned long long)(e->timeout_ns / 1000000u));
-			return -ETIMEDOUT;
-		}
-		sched_yield();
+	if (dse_idle(e, e->reset_timeout_ns) < 0) {
+		snprintf(why, wl, "the DSE threads did not report idle (DSE_THR_STAT 0x%08x) within %llu ms "
+			 "of their reset", rd(e, EIP97_DSE_THR_STAT),
+			 (unsigned long long)(e->reset_timeout_ns / 1000000u));
+		return -ETIMEDOUT;
 	}
 	wr(e, EIP97_DSE_CFG, EIP97_DSE_CFG_VALUE);
 	wr(e, EIP97_DSE_THR_CTRL, 0);
 	wr(e, EIP97_PE_OUT_DBUF_THRES, EIP97_OUT_DBUF_VALUE);
 	wr(e, EIP97_EIP96_TOKEN_CTRL, EIP97_TOKEN_CTRL_VALUE);
-	wr(e, EIP97_EIP96_FUNCTION_EN, 0xffffffffu);
-	wr(e, EIP97_EIP96_FUNCTION2_EN, 0xffffffffu);
+	wr(e, EIP97_EIP96_FUNCTION_EN, EIP97_FUNCTION_ALL);
+	wr(e, EIP97_EIP96_FUNCTION2_EN, EIP97_FUNCTION_ALL);
 	/* step 5: every ring cleared */
 	for (uint32_t i = 0; i < e->nrings; i++) {
 		wr(e, EIP97_AIC_R(i) + EIP97_AIC_ENABLE_CLR, 0xffffffffu);

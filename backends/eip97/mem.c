@@ -58,11 +58,19 @@ void eip97_smem_put(struct eip97_engine *e, struct eip97_smem *m)
 {
 	if (!m)
 		return;
+	if (atomic_load(&e->failed)) {
+		/* the engine did not stop: it may still write there; held until the device goes */
+		pthread_mutex_lock(&e->smem_lock);
+		m->next = e->smem_held;
+		e->smem_held = m;
+		pthread_mutex_unlock(&e->smem_lock);
+		return;
+	}
 	/* nothing of the session may outlive it: the key, and the data copies */
-	ofl_wipe(m->ctx->cpu, EIP97_CTX_BYTES);
+	ofl_dma_zero(m->ctx, 0, EIP97_CTX_BYTES); /* aligned words: may be Device memory (D3) */
 	ofl_dma_sync_for_device(m->ctx, 0, EIP97_CTX_BYTES);
 	if (m->dirty) {
-		ofl_wipe(m->work->cpu, m->dirty);
+		ofl_dma_zero(m->work, 0, m->dirty);
 		ofl_dma_sync_for_device(m->work, 0, m->dirty);
 		m->dirty = 0;
 	}
@@ -78,16 +86,22 @@ void eip97_smem_put(struct eip97_engine *e, struct eip97_smem *m)
 		smem_free(m);
 }
 
-void eip97_smem_drain(struct eip97_engine *e)
+static void smem_free_list(struct eip97_smem *m)
 {
-	pthread_mutex_lock(&e->smem_lock);
-	struct eip97_smem *m = e->smem_free;
-	e->smem_free = NULL;
-	e->smem_n = 0;
-	pthread_mutex_unlock(&e->smem_lock);
 	while (m) {
 		struct eip97_smem *n = m->next;
 		smem_free(m);
 		m = n;
 	}
+}
+
+void eip97_smem_drain(struct eip97_engine *e)
+{
+	pthread_mutex_lock(&e->smem_lock);
+	struct eip97_smem *m = e->smem_free, *held = e->smem_held;
+	e->smem_free = e->smem_held = NULL;
+	e->smem_n = 0;
+	pthread_mutex_unlock(&e->smem_lock);
+	smem_free_list(m);
+	smem_free_list(held);
 }

@@ -99,7 +99,7 @@ static int configure(struct eip97_engine *e, char *why, size_t wl)
 	e->cd_stride = eip97_round_words(EIP97_CD_WORDS, e->hwdataw) * 4u;
 	e->res_off = eip97_res_offset(e->hwdataw) * 4u;
 	e->rd_size_w = eip97_res_offset(e->hwdataw) + EIP97_RD_RESULT_WORDS;
-	e->rd_stride = eip97_rd_stride(e->hwdataw) * 4u;
+	e->rd_stride = eip97_rd_stride(e->hwdataw) * 4u; /* rd_geometry() widens it for cached rings */
 	return 0;
 }
 
@@ -107,9 +107,14 @@ static void engine_free(struct eip97_engine *e)
 {
 	eip97_smem_drain(e);
 	pthread_mutex_destroy(&e->smem_lock);
+	pthread_mutex_destroy(&e->reset_lock);
+	/* the threads out of the rings before the rings are cleared (as safexcel_hw_init() orders it) */
+	bool regs = e->regs.kind != OFL_MMIO_NONE && e->nrings;
+	if (regs)
+		eip97_threads_stop(e, e->reset_timeout_ns);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
 		struct eip97_ring *r = &e->ring[i];
-		if (r->cdr && e->regs.kind != OFL_MMIO_NONE)
+		if (r->cdr && regs)
 			eip97_ring_hw_reset(r);
 		eip97_ring_free(r);
 		pthread_mutex_destroy(&r->lock);
@@ -139,14 +144,48 @@ static void memory_mode(struct eip97_engine *e)
 		e->ring_cache = e->cache;
 }
 
+/*
+ * The result descriptor stride for the ring memory in use (audits/eip97.md
+ * D1). Linux's rd_offset (safexcel_configure(): the RD size, 4 + 8 words,
+ * rounded up to the bus width: 48 bytes at hwdataw <= 2) is right for its
+ * coherent rings, which have no cache lines (dmam_alloc_coherent). Rings in
+ * cached memory maintained by hand need every RD in cache lines of its own:
+ * the clean of a new RD writes its whole line back, and a line shared with
+ * an RD of a packet still in flight would overwrite what the engine wrote
+ * there with the CPU's stale "assume error" copy. So a cached ring's stride
+ * is the RD size rounded up to whole cache lines (a multiple of the bus
+ * width too: lines are powers of two of at least 16 bytes); the engine
+ * takes any stride of at least the descriptor size in whole bus words
+ * (Linux itself programs 16 words at hwdataw 3). 0, or -ENOTSUP when the
+ * stride does not fit DESC_SIZE's stride field.
+ */
+static int rd_geometry(struct eip97_engine *e, char *why, size_t wl)
+{
+	uint32_t words = eip97_rd_stride(e->hwdataw);
+
+	if (e->ring_cache == OFFLOAD_CACHE_STREAMING) {
+		uint32_t line_w = (uint32_t)(ofl_platform_cache_line(&ofl_drv(e->dev->ctx)->plat) / 4u);
+		words = eip97_round_words(OFL_MAX(words, line_w), e->hwdataw);
+		words = (words + line_w - 1u) / line_w * line_w;
+	}
+	if (words > EIP97_DESC_STRIDE_MAX) {
+		snprintf(why, wl, "a result descriptor stride of %u words (whole cache lines, for cached rings) "
+			 "does not fit DESC_SIZE's %u-word field", words, EIP97_DESC_STRIDE_MAX);
+		return -ENOTSUP;
+	}
+	e->rd_stride = words * 4u;
+	return 0;
+}
+
 static int rings_alloc(struct eip97_engine *e, char *why, size_t wl)
 {
-	for (uint32_t i = 0; i < e->nrings; i++) {
-		int rc = eip97_ring_alloc(e, &e->ring[i], why, wl);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	int rc = rd_geometry(e, why, wl);
+
+	if (rc < 0)
+		return rc;
+	for (uint32_t i = 0; i < e->nrings && rc == 0; i++)
+		rc = eip97_ring_alloc(e, &e->ring[i], why, wl);
+	return rc;
 }
 
 static int rings_init(struct eip97_engine *e, char *why, size_t wl)
@@ -167,7 +206,7 @@ static const char *ring_mem_name(const struct eip97_engine *e)
 {
 	switch (e->ring_cache) {
 	case OFFLOAD_CACHE_UNCACHED: return "uncached";
-	case OFFLOAD_CACHE_STREAMING: return "cached, cleaned/invalidated per submission";
+	case OFFLOAD_CACHE_STREAMING: return "cached, cleaned/invalidated per submission (no uncached memory)";
 	default: return "coherent";
 	}
 }
@@ -185,7 +224,9 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 	e->dev = d;
 	e->regs.kind = OFL_MMIO_NONE;
 	e->timeout_ns = EIP97_DEFAULT_TIMEOUT_NS;
+	e->reset_timeout_ns = EIP97_DEFAULT_TIMEOUT_NS;
 	pthread_mutex_init(&e->smem_lock, NULL);
+	pthread_mutex_init(&e->reset_lock, NULL);
 	snprintf(e->name, sizeof(e->name), "%s", d->name);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++) {
 		e->ring[i].e = e;
@@ -229,17 +270,20 @@ static int eip97_probe(struct offload_ctx *ctx, void *state, struct ofl_device *
 	d->priv = e;
 	d->dma = e->pool;
 	d->sim = e->sim;
-	if (e->sim)
+	if (e->sim) {
 		e->timeout_ns *= OFL_SIM_TIMEOUT_FACTOR;
+		e->reset_timeout_ns *= OFL_SIM_TIMEOUT_FACTOR;
+	}
 	d->info.flags |= OFFLOAD_DEVF_DIRECT;
 	snprintf(why, wl,
 		 "eip97: EIP97 %u.%u.%u%s, EIP-96 %u.%u.%u, %u of %u rings (%u ring AICs), %u-bit bus, "
-		 "algorithms 0x%08x; registers: %s; rings and context records: %s; DMA memory: %s",
+		 "algorithms 0x%08x; registers: %s; rings and context records: %s, result descriptors "
+		 "every %u bytes; DMA memory: %s",
 		 EIP97_VER_MAJOR(e->top_ver), EIP97_VER_MINOR(e->top_ver), EIP97_VER_PATCH(e->top_ver),
 		 e->swapped ? " (byte-swapped registers, swap toggled)" : "", EIP97_VER_MAJOR(e->eip96_ver),
 		 EIP97_VER_MINOR(e->eip96_ver), EIP97_VER_PATCH(e->eip96_ver), e->nrings, e->hwrings,
 		 e->ring_aics, 32u << e->hwdataw, e->algo_flags, ofl_mmio_map_kind_name(e->regs.kind),
-		 ring_mem_name(e), ofl_dma_pool_describe(e->pool));
+		 ring_mem_name(e), e->rd_stride, ofl_dma_pool_describe(e->pool));
 	return 0;
 }
 

@@ -11,11 +11,13 @@
  *    shadow block gets the additional token words), a write barrier, RDR
  *    THRESH when the ring was idle, RDR PREP_COUNT, then CDR PREP_COUNT;
  *  - completion: the RDR PROC_COUNT gives finished packets (7 bits, read
- *    again at 127); each packet's last RD carries the result; the count is
+ *    again at 127); the RD where the engine set last_seg carries the
+ *    packet's result; the count is
  *    acknowledged with packets << 24 | RD bytes;
  *  - a ring that completes nothing for the engine timeout while packets are
- *    in flight is re-initialised: its packets fail with -ETIMEDOUT and the
- *    ring serves the next requests (Linux only logs a fatal ring error).
+ *    in flight stalled: the engine is reset and initialised again as Linux
+ *    initialises it, or marked failed when it does not stop (engine_recover();
+ *    Linux only logs a fatal ring error).
  *
  * Rings and context records live in uncached memory on a non-coherent
  * system (Linux dma_alloc_coherent); when the platform has none they are
@@ -30,19 +32,24 @@
 
 #include "eip97.h"
 
-static inline uint32_t *cd_at(const struct eip97_ring *r, uint32_t i)
+/*
+ * Byte offsets of slot i's CD, RD and shadow token block in their ring
+ * memory. Ring memory may be Device memory (enum ofl_dma_access): it is
+ * written and read only with aligned 32-bit accesses (ofl_dma_w32/r32).
+ */
+static inline size_t cd_at(const struct eip97_ring *r, uint32_t i)
 {
-	return (uint32_t *)(void *)((uint8_t *)r->cdr->cpu + (size_t)(i % EIP97_RING_SLOTS) * r->e->cd_stride);
+	return (size_t)(i % EIP97_RING_SLOTS) * r->e->cd_stride;
 }
 
-static inline uint32_t *rd_at(const struct eip97_ring *r, uint32_t i)
+static inline size_t rd_at(const struct eip97_ring *r, uint32_t i)
 {
-	return (uint32_t *)(void *)((uint8_t *)r->rdr->cpu + (size_t)(i % EIP97_RING_SLOTS) * r->e->rd_stride);
+	return (size_t)(i % EIP97_RING_SLOTS) * r->e->rd_stride;
 }
 
-static inline uint32_t *atok_at(const struct eip97_ring *r, uint32_t i)
+static inline size_t atok_at(uint32_t i)
 {
-	return (uint32_t *)r->atok->cpu + (size_t)(i % EIP97_RING_SLOTS) * EIP97_ATOK_WORDS;
+	return (size_t)(i % EIP97_RING_SLOTS) * EIP97_ATOK_WORDS * 4u;
 }
 
 /* Hand descriptors [first, first + n) of a ring memory to the engine / back (cached rings only). */
@@ -91,10 +98,20 @@ static uint32_t reap(struct eip97_ring *r)
 		uint32_t rds = 0;
 		for (uint32_t k = 0; k < pk && r->f_head != r->f_tail; k++) {
 			struct eip97_slot *sl = &r->fifo[r->f_head % EIP97_RING_SLOTS];
-			uint32_t last = r->rd_r + sl->nrd - 1u;
-			ring_sync(r->rdr, e->rd_stride, last, 1, true);
-			const uint32_t *rd = rd_at(r, last);
-			uint32_t w0 = rd[EIP97_RD_W_CTRL], code = EIP97_RES_ERR(rd[e->res_off / 4u]);
+			/*
+			 * The result is in the RD where the engine set last_seg: the
+			 * one holding the packet's last byte (Linux
+			 * safexcel_rdesc_check_errors(); safexcel_handle_req_result()
+			 * walks the RDs up to it). The driver's last RD has it preset.
+			 */
+			ring_sync(r->rdr, e->rd_stride, r->rd_r, sl->nrd, true);
+			size_t rd = rd_at(r, r->rd_r);
+			uint32_t w0 = ofl_dma_r32(r->rdr, rd + 4u * EIP97_RD_W_CTRL);
+			for (uint32_t j = 1; j < sl->nrd && !(w0 & EIP97_RD_LAST_SEG); j++) {
+				rd = rd_at(r, r->rd_r + j);
+				w0 = ofl_dma_r32(r->rdr, rd + 4u * EIP97_RD_W_CTRL);
+			}
+			uint32_t code = EIP97_RES_ERR(ofl_dma_r32(r->rdr, rd + e->res_off));
 			int st = eip97_rd_errno(w0, code);
 			struct eip97_req *q = sl->req;
 			if (st && !q->status) {
@@ -117,32 +134,101 @@ static uint32_t reap(struct eip97_ring *r)
 	return total;
 }
 
-/* Fail what is in flight and re-initialise the ring. Lock held. */
-static void recover(struct eip97_ring *r)
+/* Nothing finished: has the ring had packets in flight and none done for the timeout? Lock held. */
+static bool stalled(struct eip97_ring *r)
+{
+	if (r->f_head == r->f_tail)
+		return false;
+	uint64_t now = ofl_now_ns();
+	if (!r->stall_since)
+		r->stall_since = now;
+	return now - r->stall_since > r->e->timeout_ns;
+}
+
+/* Fail every packet in flight on the ring with st (its requests' other flags as given). Lock held. */
+static void fail_in_flight(struct eip97_ring *r, int st, bool reset, bool may_write)
 {
 	for (; r->f_head != r->f_tail; r->f_head++) {
 		struct eip97_req *q = r->fifo[r->f_head % EIP97_RING_SLOTS].req;
 		if (!q->status) {
-			q->status = -ETIMEDOUT;
-			q->recovered = true;
+			q->status = st;
+			q->reset = reset;
+			q->may_write = may_write;
 		}
 		atomic_fetch_sub_explicit(&q->pending, 1, memory_order_release);
 	}
-	eip97_ring_hw_reset(r);
-	eip97_ring_hw_setup(r);
-	r->recoveries++;
 }
 
-/* Nothing finished: is the ring stalled for longer than the timeout? Lock held. */
-static void check_stall(struct eip97_ring *r)
+/*
+ * A ring stalled (audits/eip97.md D2). Linux has no recovery: it only logs
+ * a fatal ring error (safexcel_irq_ring()), and it programs rings only in
+ * safexcel_hw_init(), with the DFE and DSE threads reset first and the DSE
+ * threads waited for ("Wait for all DSE threads to complete"). That is the
+ * one sequence a source backs, so the whole engine goes through it:
+ *  1. every ring lock is taken (a reset stops every ring), after the
+ *     engine's reset lock; a stall another thread already handled (the
+ *     reset count moved on since `seen`) is left alone;
+ *  2. the DFE and DSE threads are reset and the DSE threads waited for:
+ *     once they report idle the engine stores nothing more, so what it
+ *     finished meanwhile is completed (its results are in memory) and the
+ *     rest of every ring's packets fail with -ETIMEDOUT, their buffers now
+ *     the caller's again;
+ *  3. the engine is initialised again as at probe (eip97_hw_init()).
+ * If the DSE threads never report idle, the engine may still write into
+ * the buffers of the packets it holds: nothing is handed back as done. The
+ * device is marked failed with the reason, its packets fail with -EIO
+ * saying so, their sessions' memory is held until the device is removed,
+ * and no more requests are taken.
+ */
+static void engine_recover(struct eip97_engine *e, unsigned seen)
 {
-	if (r->f_head == r->f_tail)
+	char why[160] = "";
+
+	pthread_mutex_lock(&e->reset_lock);
+	if (atomic_load(&e->resets) != seen || atomic_load(&e->failed)) {
+		pthread_mutex_unlock(&e->reset_lock);
 		return;
-	uint64_t now = ofl_now_ns();
-	if (!r->stall_since)
-		r->stall_since = now;
-	else if (now - r->stall_since > r->e->timeout_ns)
-		recover(r);
+	}
+	for (uint32_t i = 0; i < e->nrings; i++)
+		pthread_mutex_lock(&e->ring[i].lock);
+	bool any = false;
+	for (uint32_t i = 0; i < e->nrings; i++) {
+		struct eip97_ring *r = &e->ring[i];
+		if (!reap(r) && stalled(r))
+			any = true;
+	}
+	int rc = any ? eip97_threads_stop(e, e->reset_timeout_ns) : 0;
+	if (any && rc == 0) {
+		for (uint32_t i = 0; i < e->nrings; i++) {
+			reap(&e->ring[i]); /* finished while the threads stopped */
+			fail_in_flight(&e->ring[i], -ETIMEDOUT, true, false);
+		}
+		rc = eip97_hw_init(e, why, sizeof(why));
+		if (rc == 0)
+			atomic_fetch_add(&e->resets, 1);
+	} else if (any) {
+		snprintf(why, sizeof(why), "the DSE threads did not report idle (DSE_THR_STAT 0x%08x) within "
+			 "%llu ms of their reset", ofl_mmio_read32(&e->regs, EIP97_DSE_THR_STAT),
+			 (unsigned long long)(e->reset_timeout_ns / 1000000u));
+	}
+	if (any && rc < 0) {
+		snprintf(e->failed_why, sizeof(e->failed_why), "a ring stalled and the engine did not stop: %s",
+			 why);
+		atomic_store(&e->failed, true);
+		for (uint32_t i = 0; i < e->nrings; i++)
+			fail_in_flight(&e->ring[i], -EIO, false, true);
+	}
+	for (uint32_t i = e->nrings; i-- > 0;)
+		pthread_mutex_unlock(&e->ring[i].lock);
+	pthread_mutex_unlock(&e->reset_lock);
+}
+
+int eip97_failed(const struct eip97_engine *e, char *why, size_t wl)
+{
+	if (OFL_LIKELY(!atomic_load_explicit(&e->failed, memory_order_acquire)))
+		return 0;
+	snprintf(why, wl, "the device failed: %s", e->failed_why);
+	return -EIO;
 }
 
 /*
@@ -163,16 +249,20 @@ static __attribute__((noinline)) void eip97_wait_progress(const struct eip97_rin
 
 int eip97_wait(struct eip97_ring *r, struct eip97_req *req)
 {
+	struct eip97_engine *e = r->e;
+
 	for (;;) {
 		/* first let the engine work: a packet just submitted is not done yet */
-		eip97_wait_progress(r, req, ofl_now_ns() + r->e->timeout_ns / 8u);
+		eip97_wait_progress(r, req, ofl_now_ns() + e->timeout_ns / 8u);
+		unsigned seen = atomic_load(&e->resets);
 		pthread_mutex_lock(&r->lock);
-		if (atomic_load_explicit(&req->pending, memory_order_relaxed) && !reap(r))
-			check_stall(r);
+		bool stall = atomic_load_explicit(&req->pending, memory_order_relaxed) && !reap(r) && stalled(r);
 		bool done = atomic_load_explicit(&req->pending, memory_order_relaxed) == 0;
 		pthread_mutex_unlock(&r->lock);
 		if (done)
 			return req->status;
+		if (stall)
+			engine_recover(e, seen);
 	}
 }
 
@@ -183,15 +273,16 @@ static void write_rds(struct eip97_ring *r, const struct eip97_pkt *p)
 	const struct eip97_engine *e = r->e;
 
 	for (uint32_t i = 0; i < p->nout; i++) {
-		uint32_t *rd = rd_at(r, r->rd_w++);
-		rd[EIP97_RD_W_CTRL] = p->out[i].len | EIP97_RD_DESC_OVF | EIP97_RD_BUF_OVF |
-				      (i == 0 ? EIP97_RD_FIRST_SEG : 0) |
-				      (i + 1 == p->nout ? EIP97_RD_LAST_SEG : 0) |
-				      EIP97_RD_RESULT_SIZE(EIP97_RD_RESULT_WORDS);
-		rd[1] = 0;
-		rd[EIP97_RD_W_DATA_LO] = (uint32_t)p->out[i].bus;
-		rd[EIP97_RD_W_DATA_HI] = (uint32_t)(p->out[i].bus >> 32);
-		rd[e->res_off / 4u] = EIP97_RES_ERR_PREP(EIP97_RES_ERR_ALL);
+		struct ofl_dma *d = r->rdr;
+		size_t rd = rd_at(r, r->rd_w++);
+		ofl_dma_w32(d, rd + 4u * EIP97_RD_W_CTRL,
+			    p->out[i].len | EIP97_RD_DESC_OVF | EIP97_RD_BUF_OVF |
+				    (i == 0 ? EIP97_RD_FIRST_SEG : 0) | (i + 1 == p->nout ? EIP97_RD_LAST_SEG : 0) |
+				    EIP97_RD_RESULT_SIZE(EIP97_RD_RESULT_WORDS));
+		ofl_dma_w32(d, rd + 4u, 0);
+		ofl_dma_w32(d, rd + 4u * EIP97_RD_W_DATA_LO, (uint32_t)p->out[i].bus);
+		ofl_dma_w32(d, rd + 4u * EIP97_RD_W_DATA_HI, (uint32_t)(p->out[i].bus >> 32));
+		ofl_dma_w32(d, rd + e->res_off, EIP97_RES_ERR_PREP(EIP97_RES_ERR_ALL));
 	}
 }
 
@@ -200,24 +291,27 @@ static void write_cds(struct eip97_ring *r, const struct eip97_pkt *p)
 	uint32_t first = r->cd_w;
 
 	for (uint32_t i = 0; i < p->nin; i++) {
-		uint32_t *cd = cd_at(r, r->cd_w++);
-		cd[EIP97_CD_W_CTRL] = p->in[i].len | (i + 1 == p->nin ? EIP97_CD_LAST_SEG : 0) |
-				      (i == 0 ? EIP97_CD_FIRST_SEG | EIP97_CD_ACDATA_PREP(p->natok) : 0);
-		cd[1] = 0;
-		cd[EIP97_CD_W_DATA_LO] = (uint32_t)p->in[i].bus;
-		cd[EIP97_CD_W_DATA_HI] = (uint32_t)(p->in[i].bus >> 32);
+		struct ofl_dma *d = r->cdr;
+		size_t cd = cd_at(r, r->cd_w++);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CTRL,
+			    p->in[i].len | (i + 1 == p->nin ? EIP97_CD_LAST_SEG : 0) |
+				    (i == 0 ? EIP97_CD_FIRST_SEG | EIP97_CD_ACDATA_PREP(p->natok) : 0));
+		ofl_dma_w32(d, cd + 4u, 0);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_DATA_LO, (uint32_t)p->in[i].bus);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_DATA_HI, (uint32_t)(p->in[i].bus >> 32));
 		if (i)
 			continue; /* words 4, 5 (ATOK) stay as written at ring init */
-		cd[EIP97_CD_W_PKT] = p->pkt_len | EIP97_CD_OPTIONS_PREP(p->opts);
-		cd[EIP97_CD_W_APPID] = 0;
-		cd[EIP97_CD_W_CTX_LO] = (uint32_t)p->ctx_bus | EIP97_CTX_SMALL;
-		cd[EIP97_CD_W_CTX_HI] = (uint32_t)(p->ctx_bus >> 32);
-		cd[EIP97_CD_W_CONTROL0] = p->c0;
-		cd[EIP97_CD_W_CONTROL1] = p->c1;
-		memcpy(&cd[EIP97_CD_W_TOKEN], p->tok, sizeof(p->tok));
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_PKT, p->pkt_len | EIP97_CD_OPTIONS_PREP(p->opts));
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_APPID, 0);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CTX_LO, (uint32_t)p->ctx_bus | EIP97_CTX_SMALL);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CTX_HI, (uint32_t)(p->ctx_bus >> 32));
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CONTROL0, p->c0);
+		ofl_dma_w32(d, cd + 4u * EIP97_CD_W_CONTROL1, p->c1);
+		for (size_t w = 0; w < OFL_ARRAY_SIZE(p->tok); w++)
+			ofl_dma_w32(d, cd + 4u * (EIP97_CD_W_TOKEN + w), p->tok[w]);
 	}
-	if (p->natok)
-		memcpy(atok_at(r, first), p->atok, p->natok * 4u);
+	for (uint32_t w = 0; w < p->natok; w++)
+		ofl_dma_w32(r->atok, atok_at(first) + 4u * w, p->atok[w]);
 }
 
 /* Room for ncd CDs, nrd RDs and n packets (at most 399 outstanding, §3.3). Lock held. */
@@ -237,19 +331,26 @@ int eip97_submit(struct eip97_ring *r, const struct eip97_pkt *pkts, uint32_t n,
 		ncd += pkts[i].nin;
 		nrd += pkts[i].nout;
 	}
+	unsigned seen = atomic_load(&r->e->resets);
 	pthread_mutex_lock(&r->lock);
-	while (!room(r, ncd, nrd, n)) {
-		if (!reap(r))
-			check_stall(r);
+	while (!room(r, ncd, nrd, n) || atomic_load(&r->e->failed)) {
+		if (atomic_load(&r->e->failed)) {
+			pthread_mutex_unlock(&r->lock);
+			return -EIO;
+		}
+		bool stall = !reap(r) && stalled(r);
 		if (room(r, ncd, nrd, n))
 			break;
 		pthread_mutex_unlock(&r->lock);
+		if (stall)
+			engine_recover(r->e, seen);
 		uint64_t now = ofl_now_ns();
 		if (!deadline)
 			deadline = now + 2u * e->timeout_ns;
 		else if (now > deadline)
 			return -ETIMEDOUT;
 		eip97_wait_progress(r, NULL, now + e->timeout_ns / 8u);
+		seen = atomic_load(&r->e->resets);
 		pthread_mutex_lock(&r->lock);
 	}
 	bool idle = r->f_head == r->f_tail;
@@ -282,8 +383,11 @@ int eip97_run(struct eip97_ring *r, const struct eip97_pkt *pkts, uint32_t n, co
 {
 	struct eip97_engine *e = r->e;
 	struct eip97_req req = { .status = 0 };
+	char why[sizeof(e->failed_why) + 32];
 	int st = eip97_submit(r, pkts, n, &req);
 
+	if (st == -EIO && eip97_failed(e, why, sizeof(why)) < 0)
+		return ofl_err(e->dev->ctx, st, "%s: %s: %s", what, e->name, why);
 	if (st < 0)
 		return ofl_err(e->dev->ctx, st,
 			       "%s: %s %s: no room on the ring for %" PRIu32 " packet(s) within %llu ms", what,
@@ -291,12 +395,17 @@ int eip97_run(struct eip97_ring *r, const struct eip97_pkt *pkts, uint32_t n, co
 	st = eip97_wait(r, &req);
 	if (OFL_LIKELY(st == 0))
 		return 0;
-	if (req.recovered)
+	if (req.reset)
 		return ofl_err(e->dev->ctx, st,
-			       "%s: %s %s: no packet completed within %llu ms; the ring was re-initialised "
-			       "(%" PRIu32 " time(s) so far) and serves the next requests",
-			       what, e->name, r->driver, (unsigned long long)(e->timeout_ns / 1000000u),
-			       r->recoveries);
+			       "%s: %s %s: a ring completed nothing for %llu ms: the engine was stopped (DFE and "
+			       "DSE threads reset, the DSE idle) and initialised again as Linux "
+			       "safexcel_hw_init() does (%u time(s) so far); this operation's packets were "
+			       "abandoned", what, e->name, r->driver,
+			       (unsigned long long)(e->timeout_ns / 1000000u), atomic_load(&e->resets));
+	if (req.may_write)
+		return ofl_err(e->dev->ctx, st,
+			       "%s: %s %s: %s; the device is marked failed, and the engine may still write into "
+			       "this operation's buffers", what, e->name, r->driver, e->failed_why);
 	if (st == -EBADMSG)
 		return ofl_err(e->dev->ctx, st, "%s: %s %s: authentication tag mismatch (result error "
 			       "code 0x%04x, bit 9)", what, e->name, r->driver, req.err_code);

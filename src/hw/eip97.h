@@ -93,6 +93,7 @@
 /* DESC_SIZE: 15:0 size in words, 23:16 stride in words [width U], bit30 ADCP, bit31 64-bit mode */
 #define EIP97_DESC_SIZE_WORDS(v) EIP97_FIELD_GET(v, 15, 0)
 #define EIP97_DESC_STRIDE_WORDS(v) EIP97_FIELD_GET(v, 23, 16)
+#define EIP97_DESC_STRIDE_MAX 255u         /* the stride field as read here [width U] */
 #define EIP97_DESC_ADCP EIP97_BIT(30)
 #define EIP97_DESC_64BIT EIP97_BIT(31)
 /* CFG: 15:0 fetch count x stride (words), 31:16 fetch count x rounded size (words) */
@@ -166,6 +167,7 @@
 #define EIP97_OUT_DBUF_VALUE 0x87u
 #define EIP97_TOKEN_CTRL_VALUE 0x00430000u   /* CTX_UPDATES | NO_TOKEN_WAIT | ENABLE_TIMEOUT */
 #define EIP97_GEN_MST_CTRL_VALUE 0x7bu       /* RD_CACHE 0xb, WR_CACHE 0x7 */
+#define EIP97_FUNCTION_ALL 0xffffffffu       /* EIP197_FUNCTION_ALL: FUNCTION_EN, FUNCTION2_EN */
 
 /* EIP96_OPTIONS algorithm bits (enum safexcel_eip_algorithms) that this project uses. */
 #define EIP97_ALG_AES EIP97_BIT(12)
@@ -214,6 +216,11 @@
 #define EIP97_OPT_IV_FIELD(o) EIP97_FIELD_GET(o, 11, 9)
 #define EIP97_OPT_IV4 (7u << 9)              /* 4 IV words in the token */
 #define EIP97_OPT_IV2 (6u << 9)              /* 2 IV words */
+#define EIP97_OPT_RC_MASK (3u << 3)           /* record-cache control */
+#define EIP97_OPT_IV_MASK (7u << 9)
+/* every option bit Linux defines (EIP197_OPTION_*); the others are undefined */
+#define EIP97_OPT_KNOWN (EIP97_OPT_MAGIC | EIP97_OPT_64BIT_CTX | EIP97_OPT_RC_MASK | \
+			 EIP97_OPT_CTX_CTRL_IN_CMD | EIP97_OPT_IV_MASK)
 #define EIP97_OPT_BASE (EIP97_OPT_MAGIC | EIP97_OPT_64BIT_CTX | EIP97_OPT_RC_AUTO | \
 			EIP97_OPT_CTX_CTRL_IN_CMD) /* 0x113 */
 /* word 8: context size code in 1:0, record address 31:2 */

@@ -127,6 +127,7 @@ struct ofl_dma_region *ofl_dma_region_of_map(enum ofl_dma_provider kind, enum of
 	}
 	r->kind = kind;
 	r->map_cache = mode;
+	r->access = mode == OFFLOAD_CACHE_UNCACHED ? OFL_DMA_ACCESS_WORDS : OFL_DMA_ACCESS_NORMAL;
 	r->map = map;
 	r->map_len = map_len;
 	r->cpu = cpu;
@@ -406,10 +407,11 @@ int ofl_dma_alloc(struct ofl_dma_pool *pool, size_t len, size_t align, enum offl
 	d->cpu = r->cpu + off;
 	d->bus = r->bus + off;
 	d->cache = r->map_cache;
+	d->access = r->access;
 	if (pool->o.cache == OFFLOAD_CACHE_COHERENT)
 		d->cache = OFFLOAD_CACHE_COHERENT;
 	if (!r->whole)
-		memset(d->cpu, 0, len);
+		ofl_dma_zero(d, 0, len); /* a whole region comes zeroed */
 	if (user) {
 		pthread_rwlock_wrlock(&pool->users_lk);
 		d->next = pool->users;
@@ -528,4 +530,106 @@ void ofl_dma_sync_range(struct ofl_dma *d, size_t off, size_t len, bool for_cpu)
 	else
 		ofl_dma_cpu_sync(r, roff, len, for_cpu);
 	count(d, for_cpu, roff, len, t0);
+}
+
+/* ------------------------------------------------------------- CPU access (enum ofl_dma_access) */
+
+uint64_t ofl_dma_sim_access(const struct ofl_dma *d, size_t off, unsigned width, bool write, uint64_t v)
+{
+	const struct ofl_dma_region *r = d->region;
+
+	return r->prov->mem_access(r->sim, d->off + off, width, write, v);
+}
+
+/* One store of `width` (1 or 4) bytes at byte `off` of d, aligned to it. */
+static void st(struct ofl_dma *d, size_t off, unsigned width, uint32_t v)
+{
+	if (d->access == OFL_DMA_ACCESS_SIM)
+		ofl_dma_sim_access(d, off, width, true, v);
+	else if (width == 4)
+		*(volatile uint32_t *)(volatile void *)((uint8_t *)d->cpu + off) = v;
+	else
+		*((volatile uint8_t *)d->cpu + off) = (uint8_t)v;
+}
+
+static uint32_t ld(const struct ofl_dma *d, size_t off, unsigned width)
+{
+	if (d->access == OFL_DMA_ACCESS_SIM)
+		return (uint32_t)ofl_dma_sim_access(d, off, width, false, 0);
+	if (width == 4)
+		return *(const volatile uint32_t *)(const volatile void *)((const uint8_t *)d->cpu + off);
+	return *((const volatile uint8_t *)d->cpu + off);
+}
+
+/* [off, off + len) of d: `head` single bytes up to a 4-byte address boundary, then `words` words. */
+static void split(const struct ofl_dma *d, size_t off, size_t len, size_t *head, size_t *words)
+{
+	size_t mis = (size_t)(((uintptr_t)d->cpu + off) & 3u);
+
+	*head = mis ? OFL_MIN(len, 4u - mis) : 0;
+	*words = (len - *head) / 4u;
+}
+
+/* 4 bytes as the CPU's word holding them (host order: a word store writes them back unchanged). */
+static uint32_t word_of(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+void ofl_dma_write(struct ofl_dma *d, size_t off, const void *src, size_t len)
+{
+	const uint8_t *s = src;
+	size_t head, words, i = 0;
+
+	if (d->access == OFL_DMA_ACCESS_NORMAL) {
+		memcpy((uint8_t *)d->cpu + off, src, len);
+		return;
+	}
+	split(d, off, len, &head, &words);
+	for (; i < head; i++)
+		st(d, off + i, 1, s[i]);
+	for (size_t w = 0; w < words; w++, i += 4)
+		st(d, off + i, 4, word_of(s + i));
+	for (; i < len; i++)
+		st(d, off + i, 1, s[i]);
+}
+
+void ofl_dma_read(const struct ofl_dma *d, size_t off, void *dst, size_t len)
+{
+	uint8_t *t = dst;
+	size_t head, words, i = 0;
+
+	if (d->access == OFL_DMA_ACCESS_NORMAL) {
+		memcpy(t, (const uint8_t *)d->cpu + off, len);
+		return;
+	}
+	split(d, off, len, &head, &words);
+	for (; i < head; i++)
+		t[i] = (uint8_t)ld(d, off + i, 1);
+	for (size_t w = 0; w < words; w++, i += 4) {
+		uint32_t v = ld(d, off + i, 4);
+		memcpy(t + i, &v, 4);
+	}
+	for (; i < len; i++)
+		t[i] = (uint8_t)ld(d, off + i, 1);
+}
+
+void ofl_dma_zero(struct ofl_dma *d, size_t off, size_t len)
+{
+	size_t head, words, i = 0;
+
+	if (d->access == OFL_DMA_ACCESS_NORMAL) {
+		ofl_wipe((uint8_t *)d->cpu + off, len);
+		return;
+	}
+	split(d, off, len, &head, &words);
+	for (; i < head; i++)
+		st(d, off + i, 1, 0);
+	for (size_t w = 0; w < words; w++, i += 4)
+		st(d, off + i, 4, 0);
+	for (; i < len; i++)
+		st(d, off + i, 1, 0);
 }

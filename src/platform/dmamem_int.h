@@ -31,6 +31,7 @@ struct arena_blk {
 struct ofl_dma_region {
 	enum ofl_dma_provider kind;
 	enum offload_cache_mode map_cache; /* how the CPU mapping behaves */
+	enum ofl_dma_access access;        /* how the CPU may access it (uncached: words) */
 	uint8_t *cpu;
 	uint64_t phys, bus;
 	size_t size;

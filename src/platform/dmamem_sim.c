@@ -50,6 +50,8 @@ static int sim_region(struct ofl_dma_pool *pool, size_t len, enum offload_cache_
 	}
 	r->sim = m;
 	r->prov = pool->prov;
+	if (pool->prov->mem_device(m))
+		r->access = OFL_DMA_ACCESS_SIM; /* device-type: its CPU view is a guard */
 	*out = r;
 	return 0;
 }

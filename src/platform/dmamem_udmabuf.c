@@ -75,15 +75,35 @@ static int udmabuf_sysdir(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
+/*
+ * Ask for the write-combine sync mode before an uncached (O_SYNC) mapping:
+ * u-dma-buf maps O_SYNC by its sync_mode (u-dma-buf.c udmabuf_object_mmap():
+ * 1 NONCACHED, the default -> _PGPROT_NONCACHED, which is pgprot_noncached,
+ * Device-nGnRnE, on arm64 in some releases; 2 WRITECOMBINE ->
+ * _PGPROT_WRITECOMBINE, Normal non-cacheable, as Linux's own coherent
+ * memory). Best effort: releases without a writable sync_mode keep
+ * theirs, and the library's accesses to uncached memory are safe on either
+ * (enum ofl_dma_access).
+ */
+static void udmabuf_ask_normal_nc(const char *sysdir)
+{
+	char p[PATH_MAX_OFL];
+
+	if (sysdir[0] && ofl_path(p, sizeof(p), "%s/sync_mode", sysdir) == 0)
+		ofl_write_text(p, "2");
+}
+
 /* Open and map u-dma-buf `info` (O_SYNC for an uncached mapping), locked against other users. */
 static int udmabuf_open(const struct ofl_udmabuf_info *info, enum offload_cache_mode mode,
 			struct ofl_dma_region **out, char *why, size_t wl)
 {
-	char path[PATH_MAX_OFL];
+	char path[PATH_MAX_OFL], sysdir[PATH_MAX_OFL] = "";
 	int flags = O_RDWR | O_CLOEXEC | (mode == OFFLOAD_CACHE_UNCACHED ? O_SYNC : 0);
 
 	if (ofl_path(path, sizeof(path), "%s/%s", ofl_platform_roots()->dev, info->name) < 0)
 		return -ENAMETOOLONG;
+	if (udmabuf_sysdir(info->name, sysdir, sizeof(sysdir)) < 0)
+		sysdir[0] = '\0';
 	int fd = open(path, flags);
 	if (fd < 0) {
 		snprintf(why, wl, "u-dma-buf: cannot open %s: %s", path, strerror(errno));
@@ -94,6 +114,8 @@ static int udmabuf_open(const struct ofl_udmabuf_info *info, enum offload_cache_
 		close(fd);
 		return -EBUSY;
 	}
+	if (mode == OFFLOAD_CACHE_UNCACHED)
+		udmabuf_ask_normal_nc(sysdir); /* read at mmap(), which comes next */
 	void *m = mmap(NULL, info->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
 		snprintf(why, wl, "u-dma-buf: cannot map %s (%" PRIu64 " bytes): %s", path, info->size,
@@ -105,7 +127,7 @@ static int udmabuf_open(const struct ofl_udmabuf_info *info, enum offload_cache_
 							 fd, info->phys, info->name, false);
 	if (!r)
 		return -ENOMEM;
-	udmabuf_sysdir(info->name, r->sysdir, sizeof(r->sysdir));
+	ofl_strlcpy(r->sysdir, sysdir, sizeof(r->sysdir));
 	*out = r;
 	return 0;
 }

@@ -355,6 +355,25 @@ const char *ofl_dma_provider_name(enum ofl_dma_provider p);
 struct ofl_dma_region;
 struct ofl_dma_pool;
 
+/*
+ * How the CPU may access an allocation (audits/eip97.md D3). Linux's
+ * coherent DMA memory is Normal non-cacheable on non-coherent arm64
+ * (pgprot_dmacoherent), where any access is fine. The "uncached" mappings
+ * user space gets may instead be Device-nGnRnE: /dev/mem of memory outside
+ * the kernel's linear map, a no-map reserved-memory region
+ * (arch/arm64/mm/mmu.c phys_mem_access_prot() -> pgprot_noncached), and
+ * u-dma-buf's default NONCACHED sync mode (u-dma-buf.c udmabuf_object_mmap(),
+ * pgprot_noncached on CONFIG_ARM64). There an unaligned access, or the DC
+ * ZVA and unaligned stores glibc's memset/memcpy use, take an alignment
+ * fault (SIGBUS). So the library reaches uncached memory only with aligned
+ * volatile stores and loads of 32 bits (single bytes at unaligned ends).
+ */
+enum ofl_dma_access {
+	OFL_DMA_ACCESS_NORMAL, /* cached or coherent memory: any access */
+	OFL_DMA_ACCESS_WORDS,  /* uncached, possibly Device memory: aligned words and bytes only */
+	OFL_DMA_ACCESS_SIM,    /* the models' device-type memory: through the provider's mem_access */
+};
+
 /* One allocation: a range of a region. */
 struct ofl_dma {
 	struct ofl_dma_region *region;
@@ -364,6 +383,7 @@ struct ofl_dma {
 	size_t len;                   /* bytes, a multiple of the cache line */
 	size_t off;                   /* offset inside the region */
 	enum offload_cache_mode cache;
+	enum ofl_dma_access access;   /* how the CPU may touch it (ofl_dma_write() ...) */
 	struct ofl_dma *next, *prev;  /* the pool's list (for lookups by address) */
 };
 
@@ -461,6 +481,35 @@ static inline void ofl_dma_sync_for_cpu(struct ofl_dma *d, size_t off, size_t le
 {
 	if (d->cache == OFFLOAD_CACHE_STREAMING && len)
 		ofl_dma_sync_range(d, off, len, true);
+}
+
+/*
+ * The CPU's access to DMA memory, right for every memory type (see enum
+ * ofl_dma_access): bytes [off, off + len) of d written from src, read into
+ * dst, or zeroed (also a wipe: never optimised away). Normal memory:
+ * memcpy / explicit_bzero; uncached memory: aligned 32-bit volatile
+ * accesses, single bytes at unaligned ends. The range must lie inside d. No
+ * cache maintenance (ofl_dma_sync_*). Thread-safety: as the memory's owner.
+ */
+void ofl_dma_write(struct ofl_dma *d, size_t off, const void *src, size_t len);
+void ofl_dma_read(const struct ofl_dma *d, size_t off, void *dst, size_t len);
+void ofl_dma_zero(struct ofl_dma *d, size_t off, size_t len);
+/* Out of line: one access of the models' device-type memory (ofl_dma_w32/r32 when simulated). */
+uint64_t ofl_dma_sim_access(const struct ofl_dma *d, size_t off, unsigned width, bool write, uint64_t v);
+
+/* One aligned 32-bit store / load of DMA memory at byte `off` (a multiple of 4): descriptors. */
+static inline void ofl_dma_w32(struct ofl_dma *d, size_t off, uint32_t v)
+{
+	if (__builtin_expect(d->access == OFL_DMA_ACCESS_SIM, 0))
+		ofl_dma_sim_access(d, off, 4, true, v);
+	else
+		*(volatile uint32_t *)(volatile void *)((uint8_t *)d->cpu + off) = v;
+}
+static inline uint32_t ofl_dma_r32(const struct ofl_dma *d, size_t off)
+{
+	if (__builtin_expect(d->access == OFL_DMA_ACCESS_SIM, 0))
+		return (uint32_t)ofl_dma_sim_access(d, off, 4, false, 0);
+	return *(const volatile uint32_t *)(const volatile void *)((const uint8_t *)d->cpu + off);
 }
 
 enum ofl_dma_provider ofl_dma_pool_provider(const struct ofl_dma_pool *pool);

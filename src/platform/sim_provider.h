@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 /* Bumped on any change of struct offload_sim_provider or of what its functions mean. */
-#define OFL_SIM_PROVIDER_ABI 1u
+#define OFL_SIM_PROVIDER_ABI 2u
 
 struct ofl_sim;       /* a world: the models of one context */
 struct ofl_sim_block; /* a register block of a model */
@@ -96,6 +96,28 @@ struct offload_sim_provider {
 	 */
 	int (*fw_xfer)(struct ofl_sim *sim, uint8_t *msg, size_t req_len, size_t resp_cap, char *why,
 		       size_t why_len);
+
+	/*
+	 * Device-type memory (ABI 2). On arm64 an "uncached" mapping may be
+	 * Device-nGnRnE, where an unaligned access or a DC ZVA (glibc's memset)
+	 * takes an alignment fault: /dev/mem of a no-map reserved region
+	 * (arch/arm64/mm/mmu.c phys_mem_access_prot(): pgprot_noncached for
+	 * memory outside the linear map), u-dma-buf's NONCACHED sync mode
+	 * (u-dma-buf.c: pgprot_noncached on CONFIG_ARM64). A world asked to
+	 * (OFFLOAD_SIM_UNCACHED=device) hands out its uncached memory as such:
+	 * the CPU view is a guard no plain access may touch (one faults, as on
+	 * the silicon), and the CPU reaches the memory only through mem_access().
+	 * Is m such memory?
+	 */
+	bool (*mem_device)(const struct ofl_sim_mem *m);
+	/*
+	 * One CPU access to device-type memory m: `width` bytes (1, 2, 4 or 8)
+	 * at byte `off`, a write of v, or a read (returned). One that is not
+	 * naturally aligned, or outside the region, is the world's fault:
+	 * counted as a bus error with its sentence; a read gives all ones, a
+	 * write is dropped.
+	 */
+	uint64_t (*mem_access)(struct ofl_sim_mem *m, size_t off, unsigned width, bool write, uint64_t v);
 };
 
 #endif /* OFL_PLATFORM_SIM_PROVIDER_H */

@@ -9,25 +9,56 @@
  * last segment and its RDs up to the driver's last-segment RD are
  * prepared; the model then reads the context record, the IV and token
  * words (inline and at the CD's ATOK pointer) and the input particles from
- * the RAM view of simulated memory, runs the packet, scatters the output
- * over the RD buffers in ring order, writes the RDs back with the result
- * token in the last one and counts the packet in the RDR PROC_COUNT.
+ * the RAM view of simulated memory and runs the packet; then (a late
+ * completion waits here, in the pipe) it stores the output over the RD
+ * buffers in ring order, writes back the RDs it used with the result token
+ * in the one holding the last byte and counts the packet in the RDR
+ * PROC_COUNT.
  *
- * Model choices where the Linux driver is silent ("model:" below):
- *  - version fields of the VERSION registers (signatures are the real ones);
- *  - DFE/DSE THR_STAT bits 15:12 read set while the threads are held in
- *    reset and no packet is in flight;
+ * What the model refuses, as silicon would or as no source lets us assume
+ * it would not (issue #14, audits/eip97.md §4); each "model:" below:
+ *  - packets run only with the configuration Linux's safexcel_hw_init()
+ *    writes on the EIP97 path (MST_CTRL, DFE_CFG, DSE_CFG, the PE buffer
+ *    thresholds, TOKEN_CTRL, FUNCTION_EN, FUNCTION2_EN, each ring's
+ *    DMA_CFG): another value is named in a bus error of the world and the
+ *    rings do not fetch until the register holds Linux's value (the model
+ *    cannot know what the silicon makes of it, e.g. FUNCTION_EN bits off
+ *    disable algorithms);
  *  - a ring runs while its DFE and DSE thread bits are enabled and its CDR
- *    and RDR CFG are non-zero; a CDR whose fetch block does not fit the CD
- *    FIFO (the pre-v5.6 Linux bug, §3.1) never fetches and flags STAT.ERR;
- *  - writing CLR_COUNT to a CDR PREP_COUNT resets that ring: a hung ring
- *    runs again and a packet in flight across the reset is dropped;
- *  - RD word 0 is written back with the bytes actually stored in that
- *    particle and the overflow bits cleared (set on the last RD when the
- *    output did not fit); the result token goes to the last RD only;
+ *    and RDR CFG are non-zero; a fetch block (CFG) that does not fit the
+ *    CD FIFO or the RD FIFO (the pre-v5.6 Linux bug, §3.1), or whose two
+ *    halves count different descriptors, never fetches and flags STAT.ERR;
+ *  - a ring's counters are cleared (CLR_COUNT) only with its DFE and DSE
+ *    threads out of the ring (in reset, or not enabled for it), as Linux
+ *    prepares rings: under running threads the write is refused (a bus
+ *    error) and ignored. A ring in fatal error (STAT.ERR: a descriptor it
+ *    could not fetch or use, an over-acknowledged count) runs again only
+ *    after a DSE thread reset followed by that ring prepare; nothing else
+ *    un-hangs it;
+ *  - a zero-length packet (Linux safexcel_send_req(): the EIP97 cannot
+ *    deal with one) and the STUCK fault hang the one pipe: no ring runs and
+ *    the DSE threads never report idle again; only teardown releases it;
+ *  - DSE THR_STAT bits 15:12 read set while the DSE threads are held in
+ *    reset and the pipe holds no packet: a packet in the pipe when they
+ *    are reset is finished (data, RDs, count) before they report idle
+ *    (Linux safexcel_hw_init(): "Wait for all DSE threads to complete");
+ *  - PREP_COUNT and PROC_COUNT writes move whole descriptors (a multiple of
+ *    the ring's stride); PROC_COUNT acknowledges at most what was
+ *    processed. Otherwise the driver's accounting no longer describes the
+ *    ring: a bus error, and the ring stops in fatal error;
+ *  - the RDR PROC_COUNT counts packets (bits 30:24) only in packet mode
+ *    (RDR THRESH bit 23, which Linux sets before its first packet),
+ *    descriptors always [U];
+ *  - the engine ends a packet's output in the RD holding its last byte (or
+ *    the first RD when there is no output): RDs from the first to that one
+ *    are written back with the bytes stored, first_seg / last_seg as the
+ *    engine saw the packet and the overflow bits cleared (buffer_overflow
+ *    set when the output did not fit); the result token goes to that RD;
+ *    RDs of the packet that received nothing are not written [U];
  *  - the CDR PROC_COUNT (never acknowledged by Linux) wraps at 24 bits;
  *  - the ring AIC latches RDR_IRQ when the RDR STAT gains THRESH, TIMEOUT,
- *    ERR or DMA_ERR; an ACK clears the latch.
+ *    ERR or DMA_ERR; an ACK clears the latch;
+ *  - version fields of the VERSION registers (signatures are the real ones).
  */
 #include <errno.h>
 #include <libfdt.h>
@@ -63,8 +94,8 @@ struct xdr {
 struct mring {
 	struct xdr cdr, rdr;
 	uint32_t aic_enable, aic_raw;
-	bool hung;
-	uint32_t gen;
+	bool hung;        /* fatal ring error (STAT.ERR) */
+	bool dse_reset;   /* the DSE threads were reset since the ring went fatal */
 	struct ofl_sim_eip97_stats st;
 };
 
@@ -76,15 +107,19 @@ struct ofl_sim_eip97 {
 	struct ofl_sim_thread th;
 	struct eip97_pe *pe;
 	bool swapped, busy;
+	bool stuck;                   /* the pipe holds a packet forever */
+	uint32_t stuck_ring;
+	uint64_t dse_resets;
 	uint32_t options, algo_flags;
 	uint32_t hia_mst, gen_mst, g_enable, g_raw;
 	uint32_t dfe_cfg, dfe_thr, dse_cfg, dse_thr;
 	uint32_t in_dbuf, in_tbuf, out_dbuf, token_ctrl, func_en, func2_en, ctx_ctrl;
+	char cfg_said[160];           /* the last configuration refusal reported */
 	struct mring ring[EIP97_MAX_RINGS];
 };
 _Static_assert(offsetof(struct ofl_sim_eip97, base) == 0, "ofl_sim_block_of() needs the model first");
 
-/* One packet as fetched from the rings. */
+/* One packet as fetched from the rings, and what running it produced. */
 struct pkt {
 	uint32_t cd[EIP97_CD_WORDS];
 	uint32_t ncd, nrd;
@@ -94,6 +129,9 @@ struct pkt {
 	uint32_t rd_w0[MAX_SEGS];
 	uint64_t out_addr[MAX_SEGS];
 	uint32_t out_written[MAX_SEGS];
+	uint32_t err;
+	uint8_t *out;                 /* the output stream, stored after the pipe */
+	size_t out_len;
 };
 
 static uint64_t bus_to_phys(const struct ofl_sim_eip97 *m, uint64_t bus)
@@ -153,19 +191,30 @@ static void ring_fatal(struct ofl_sim_eip97 *m, uint32_t idx, bool dma)
 	r->cdr.stat |= EIP97_STAT_ERR | (dma ? EIP97_STAT_DMA_ERR : 0);
 	r->rdr.stat |= EIP97_STAT_ERR | (dma ? EIP97_STAT_DMA_ERR : 0);
 	r->hung = true;
+	r->dse_reset = false;
 	aic_update(r, idx);
+}
+
+/* The ring's threads of one engine (DFE or DSE THR_CTRL) run: enabled for it, not in reset. */
+static bool thr_runs(uint32_t thr, uint32_t idx)
+{
+	return !(thr & EIP97_THR_RESET_PE) && (thr & EIP97_THR_EN) && (EIP97_THR_RING_MASK(thr) & EIP97_BIT(idx));
+}
+
+/* Are the ring's DFE or DSE threads running (so that its registers may not be re-prepared)? */
+static bool ring_threads_run(const struct ofl_sim_eip97 *m, uint32_t idx)
+{
+	return thr_runs(m->dfe_thr, idx) || thr_runs(m->dse_thr, idx);
 }
 
 /* The ring is configured and enabled (see the file comment). Lock held. */
 static bool ring_ready(struct ofl_sim_eip97 *m, uint32_t idx)
 {
 	const struct mring *r = &m->ring[idx];
-	uint32_t bit = EIP97_BIT(idx), cdw = EIP97_DESC_SIZE_WORDS(r->cdr.desc_size);
+	uint32_t cdw = EIP97_DESC_SIZE_WORDS(r->cdr.desc_size);
 	uint32_t rdw = EIP97_DESC_SIZE_WORDS(r->rdr.desc_size);
 
-	if (r->hung || (m->dfe_thr & EIP97_THR_RESET_PE) || (m->dse_thr & EIP97_THR_RESET_PE) ||
-	    !(m->dfe_thr & EIP97_THR_EN) || !(m->dse_thr & EIP97_THR_EN) ||
-	    !(EIP97_THR_RING_MASK(m->dfe_thr) & bit) || !(EIP97_THR_RING_MASK(m->dse_thr) & bit))
+	if (r->hung || m->stuck || !thr_runs(m->dfe_thr, idx) || !thr_runs(m->dse_thr, idx))
 		return false;
 	if (!r->cdr.cfg || !r->rdr.cfg || !r->cdr.ring_size || !r->rdr.ring_size)
 		return false;
@@ -176,23 +225,122 @@ static bool ring_ready(struct ofl_sim_eip97 *m, uint32_t idx)
 	return true;
 }
 
-static bool fits(const struct ofl_sim_eip97 *m, uint32_t idx)
+/*
+ * The values Linux safexcel_hw_init() writes on the EIP97 path (§6.1), the
+ * only configuration the model runs (see the file comment).
+ */
+static const struct {
+	uint32_t off, val;
+	const char *name;
+} linux_cfg[] = {
+	{ EIP97_GEN_MST_CTRL, EIP97_GEN_MST_CTRL_VALUE, "MST_CTRL" },
+	{ EIP97_DFE_CFG, EIP97_DFE_CFG_VALUE, "HIA_DFE_CFG" },
+	{ EIP97_DSE_CFG, EIP97_DSE_CFG_VALUE, "HIA_DSE_CFG" },
+	{ EIP97_PE_IN_DBUF_THRES, EIP97_IN_DBUF_VALUE, "PE_IN_DBUF_THRES" },
+	{ EIP97_PE_IN_TBUF_THRES, EIP97_IN_TBUF_VALUE, "PE_IN_TBUF_THRES" },
+	{ EIP97_PE_OUT_DBUF_THRES, EIP97_OUT_DBUF_VALUE, "PE_OUT_DBUF_THRES" },
+	{ EIP97_EIP96_TOKEN_CTRL, EIP97_TOKEN_CTRL_VALUE, "PE_EIP96_TOKEN_CTRL" },
+	{ EIP97_EIP96_FUNCTION_EN, EIP97_FUNCTION_ALL, "PE_EIP96_FUNCTION_EN" },
+	{ EIP97_EIP96_FUNCTION2_EN, EIP97_FUNCTION_ALL, "PE_EIP96_FUNCTION2_EN" },
+};
+
+static uint32_t *misc_reg(struct ofl_sim_eip97 *m, uint32_t off);
+
+/*
+ * A register of ring idx or of the engine that does not hold Linux's value:
+ * its sentence in `why` and true. Lock held.
+ */
+static bool config_refused(struct ofl_sim_eip97 *m, uint32_t idx, char *why, size_t wl)
 {
-	return EIP97_CFG_FETCH_SIZE(m->ring[idx].cdr.cfg) <= (1u << m->p.cfsize) << m->p.hwdataw;
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(linux_cfg); i++) {
+		uint32_t v = *misc_reg(m, linux_cfg[i].off);
+		if (v != linux_cfg[i].val) {
+			snprintf(why, wl, "eip97 model: %s is 0x%08x; the model runs packets only with the value "
+				 "Linux safexcel_hw_init() writes, 0x%08x", linux_cfg[i].name, v, linux_cfg[i].val);
+			return true;
+		}
+	}
+	const struct mring *r = &m->ring[idx];
+	if (r->cdr.dma_cfg != EIP97_CDR_DMA_CFG || r->rdr.dma_cfg != EIP97_RDR_DMA_CFG) {
+		bool c = r->cdr.dma_cfg != EIP97_CDR_DMA_CFG;
+		snprintf(why, wl, "eip97 model: ring %u %s DMA_CFG is 0x%08x; the model runs packets only with "
+			 "the value Linux safexcel_hw_setup_%cdesc_rings() writes, 0x%08x", idx, c ? "CDR" : "RDR",
+			 c ? r->cdr.dma_cfg : r->rdr.dma_cfg, c ? 'c' : 'r',
+			 c ? EIP97_CDR_DMA_CFG : EIP97_RDR_DMA_CFG);
+		return true;
+	}
+	return false;
 }
 
-/* model: a CD fetch block larger than the CD FIFO never fetches (flags ERR once). */
+/*
+ * An xDR's fetch block (CFG) against its FIFO: the high half is fetch
+ * count x descriptor fetch size (CD: the CD size, RD: 4 words, rounded up to
+ * bus words), the low half fetch count x stride, both in words (Linux
+ * safexcel_hw_setup_{c,r}desc_rings()); the block must fit the FIFO of
+ * 2^cfsize / 2^rfsize bus words.
+ */
+static bool xdr_cfg_fits(const struct ofl_sim_eip97 *m, const struct xdr *x, bool cdr)
+{
+	uint32_t unit = eip97_round_words(cdr ? EIP97_DESC_SIZE_WORDS(x->desc_size) : EIP97_RD_FETCH_WORDS,
+					  m->p.hwdataw);
+	uint32_t stride = EIP97_DESC_STRIDE_WORDS(x->desc_size);
+	uint32_t hi = EIP97_CFG_FETCH_SIZE(x->cfg), lo = EIP97_CFG_FETCH_STRIDE(x->cfg);
+	uint32_t fifo = (1u << (cdr ? m->p.cfsize : m->p.rfsize)) << m->p.hwdataw;
+
+	if (!unit || !stride || hi % unit || lo % stride || hi / unit != lo / stride || !hi)
+		return false;
+	return hi <= fifo;
+}
+
+static bool fits(const struct ofl_sim_eip97 *m, uint32_t idx)
+{
+	return xdr_cfg_fits(m, &m->ring[idx].cdr, true) && xdr_cfg_fits(m, &m->ring[idx].rdr, false);
+}
+
+/* model: a fetch block the FIFO cannot hold never fetches (flags ERR once). */
 static bool fetch_fits(struct ofl_sim_eip97 *m, uint32_t idx)
 {
 	struct mring *r = &m->ring[idx];
+	bool ok = true;
 
-	if (fits(m, idx))
-		return true;
-	if (!(r->cdr.stat & EIP97_STAT_ERR)) {
-		r->cdr.stat |= EIP97_STAT_ERR;
-		aic_update(r, idx);
+	for (int k = 0; k < 2; k++) {
+		struct xdr *x = k ? &r->rdr : &r->cdr;
+		if (xdr_cfg_fits(m, x, k == 0))
+			continue;
+		ok = false;
+		if (!(x->stat & EIP97_STAT_ERR)) {
+			x->stat |= EIP97_STAT_ERR;
+			aic_update(r, idx);
+		}
 	}
-	return false;
+	return ok;
+}
+
+/* The ring could fetch now, configuration allowing (no side effects). Lock held. */
+static bool ring_can_fetch(struct ofl_sim_eip97 *m, uint32_t idx)
+{
+	char why[160];
+
+	return ring_ready(m, idx) && fits(m, idx) && !config_refused(m, idx, why, sizeof(why));
+}
+
+/*
+ * A doorbell on a ring whose configuration the model refuses: said at once
+ * (once per refusal), so that the driver's write is where it shows. Lock held.
+ */
+static bool config_refusal_said(struct ofl_sim_eip97 *m, uint32_t idx)
+{
+	char why[160];
+
+	if (!config_refused(m, idx, why, sizeof(why))) {
+		m->cfg_said[0] = '\0';
+		return false;
+	}
+	if (strcmp(why, m->cfg_said) != 0) {
+		ofl_strlcpy(m->cfg_said, why, sizeof(m->cfg_said));
+		ofl_sim_bus_error(m->sim, "%s", why);
+	}
+	return true;
 }
 
 /* ------------------------------------------------------------- packet fetch */
@@ -206,7 +354,7 @@ static enum fetch fetch(struct ofl_sim_eip97 *m, uint32_t idx, struct pkt *k)
 	uint32_t cs = xdr_stride(&r->cdr), rs = xdr_stride(&r->rdr);
 	uint64_t cbase = xdr_base(&r->cdr), rbase = xdr_base(&r->rdr);
 
-	if (!ring_ready(m, idx) || r->cdr.prep < cs || !fetch_fits(m, idx))
+	if (!ring_ready(m, idx) || r->cdr.prep < cs || !fetch_fits(m, idx) || config_refusal_said(m, idx))
 		return F_NONE;
 	uint32_t off = r->cdr.proc_pntr % r->cdr.ring_size;
 	if (rd_words(m, cbase + off, k->cd, EIP97_CD_WORDS) < 0) {
@@ -218,7 +366,8 @@ static enum fetch fetch(struct ofl_sim_eip97 *m, uint32_t idx, struct pkt *k)
 		return F_HUNG;
 	}
 	if (EIP97_CD_PKT_LEN(k->cd[EIP97_CD_W_PKT]) == 0) {
-		r->hung = true; /* zero-length packets hang the engine (hw/eip97.h §6.5) */
+		m->stuck = true; /* zero-length packets hang the engine (hw/eip97.h §6.5) */
+		m->stuck_ring = idx;
 		return F_HUNG;
 	}
 	uint32_t w[EIP97_CD_WORDS];
@@ -278,22 +427,44 @@ static uint32_t iv_words(uint32_t opts, bool *bad)
 	}
 }
 
-/* Run a fetched packet (no lock held): returns the error code, fills the output sizes. */
-static uint32_t run(struct ofl_sim_eip97 *m, struct pkt *k, bool adcp, uint32_t *out_len, bool *ovf)
+/*
+ * The CD's type and options as Linux sends them (safexcel_add_cdesc(),
+ * EIP197_OPTION_*): type BCLA (EXTENDED is the EIP197's record-cache
+ * command; the EIP97 has no record cache), MAGIC, record-cache control
+ * RC_AUTO, no undefined bit. 0 or the error bit (model: a token error /
+ * a context error for the record-cache control).
+ */
+static uint32_t cd_options_error(uint32_t w6)
+{
+	uint32_t opts = EIP97_CD_OPTIONS(w6);
+
+	if (EIP97_CD_TYPE(w6) != EIP97_CD_TYPE_BCLA || !(opts & EIP97_OPT_MAGIC) ||
+	    (opts & ~EIP97_OPT_KNOWN))
+		return EIP97_E_TOKEN;
+	if ((opts & EIP97_OPT_RC_MASK) != EIP97_OPT_RC_AUTO)
+		return EIP97_E_CONTEXT;
+	return 0;
+}
+
+/* Run a fetched packet (no lock held): k->err, and its output in k->out / k->out_len. */
+static void run(struct ofl_sim_eip97 *m, struct pkt *k, bool adcp)
 {
 	const uint32_t *cd = k->cd;
 	uint32_t opts = EIP97_CD_OPTIONS(cd[EIP97_CD_W_PKT]), tok[4 + 255];
-	uint32_t pkt_len = EIP97_CD_PKT_LEN(cd[EIP97_CD_W_PKT]), err = 0, acd = EIP97_CD_ACDATA(cd[0]);
+	uint32_t pkt_len = EIP97_CD_PKT_LEN(cd[EIP97_CD_W_PKT]), acd = EIP97_CD_ACDATA(cd[0]);
 	bool bad = false;
 	uint32_t ivw = iv_words(opts, &bad);
-	uint8_t iv[16], *in = NULL, *out = NULL;
+	uint8_t iv[16], *in = NULL;
 	size_t total = 0, cap = 0;
 	unsigned ntok = 0;
 
-	*out_len = 0;
-	*ovf = false;
-	if (bad || (acd && !adcp))
-		return EIP97_E_TOKEN;
+	k->out = NULL;
+	k->out_len = 0;
+	k->err = cd_options_error(cd[EIP97_CD_W_PKT]);
+	if (!k->err && (bad || (acd && !adcp)))
+		k->err = EIP97_E_TOKEN;
+	if (k->err)
+		return;
 	for (uint32_t i = 0; i < ivw; i++) {
 		uint32_t v = cd[EIP97_CD_W_TOKEN + i];
 		iv[4 * i] = (uint8_t)v;
@@ -306,79 +477,106 @@ static uint32_t run(struct ofl_sim_eip97 *m, struct pkt *k, bool adcp, uint32_t 
 	uint64_t atok = (uint64_t)cd[EIP97_CD_W_ATOK_HI] << 32 | cd[EIP97_CD_W_ATOK_LO];
 	for (uint32_t i = 0; i < acd; i += 16) {
 		uint32_t n = OFL_MIN(16u, acd - i);
-		if (rd_words(m, atok + 4u * i, tok + ntok, n) < 0)
-			return EIP97_E_DMA;
+		if (rd_words(m, atok + 4u * i, tok + ntok, n) < 0) {
+			k->err = EIP97_E_DMA;
+			return;
+		}
 		ntok += n;
 	}
-	/* the context record: SIZE data words after the two control words */
-	uint64_t ctx = ((uint64_t)cd[EIP97_CD_W_CTX_HI] << 32 | cd[EIP97_CD_W_CTX_LO]) & ~3ull;
+	/*
+	 * The context record: SIZE data words after the two control words.
+	 * model: without 64BIT_CTX the context pointer is word 8 alone.
+	 */
+	uint64_t ctx = ((opts & EIP97_OPT_64BIT_CTX) ? (uint64_t)cd[EIP97_CD_W_CTX_HI] << 32 : 0) |
+		       (cd[EIP97_CD_W_CTX_LO] & ~3u);
 	uint32_t size = EIP97_C0_SIZE_GET(cd[EIP97_CD_W_CONTROL0]);
-	if ((cd[EIP97_CD_W_CTX_LO] & 3u) != EIP97_CTX_SMALL || !(opts & EIP97_OPT_CTX_CTRL_IN_CMD))
-		return EIP97_E_CONTEXT; /* model: only the small record with control words in the CD */
+	if ((cd[EIP97_CD_W_CTX_LO] & 3u) != EIP97_CTX_SMALL || !(opts & EIP97_OPT_CTX_CTRL_IN_CMD)) {
+		k->err = EIP97_E_CONTEXT; /* model: only the small record with control words in the CD */
+		return;
+	}
 	uint8_t ctxb[256 * 4];
-	if (size && ofl_sim_dma_read(m->sim, bus_to_phys(m, ctx + EIP97_CTX_DATA_OFF), ctxb, size * 4u) < 0)
-		return EIP97_E_DMA;
+	if (size && ofl_sim_dma_read(m->sim, bus_to_phys(m, ctx + EIP97_CTX_DATA_OFF), ctxb, size * 4u) < 0) {
+		k->err = EIP97_E_DMA;
+		return;
+	}
 	for (uint32_t i = 0; i < k->ncd; i++)
 		total += k->in_len[i];
-	if (total != pkt_len)
-		return EIP97_E_PKT_LEN;
+	if (total != pkt_len) {
+		k->err = EIP97_E_PKT_LEN;
+		goto done;
+	}
 	for (uint32_t i = 0; i < k->nrd; i++)
 		cap += EIP97_RD_PARTICLE(k->rd_w0[i]);
 	in = malloc(total ? total : 1);
 	size_t ocap = OFL_MAX(cap, total) + 256u;
-	out = malloc(ocap);
-	if (!in || !out) {
-		err = EIP97_E_DMA;
+	k->out = malloc(ocap);
+	if (!in || !k->out) {
+		k->err = EIP97_E_DMA;
 		goto done;
 	}
 	for (uint32_t i = 0, off = 0; i < k->ncd; off += k->in_len[i], i++)
 		if (k->in_len[i] &&
 		    ofl_sim_dma_read(m->sim, bus_to_phys(m, k->in_addr[i]), in + off, k->in_len[i]) < 0) {
-			err = EIP97_E_DMA;
+			k->err = EIP97_E_DMA;
 			goto done;
 		}
 	struct eip97_job j = {
 		.control0 = cd[EIP97_CD_W_CONTROL0], .control1 = cd[EIP97_CD_W_CONTROL1], .ctx = ctxb,
 		.ctx_len = size * 4u, .iv = iv, .iv_words = ivw, .tok = tok, .ntok = ntok, .in = in,
-		.in_len = total, .out = out, .out_cap = ocap,
+		.in_len = total, .out = k->out, .out_cap = ocap,
 	};
-	err = eip97_pe_run(m->pe, &j);
-	/* scatter the output over the RD buffers in ring order */
-	size_t done = 0;
-	for (uint32_t i = 0; i < k->nrd; i++) {
-		size_t n = OFL_MIN((size_t)EIP97_RD_PARTICLE(k->rd_w0[i]), j.out_len - done);
-		k->out_written[i] = (uint32_t)n;
-		if (n && ofl_sim_dma_write(m->sim, bus_to_phys(m, k->out_addr[i]), out + done, n) < 0)
-			err |= EIP97_E_DMA;
-		done += n;
-	}
-	*ovf = j.out_len > done;
-	*out_len = (uint32_t)j.out_len;
+	k->err = eip97_pe_run(m->pe, &j);
+	k->out_len = j.out_len;
 done:
 	ofl_wipe(ctxb, sizeof(ctxb));
 	free(in);
-	free(out);
-	return err;
+}
+
+/*
+ * Store the output over the RD buffers in ring order (no lock held). The
+ * index of the RD that ends the packet: the one holding the last byte, the
+ * first when there is none, the last when the output did not fit (*ovf).
+ */
+static uint32_t store(struct ofl_sim_eip97 *m, struct pkt *k, bool *ovf)
+{
+	size_t done = 0;
+	uint32_t last = 0;
+
+	for (uint32_t i = 0; i < k->nrd; i++) {
+		size_t n = OFL_MIN((size_t)EIP97_RD_PARTICLE(k->rd_w0[i]), k->out_len - done);
+		k->out_written[i] = (uint32_t)n;
+		if (n && ofl_sim_dma_write(m->sim, bus_to_phys(m, k->out_addr[i]), k->out + done, n) < 0)
+			k->err |= EIP97_E_DMA;
+		if (n)
+			last = i;
+		done += n;
+	}
+	*ovf = k->out_len > done;
+	if (*ovf)
+		last = k->nrd - 1u;
+	free(k->out);
+	k->out = NULL;
+	return last;
 }
 
 /* Write the RDs back and count the packet. Lock held. */
-static void complete(struct ofl_sim_eip97 *m, uint32_t idx, struct pkt *k, uint32_t err,
-		     uint32_t out_len, bool ovf, bool lost)
+static void complete(struct ofl_sim_eip97 *m, uint32_t idx, struct pkt *k, uint32_t last, bool ovf,
+		     bool lost)
 {
 	struct mring *r = &m->ring[idx];
 	uint32_t cs = xdr_stride(&r->cdr), rs = xdr_stride(&r->rdr), res = eip97_res_offset(m->p.hwdataw);
+	uint32_t err = k->err;
 
-	for (uint32_t i = 0; i < k->nrd; i++) {
-		uint32_t w0 = (k->rd_w0[i] & ~(0x1ffffu | EIP97_RD_DESC_OVF | EIP97_RD_BUF_OVF)) |
-			      k->out_written[i];
-		bool last = i + 1 == k->nrd;
-		if (last && ovf)
-			w0 |= EIP97_RD_BUF_OVF;
+	for (uint32_t i = 0; i <= last; i++) {
+		uint32_t w0 = (k->rd_w0[i] & ~(0x1ffffu | EIP97_RD_DESC_OVF | EIP97_RD_BUF_OVF |
+					       EIP97_RD_FIRST_SEG | EIP97_RD_LAST_SEG)) |
+			      k->out_written[i] | (i == 0 ? EIP97_RD_FIRST_SEG : 0) |
+			      (i == last ? EIP97_RD_LAST_SEG : 0) | (i == last && ovf ? EIP97_RD_BUF_OVF : 0);
 		if (wr_words(m, k->rd_addr[i], &w0, 1) < 0)
 			err |= EIP97_E_DMA;
-		if (last) {
+		if (i == last) {
 			uint32_t t[EIP97_RD_RESULT_WORDS] = { 0 };
-			t[0] = (out_len & 0x1ffffu) | EIP97_RES_ERR_PREP(err);
+			t[0] = ((uint32_t)k->out_len & 0x1ffffu) | EIP97_RES_ERR_PREP(err);
 			t[2] = k->cd[EIP97_CD_W_APPID] & 0xffffu;
 			wr_words(m, k->rd_addr[i] + res * 4u, t, EIP97_RD_RESULT_WORDS);
 		}
@@ -398,9 +596,11 @@ static void complete(struct ofl_sim_eip97 *m, uint32_t idx, struct pkt *k, uint3
 	if (lost)
 		return; /* the work is done, the completion is never counted */
 	r->rdr.proc_bytes += k->nrd * rs;
+	if (!(r->rdr.thresh & EIP97_THRESH_PKT_MODE))
+		return; /* model: descriptor mode counts no packets [U] */
 	r->rdr.proc_pkts++;
 	uint32_t th = EIP97_THRESH_PROC_PKT(r->rdr.thresh);
-	if ((r->rdr.thresh & EIP97_THRESH_PKT_MODE) && th && r->rdr.proc_pkts >= th) {
+	if (th && r->rdr.proc_pkts >= th) {
 		r->rdr.stat |= EIP97_STAT_THRESH;
 		aic_update(r, idx);
 	}
@@ -409,17 +609,17 @@ static void complete(struct ofl_sim_eip97 *m, uint32_t idx, struct pkt *k, uint3
 /* Serve one packet of ring idx: true if something happened. */
 static bool serve(struct ofl_sim_eip97 *m, uint32_t idx)
 {
-	struct mring *r = &m->ring[idx];
 	struct pkt *k = malloc(sizeof(*k));
-	uint32_t arg = 0, err, out_len;
+	uint32_t arg = 0;
 	bool ovf, lost;
 
 	if (!k)
 		return false;
 	pthread_mutex_lock(&m->mu);
-	enum fetch f = fetch(m, idx, k);
+	enum fetch f = m->stuck ? F_NONE : fetch(m, idx, k);
 	if (f == F_GOT && ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_STUCK, NULL, 0, NULL)) {
-		r->hung = true; /* stops before finishing; only a ring reset releases it */
+		m->stuck = true; /* the pipe holds the packet; only teardown releases it */
+		m->stuck_ring = idx;
 		f = F_HUNG;
 	}
 	if (f != F_GOT) {
@@ -427,22 +627,21 @@ static bool serve(struct ofl_sim_eip97 *m, uint32_t idx)
 		free(k);
 		return f == F_HUNG;
 	}
-	uint32_t gen = r->gen;
-	bool adcp = r->cdr.desc_size & EIP97_DESC_ADCP;
+	bool adcp = m->ring[idx].cdr.desc_size & EIP97_DESC_ADCP;
 	m->busy = true;
 	pthread_mutex_unlock(&m->mu);
 
-	err = run(m, k, adcp, &out_len, &ovf);
+	run(m, k, adcp);
 	if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_ERROR, NULL, 0, &arg))
-		err |= arg ? (arg & EIP97_RES_ERR_ALL) : EIP97_E_DMA;
+		k->err |= arg ? (arg & EIP97_RES_ERR_ALL) : EIP97_E_DMA;
 	lost = ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_LOST, NULL, 0, NULL);
 	if (ofl_sim_fault_take(m->sim, OFL_SIM_FAULT_DELAY, NULL, 0, &arg)) {
 		struct timespec ts = { (time_t)(arg / 1000000u), (long)(arg % 1000000u) * 1000L };
-		nanosleep(&ts, NULL); /* model: a late completion delays the whole (single) pipe */
+		nanosleep(&ts, NULL); /* model: a late packet holds the whole (single) pipe */
 	}
+	uint32_t last = store(m, k, &ovf);
 	pthread_mutex_lock(&m->mu);
-	if (gen == r->gen)
-		complete(m, idx, k, err, out_len, ovf, lost);
+	complete(m, idx, k, last, ovf, lost);
 	m->busy = false;
 	pthread_mutex_unlock(&m->mu);
 	free(k);
@@ -482,7 +681,7 @@ static bool model_idle(struct ofl_sim_model *base)
 
 	pthread_mutex_lock(&m->mu);
 	for (uint32_t i = 0; i < EIP97_MAX_RINGS && idle; i++)
-		if (m->ring[i].cdr.prep && ring_ready(m, i) && fits(m, i))
+		if (m->ring[i].cdr.prep && ring_can_fetch(m, i))
 			idle = false;
 	idle = idle && !m->busy;
 	pthread_mutex_unlock(&m->mu);
@@ -522,43 +721,85 @@ static uint32_t xdr_read(struct xdr *x, uint32_t off)
 	}
 }
 
+/* A count write that breaks the ring's accounting: a bus error, and the ring stops in fatal error. */
+static void count_refused(struct ofl_sim_eip97 *m, uint32_t idx, bool cdr, const char *reg, const char *why)
+{
+	ofl_sim_bus_error(m->sim, "eip97 model: ring %u %s %s: %s; the ring stops (STAT.ERR)", idx,
+			  cdr ? "CDR" : "RDR", reg, why);
+	ring_fatal(m, idx, false);
+}
+
+/* CLR_COUNT of a ring counter (Linux: only while preparing rings, threads out of the ring). */
+static void count_clear(struct ofl_sim_eip97 *m, uint32_t idx, bool cdr, uint32_t off)
+{
+	struct mring *r = &m->ring[idx];
+	struct xdr *x = cdr ? &r->cdr : &r->rdr;
+	const char *reg = off == EIP97_XDR_PREP_COUNT ? "PREP_COUNT" : "PROC_COUNT";
+
+	if (ring_threads_run(m, idx)) {
+		ofl_sim_bus_error(m->sim, "eip97 model: ring %u %s %s CLR_COUNT while the ring's DFE/DSE "
+				  "threads run (Linux clears ring counters only with them reset or disabled, "
+				  "safexcel_hw_init()): ignored", idx, cdr ? "CDR" : "RDR", reg);
+		return;
+	}
+	if (off == EIP97_XDR_PREP_COUNT) {
+		x->prep = 0;
+		if (cdr && r->hung && r->dse_reset) { /* model: re-prepared after a DSE reset */
+			r->hung = false;
+			r->cdr.stat &= ~(EIP97_STAT_ERR | EIP97_STAT_DMA_ERR);
+			r->rdr.stat &= ~(EIP97_STAT_ERR | EIP97_STAT_DMA_ERR);
+		}
+	} else {
+		x->proc_pkts = x->proc_bytes = 0;
+	}
+}
+
 static void xdr_write(struct ofl_sim_eip97 *m, uint32_t idx, bool cdr, uint32_t off, uint32_t v)
 {
 	struct mring *r = &m->ring[idx];
 	struct xdr *x = cdr ? &r->cdr : &r->rdr;
-	uint32_t *reg = xdr_reg(x, off);
+	uint32_t *reg = xdr_reg(x, off), stride = xdr_stride(x), n = v & 0xffffffu;
+	char why[120];
 
 	if (reg) {
 		*reg = v;
-		if (off == EIP97_XDR_CFG && v)
+		if ((off == EIP97_XDR_CFG && v) || off == EIP97_XDR_DMA_CFG)
 			ofl_sim_thread_kick(&m->th); /* descriptors prepared before fetching was enabled */
 		return;
 	}
 	switch (off) {
 	case EIP97_XDR_PREP_COUNT:
 		if (v & EIP97_COUNT_CLR) {
-			x->prep = 0;
-			if (cdr) { /* model: the ring reset point */
-				r->hung = false;
-				r->gen++;
-				r->st.resets++;
-			}
+			count_clear(m, idx, cdr, off);
 			break;
 		}
-		x->prep += v & 0xfffffcu;
+		if (!stride || n % stride) {
+			snprintf(why, sizeof(why), "%u bytes prepared, not a whole number of %u-byte descriptors",
+				 n, stride);
+			count_refused(m, idx, cdr, "PREP_COUNT", why);
+			break;
+		}
+		x->prep += n;
 		if (x->ring_size)
-			x->prep_pntr = (x->prep_pntr + (v & 0xfffffcu)) % x->ring_size;
-		if (cdr)
-			fetch_fits(m, idx); /* flags a fetch block the CD FIFO cannot hold */
+			x->prep_pntr = (x->prep_pntr + n) % x->ring_size;
+		if (cdr && fetch_fits(m, idx)) /* flags a fetch block the FIFOs cannot hold */
+			config_refusal_said(m, idx);
 		ofl_sim_thread_kick(&m->th);
 		break;
 	case EIP97_XDR_PROC_COUNT:
 		if (v & EIP97_COUNT_CLR) {
-			x->proc_pkts = x->proc_bytes = 0;
+			count_clear(m, idx, cdr, off);
 			break;
 		}
-		x->proc_pkts -= OFL_MIN(x->proc_pkts, EIP97_PROC_PKTS(v));
-		x->proc_bytes -= OFL_MIN(x->proc_bytes, EIP97_PROC_BYTES(v));
+		if (EIP97_PROC_PKTS(v) > x->proc_pkts || EIP97_PROC_BYTES(v) > x->proc_bytes ||
+		    (stride && EIP97_PROC_BYTES(v) % stride) || (v & 3u)) {
+			snprintf(why, sizeof(why), "acknowledged %u packets and %u bytes, %u and %u were processed",
+				 EIP97_PROC_PKTS(v), EIP97_PROC_BYTES(v), x->proc_pkts, x->proc_bytes);
+			count_refused(m, idx, cdr, "PROC_COUNT", why);
+			break;
+		}
+		x->proc_pkts -= EIP97_PROC_PKTS(v);
+		x->proc_bytes -= EIP97_PROC_BYTES(v);
 		break;
 	case EIP97_XDR_STAT:
 		x->stat &= ~v;
@@ -579,8 +820,8 @@ static int aic_index(const struct ofl_sim_eip97 *m, uint32_t off)
 
 static uint32_t thr_stat(const struct ofl_sim_eip97 *m, uint32_t ctrl)
 {
-	/* model: threads idle (15:12 set) while held in reset with no packet in flight */
-	return (ctrl & EIP97_THR_RESET_PE) && !m->busy ? EIP97_DSE_THR_IDLE : 0;
+	/* model: threads idle (15:12 set) while held in reset with no packet in the pipe */
+	return (ctrl & EIP97_THR_RESET_PE) && !m->busy && !m->stuck ? EIP97_DSE_THR_IDLE : 0;
 }
 
 static uint32_t *misc_reg(struct ofl_sim_eip97 *m, uint32_t off)
@@ -669,11 +910,15 @@ static void reg_write(struct ofl_sim_eip97 *m, uint32_t off, uint32_t v)
 		return;
 	}
 	uint32_t *reg = misc_reg(m, off);
-	if (reg) {
-		*reg = v;
-		if (off == EIP97_DFE_THR_CTRL || off == EIP97_DSE_THR_CTRL)
-			ofl_sim_thread_kick(&m->th);
+	if (!reg)
+		return;
+	*reg = v;
+	if (off == EIP97_DSE_THR_CTRL && (v & EIP97_THR_RESET_PE)) {
+		m->dse_resets++;
+		for (uint32_t i = 0; i < EIP97_MAX_RINGS; i++)
+			m->ring[i].dse_reset = true; /* a fatal ring may now be re-prepared */
 	}
+	ofl_sim_thread_kick(&m->th); /* threads or configuration changed: rings may run */
 }
 
 static uint32_t bswap(uint32_t v)
@@ -724,7 +969,9 @@ void ofl_sim_eip97_stats(struct ofl_sim_eip97 *m, uint32_t ring, struct ofl_sim_
 		return;
 	pthread_mutex_lock(&m->mu);
 	*out = m->ring[ring].st;
-	out->hung = m->ring[ring].hung;
+	out->hung = m->ring[ring].hung || (m->stuck && m->stuck_ring == ring);
+	out->in_pipe = m->busy || m->stuck;
+	out->resets = m->dse_resets;
 	pthread_mutex_unlock(&m->mu);
 }
 

@@ -66,8 +66,9 @@ struct ofl_sim_eip97_stats {
 	uint64_t bytes_in;          /* input bytes fetched */
 	uint64_t errors;            /* packets completed with a non-zero error code */
 	uint32_t last_error;        /* error code of the last failed packet */
-	uint32_t hung;              /* rings currently hung (zero-length packet, stuck fault) */
-	uint64_t resets;            /* ring resets (CLR_COUNT on a CDR PREP_COUNT) */
+	uint32_t hung;              /* the ring is hung: fatal error, or its packet holds the pipe */
+	uint64_t resets;            /* DSE thread resets of the engine (DSE_THR_CTRL RESET_PE) */
+	uint32_t in_pipe;           /* a packet is in the (one) pipe: fetched, not yet completed */
 };
 void ofl_sim_eip97_stats(struct ofl_sim_eip97 *m, uint32_t ring, struct ofl_sim_eip97_stats *out);
 

@@ -753,6 +753,15 @@ static bool setup_gcm(struct run *r, uint32_t c0, uint32_t c1)
 	return true;
 }
 
+/* Does an instruction of the token end the packet (status LAST_PACKET, §5.1)? */
+static bool token_ends(const struct eip97_job *j)
+{
+	for (unsigned i = 0; i < j->ntok; i++)
+		if (EIP97_TOK_STAT(j->tok[i]) & EIP97_STAT_LAST_PACKET)
+			return true;
+	return false;
+}
+
 uint32_t eip97_pe_run(struct eip97_pe *pe, struct eip97_job *j)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -788,6 +797,14 @@ uint32_t eip97_pe_run(struct eip97_pe *pe, struct eip97_job *j)
 	}
 	if (!ok)
 		r->err |= EIP97_E_CONTEXT;
+	/*
+	 * model: a token no instruction of which ends the packet leaves the
+	 * EIP-96 waiting for the rest; its processing timeout (TOKEN_CTRL
+	 * ENABLE_TIMEOUT, set by Linux safexcel_hw_init()) ends the packet.
+	 * Every token Linux builds ends with LAST_PACKET (§5.3).
+	 */
+	if (!r->err && !token_ends(j))
+		r->err |= EIP97_E_TIMEOUT;
 	for (unsigned i = 0; i < j->ntok && !r->err; i++) {
 		uint32_t w = j->tok[i];
 		switch (EIP97_TOK_OP(w)) {

@@ -63,11 +63,21 @@ int ofl_sim_map(struct ofl_sim *sim, const void *fdt, int node, uint64_t phys, u
 	return 0;
 }
 
-/* A context's world; OFFLOAD_SIM_TRACE names the register trace (sim.h). */
+/*
+ * A context's world; OFFLOAD_SIM_TRACE names the register trace (sim.h);
+ * OFFLOAD_SIM_UNCACHED=device makes its uncached memory device-type.
+ */
 static int world_new(bool noncoherent, struct ofl_sim **out, char *why, size_t wl)
 {
-	const char *trace = getenv("OFFLOAD_SIM_TRACE");
-	const struct ofl_sim_opts o = { .noncoherent = noncoherent, .trace = trace && *trace ? trace : NULL };
+	const char *trace = getenv("OFFLOAD_SIM_TRACE"), *unc = getenv("OFFLOAD_SIM_UNCACHED");
+
+	if (unc && *unc && strcmp(unc, "device") != 0) {
+		snprintf(why, wl, "OFFLOAD_SIM_UNCACHED=%s: the one value is \"device\" (uncached memory of "
+			 "the models' world as arm64 Device memory); unset or empty: normal memory", unc);
+		return -EINVAL;
+	}
+	const struct ofl_sim_opts o = { .noncoherent = noncoherent, .trace = trace && *trace ? trace : NULL,
+					.uncached_device = unc && *unc };
 
 	errno = 0;
 	*out = ofl_sim_create(&o);
@@ -112,6 +122,8 @@ static const struct offload_sim_provider provider_template = {
 	.mem_clean = ofl_sim_mem_clean,
 	.mem_inval = ofl_sim_mem_inval,
 	.fw_xfer = ofl_sim_fw_xfer,
+	.mem_device = ofl_sim_mem_device,
+	.mem_access = ofl_sim_mem_access,
 };
 
 static struct offload_sim_provider provider;

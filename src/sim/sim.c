@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,8 +26,10 @@ struct ofl_sim_mem {
 	uint64_t phys;
 	size_t size;
 	enum ofl_sim_mem_mode mode;
+	bool device;  /* device-type memory: cpu is a guard mapping, ram the memory */
 	uint8_t *cpu;
-	uint8_t *ram; /* == cpu unless non-coherent */
+	uint8_t *ram; /* == cpu unless non-coherent or device-type */
+	size_t map_len; /* the guard mapping's length */
 };
 
 struct fault_slot {
@@ -104,6 +107,17 @@ struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts)
 	return sim;
 }
 
+/* The memory of a region and the region. */
+static void mem_release(struct ofl_sim_mem *m)
+{
+	if (m->device)
+		munmap(m->cpu, m->map_len);
+	else if (m->ram != m->cpu)
+		free(m->cpu);
+	free(m->ram);
+	free(m);
+}
+
 void ofl_sim_destroy(struct ofl_sim *sim)
 {
 	if (!sim)
@@ -121,13 +135,8 @@ void ofl_sim_destroy(struct ofl_sim *sim)
 	}
 	for (int i = 0; i < sim->nblocks; i++)
 		free(sim->blocks[i]);
-	for (size_t i = 0; i < sim->nmems; i++) {
-		struct ofl_sim_mem *m = sim->mems[i];
-		if (m->ram != m->cpu)
-			free(m->ram);
-		free(m->cpu);
-		free(m);
-	}
+	for (size_t i = 0; i < sim->nmems; i++)
+		mem_release(sim->mems[i]);
 	free(sim->mems);
 	if (sim->trace)
 		fclose(sim->trace);
@@ -484,20 +493,27 @@ struct ofl_sim_mem *ofl_sim_mem_alloc(struct ofl_sim *sim, size_t size, enum ofl
 	if (!m)
 		return NULL;
 	size_t alloc = (size + 4095) & ~(size_t)4095;
-	m->cpu = aligned_alloc(4096, alloc);
-	m->ram = m->cpu;
-	if (m->cpu && mode == OFL_SIM_MEM_NONCOHERENT)
-		m->ram = aligned_alloc(4096, alloc);
+	m->ram = aligned_alloc(4096, alloc);
+	m->cpu = m->ram;
+	if (m->ram && mode == OFL_SIM_MEM_NONCOHERENT) {
+		m->cpu = aligned_alloc(4096, alloc);
+	} else if (m->ram && mode == OFL_SIM_MEM_UNCACHED && sim->opts.uncached_device) {
+		/* device-type memory: the CPU view is a guard, the memory is reached by mem_access */
+		void *g = mmap(NULL, alloc, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		m->cpu = g == MAP_FAILED ? NULL : g;
+		m->device = m->cpu != NULL;
+		m->map_len = alloc;
+	}
 	if (!m->cpu || !m->ram) {
-		if (m->ram != m->cpu)
-			free(m->ram);
-		free(m->cpu);
+		if (m->cpu && m->cpu != m->ram)
+			free(m->cpu);
+		free(m->ram);
 		free(m);
 		return NULL;
 	}
-	memset(m->cpu, 0, alloc);
-	if (m->ram != m->cpu)
-		memset(m->ram, 0, alloc);
+	memset(m->ram, 0, alloc);
+	if (m->cpu != m->ram && !m->device)
+		memset(m->cpu, 0, alloc);
 	m->sim = sim;
 	m->size = size;
 	m->mode = mode;
@@ -505,10 +521,7 @@ struct ofl_sim_mem *ofl_sim_mem_alloc(struct ofl_sim *sim, size_t size, enum ofl
 	pthread_rwlock_wrlock(&sim->mem_lock);
 	if (sim->next_phys + span > sim->opts.dram_base + sim->opts.dram_size || grow_mems(sim) < 0) {
 		pthread_rwlock_unlock(&sim->mem_lock);
-		if (m->ram != m->cpu)
-			free(m->ram);
-		free(m->cpu);
-		free(m);
+		mem_release(m);
 		return NULL;
 	}
 	m->phys = sim->next_phys;
@@ -533,10 +546,37 @@ void ofl_sim_mem_free(struct ofl_sim_mem *m)
 		sim->nmems--;
 	}
 	pthread_rwlock_unlock(&sim->mem_lock);
-	if (m->ram != m->cpu)
-		free(m->ram);
-	free(m->cpu);
-	free(m);
+	mem_release(m);
+}
+
+bool ofl_sim_mem_device(const struct ofl_sim_mem *m)
+{
+	return m->device;
+}
+
+uint64_t ofl_sim_mem_access(struct ofl_sim_mem *m, size_t off, unsigned width, bool write, uint64_t v)
+{
+	uint64_t r = 0;
+
+	if ((width != 1 && width != 2 && width != 4 && width != 8) || off % width || off >= m->size ||
+	    m->size - off < width) {
+		ofl_sim_bus_error(m->sim, "alignment fault: a %u-byte %s at +0x%zx of device-type memory "
+				  "(0x%llx, 0x%zx bytes), which takes only naturally aligned accesses",
+				  width, write ? "write" : "read", off, (unsigned long long)m->phys, m->size);
+		return write ? 0 : ~0ull;
+	}
+	/* in the host's byte order, as the CPU's own store of that width would */
+	uint8_t b8 = (uint8_t)v;
+	uint16_t b16 = (uint16_t)v;
+	uint32_t b32 = (uint32_t)v;
+	void *p = width == 1 ? (void *)&b8 : width == 2 ? (void *)&b16 : width == 4 ? (void *)&b32 : (void *)&v;
+	if (write) {
+		memcpy(m->ram + off, p, width);
+		return 0;
+	}
+	memcpy(p, m->ram + off, width);
+	r = width == 1 ? b8 : width == 2 ? b16 : width == 4 ? b32 : v;
+	return r;
 }
 
 /* Line-rounded [*s, *e) of [off, off + len) inside the region. */

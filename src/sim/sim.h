@@ -164,6 +164,13 @@ struct ofl_sim_mem *ofl_sim_mem_alloc(struct ofl_sim *sim, size_t size, enum ofl
 				      void **cpu, uint64_t *phys);
 void ofl_sim_mem_free(struct ofl_sim_mem *m);
 
+/*
+ * Device-type memory (sim_provider.h mem_device / mem_access): the world
+ * makes its uncached memory so when opts.uncached_device is set.
+ */
+bool ofl_sim_mem_device(const struct ofl_sim_mem *m);
+uint64_t ofl_sim_mem_access(struct ofl_sim_mem *m, size_t off, unsigned width, bool write, uint64_t v);
+
 /* Clean (CPU -> RAM) / invalidate (RAM -> CPU) the cache lines covering [off, off + len). */
 void ofl_sim_mem_clean(struct ofl_sim_mem *m, size_t off, size_t len);
 void ofl_sim_mem_inval(struct ofl_sim_mem *m, size_t off, size_t len);
@@ -280,6 +287,11 @@ struct ofl_sim_opts {
 	uint64_t dram_size; /* 0 = default 32 GiB */
 	/* The register trace: a file every model register access is appended to (NULL: none). */
 	const char *trace;
+	/*
+	 * Uncached memory is device-type (arm64 Device-nGnRnE, as /dev/mem maps
+	 * a no-map reserved region): no plain CPU access, only mem_access().
+	 */
+	bool uncached_device;
 };
 
 /*

@@ -28,6 +28,7 @@ struct spec {
 static const char *const dspi_modes[] = { "eoq", "xspi", NULL };
 static const char *const udma_cfgs[] = { "direct", NULL };
 static const char *const ring_mems[] = { "cached", NULL };
+static const char *const sim_uncached[] = { "device", NULL };
 static const char *const providers[] = { "u-dma-buf", "reserved-memory", "dma-heap", NULL };
 
 static const struct spec specs[] = {
@@ -40,6 +41,7 @@ static const struct spec specs[] = {
 	{ "OFFLOAD_UDMA_CFG", WORDS, false, 0, 0, udma_cfgs },
 	{ "OFFLOAD_EIP97_RING_MEM", WORDS, false, 0, 0, ring_mems },
 	{ "OFFLOAD_DMA_PROVIDER", WORDS, false, 0, 0, providers },
+	{ "OFFLOAD_SIM_UNCACHED", WORDS, false, 0, 0, sim_uncached }, /* read by liboffload-sim (provider.c) */
 };
 
 int ofl_env_bool(const char *v)

@@ -13,6 +13,7 @@
 
 #include "core/internal.h"
 #include "eip97/eip97.h"
+#include "eip97_board.h"
 #ifdef OFFLOAD_HAVE_KCAPI
 #include "kcapi/kcapi_int.h"
 #endif
@@ -22,7 +23,6 @@
 #include "simutil.h"
 #include "testutil.h"
 
-#define EIP97_COMPAT "inside-secure,safexcel-eip97ies"
 #define BIG 65536u
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -40,25 +40,6 @@ static void fill(void *p, size_t n)
 	uint8_t *b = p;
 	for (size_t i = 0; i < n; i++)
 		b[i] = (uint8_t)rnd();
-}
-
-struct bx {
-	offload_ctx *ctx;
-	int dev, cpu;
-	struct eip97_engine *e;
-};
-
-static void board(struct bx *b, uint32_t flags)
-{
-	b->ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM | flags, "cpu,eip97");
-	b->dev = offload_dev_find(b->ctx, EIP97_COMPAT);
-	ck_assert_msg(b->dev >= 0, "%s", offload_last_error(b->ctx));
-	b->cpu = offload_dev_find(b->ctx, "cpu");
-	ck_assert_int_ge(b->cpu, 0);
-	b->e = ofl_ctx_device(b->ctx, b->dev)->priv;
-	ck_assert_ptr_nonnull(b->e);
-	/* the model runs in its own thread: a bound a loaded machine cannot reach (testutil.h) */
-	b->e->timeout_ns = TEST_PATIENT_NS;
 }
 
 static void board_free(struct bx *b)
@@ -590,52 +571,10 @@ START_TEST(injected_result_errors)
 }
 END_TEST
 
-static void stall_case(enum ofl_sim_fault_kind kind)
-{
-	struct bx b;
-	uint8_t x[8192], o[8192], e[8192];
-	struct ofl_sim_eip97_stats st;
-
-	board(&b, OFFLOAD_CTX_SIM_NONCOHERENT);
-	b.e->timeout_ns = TEST_IMPATIENT_NS; /* the fault never completes: reached whatever the load */
-	struct ofl_sim *sim = ofl_sim_of(b.ctx);
-	fill(x, sizeof(x));
-	cbc_cpu(&b, x, e, sizeof(x));
-	struct ofl_sim_fault f = { .kind = kind, .count = 1 };
-	ck_assert_int_eq(ofl_sim_fault_set(sim, &f), 0);
-	int r = cbc(&b, x, o, sizeof(x));
-	ck_assert_int_eq(r, -ETIMEDOUT);
-	ck_assert_ptr_nonnull(strstr(offload_last_error(b.ctx), "re-initialised"));
-	/* every ring serves again (sessions go round robin over them), however late the model runs */
-	b.e->timeout_ns = TEST_PATIENT_NS;
-	for (uint32_t i = 0; i < 2u * b.e->nrings; i++) {
-		memset(o, 0, sizeof(o));
-		ck_assert_int_eq(cbc(&b, x, o, sizeof(x)), 0);
-		ck_assert_mem_eq(o, e, sizeof(x));
-	}
-	uint64_t resets = 0;
-	struct ofl_sim_model *m = ofl_sim_model_by_node(sim, ofl_ctx_device(b.ctx, b.dev)->node);
-	for (uint32_t i = 0; i < b.e->nrings; i++) {
-		ofl_sim_eip97_stats((struct ofl_sim_eip97 *)m, i, &st);
-		resets += st.resets;
-		ck_assert_uint_eq(st.hung, 0);
-	}
-	ck_assert_uint_ge(resets, 1);
-	board_free(&b);
-}
-
-START_TEST(stuck_engine_times_out_and_recovers)
-{
-	stall_case(OFL_SIM_FAULT_STUCK);
-}
-END_TEST
-
-START_TEST(lost_completion_times_out_and_recovers)
-{
-	stall_case(OFL_SIM_FAULT_LOST);
-}
-END_TEST
-
+/*
+ * A ring that stalls (a stuck engine, a lost completion, a packet later than
+ * the timeout) is test_eip97_fidelity's (audits/eip97.md D2).
+ */
 START_TEST(late_completion_is_waited_for)
 {
 	struct bx b;
@@ -1072,8 +1011,6 @@ static Suite *suite(void)
 	tcase_add_test(e, gcm_tag_mismatch_is_ebadmsg);
 	tcase_add_test(e, result_error_bits_map_as_linux);
 	tcase_add_test(e, injected_result_errors);
-	tcase_add_test(e, stuck_engine_times_out_and_recovers);
-	tcase_add_test(e, lost_completion_times_out_and_recovers);
 	tcase_add_test(e, late_completion_is_waited_for);
 	tcase_add_test(m, threads_with_own_sessions_share_rings);
 	tcase_add_test(m, policy_selects_the_engine_with_sim);

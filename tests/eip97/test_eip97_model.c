@@ -94,10 +94,68 @@ static void ring_setup(struct mfx *f)
 	ww(f, EIP97_RDR(0) + 0x20, 31u * 4u << 16 | 31u * 12u); /* 2^5 / 1 - 1 = 31 RDs */
 	ww(f, EIP97_RDR(0) + 0x24, 0xa6c00000);
 	ww(f, EIP97_RDR(0) + 0x3c, 0xff);
+	/* safexcel_try_push_requests(): packet mode, an interrupt per packet */
+	ww(f, EIP97_RDR(0) + 0x28, 1u << 23 | 1u);
 	f->cd_w = f->rd_w = 0;
 }
 
-static void engine(struct mfx *f)
+/*
+ * Linux safexcel_hw_init() on the EIP97 path with its literal values (§6.1):
+ * master control, DFE reset and configuration, PE input thresholds, DSE
+ * reset, its idle handshake and configuration, PE output threshold, EIP-96
+ * token control and functions, then ring 0. `skip` (an offset, or 0) is
+ * written as its value with bit 0 flipped, as a driver with a wrong value
+ * would.
+ */
+static const struct {
+	uint32_t off, val;
+	const char *name;
+} linux_init[] = {
+	{ 0x1fff4, 0x7b, "MST_CTRL" },          /* EIP197_MST_CTRL_RD_CACHE(0xb) | WD_CACHE(7) */
+	{ 0xf000, 0xe7560956, "DFE_CFG" },      /* DIS_DEBUG, data 6/9, ctrl 6/7, cache 5 */
+	{ 0x10000, 0x9600, "PE_IN_DBUF_THRES" },
+	{ 0x10100, 0x7600, "PE_IN_TBUF_THRES" },
+	{ 0xf400, 0xc000c837, "DSE_CFG" },      /* DIS_DEBUG, data 7/8, cache 3, bufferable */
+	{ 0x11c00, 0x87, "PE_OUT_DBUF_THRES" },
+	{ 0x11000, 0x00430000, "TOKEN_CTRL" },  /* CTX_UPDATES | NO_TOKEN_WAIT | ENABLE_TIMEOUT */
+	{ 0x11004, 0xffffffff, "FUNCTION_EN" }, /* EIP197_FUNCTION_ALL */
+	{ 0x11030, 0xffffffff, "FUNCTION2_EN" },
+};
+
+static void init_reg(struct mfx *f, uint32_t off, uint32_t skip)
+{
+	for (size_t i = 0; i < sizeof(linux_init) / sizeof(linux_init[0]); i++)
+		if (linux_init[i].off == off)
+			ww(f, off, linux_init[i].val ^ (off == skip ? 1u : 0u));
+}
+
+static void hw_init_but(struct mfx *f, uint32_t skip)
+{
+	init_reg(f, 0x1fff4, skip);
+	ww(f, 0xf808, 0);
+	ww(f, 0xf810, 0xffffffff);
+	ww(f, 0xf200, 0x80000000);
+	init_reg(f, 0xf000, skip);
+	ww(f, 0xf200, 0);
+	init_reg(f, 0x10000, skip);
+	init_reg(f, 0x10100, skip);
+	ww(f, 0xf600, 0x80000000);
+	ck_assert_uint_eq(rr(f, 0xf604) & 0xf000, 0xf000);
+	init_reg(f, 0xf400, skip);
+	ww(f, 0xf600, 0);
+	init_reg(f, 0x11c00, skip);
+	init_reg(f, 0x11000, skip);
+	init_reg(f, 0x11004, skip);
+	init_reg(f, 0x11030, skip);
+	ring_setup(f);
+}
+
+static void hw_init(struct mfx *f)
+{
+	hw_init_but(f, 0);
+}
+
+static void engine_mem(struct mfx *f)
 {
 	struct ofl_sim_eip97_params p = { .base = BASE, .size = 0x20000, .node = -1 };
 
@@ -107,15 +165,12 @@ static void engine(struct mfx *f)
 	f->atok = mem(f, SLOTS * 64u, &f->atok_p);
 	f->rec = mem(f, EIP97_CTX_BYTES, &f->rec_p);
 	f->buf = mem(f, 4096, &f->buf_p);
-	/* §6.1 step 4, the DSE handshake */
-	ww(f, 0xf200, 0x80000000);
-	ww(f, 0xf000, 0xe7560956);
-	ww(f, 0xf200, 0);
-	ww(f, 0xf600, 0x80000000);
-	ck_assert_uint_eq(rr(f, 0xf604) & 0xf000, 0xf000);
-	ww(f, 0xf400, 0xc000c837);
-	ww(f, 0xf600, 0);
-	ring_setup(f);
+}
+
+static void engine(struct mfx *f)
+{
+	engine_mem(f);
+	hw_init(f);
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -636,7 +691,326 @@ START_TEST(rd_buffer_overflow_flag)
 }
 END_TEST
 
-START_TEST(zero_length_packet_hangs_until_ring_reset)
+/* ------------------------------------------------------------- what the silicon refuses (issue #14) */
+
+/* A 16-byte AES-ECB packet on ring 0 (2-IV option, instruction in word 14), no doorbell. */
+static void ecb16(struct mfx *f, uint32_t w6)
+{
+	unhex(f21_key, f->rec + 8);
+	struct cdspec c = { .w6 = w6, .c0 = 0x000b0404, .c1 = 0 };
+	c.tok[2] = 0x0d060010;
+	c.tok[3] = 0x20000004;
+	const uint32_t in[1][2] = { { 0, 16 } }, out[1][2] = { { 1024, 16 } };
+	packet(f, &c, in, 1, out, 1);
+}
+
+static uint64_t bus_errors(struct mfx *f, char *last, size_t n)
+{
+	return ofl_sim_bus_errors(f->sim, last, n);
+}
+
+/*
+ * audits/eip97.md §4 item 2: the init values were stored and never looked
+ * at. The model now runs packets only with the values Linux writes; one
+ * that differs is named in a bus error of the world and nothing is fetched,
+ * until the register holds Linux's value.
+ */
+START_TEST(init_values_as_linux_writes_them)
+{
+	for (size_t k = 0; k < sizeof(linux_init) / sizeof(linux_init[0]); k++) {
+		struct mfx f;
+		char last[200];
+
+		engine_mem(&f);
+		hw_init_but(&f, linux_init[k].off);
+		uint64_t e0 = bus_errors(&f, NULL, 0);
+		ecb16(&f, 16u | 0xd13u << 17);
+		doorbell(&f, 1, 1);
+		ck_assert_msg(rr(&f, EIP97_RDR(0) + 0x30) == 0, "%s 0x%08x: a packet ran", linux_init[k].name,
+			      linux_init[k].val ^ 1u);
+		ck_assert_uint_gt(bus_errors(&f, last, sizeof(last)), e0);
+		ck_assert_msg(strstr(last, linux_init[k].name) != NULL, "%s: \"%s\"", linux_init[k].name, last);
+		/* Linux's value: the prepared packet runs */
+		ww(&f, linux_init[k].off, linux_init[k].val);
+		ck_assert_int_eq(ofl_sim_wait_idle(f.sim, (int64_t)(TEST_PATIENT_NS / 1000u)), 0);
+		ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 1u << 24 | RD_STRIDE);
+		ck_assert_uint_eq(rd_err(&f, 0), 0);
+		world_free(&f);
+	}
+}
+END_TEST
+
+START_TEST(ring_dma_config_as_linux_writes_it)
+{
+	static const struct {
+		uint32_t off, val;
+	} dma[] = { { EIP97_CDR(0) + 0x24, 0xa6000000 }, { EIP97_RDR(0) + 0x24, 0xa6c00000 } };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct mfx f;
+		char last[200];
+
+		engine(&f);
+		ww(&f, dma[k].off, dma[k].val & ~(7u << 29)); /* another RD_CACHE */
+		uint64_t e0 = bus_errors(&f, NULL, 0);
+		ecb16(&f, 16u | 0xd13u << 17);
+		doorbell(&f, 1, 1);
+		ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 0);
+		ck_assert_uint_gt(bus_errors(&f, last, sizeof(last)), e0);
+		ck_assert_msg(strstr(last, "DMA_CFG") != NULL, "\"%s\"", last);
+		ww(&f, dma[k].off, dma[k].val);
+		ck_assert_int_eq(ofl_sim_wait_idle(f.sim, (int64_t)(TEST_PATIENT_NS / 1000u)), 0);
+		ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 1u << 24 | RD_STRIDE);
+		world_free(&f);
+	}
+}
+END_TEST
+
+/*
+ * §4 item 3: MAGIC, 64BIT_CTX and RC_AUTO were ignored and type EXTENDED
+ * ran as BCLA. Linux's option word is MAGIC | 64BIT_CTX | RC_AUTO |
+ * CTX_CTRL_IN_CMD (0x113) with the IV field (safexcel_add_cdesc(),
+ * EIP197_OPTION_*); the EXTENDED type is the EIP197's record-cache command.
+ */
+START_TEST(cd_options_as_linux_sends_them)
+{
+	static const struct {
+		uint32_t w6;
+		const char *what;
+	} bad[] = {
+		{ 16u | 0xd12u << 17, "no MAGIC" },
+		{ 16u | 0xd03u << 17, "record-cache control 0, not RC_AUTO" },
+		{ 16u | 0xd17u << 17, "undefined option bit 2" },
+		{ 16u | 0xd13u << 17 | 3u << 30, "type EXTENDED" },
+		{ 16u | 0xd13u << 17 | 1u << 30, "type 1" },
+		/* a 32-bit context pointer: the record's address above 4 GiB is not where it reads */
+		{ 16u | 0xd11u << 17, "no 64BIT_CTX" },
+	};
+	struct mfx f;
+
+	engine(&f);
+	ck_assert_uint_ne(f.rec_p >> 32, 0);
+	memset(f.buf, 0x5a, 16);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		uint32_t rd = f.rd_w;
+		ecb16(&f, bad[k].w6);
+		doorbell(&f, 1, 1);
+		ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 1u << 24 | RD_STRIDE);
+		ww(&f, EIP97_RDR(0) + 0x30, 1u << 24 | RD_STRIDE);
+		uint32_t e = rd_err(&f, rd);
+		ck_assert_msg(e & 0x4066u, "%s: error code 0x%04x, want a fatal bit (0x4066)", bad[k].what, e);
+	}
+	/* and Linux's word runs */
+	uint32_t rd = f.rd_w;
+	ecb16(&f, 16u | 0xd13u << 17);
+	doorbell(&f, 1, 1);
+	ck_assert_uint_eq(rd_err(&f, rd), 0);
+	world_free(&f);
+}
+END_TEST
+
+/* §4 item 4: the RDR's fetch block is checked against the RD FIFO as the CDR's is against the CD FIFO. */
+START_TEST(rd_fetch_config_fits_the_rd_fifo)
+{
+	static const uint32_t cfg[] = {
+		40u * 4u << 16 | 40u * 12u, /* 40 RDs of 4 words: 160 words, the FIFO holds 2^5 x 4 */
+		31u * 4u << 16 | 30u * 12u, /* two halves that count different RDs */
+		31u * 4u << 16 | 31u * 11u, /* a threshold that is no whole number of strides */
+	};
+
+	for (size_t k = 0; k < sizeof(cfg) / sizeof(cfg[0]); k++) {
+		struct mfx f;
+
+		engine(&f);
+		ww(&f, EIP97_RDR(0) + 0x20, cfg[k]);
+		ecb16(&f, 16u | 0xd13u << 17);
+		doorbell(&f, 1, 1);
+		ck_assert_msg(rr(&f, EIP97_RDR(0) + 0x30) == 0, "RDR CFG 0x%08x: a packet ran", cfg[k]);
+		ck_assert_uint_ne(rr(&f, EIP97_RDR(0) + 0x3c) & (1u << 2), 0);
+		world_free(&f);
+	}
+}
+END_TEST
+
+/*
+ * §4 item 5: output was scattered over whatever capacity the driver's RDs
+ * offered, and the result went to the driver's last RD. The engine ends a
+ * packet in the RD that holds its last byte (Linux only reads results
+ * where the engine set last_seg, safexcel_rdesc_check_errors()); an RD
+ * that received nothing is not written.
+ */
+START_TEST(rd_capacity_beyond_the_output)
+{
+	struct mfx f;
+	struct cdspec c;
+	uint32_t atok[1];
+	uint8_t pt[64], ct[64];
+	const uint32_t in[1][2] = { { 0, 64 } }, out[2][2] = { { 1024, 64 }, { 2048, 64 } };
+
+	engine(&f);
+	unhex(f21_pt, pt);
+	unhex(f21_ct, ct);
+	memcpy(f.buf, pt, 64);
+	cbc_spec(&f, &c, 0x000b0404, atok);
+	packet(&f, &c, in, 1, out, 2);
+	doorbell(&f, 1, 2);
+	ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 1u << 24 | 2u * RD_STRIDE);
+	ck_assert_mem_eq(f.buf + 1024, ct, 64);
+	/* RD 0: 64 bytes, first and last segment, the result token */
+	ck_assert_uint_eq(rd_w0(&f, 0) & 0x1ffff, 64);
+	ck_assert_uint_ne(rd_w0(&f, 0) & (1u << 22), 0);
+	ck_assert_uint_eq(rd_err(&f, 0), 0);
+	ck_assert_uint_eq(get32(f.rdr + 16) & 0x1ffff, 64);
+	/* RD 1: as the driver left it (safexcel_add_rdesc(): "assume error") */
+	ck_assert_uint_eq(rd_w0(&f, 1), 64u | 3u << 20 | 1u << 22 | 8u << 24);
+	ck_assert_uint_eq(rd_err(&f, 1), 0x7fff);
+	world_free(&f);
+}
+END_TEST
+
+/*
+ * §4 item 6: a first CD with the 4-IV option and no additional token words
+ * has no instruction at all; it completed with no output and no error. The
+ * token never ends the packet (no LAST_PACKET status): the EIP-96's
+ * processing timeout (TOKEN_CTRL ENABLE_TIMEOUT) ends it, a fatal error.
+ */
+START_TEST(token_without_an_end_times_out)
+{
+	struct mfx f;
+	struct cdspec c;
+	uint32_t atok[1];
+
+	engine(&f);
+	memset(f.buf, 0x11, 64);
+	cbc_spec(&f, &c, 0x000b0404, atok);
+	c.acdata = 0;
+	uint32_t e = run1(&f, &c, 64, 1024, 64);
+	ck_assert_msg(e & (1u << 14), "error code 0x%04x, want the timeout bit 14", e);
+	world_free(&f);
+}
+END_TEST
+
+/*
+ * §4 item 8: acknowledging more than was processed was clamped at zero, and
+ * a PREP_COUNT that is no whole number of descriptors was masked. Both are a
+ * driver's accounting gone wrong: the ring's counts no longer describe the
+ * ring, so the model flags a bus error and stops the ring (STAT.ERR).
+ */
+START_TEST(proc_count_over_acknowledged)
+{
+	struct mfx f;
+	char last[200];
+
+	engine(&f);
+	ecb16(&f, 16u | 0xd13u << 17);
+	doorbell(&f, 1, 1);
+	ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 1u << 24 | RD_STRIDE);
+	uint64_t e0 = bus_errors(&f, NULL, 0);
+	ww(&f, EIP97_RDR(0) + 0x30, 2u << 24 | 2u * RD_STRIDE);
+	ck_assert_uint_gt(bus_errors(&f, last, sizeof(last)), e0);
+	ck_assert_msg(strstr(last, "PROC_COUNT") != NULL, "\"%s\"", last);
+	ck_assert_uint_ne(rr(&f, EIP97_RDR(0) + 0x3c) & (1u << 2), 0);
+	/* the ring does not run: the next packet is never processed */
+	ecb16(&f, 16u | 0xd13u << 17);
+	doorbell(&f, 1, 1);
+	struct ofl_sim_eip97_stats st;
+	ofl_sim_eip97_stats(f.m, 0, &st);
+	ck_assert_uint_eq(st.packets, 1);
+	world_free(&f);
+}
+END_TEST
+
+START_TEST(prep_count_in_whole_descriptors)
+{
+	static const struct {
+		uint32_t off, v;
+	} bad[] = { { EIP97_RDR(0) + 0x2c, 40 }, { EIP97_CDR(0) + 0x2c, 48 } };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct mfx f;
+		char last[200];
+
+		engine(&f);
+		ecb16(&f, 16u | 0xd13u << 17);
+		uint64_t e0 = bus_errors(&f, NULL, 0);
+		ww(&f, bad[k].off, bad[k].v);
+		ck_assert_uint_gt(bus_errors(&f, last, sizeof(last)), e0);
+		ck_assert_msg(strstr(last, "PREP_COUNT") != NULL, "\"%s\"", last);
+		doorbell(&f, 1, 1);
+		ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 0);
+		world_free(&f);
+	}
+}
+END_TEST
+
+/*
+ * §4 item 9: PROC_COUNT counted packets whatever the RDR THRESH mode. Linux
+ * counts packets from it only with THRESH in packet mode (bit 23, written
+ * by safexcel_try_push_requests() before the first packet); without it the
+ * counter counts descriptors only.
+ */
+START_TEST(proc_count_packets_need_packet_mode)
+{
+	struct mfx f;
+
+	engine(&f);
+	ww(&f, EIP97_RDR(0) + 0x28, 0);
+	ecb16(&f, 16u | 0xd13u << 17);
+	doorbell(&f, 1, 1);
+	ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), RD_STRIDE);
+	world_free(&f);
+}
+END_TEST
+
+/* A CD without first_seg: the ring's fatal error (STAT.ERR), the ring stops. */
+static void ring_fatal_cd(struct mfx *f)
+{
+	uint8_t *cd = f->cdr + (size_t)(f->cd_w++ % SLOTS) * 64u;
+	memset(cd, 0, 64);
+	put32(cd, 16u | 1u << 22); /* last, not first */
+	ww(f, EIP97_CDR(0) + 0x2c, 64u);
+	ck_assert_int_eq(ofl_sim_wait_idle(f->sim, (int64_t)(TEST_PATIENT_NS / 1000u)), 0);
+	ck_assert_uint_ne(rr(f, EIP97_CDR(0) + 0x3c) & (1u << 2), 0);
+}
+
+/*
+ * §4 item 1 (audit D2): CLR_COUNT on a CDR PREP_COUNT "reset" a ring and
+ * un-hung it, even with its threads running; no source says so. Linux
+ * prepares rings only in safexcel_hw_init(), with the DFE and DSE threads
+ * out of the ring (reset, then disabled): a ring counter cleared under
+ * running threads is flagged and ignored, and a ring in fatal error runs
+ * again only after that whole sequence.
+ */
+START_TEST(ring_reset_needs_the_threads_stopped)
+{
+	struct mfx f;
+	struct ofl_sim_eip97_stats st;
+	char last[200];
+
+	engine(&f);
+	ring_fatal_cd(&f);
+	uint64_t e0 = bus_errors(&f, NULL, 0);
+	ww(&f, EIP97_CDR(0) + 0x2c, 0x80000000);
+	ck_assert_uint_gt(bus_errors(&f, last, sizeof(last)), e0);
+	ck_assert_msg(strstr(last, "PREP_COUNT") != NULL, "\"%s\"", last);
+	ofl_sim_eip97_stats(f.m, 0, &st);
+	ck_assert_uint_eq(st.hung, 1);
+	/* the same ring prepare as part of Linux's init brings it back */
+	hw_init(&f);
+	ofl_sim_eip97_stats(f.m, 0, &st);
+	ck_assert_uint_eq(st.hung, 0);
+	ck_assert_uint_eq(ecb_with(&f, 16, 0x0d060010, 0x000b0404, 16), 0);
+	world_free(&f);
+}
+END_TEST
+
+/*
+ * A zero-length packet hangs the EIP97 (Linux safexcel_send_req(): "The
+ * EIP97 cannot deal with zero length input packets!"). Nothing any source
+ * describes brings it back: its one pipe holds the packet, the DSE threads
+ * never report idle after their reset, and no ring runs.
+ */
+START_TEST(zero_length_packet_hangs_the_engine)
 {
 	struct mfx f;
 	struct ofl_sim_eip97_stats st;
@@ -649,16 +1023,63 @@ START_TEST(zero_length_packet_hangs_until_ring_reset)
 	const uint32_t in[1][2] = { { 0, 0 } }, out[1][2] = { { 1024, 16 } };
 	packet(&f, &z, in, 1, out, 1);
 	doorbell(&f, 1, 1);
-	/* hw/eip97.h §6.5: the engine hangs; nothing is ever counted */
 	ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 0);
 	ofl_sim_eip97_stats(f.m, 0, &st);
 	ck_assert_uint_eq(st.hung, 1);
 	ck_assert_uint_eq(st.packets, 0);
-	/* a ring reset (§6.1 step 5 and setup again) brings it back */
-	ring_setup(&f);
-	ofl_sim_eip97_stats(f.m, 0, &st);
-	ck_assert_uint_eq(st.hung, 0);
-	ck_assert_uint_eq(ecb_with(&f, 16, 0x0d060010, 0x000b0404, 16), 0);
+	/* §6.1: the DSE reset and its idle handshake */
+	ww(&f, 0xf200, 0x80000000);
+	ww(&f, 0xf600, 0x80000000);
+	ck_assert_uint_ne(rr(&f, 0xf604) & 0xf000, 0xf000);
+	world_free(&f);
+}
+END_TEST
+
+/*
+ * A packet in the pipe when the DSE threads are reset: Linux waits for "all
+ * DSE threads to complete" (safexcel_hw_init() polls DSE_THR_STAT 15:12).
+ * The packet's data and result are stored before the threads report idle,
+ * never after, and not before the packet leaves the pipe.
+ */
+START_TEST(dse_reset_waits_for_the_packet_in_the_pipe)
+{
+	struct mfx f;
+	struct cdspec c;
+	uint32_t atok[1];
+	uint8_t pt[64], ct[64], before[64];
+	struct ofl_sim_eip97_stats st;
+	const uint32_t in[1][2] = { { 0, 64 } }, out[1][2] = { { 1024, 64 } };
+
+	engine(&f);
+	unhex(f21_pt, pt);
+	unhex(f21_ct, ct);
+	memcpy(f.buf, pt, 64);
+	memset(f.buf + 1024, 0xee, 64);
+	memcpy(before, f.buf + 1024, 64);
+	cbc_spec(&f, &c, 0x000b0404, atok);
+	struct ofl_sim_fault d = { .kind = OFL_SIM_FAULT_DELAY, .count = 1, .arg = 300000 };
+	ck_assert_int_eq(ofl_sim_fault_set(f.sim, &d), 0);
+	packet(&f, &c, in, 1, out, 1);
+	ww(&f, EIP97_RDR(0) + 0x2c, RD_STRIDE);
+	ww(&f, EIP97_CDR(0) + 0x2c, 64u);
+	uint64_t t0 = ofl_now_ns();
+	do {
+		ofl_sim_eip97_stats(f.m, 0, &st);
+		ck_assert_uint_lt(ofl_now_ns() - t0, TEST_PATIENT_NS);
+	} while (!st.in_pipe);
+	/* in the pipe: nothing stored yet */
+	ck_assert_mem_eq(f.buf + 1024, before, 64);
+	ck_assert_uint_eq(rd_err(&f, 0), 0x7fff);
+	ww(&f, 0xf200, 0x80000000);
+	ww(&f, 0xf600, 0x80000000);
+	while ((rr(&f, 0xf604) & 0xf000) != 0xf000) {
+		ofl_sim_eip97_stats(f.m, 0, &st);
+		ck_assert_uint_eq(st.in_pipe, 1); /* not idle while the packet is in the pipe */
+		ck_assert_uint_lt(ofl_now_ns() - t0, TEST_PATIENT_NS);
+	}
+	ck_assert_mem_eq(f.buf + 1024, ct, 64);
+	ck_assert_uint_eq(rd_err(&f, 0), 0);
+	ck_assert_uint_eq(rr(&f, EIP97_RDR(0) + 0x30), 1u << 24 | RD_STRIDE);
 	world_free(&f);
 }
 END_TEST
@@ -730,9 +1151,20 @@ static Suite *suite(void)
 	tcase_add_test(t, ctr_load_counter_wraps_32_bits);
 	tcase_add_test(t, error_bits_as_linux_classes);
 	tcase_add_test(t, rd_buffer_overflow_flag);
-	tcase_add_test(t, zero_length_packet_hangs_until_ring_reset);
+	tcase_add_test(t, zero_length_packet_hangs_the_engine);
 	tcase_add_test(t, proc_count_and_interrupt);
 	tcase_add_test(t, cd_fifo_too_small_never_fetches);
+	tcase_add_test(t, init_values_as_linux_writes_them);
+	tcase_add_test(t, ring_dma_config_as_linux_writes_it);
+	tcase_add_test(t, cd_options_as_linux_sends_them);
+	tcase_add_test(t, rd_fetch_config_fits_the_rd_fifo);
+	tcase_add_test(t, rd_capacity_beyond_the_output);
+	tcase_add_test(t, token_without_an_end_times_out);
+	tcase_add_test(t, proc_count_over_acknowledged);
+	tcase_add_test(t, prep_count_in_whole_descriptors);
+	tcase_add_test(t, proc_count_packets_need_packet_mode);
+	tcase_add_test(t, ring_reset_needs_the_threads_stopped);
+	tcase_add_test(t, dse_reset_waits_for_the_packet_in_the_pipe);
 	suite_add_tcase(s, t);
 	return s;
 }
