@@ -12,6 +12,8 @@
 #     --src DIR            a module's own sources (a Kbuild or Makefile in DIR)
 #     --linux-source PATH  a file of Debian's linux-source package, e.g.
 #                          drivers/dma/dmatest.c: built as module MOD
+#     --w1                 with the kernel's extra warnings (make W=1), and
+#                          any warning fails the build
 #   Prints the path of MOD.ko. Exit status: 0 built (or cached); 1 the build
 #   failed; 77 a package cannot be had (1 with OFFLOAD_REQUIRE_KERNEL_TESTS=1).
 #
@@ -33,6 +35,7 @@ machine=""
 name=""
 src=""
 lsrc=""
+w1=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift 2 ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
         --name) name=$2; shift 2 ;;
         --src) src=$(cd "$2" && pwd); shift 2 ;;
         --linux-source) lsrc="$lsrc $2"; shift 2 ;;
+        --w1) w1="W=1"; shift ;;
         *) echo "build-module.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -111,7 +115,7 @@ if [ -n "$lsrc" ]; then
 fi
 
 out=$build/qemu-modules/$name
-key=$( { echo "$kver $cross"; [ -z "$src" ] || find "$src" -type f -exec sha256sum {} +;
+key=$( { echo "$kver $cross $w1"; [ -z "$src" ] || find "$src" -type f -exec sha256sum {} +;
          for f in $lsrc; do sha256sum "$ls_dir/$f"; done; } | sha256sum | cut -c1-16)
 if [ -f "$out/$name.ko" ] && [ "$(cat "$out/.key" 2>/dev/null)" = "$key" ]; then
     echo "$out/$name.ko" >&5
@@ -132,9 +136,14 @@ fi
 # No pahole here: the module carries no BTF (CONFIG_DEBUG_INFO_BTF_MODULES off
 # for this build only); the kernel loads it all the same.
 if ! make -C "$kdir" M="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
-        CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$out/build.log" 2>&1; then
+        CONFIG_DEBUG_INFO_BTF_MODULES= $w1 modules >"$out/build.log" 2>&1; then
     tail -20 "$out/build.log"
     echo "FAIL: the $name module does not build against linux-headers-$kver"
+    exit 1
+fi
+if [ -n "$w1" ] && grep -q 'warning:' "$out/build.log"; then
+    grep -A3 'warning:' "$out/build.log" | head -40
+    echo "FAIL: the $name module builds with warnings (W=1) against linux-headers-$kver"
     exit 1
 fi
 echo "$key" >"$out/.key"

@@ -29,6 +29,10 @@ machine_suite() {
         # on cpu=1", then a hard lockup), whatever the guest runs. dmatest on
         # the PL330 is slow to emulate: small buffers, a few iterations.
         dma) extra="nosmp offload.dmatest_buf=65536 offload.dmatest_iter=5" ;;
+        # The offload_dma module on the PL330 (kmod-test.sh): one CPU as
+        # above; the PL330 model moves a few MB/s, so no 64 MiB copies and
+        # the short copy table on the second controller (--quick).
+        kmod) extra="nosmp offload.kmod_fuzz=6 offload.kmod_quick=1" ;;
         shell) ;;
         *) return 1 ;;
     esac

@@ -29,6 +29,8 @@ machine_suite() {
         # MAX_PAGE_ORDER), so the K3 procedure's 8000000 bytes fail with
         # -ENOMEM (seen: "summary 0 tests ... (-12)"); 4 MiB is the most it takes.
         dma) extra="offload.dmatest_buf=4194304" ;;
+        # The offload_dma module on bcm2835-dma (kmod-test.sh).
+        kmod) extra="offload.kmod_fuzz=12" ;;
         shell) ;;
         *) return 1 ;;
     esac

@@ -56,6 +56,9 @@ machine_suite() {
         kcapi-accel) cpu=max; extra="module_blacklist=des_generic" ;;
         # virtio-crypto's cbc(aes) (priority 150) under AES-NI's (400).
         kcapi-virtio) cpu=max ;;
+        # The offload_dma module on the test engine (kmod-test.sh): 12 s of
+        # the random ioctl loop on the default engine, 3 s on the others.
+        kmod) extra="offload.kmod_fuzz=12" ;;
         shell | selftest-*) ;;
         *) return 1 ;;
     esac
