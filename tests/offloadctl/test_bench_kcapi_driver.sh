@@ -8,10 +8,14 @@
 # with the backend's AF_ALG reason, with AF_ALG the side runs on af_alg under
 # that driver's name. The real two-driver A/B runs in the x86 guest
 # (tests/qemu, kernel_kcapi_virtio).
-#   test_bench_kcapi_driver.sh OFFLOADCTL DATA_DIR
+#   test_bench_kcapi_driver.sh OFFLOADCTL DATA_DIR WITH_KCAPI(1|0)
 set -u
 ctl=$1
 data=$2
+if [ "${3:-1}" != 1 ]; then
+    echo "SKIP: built without the kcapi backend (OFFLOAD_WITH_KCAPI off)"
+    exit 77
+fi
 . "$(dirname "$0")/harness.sh"
 a3720=$data/proc_crypto_a3720.txt
 bc="-a aes-128-cbc --sizes 16 --rounds 1 --time 2ms --csv"
