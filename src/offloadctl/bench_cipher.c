@@ -213,16 +213,19 @@ static int config_parse(struct config *c, const char *spec, const struct cli *cl
 static int config_ctx_open(struct config *c, const struct offload_ctx_opts *o)
 {
 	const char *cur = getenv("OFFLOAD_KCAPI_DRIVER");
-	char saved[256];
-	bool had = cur && text_value(saved, sizeof(saved), cur);
+	char *saved = cur ? strdup(cur) : NULL;
 
-	if (c->kdriver[0] ? setenv("OFFLOAD_KCAPI_DRIVER", c->kdriver, 1) : unsetenv("OFFLOAD_KCAPI_DRIVER"))
-		return -errno;
+	if ((cur && !saved) ||
+	    (c->kdriver[0] ? setenv("OFFLOAD_KCAPI_DRIVER", c->kdriver, 1) : unsetenv("OFFLOAD_KCAPI_DRIVER"))) {
+		free(saved);
+		return -ENOMEM;
+	}
 	int r = offload_ctx_open(c->ctx, o);
-	if (had)
+	if (saved)
 		setenv("OFFLOAD_KCAPI_DRIVER", saved, 1);
 	else
 		unsetenv("OFFLOAD_KCAPI_DRIVER");
+	free(saved);
 	return r;
 }
 
