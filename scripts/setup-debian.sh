@@ -1,13 +1,16 @@
 #!/bin/sh
-# The one list of the Debian 12 packages liboffload needs, in two groups:
+# The one list of the Debian 12 packages liboffload needs, in three groups:
 #   demo: what building and running the library and offloadctl need (compiler,
 #         CMake, pkg-config, the libraries, dtc for the built-in virtual board,
 #         man-db to read offloadctl(1)): scripts/demo.sh;
 #   test: the test command's toolchain on top (clang, Check, Doxygen, libabigail
 #         for the ABI check, Python and its test modules, valgrind, qemu and
 #         what the kernel tests unpack):
-#         scripts/test.sh.
-#   setup-debian.sh           install both groups (the default)
+#         scripts/test.sh;
+#   bench: what the benchmarks compare the library with beyond the test
+#         toolchain: DPDK's dmadev and its software dma_skeleton device
+#         (bench/dmadev_compare.c, issue #19).
+#   setup-debian.sh           install every group (the default)
 #   setup-debian.sh --demo    install the demo group only
 #   setup-debian.sh [--demo] --list   print the packages, one a line; install nothing
 # Run as root (or via sudo) to install. Idempotent.
@@ -54,12 +57,17 @@ qemu-user
 qemu-system-arm
 "
 
-PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
+BENCH_PACKAGES="
+libdpdk-dev
+librte-dma-skeleton23
+"
+
+PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES $BENCH_PACKAGES"
 list=false
 for arg in "$@"; do
     case $arg in
     --demo) PACKAGES=$DEMO_PACKAGES ;;
-    --all) PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES" ;;
+    --all) PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES $BENCH_PACKAGES" ;;
     --list) list=true ;;
     *) echo "usage: setup-debian.sh [--demo | --all] [--list]" >&2; exit 2 ;;
     esac

@@ -14,6 +14,15 @@
  * only resets the IV (EVP_CipherInit_ex with a NULL cipher and key), so the
  * per-operation path neither fetches nor allocates.
  *
+ * Padding: the library never pads, so the block modes (ECB, CBC) need
+ * OpenSSL's padding off. EVP_CIPHER_CTX_set_padding() would do it through
+ * the EVP context's EVP_CIPH_NO_PADDING flag, which OpenSSL 3.0's
+ * EVP_CipherInit_ex() applies again on every call (about 300-400
+ * instructions per operation, measured with callgrind: bench/README.md).
+ * The provider's "padding" context parameter (OSSL_CIPHER_PARAM_PADDING,
+ * EVP_CIPHER_CTX_set_params) is set once instead, and GCM and CTR, where
+ * padding means nothing, get neither.
+ *
  * EVP_CipherUpdate takes an int length: AAD and data are fed in pieces of
  * at most ofl_cpu_evp_chunk bytes (1 GiB), never cast from size_t. GCM's own
  * limits (SP 800-38D 5.2.1.1) are checked by the core before we are called.
@@ -147,6 +156,7 @@ struct cpu_cipher {
 	const EVP_CIPHER *cipher;
 	const char *driver;
 	bool gcm;
+	bool pads;              /* a block mode: OpenSSL's padding must be off */
 	EVP_CIPHER_CTX *ctx[2]; /* [OFFLOAD_ENCRYPT], [OFFLOAD_DECRYPT] */
 	size_t key_len;
 	uint8_t key[32];
@@ -179,6 +189,7 @@ static int cpu_cipher_open(struct ofl_device *dev, enum offload_cipher_alg alg, 
 	c->cipher = ossl.cipher[alg - 1][k];
 	c->driver = cipher_drivers[alg - 1][k];
 	c->gcm = alg == OFFLOAD_CIPHER_AES_GCM;
+	c->pads = alg != OFFLOAD_CIPHER_AES_GCM && alg != OFFLOAD_CIPHER_AES_CTR;
 	memcpy(c->key, key, key_len);
 	c->key_len = key_len;
 	*bs = c;
@@ -190,14 +201,17 @@ static int cpu_cipher_ctx(struct cpu_cipher *c, enum offload_cipher_dir dir)
 {
 	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
 	int enc = dir == OFFLOAD_ENCRYPT;
+	unsigned int no_pad = 0;
+	OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &no_pad),
+			    OSSL_PARAM_construct_end() };
 
 	if (!x)
 		return ofl_err(c->dev->ctx, -ENOMEM, "cpu backend: out of memory");
-	if (!EVP_CipherInit_ex2(x, c->cipher, c->key, NULL, enc, NULL)) {
+	/* padding off once, in the provider (see the top of this file) */
+	if (!EVP_CipherInit_ex2(x, c->cipher, c->key, NULL, enc, c->pads ? p : NULL)) {
 		EVP_CIPHER_CTX_free(x);
 		return ossl_fail(c->dev, -EIO, "EVP_CipherInit_ex2");
 	}
-	EVP_CIPHER_CTX_set_padding(x, 0);
 	c->ctx[dir] = x;
 	return 0;
 }
@@ -230,48 +244,86 @@ static int evp_update(struct cpu_cipher *c, EVP_CIPHER_CTX *x, uint8_t *out, con
 	return 0;
 }
 
+/*
+ * EVP_CipherUpdate of len bytes (out NULL: GCM AAD) at *out, which moves past
+ * what was written: one call for anything up to ofl_cpu_evp_chunk, which
+ * covers every message in practice, evp_update()'s pieces beyond.
+ */
+static inline int cipher_update(struct cpu_cipher *c, EVP_CIPHER_CTX *x, uint8_t **out,
+				const uint8_t *in, size_t len, const char *what)
+{
+	size_t done = 0;
+	int n;
+
+	if (OFL_LIKELY(len <= ofl_cpu_evp_chunk && len <= INT_MAX)) {
+		if (OFL_UNLIKELY(!EVP_CipherUpdate(x, *out, &n, in, (int)len)))
+			return ossl_fail(c->dev, -EIO, what);
+		done = (size_t)n;
+	} else {
+		int r = evp_update(c, x, *out, in, len, what, &done);
+		if (OFL_UNLIKELY(r < 0))
+			return r;
+	}
+	if (*out)
+		*out += done;
+	return 0;
+}
+
 static int cpu_cipher_run(void *bs, const struct offload_cipher_op *op, const char **driver,
 			  uint32_t *flags)
 {
 	struct cpu_cipher *c = bs;
+	EVP_CIPHER_CTX *x = c->ctx[op->dir];
 	int enc = op->dir == OFFLOAD_ENCRYPT;
-	size_t done;
+	uint8_t *out = op->out, *none = NULL;
 	int n, r;
 
-	if (OFL_UNLIKELY(!c->ctx[op->dir])) {
+	if (OFL_UNLIKELY(!x)) {
 		r = cpu_cipher_ctx(c, op->dir);
 		if (r < 0)
 			return r;
+		x = c->ctx[op->dir];
 	}
-	EVP_CIPHER_CTX *x = c->ctx[op->dir];
 	*driver = c->driver;
 	*flags = OFFLOAD_RES_CPU;
 	/* A NULL cipher and key keep the key schedule; only the IV is reset. */
 	if (OFL_UNLIKELY(!EVP_CipherInit_ex(x, NULL, NULL, NULL, op->iv, enc)))
 		return ossl_fail(c->dev, -EIO, "EVP_CipherInit_ex (IV)");
-	/* tag_len is 4..16 (checked by the core): the int casts below are exact */
+	/*
+	 * The GCM tag goes through the provider's "tag" parameter
+	 * (OSSL_CIPHER_PARAM_AEAD_TAG, EVP_CIPHER_CTX_set/get_params), what
+	 * EVP_CTRL_AEAD_SET/GET_TAG turn into, without the ctrl's translation
+	 * (about 110 instructions a call, bench/README.md). tag_len is 4..16.
+	 */
+	OSSL_PARAM tp[2] = { OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, op->tag, op->tag_len),
+			     OSSL_PARAM_END };
 	if (c->gcm) {
-		if (!enc && OFL_UNLIKELY(!EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, (int)op->tag_len,
-							     op->tag)))
-			return ossl_fail(c->dev, -EIO, "EVP_CTRL_AEAD_SET_TAG");
-		r = evp_update(c, x, NULL, op->aad, op->aad_len, "EVP_CipherUpdate (AAD)", &done);
-		if (OFL_UNLIKELY(r < 0))
+		if (!enc && OFL_UNLIKELY(!EVP_CIPHER_CTX_set_params(x, tp)))
+			return ossl_fail(c->dev, -EIO, "EVP_CIPHER_CTX_set_params (GCM tag)");
+		if (op->aad_len &&
+		    OFL_UNLIKELY((r = cipher_update(c, x, &none, op->aad, op->aad_len,
+						    "EVP_CipherUpdate (AAD)")) < 0))
 			return r;
 	}
-	r = evp_update(c, x, op->out, op->in, op->len, "EVP_CipherUpdate", &done);
-	if (OFL_UNLIKELY(r < 0))
+	if (op->len && OFL_UNLIKELY((r = cipher_update(c, x, &out, op->in, op->len,
+						       "EVP_CipherUpdate")) < 0))
 		return r;
-	uint8_t *end = done ? (uint8_t *)op->out + done : op->out;
-	if (OFL_UNLIKELY(!EVP_CipherFinal_ex(x, end, &n))) {
-		if (c->gcm && !enc) {
+	/*
+	 * Without padding, ECB and CBC on whole blocks (the core checked) and
+	 * CTR leave nothing for EVP_CipherFinal_ex to write: the next
+	 * EVP_CipherInit_ex starts afresh. Only GCM has work there, the tag.
+	 */
+	if (!c->gcm)
+		return 0;
+	if (OFL_UNLIKELY(!EVP_CipherFinal_ex(x, out, &n))) {
+		if (!enc) {
 			ERR_clear_error();
 			return -EBADMSG; /* the core words the message */
 		}
 		return ossl_fail(c->dev, -EIO, "EVP_CipherFinal_ex");
 	}
-	if (c->gcm && enc &&
-	    OFL_UNLIKELY(!EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, (int)op->tag_len, op->tag)))
-		return ossl_fail(c->dev, -EIO, "EVP_CTRL_AEAD_GET_TAG");
+	if (enc && OFL_UNLIKELY(!EVP_CIPHER_CTX_get_params(x, tp)))
+		return ossl_fail(c->dev, -EIO, "EVP_CIPHER_CTX_get_params (GCM tag)");
 	return 0;
 }
 
@@ -418,11 +470,27 @@ static void cpu_hash_reset(void *bs)
 	cpu_hash_restart(bs);
 }
 
+/* A plain hash of one message: EVP_Digest() with the digest fetched at load. */
+static int cpu_hash_oneshot(struct ofl_device *dev, enum offload_hash_alg alg, const void *data,
+			    size_t len, uint8_t *digest, const char **driver, uint32_t *flags)
+{
+	unsigned b = ofl_hash_base(alg) - 1;
+	static const uint8_t empty[1];
+
+	/* a device's crypto was queried before it was chosen: ossl is loaded, md[b] is there */
+	if (OFL_UNLIKELY(!EVP_Digest(len ? data : empty, len, digest, NULL, ossl.md[b], NULL)))
+		return ossl_fail(dev, -EIO, "EVP_Digest");
+	*driver = hash_drivers[b];
+	*flags = OFFLOAD_RES_CPU;
+	return 0;
+}
+
 const struct ofl_hash_ops ofl_cpu_hash_ops = {
 	.query = cpu_hash_query,
 	.open = cpu_hash_open,
 	.update = cpu_hash_update,
 	.final = cpu_hash_final,
+	.oneshot = cpu_hash_oneshot,
 	.reset = cpu_hash_reset,
 	.close = cpu_hash_close,
 };

@@ -4,6 +4,7 @@
  * across the copy pool (pool.c); the asynchronous queue runs small batches
  * inline at submit and hands big ones to a pool worker, in enqueue order.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,21 +40,123 @@ static unsigned usable_cpus(void)
 	return n > 0 ? (unsigned)n : 1u;
 }
 
+/* A sysfs cache attribute of cpu0's cache `index` as text, "" if absent. */
+static void cache_attr(int index, const char *name, char *buf, size_t len)
+{
+	char path[96];
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, name);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* CPUs in a cpulist ("0-1", "0,2-3"); 0 if malformed. */
+static unsigned cpulist_count(const char *s)
+{
+	unsigned n = 0;
+
+	while (*s) {
+		char *e;
+		unsigned long a = strtoul(s, &e, 10), b = a;
+		if (e == s)
+			return 0;
+		if (*e == '-') {
+			s = e + 1;
+			b = strtoul(s, &e, 10);
+			if (e == s || b < a)
+				return 0;
+		}
+		n += (unsigned)(b - a + 1);
+		s = *e == ',' ? e + 1 : e;
+		if (*e && *e != ',')
+			return 0;
+	}
+	return n;
+}
+
 /*
- * From which total size a split copy uses non-temporal stores: where glibc's
- * x86 memcpy switches to them by itself (3/4 of a thread's share of the
- * last-level cache), so that splitting changes who copies, not what stays
- * in the caches. Never on other architectures.
+ * The last-level cache of cpu0 as the kernel describes it in sysfs
+ * (/sys/devices/system/cpu/cpu0/cache/index*: level, type, size,
+ * shared_cpu_list; Linux drivers/base/cacheinfo.c, which reads CPUID on x86
+ * and the device tree's cache nodes on Arm): its size in bytes and how many
+ * CPUs share it. 0 when sysfs says nothing. Not sysconf(_SC_LEVEL3_CACHE_SIZE):
+ * glibc computes that from CPUID itself, and on a KVM guest of this project
+ * it said 320 MiB where sysfs and lscpu say 32 MiB (issue #19).
  */
-static size_t nt_threshold(unsigned ncpu)
+static struct {
+	pthread_once_t once;
+	size_t size;
+	unsigned sharing;
+	int level;
+} llc = { .once = PTHREAD_ONCE_INIT, .sharing = 1 };
+
+/* Read once per process: the caches do not change, and a context open should not reread 17 files. */
+static void llc_read(void)
+{
+	for (int i = 0; i < 16; i++) {
+		char lv[16], type[32], size[32], shared[256];
+		cache_attr(i, "level", lv, sizeof(lv));
+		if (!lv[0])
+			break;
+		cache_attr(i, "type", type, sizeof(type));
+		cache_attr(i, "size", size, sizeof(size));
+		cache_attr(i, "shared_cpu_list", shared, sizeof(shared));
+		char *e;
+		unsigned long v = strtoul(size, &e, 10);
+		int l = atoi(lv);
+		if (e == size || strcmp(type, "Instruction") == 0 || l < llc.level)
+			continue;
+		size_t bytes = *e == 'K' ? (size_t)v << 10 : *e == 'M' ? (size_t)v << 20 : (size_t)v;
+		unsigned n = cpulist_count(shared);
+		llc.size = bytes;
+		llc.level = l;
+		llc.sharing = n ? n : 1;
+	}
+}
+
+static size_t llc_size(unsigned *sharing, int *level)
+{
+	pthread_once(&llc.once, llc_read);
+	*sharing = llc.sharing;
+	*level = llc.level;
+	return llc.size;
+}
+
+/*
+ * From which total size a split copy uses non-temporal stores: 3/4 of a
+ * thread's share of the last-level cache, the rule glibc's x86 memcpy
+ * applies to its own non-temporal threshold (sysdeps/x86/dl-cacheinfo.h),
+ * here with the cache size from sysfs. A split's chunks are far below any
+ * such threshold and would go through the caches; from this size the copy's
+ * source and destination no longer fit beside each other in a thread's
+ * share, and streaming stores write the destination without first reading
+ * it in (measured: bench/README.md). Never on other architectures, or when
+ * sysfs has no cache sizes. `why` says where the figure came from.
+ */
+static size_t nt_threshold(unsigned ncpu, char *why, size_t why_len)
 {
 #if defined(__x86_64__)
-	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	unsigned sharing;
+	int level;
+	size_t llc_bytes = llc_size(&sharing, &level);
 
-	if (l3 > 0)
-		return (size_t)l3 / ncpu * 3 / 4;
-#endif
+	if (llc_bytes > 0 && level >= 2) {
+		unsigned per = OFL_MIN(sharing, ncpu ? ncpu : 1u);
+		snprintf(why, why_len, "3/4 of the %zu MiB L%d (sysfs) over the %u CPU(s) sharing it",
+			 llc_bytes >> 20, level, per);
+		return llc_bytes / per * 3 / 4;
+	}
+	snprintf(why, why_len, "sysfs gives no cache sizes");
+#else
 	OFL_UNUSED(ncpu);
+	snprintf(why, why_len, "not on this architecture");
+#endif
 	return SIZE_MAX;
 }
 
@@ -83,7 +186,9 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 	bool from_env = ofl_env_uint("OFFLOAD_CPU_THREADS", &v, bad, sizeof(bad)) == 1;
 	if (from_env)
 		threads = (unsigned)v;
-	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN, nt_threshold(threads));
+	char nt_why[96];
+	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN,
+			      nt_threshold(threads, nt_why, sizeof(nt_why)));
 	if (r < 0) {
 		free(s);
 		snprintf(why, why_len, "cannot set up the copy pool: %s", ofl_strerror(r));
@@ -95,9 +200,10 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		human(split, sizeof(split), s->split_min);
 		human(nt, sizeof(nt), s->pool.nt_min);
 		snprintf(s->describe, sizeof(s->describe),
-			 "calling thread below %.11s; from %.11s split over %u threads%s, non-temporal "
-			 "from %.11s as glibc (split size measured: bench/README.md)",
-			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt);
+			 "calling thread below %.11s; from %.11s split over %u threads%s when a "
+			 "worker's CPU is free, non-temporal from %.11s (%.90s; split size measured: "
+			 "bench/README.md)",
+			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt, nt_why);
 	} else {
 		snprintf(s->describe, sizeof(s->describe), "memcpy on the calling thread: %s",
 			 from_env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"
@@ -134,6 +240,12 @@ static int cpu_copy(struct ofl_device *dev, void *dst, const void *src, size_t l
 		ofl_pool_copy(&s->pool, dst, src, len);
 	ofl_result_set(res, dev, "cpu-memcpy", OFFLOAD_RES_CPU);
 	return 0;
+}
+
+/* Copies below the split size are cpu_copy()'s plain memcpy(): the core may run them itself. */
+static size_t cpu_inline_below(const struct ofl_device *dev)
+{
+	return ((const struct cpu_state *)dev->bstate)->split_min;
 }
 
 static int cpu_queue_open(struct ofl_device *dev, struct offload_queue *q)
@@ -176,6 +288,7 @@ static int cpu_queue_progress(struct offload_queue *q, int64_t timeout_us)
 
 const struct ofl_memcpy_ops ofl_cpu_memcpy_ops = {
 	.copy = cpu_copy,
+	.inline_below = cpu_inline_below,
 	.queue_open = cpu_queue_open,
 	.queue_close = cpu_queue_close,
 	.queue_submit = cpu_queue_submit,

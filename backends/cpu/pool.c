@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,16 +31,28 @@
 
 /* An idle worker watches for new work this long before it sleeps. */
 #define OFL_POOL_SPIN_NS 50000u
-/* Chunks per thread of a split: enough to even out a late or slow thread. */
-#define OFL_POOL_CHUNKS_PER_THREAD 4u
-/* Smallest chunk: below this the claim and memcpy start-up costs show. */
-#define OFL_POOL_CHUNK_MIN (256u << 10)
+/*
+ * Smallest chunk, the last ones of a split: what the leader waits for at the
+ * end at most, about 5 us of copying; below it the claim and memcpy's
+ * start-up would show.
+ */
+#define OFL_POOL_CHUNK_MIN (64u << 10)
 /*
  * Largest chunk: what the leader may end up waiting for when a helper is
  * descheduled in the middle of one (on a busy machine it happens; measured
  * at 256 MiB with 32 MiB chunks, such splits ran at half memcpy's speed).
  */
 #define OFL_POOL_CHUNK_MAX (2u << 20)
+/*
+ * A sched_yield() that takes longer than this gave the CPU to another task
+ * that was waiting for it; with none waiting it returns in about a
+ * microsecond. Likewise a gap this long in a worker's spinning means it was
+ * descheduled.
+ */
+#define OFL_POOL_CONTENDED_NS 50000u
+/* How long a contended worker stays out of splits: doubling from 10 ms to 1 s. */
+#define OFL_POOL_BACKOFF_MIN_NS 10000000u
+#define OFL_POOL_BACKOFF_MAX_NS 1000000000u
 
 static inline void cpu_relax(void)
 {
@@ -94,29 +107,99 @@ static void copy_range(char *d, const char *s, size_t n, bool nt)
 
 /* ------------------------------------------------------------------ splits */
 
-/*
- * Chunk i of a split is [start(i), start(i + 1)): every chunk but the first
- * begins on a page boundary of the destination, so no two threads ever write
- * the same cache line.
- */
-static size_t chunk_start(const struct ofl_chunks *c, unsigned i)
+/* A thread copies its own range in chunks of this many pages (256 KiB), fewer at its end. */
+#define OFL_POOL_OWN_PAGES 64u
+#define OFL_POOL_MIN_PAGES (OFL_POOL_CHUNK_MIN / 4096u)
+#define OFL_POOL_MAX_PAGES (OFL_POOL_CHUNK_MAX / 4096u)
+
+static inline uint64_t span_make(uint32_t front, uint32_t back)
 {
-	if (i == 0)
-		return 0;
-	if (i >= c->nchunks)
-		return c->len;
-	return (size_t)i * c->chunk - (size_t)((uintptr_t)c->dst & 4095u);
+	return (uint64_t)back << 32 | front;
 }
 
-/* Claim and copy chunks of `c` until none is left. */
-static void split_work(struct ofl_pool *p, const struct ofl_chunks *c)
+/* Byte offset in the copy of page boundary `page` of the destination (0 and len at the ends). */
+static size_t page_off(const struct ofl_chunks *c, uint32_t page)
 {
+	size_t lead = (uintptr_t)c->dst & 4095u;
+
+	if (page == 0)
+		return 0;
+	if (page >= c->pages)
+		return c->len;
+	return (size_t)page * 4096u - lead;
+}
+
+/* Cut the copy into c->nranges ranges of whole pages (under mu, before the split opens). */
+static void ranges_init(struct ofl_split *sp)
+{
+	const struct ofl_chunks *c = &sp->c;
+
+	for (unsigned r = 0; r < c->nranges; r++) {
+		uint32_t a = (uint32_t)((uint64_t)c->pages * r / c->nranges);
+		uint32_t b = (uint32_t)((uint64_t)c->pages * (r + 1) / c->nranges);
+		atomic_store_explicit(&sp->range[r].span, span_make(a, b), memory_order_relaxed);
+	}
+}
+
+/*
+ * Claim pages of range r: the owner takes up to OFL_POOL_OWN_PAGES from the
+ * front (half of what is left once that is less, at least the minimum), a
+ * thief half of what is left from the back (within the minimum and maximum
+ * chunk), the whole rest when the minimum would remain. False if empty.
+ */
+static bool range_claim(struct ofl_range *rg, bool owner, uint32_t *from, uint32_t *to)
+{
+	uint64_t s = atomic_load_explicit(&rg->span, memory_order_relaxed);
+
 	for (;;) {
-		unsigned i = atomic_fetch_add_explicit(&p->sp.next, 1, memory_order_relaxed);
-		if (i >= c->nchunks)
-			return;
-		size_t a = chunk_start(c, i), b = chunk_start(c, i + 1);
-		copy_range(c->dst + a, c->src + a, b - a, c->nt);
+		uint32_t f = (uint32_t)s, b = (uint32_t)(s >> 32);
+		if (f >= b)
+			return false;
+		uint32_t left = b - f;
+		uint32_t take = owner ? OFL_MIN(OFL_POOL_OWN_PAGES, left / 2)
+				      : OFL_MIN(left / 2, (uint32_t)OFL_POOL_MAX_PAGES);
+		take = OFL_MAX(take, (uint32_t)OFL_POOL_MIN_PAGES);
+		if (left - OFL_MIN(take, left) < OFL_POOL_MIN_PAGES)
+			take = left;
+		uint64_t n = owner ? span_make(f + take, b) : span_make(f, b - take);
+		if (atomic_compare_exchange_weak_explicit(&rg->span, &s, n, memory_order_relaxed,
+							  memory_order_relaxed)) {
+			*from = owner ? f : b - take;
+			*to = owner ? f + take : b;
+			return true;
+		}
+	}
+}
+
+/* Is any page of the split left to claim? */
+static bool split_has_work(const struct ofl_split *sp)
+{
+	for (unsigned r = 0; r < sp->c.nranges; r++) {
+		uint64_t s = atomic_load_explicit(&sp->range[r].span, memory_order_relaxed);
+		if ((uint32_t)s < (uint32_t)(s >> 32))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Copy what range `mine` holds (none: mine >= nranges), then steal from the
+ * others, the next one first, until nothing is left.
+ */
+static void split_work(struct ofl_pool *p, const struct ofl_chunks *c, unsigned mine)
+{
+	struct ofl_split *sp = &p->sp;
+	uint32_t a, b;
+
+	if (mine < c->nranges)
+		while (range_claim(&sp->range[mine], true, &a, &b))
+			copy_range(c->dst + page_off(c, a), c->src + page_off(c, a),
+				   page_off(c, b) - page_off(c, a), c->nt);
+	for (unsigned k = 1; k <= c->nranges; k++) {
+		unsigned v = (mine + k) % c->nranges;
+		while (range_claim(&sp->range[v], false, &a, &b))
+			copy_range(c->dst + page_off(c, a), c->src + page_off(c, a),
+				   page_off(c, b) - page_off(c, a), c->nt);
 	}
 }
 
@@ -140,25 +223,83 @@ static void spin_until_zero(atomic_uint *v)
 	}
 }
 
+/* ---------------------------------------------------------- contended CPUs */
+
+/* May worker w help a split now, or does another task hold its CPU? */
+static bool worker_free(const struct ofl_pool_worker *w, uint64_t now)
+{
+	return atomic_load_explicit(&w->contended_until, memory_order_relaxed) <= now;
+}
+
+/*
+ * Another task wants w's CPU: stay out of splits for a while, twice as long
+ * as last time while it keeps happening (from OFL_POOL_BACKOFF_MIN_NS, up to
+ * OFL_POOL_BACKOFF_MAX_NS), from the minimum again after a quiet second. A
+ * split in which the worker is preempted makes its leader wait for the
+ * worker's chunk until the worker runs again (a scheduler slice, some ms);
+ * the backoff makes that rare while the CPU stays taken.
+ */
+static void worker_contended(struct ofl_pool_worker *w)
+{
+	uint64_t now = ofl_now_ns();
+
+	if (!w->backoff_ns || now - w->last_contended > OFL_POOL_BACKOFF_MAX_NS)
+		w->backoff_ns = OFL_POOL_BACKOFF_MIN_NS;
+	else
+		w->backoff_ns = OFL_MIN(2 * w->backoff_ns, (uint64_t)OFL_POOL_BACKOFF_MAX_NS);
+	w->last_contended = now;
+	atomic_store_explicit(&w->contended_until, now + w->backoff_ns, memory_order_relaxed);
+}
+
+/*
+ * Does another task wait for this worker's CPU? sched_yield() hands the CPU
+ * to it if the scheduler deems it due, and returns only when the worker's
+ * turn comes again; with nobody waiting it returns at once. Costs the worker
+ * about a microsecond (no lock held), the leader nothing. A quick return is
+ * no proof (a scheduler may keep a freshly woken thread running): the
+ * preemption count around each split catches the rest (split_help()).
+ */
+static bool probe_contended(struct ofl_pool_worker *w)
+{
+	uint64_t t0 = ofl_now_ns();
+
+	sched_yield();
+	if (ofl_now_ns() - t0 <= OFL_POOL_CONTENDED_NS)
+		return false;
+	worker_contended(w);
+	return true;
+}
+
+/* Involuntary context switches of the calling thread so far. */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
 /*
  * Post work (under mu): tell spinning workers through work_seq, and pick up
  * to `want` sleeping workers pinned elsewhere than `avoid_cpu` to wake (a
  * worker woken on the poster's own CPU would only take turns with it). With
  * `any`, a worker on that CPU is still picked when no other sleeps: a queue
- * batch must run somewhere, while a split's leader can copy alone. Returns
- * how many were picked into wake[]; wake_workers() signals them once mu is
- * released, so that they do not wake only to block on it.
+ * batch must run somewhere, while a split's leader can copy alone, and then
+ * contended workers are not woken either. Returns how many were picked into
+ * wake[]; wake_workers() signals them once mu is released, so that they do
+ * not wake only to block on it.
  */
 static unsigned post_work(struct ofl_pool *p, unsigned want, int avoid_cpu, bool any,
 			  struct ofl_pool_worker **wake)
 {
 	unsigned n = 0;
+	uint64_t now = any ? 0 : ofl_now_ns();
 
 	atomic_fetch_add_explicit(&p->work_seq, 1, memory_order_release);
 	for (int pass = 0; pass < (any ? 2 : 1); pass++)
 		for (unsigned i = 0; i < p->started && n < want; i++) {
 			struct ofl_pool_worker *w = &p->w[i];
-			if (w->sleeping && (pass == 1 || w->cpu < 0 || w->cpu != avoid_cpu)) {
+			if (w->sleeping && (pass == 1 || w->cpu < 0 || w->cpu != avoid_cpu) &&
+			    (any || worker_free(w, now))) {
 				w->sleeping = false;
 				wake[n++] = w;
 			}
@@ -176,21 +317,32 @@ static bool split_joinable(const struct ofl_pool *p, const struct ofl_pool_worke
 {
 	return p->sp.open && (w->cpu < 0 || w->cpu != p->sp.leader_cpu) &&
 	       atomic_load_explicit(&p->sp.helpers, memory_order_relaxed) + 1 < p->ncpu &&
-	       atomic_load_explicit(&p->sp.next, memory_order_relaxed) < p->sp.c.nchunks;
+	       split_has_work(&p->sp);
 }
 
-/* A worker helps the open split. Called and returns with mu held. */
-static void split_help(struct ofl_pool *p)
+/*
+ * A worker helps the open split. Called and returns with mu held. A worker
+ * that was preempted meanwhile made the leader wait for its chunk: it stays
+ * out of the next splits (worker_contended()).
+ */
+static void split_help(struct ofl_pool *p, struct ofl_pool_worker *w)
 {
 	struct ofl_chunks c = p->sp.c; /* stays put until we leave */
 
+	unsigned mine = atomic_fetch_add_explicit(&p->sp.joined, 1, memory_order_relaxed);
+
 	atomic_fetch_add_explicit(&p->sp.helpers, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&p->mu);
-	split_work(p, &c);
+	long before = preemptions();
+	split_work(p, &c, mine);
 	pthread_mutex_lock(&p->mu);
 	if (atomic_fetch_sub_explicit(&p->sp.helpers, 1, memory_order_relaxed) == 1 &&
 	    p->sp.leader_waits)
 		pthread_cond_broadcast(&p->done_cv);
+	pthread_mutex_unlock(&p->mu);
+	if (preemptions() != before)
+		worker_contended(w);
+	pthread_mutex_lock(&p->mu);
 }
 
 static bool pool_start(struct ofl_pool *p);
@@ -204,33 +356,53 @@ static inline bool pool_ready(struct ofl_pool *p)
 	return s == 0 && pool_start(p);
 }
 
+/* How many workers on another CPU than `cpu` are free to help a split (not contended)? */
+static unsigned helpers_available(const struct ofl_pool *p, int cpu)
+{
+	uint64_t now = ofl_now_ns();
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->started; i++) {
+		const struct ofl_pool_worker *w = &p->w[i];
+		n += (w->cpu < 0 || w->cpu != cpu) && worker_free(w, now);
+	}
+	return n;
+}
+
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 {
 	/* Not split: plain memcpy, which picks its own stores for the whole length. */
-	if (len < p->split_min || !pool_ready(p) ||
+	if (len < p->split_min || len > (size_t)UINT32_MAX * 4096u / 2 || !pool_ready(p) ||
 	    atomic_exchange_explicit(&p->split_busy, true, memory_order_acquire)) {
 		memcpy(dst, src, len);
 		return;
 	}
-	bool nt = len >= p->nt_min;
+	int cpu = sched_getcpu();
+	unsigned helpers = OFL_MIN(helpers_available(p, cpu), p->ncpu - 1);
+	if (!helpers) {
+		/* every helper's CPU is taken: waiting for one would cost more than it gives */
+		atomic_store_explicit(&p->split_busy, false, memory_order_release);
+		memcpy(dst, src, len);
+		return;
+	}
 	struct ofl_split *sp = &p->sp;
-	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .nt = nt };
-	size_t per = len / (p->ncpu * OFL_POOL_CHUNKS_PER_THREAD);
-	c.chunk = OFL_MIN(OFL_MAX((per + 4095u) & ~(size_t)4095u, (size_t)OFL_POOL_CHUNK_MIN),
-			  (size_t)OFL_POOL_CHUNK_MAX);
-	c.nchunks = (unsigned)((len + ((uintptr_t)dst & 4095u) + c.chunk - 1) / c.chunk);
+	struct ofl_chunks c = {
+		.dst = dst, .src = src, .len = len, .nt = len >= p->nt_min, .nranges = 1 + helpers,
+		.pages = (uint32_t)((len + ((uintptr_t)dst & 4095u) + 4095u) / 4096u),
+	};
 
 	pthread_mutex_lock(&p->mu);
 	sp->c = c;
-	sp->leader_cpu = sched_getcpu();
-	atomic_store_explicit(&sp->next, 0, memory_order_relaxed);
+	sp->leader_cpu = cpu;
+	ranges_init(sp);
+	atomic_store_explicit(&sp->joined, 1, memory_order_relaxed); /* range 0 is the leader's */
 	sp->open = true;
 	struct ofl_pool_worker *wake[OFL_POOL_MAX_THREADS];
 	unsigned nwake = post_work(p, p->ncpu - 1, sp->leader_cpu, false, wake);
 	pthread_mutex_unlock(&p->mu);
 	wake_workers(wake, nwake);
 
-	split_work(p, &c);
+	split_work(p, &c, 0);
 
 	/* Every chunk is claimed; wait for helpers still copying theirs. */
 	spin_until_zero(&sp->helpers);
@@ -386,17 +558,29 @@ int ofl_pool_queue_progress(struct ofl_cpu_queue *cq, int64_t timeout_us)
 
 /* ------------------------------------------------------------------ workers */
 
-/* Watch for new work for a short while (no lock held); true if some came. */
-static bool spin_for_work(struct ofl_pool *p, unsigned seq)
+/*
+ * Watch for new work for a short while (no lock held). Returns true if the
+ * watch ran without a gap (the worker kept its CPU); a gap of
+ * OFL_POOL_CONTENDED_NS means another task ran there meanwhile.
+ */
+static bool spin_for_work(struct ofl_pool *p, struct ofl_pool_worker *w, unsigned seq)
 {
-	uint64_t until = ofl_now_ns() + OFL_POOL_SPIN_NS;
+	uint64_t last = ofl_now_ns(), until = last + OFL_POOL_SPIN_NS;
 
 	for (unsigned n = 1;; n++) {
 		if (atomic_load_explicit(&p->work_seq, memory_order_acquire) != seq)
 			return true;
 		cpu_relax();
-		if ((n & 63u) == 0 && ofl_now_ns() >= until)
-			return false;
+		if ((n & 63u) == 0) {
+			uint64_t now = ofl_now_ns();
+			if (now - last > OFL_POOL_CONTENDED_NS) {
+				worker_contended(w);
+				return false;
+			}
+			if (now >= until)
+				return true;
+			last = now;
+		}
 	}
 }
 
@@ -404,13 +588,24 @@ static void *worker_main(void *arg)
 {
 	struct ofl_pool_worker *w = arg;
 	struct ofl_pool *p = w->pool;
-	bool hot = false; /* just did work: more may follow at once */
+	bool hot = false;    /* just did work: more may follow at once */
+	bool smooth = false; /* came from a watch that kept the CPU: no need to probe it */
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
-		if (split_joinable(p, w)) {
-			split_help(p);
+		if (split_joinable(p, w) && worker_free(w, ofl_now_ns())) {
+			if (!smooth) {
+				/* woken from sleep: is the CPU ours? (no lock held for the probe) */
+				pthread_mutex_unlock(&p->mu);
+				bool taken = probe_contended(w);
+				pthread_mutex_lock(&p->mu);
+				smooth = true; /* probed now: do not probe again for this split */
+				if (taken)
+					continue;
+			}
+			split_help(p, w);
 			hot = true;
+			smooth = false;
 			continue;
 		}
 		struct ofl_cpu_queue *cq = p->runq_head;
@@ -435,7 +630,7 @@ static void *worker_main(void *arg)
 			unsigned seq = atomic_load_explicit(&p->work_seq, memory_order_acquire);
 			hot = false;
 			pthread_mutex_unlock(&p->mu);
-			spin_for_work(p, seq);
+			smooth = spin_for_work(p, w, seq);
 			pthread_mutex_lock(&p->mu);
 			continue;
 		}
@@ -443,6 +638,7 @@ static void *worker_main(void *arg)
 		while (w->sleeping && !p->stop)
 			pthread_cond_wait(&w->cv, &p->mu);
 		w->sleeping = false;
+		smooth = false;
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -464,6 +660,8 @@ static bool pool_start(struct ofl_pool *p)
 			cpu_set_t set;
 			w->pool = p;
 			w->cpu = p->ncpus_set ? p->cpus[i % p->ncpus_set] : -1;
+			atomic_init(&w->contended_until, 0);
+			w->backoff_ns = w->last_contended = 0;
 			if (pthread_cond_init(&w->cv, NULL) != 0)
 				break;
 			pthread_attr_init(&attr);
@@ -505,7 +703,9 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 	atomic_init(&p->state, p->nthreads ? 0 : 2);
 	atomic_init(&p->split_busy, false);
 	atomic_init(&p->work_seq, 0);
-	atomic_init(&p->sp.next, 0);
+	atomic_init(&p->sp.joined, 0);
+	for (unsigned r = 0; r < OFL_POOL_MAX_THREADS; r++)
+		atomic_init(&p->sp.range[r].span, 0);
 	atomic_init(&p->sp.helpers, 0);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		for (int c = 0; c < CPU_SETSIZE && p->ncpus_set < OFL_POOL_MAX_THREADS; c++)

@@ -4,11 +4,20 @@
  * and run the asynchronous queues' big batches.
  *
  * Two kinds of work, both without allocation:
- *  - a split: one large copy cut into page-aligned chunks that the thread
- *    which asked for it (the leader) and idle workers claim one at a time
- *    from an atomic counter. The leader starts copying at once, so a worker
- *    that wakes late costs nothing but its share; at most one split runs at
- *    a time, and a leader that finds the pool busy copies alone.
+ *  - a split: one large copy cut into one contiguous range per thread that
+ *    may take part (the thread which asked for it, the leader, has the
+ *    first; each worker that joins takes the next). A thread copies its own
+ *    range front to back in chunks, then steals from the back of the
+ *    others' in chunks of half what is left there (64 KiB at the end, so
+ *    nobody waits long for the last one). Each thread thus copies the same
+ *    part of a buffer copied again and again, which its caches keep, and a
+ *    worker that wakes late costs nothing but its share: the leader starts
+ *    at once and takes over the ranges nobody came for. At most one split
+ *    runs at a time; a leader that finds the pool busy copies alone. A
+ *    worker whose CPU another task wants (it was preempted, or a
+ *    sched_yield() gave its CPU away) stays out of splits for a while: the
+ *    leader would wait for its chunk while it does not run, so the leader
+ *    copies alone instead.
  *  - a queue batch: the jobs of one offload_queue that one worker (the
  *    runner) copies in enqueue order, leading a split for each large job, and
  *    publishes as finished one by one.
@@ -33,9 +42,18 @@ struct ofl_chunks {
 	char *dst;
 	const char *src;
 	size_t len;
-	size_t chunk;          /* nominal chunk length, a multiple of 4096 */
-	unsigned nchunks;
+	uint32_t pages;        /* 4 KiB pages of dst the copy touches (the first may be partial) */
+	unsigned nranges;      /* the leader's and one per worker expected */
 	bool nt;               /* copy with non-temporal stores */
+};
+
+/*
+ * One thread's range of a split, in pages of the destination: what is not
+ * claimed yet is [front, back), front in the low 32 bits, back in the high.
+ * The owner claims at the front, the others steal at the back, both by CAS.
+ */
+struct ofl_range {
+	_Alignas(64) atomic_uint_fast64_t span;
 };
 
 /* The split in flight; open, leader_waits and c change under ofl_pool::mu. */
@@ -44,8 +62,9 @@ struct ofl_split {
 	int leader_cpu;        /* where the leader runs: a helper there would only take turns */
 	bool open;             /* helpers may join */
 	bool leader_waits;     /* the leader sleeps on done_cv */
-	atomic_uint next;      /* next chunk index to claim */
+	atomic_uint joined;    /* ranges handed out: 0 is the leader's, helpers take 1, 2, .. */
 	atomic_uint helpers;   /* workers inside the split */
+	struct ofl_range range[OFL_POOL_MAX_THREADS];
 };
 
 /* One worker thread, pinned to one CPU. */
@@ -55,6 +74,14 @@ struct ofl_pool_worker {
 	pthread_cond_t cv;        /* sleeps here while `sleeping` (under mu) */
 	int cpu;                  /* the CPU it is pinned to, -1 if it could not be */
 	bool sleeping;            /* set by the worker, cleared by whoever wakes it */
+	/*
+	 * Until this ofl_now_ns() time the worker's CPU is taken by another
+	 * task: it joins no split and leaders do not wake it for one. Written
+	 * by the worker, read by leaders.
+	 */
+	atomic_uint_fast64_t contended_until;
+	uint64_t backoff_ns;      /* the last contended period (doubles, 10 ms .. 1 s) */
+	uint64_t last_contended;  /* when the worker was last found contended */
 };
 
 struct ofl_pool {
@@ -98,7 +125,10 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 /* Stop and join the workers. No split or queue may be in flight. */
 void ofl_pool_fini(struct ofl_pool *p);
 
-/* Copy len >= 1 bytes, split across the pool when len >= split_min. Any thread. */
+/*
+ * Copy len >= 1 bytes, split across the pool when len >= split_min and a
+ * worker on another CPU can run. Any thread.
+ */
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len);
 
 int ofl_pool_queue_open(struct ofl_pool *p, struct offload_queue *q, struct ofl_cpu_queue *cq);

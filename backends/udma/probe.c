@@ -30,7 +30,7 @@ static int ringacc_node(const void *fdt, int node)
 {
 	uint32_t ph;
 
-	return dt_u32(fdt, node, "ti,ringacc", &ph) == 0 ? fdt_node_offset_by_phandle(fdt, ph) : -1;
+	return dt_u32(fdt, node, "ti,ringacc", &ph) == 0 ? ofl_dt_node_by_phandle(fdt, ph) : -1;
 }
 
 /* The node's memory-region (a /reserved-memory child), if any. */
@@ -40,7 +40,7 @@ static void memory_region(const void *fdt, int node, struct ofl_dma_pool_opts *o
 
 	if (dt_u32(fdt, node, "memory-region", &ph) < 0)
 		return;
-	int rm = fdt_node_offset_by_phandle(fdt, ph);
+	int rm = ofl_dt_node_by_phandle(fdt, ph);
 	if (rm < 0 || ofl_dt_reg(fdt, rm, 0, &o->rmem_addr, &o->rmem_size, NULL, 0) < 0) {
 		o->rmem_addr = o->rmem_size = 0;
 		return;
@@ -158,7 +158,7 @@ static int check_tisci(const void *fdt, int node, char *why, size_t wl)
 
 	if (!ph)
 		return 0;
-	int sci = len == 4 ? fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(ph[0])) : -FDT_ERR_BADVALUE;
+	int sci = len == 4 ? ofl_dt_node_by_phandle(fdt, fdt32_to_cpu(ph[0])) : -FDT_ERR_BADVALUE;
 	const char *st = NULL;
 	if (sci < 0) {
 		snprintf(why, wl, "ti,sci %s (Linux ti_sci_get_by_phandle() fails, and k3-udma's probe with it)",

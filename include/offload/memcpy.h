@@ -18,6 +18,9 @@
 #ifndef OFFLOAD_MEMCPY_H
 #define OFFLOAD_MEMCPY_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include <offload/core.h>
 
 #ifdef __cplusplus
@@ -27,6 +30,52 @@ extern "C" {
 /** @addtogroup memcpy
  * @{
  */
+
+/**
+ * @brief How the header's fast paths are compiled: `static inline` for
+ *        programs.
+ *
+ * The library defines it before including this header in the one file that
+ * provides the same functions as exported, non-inline symbols (for FFI, as
+ * liburing's liburing-ffi does). Programs leave it alone.
+ */
+#ifndef OFFLOAD_INLINE
+#define OFFLOAD_INLINE static inline
+#endif
+
+/**
+ * @brief What offload_memcpy()'s inline fast path reads of a context.
+ *
+ * Every ::offload_ctx begins with this structure (ABI since 0.2); it is
+ * written by the library only (open, close, and in the child of a fork(),
+ * where inherited contexts refuse every call). Programs never touch it.
+ * Fields are only ever added at its end.
+ */
+struct offload_ctx_fastpath {
+	/**
+	 * Copies of 1 .. memcpy_inline_max bytes between valid, disjoint
+	 * ranges are a plain memcpy() on the calling thread; 0 while the
+	 * context is closed or inherited, or when such copies go elsewhere.
+	 */
+	size_t memcpy_inline_max;
+};
+
+/**
+ * @brief offload_memcpy() without its inline fast path: every check (with its
+ *        message), the device choice and the engines.
+ *
+ * Called by offload_memcpy() for what its fast path does not take; the same
+ * contract, returns and errors as offload_memcpy().
+ *
+ * @param ctx An open context.
+ * @param dst Destination, @p len bytes, must not overlap @p src.
+ * @param src Source, @p len bytes.
+ * @param len Length in bytes; 0 is a no-op that returns 0.
+ * @return As offload_memcpy().
+ *
+ * Thread-safety: safe to call concurrently on one context.
+ */
+int offload_memcpy_slowpath(offload_ctx *ctx, void *dst, const void *src, size_t len);
 
 /**
  * @brief Copy @p len bytes from @p src to @p dst on the device the policy picks.
@@ -54,9 +103,45 @@ extern "C" {
  *     nothing can stand in for an engine without a free channel or DMA
  *     memory (dst untouched).
  *
+ * Inline: a copy the CPU would run as a plain memcpy() on the calling
+ * thread (shorter than the CPU device's split size and than any engine's
+ * threshold) from valid, disjoint ranges is that memcpy() in the caller,
+ * with no library call; everything else goes to
+ * offload_memcpy_slowpath(). The library also exports offload_memcpy() as
+ * a function (the same code) for FFI: cffi, ctypes, dlsym().
+ *
  * Thread-safety: safe to call concurrently on one context.
  */
-int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len);
+#if defined(__GNUC__) && !defined(__clang__)
+/*
+ * gcc's -Wrestrict looks at the memcpy() below before it folds the overlap
+ * test that guards it, so a call with overlapping constant ranges (which
+ * returns -EINVAL) would warn in the caller's code.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+OFFLOAD_INLINE int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len)
+{
+	const struct offload_ctx_fastpath *f = (const struct offload_ctx_fastpath *)(const void *)ctx;
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src, n = (uintptr_t)len;
+
+	/*
+	 * n - 1 < max: 1 <= len <= max (max < 2^62). d - 1 <= ~n: dst is not
+	 * NULL and [dst, dst + len) does not wrap; the same for src. The
+	 * ranges are disjoint exactly when d - s (mod 2^N) lies in
+	 * [len, 2^N - len], which adding len - 1 maps onto [2 len - 1, 2^N - 1].
+	 */
+	if (f && n - 1 < f->memcpy_inline_max && d - 1 <= ~n && s - 1 <= ~n &&
+	    d - s + (n - 1) >= 2 * n - 1) {
+		memcpy(dst, src, len);
+		return 0;
+	}
+	return offload_memcpy_slowpath(ctx, dst, src, len);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /**
  * @brief offload_memcpy() on a chosen device, reporting who ran it.

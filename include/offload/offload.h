@@ -21,7 +21,7 @@
  * Devices       offload_dev_count()  offload_dev_get_info()  offload_dev_find()
  *               offload_dev_get_stats()  offload_dev_stats_reset()
  *               offload_backend_name()  offload_backend_caps()  offload_backend_status()
- * Memcpy        offload_memcpy()  offload_memcpy_dev()
+ * Memcpy        offload_memcpy()  offload_memcpy_dev()  offload_memcpy_slowpath()
  * Queue         offload_queue_opts_init()  offload_queue_open()  offload_queue_close()
  *               offload_queue_copy()  offload_queue_submit()  offload_queue_poll()
  *               offload_queue_wait()  offload_queue_capacity()  offload_queue_dev()

@@ -50,6 +50,7 @@ struct offload_cipher_session {
 	enum offload_cipher_alg alg;
 	const struct ofl_cipher_info *info;
 	bool pinned;         /* explicit device: eng always */
+	bool cpu_only;       /* no engine: every operation on cpu, whatever its size */
 	bool registered;     /* in the context's handle list (not a one-shot) */
 	uint64_t threshold;  /* eng when size >= threshold */
 	size_t eng_max;      /* largest op eng takes */
@@ -98,6 +99,7 @@ static int cipher_session_init(struct offload_cipher_session *s, struct offload_
 	s->alg = alg;
 	s->info = ci;
 	s->pinned = dev != OFFLOAD_DEV_AUTO;
+	s->cpu_only = !s->eng.dev;
 	if (s->eng.dev) {
 		s->threshold = s->pinned ? 0 : s->eng.dev->policy.threshold_bytes;
 		s->eng_max = s->eng.dev->backend->cipher->max_len
@@ -149,7 +151,7 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 	if (OFL_UNLIKELY(op->len && (!op->in || !op->out)))
 		return ofl_err(ctx, -EINVAL, "%s: %s is NULL with len %zu", func,
 			       !op->in ? "in" : "out", op->len);
-	if (OFL_UNLIKELY(op->len % ci->block))
+	if (OFL_UNLIKELY(op->len & (ci->block - 1u))) /* block: 1, 8 or 16 */
 		return ofl_err(ctx, -EINVAL,
 			       "%s: %s length %zu is not a multiple of the %u-byte block (no padding "
 			       "is applied)",
@@ -218,18 +220,21 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	/* saturating: the two lengths may overlap the same memory */
-	size_t size = op->len + op->aad_len < op->len ? SIZE_MAX : op->len + op->aad_len;
 	struct ofl_crypto_slot *sl = &s->cpu;
-	if (s->eng.dev && (s->pinned || !s->cpu.dev ||
-			   (size >= s->threshold && size <= s->eng_max - op->tag_len)))
-		sl = &s->eng;
-	if (OFL_UNLIKELY(sl == &s->eng && size > s->eng_max - op->tag_len))
-		return ofl_err(ctx, -E2BIG,
-			       "%s: %s of %zu bytes (+%zu AAD) is larger than device %s takes in one "
-			       "operation (%zu bytes including AAD and tag)",
-			       func, s->info->name, op->len, op->aad_len, sl->dev->name, s->eng_max);
-	if (!s->info->aead && op->len == 0) {
+	if (OFL_UNLIKELY(!s->cpu_only)) {
+		/* saturating: the two lengths may overlap the same memory */
+		size_t size = op->len + op->aad_len < op->len ? SIZE_MAX : op->len + op->aad_len;
+		if (s->pinned || !s->cpu.dev ||
+		    (size >= s->threshold && size <= s->eng_max - op->tag_len))
+			sl = &s->eng;
+		if (OFL_UNLIKELY(sl == &s->eng && size > s->eng_max - op->tag_len))
+			return ofl_err(ctx, -E2BIG,
+				       "%s: %s of %zu bytes (+%zu AAD) is larger than device %s takes in "
+				       "one operation (%zu bytes including AAD and tag)",
+				       func, s->info->name, op->len, op->aad_len, sl->dev->name,
+				       s->eng_max);
+	}
+	if (OFL_UNLIKELY(!s->info->aead && op->len == 0)) {
 		ofl_result_set(op->result, sl->dev, "none", 0);
 		return 0;
 	}
@@ -351,13 +356,9 @@ OFFLOAD_API int offload_cipher_session_run(offload_cipher_session *s, const stru
 	struct offload_cipher_op tmp;
 	int err = 0;
 
-	if (OFL_UNLIKELY(!s || s->magic != CIPHER_MAGIC))
-		return ofl_err(NULL, -EINVAL, "%s: %s", func,
-			       !s ? "session is NULL" : "not an open cipher session");
-	if (OFL_UNLIKELY(!s->ctx->open))
-		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
-	if (OFL_UNLIKELY(ofl_ctx_inherited(s->ctx)))
-		return ofl_inherited_err(s->ctx, func);
+	bool valid = s && s->magic == CIPHER_MAGIC;
+	if (OFL_UNLIKELY(!valid || !s->ctx->open || ofl_ctx_inherited(s->ctx)))
+		return ofl_crypto_session_err(s, valid, valid ? s->ctx : NULL, func, "cipher");
 	if (OFL_UNLIKELY(!op))
 		return ofl_err(s->ctx, -EINVAL, "%s: op is NULL", func);
 	op = op_in(s->ctx, func, op, op_size, &tmp, &err);

@@ -21,16 +21,42 @@ static atomic_uint_fast64_t next_ctx_id = 1;
 atomic_uint ofl_fork_gen;
 static pthread_once_t fork_hook_once = PTHREAD_ONCE_INIT;
 
+/*
+ * Every context from offload_ctx_new() to offload_ctx_free(), so that the
+ * child of a fork() can switch off their inline fast path (which cannot see
+ * ofl_fork_gen). The fork handlers hold all_lock across the fork, so the
+ * child finds the list whole.
+ */
+static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The public header's inline offload_memcpy() reads this at offset 0 of every context. */
+_Static_assert(offsetof(struct offload_ctx, drv.fast) == 0,
+	       "struct offload_ctx_fastpath must begin every context (offload/memcpy.h)");
+static struct offload_ctx *all_head;
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&all_lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&all_lock);
+}
+
 /* Runs in the child of every fork(): contexts opened before are inherited. */
 static void fork_child(void)
 {
 	atomic_fetch_add_explicit(&ofl_fork_gen, 1, memory_order_relaxed);
+	for (struct offload_ctx *c = all_head; c; c = c->all_next)
+		c->drv.fast.memcpy_inline_max = 0; /* every call goes where ofl_ctx_inherited() refuses */
+	pthread_mutex_unlock(&all_lock);
 }
 
 static void fork_hook_register(void)
 {
 	/* Failure (ENOMEM) leaves inherited contexts undetected, as before this hook. */
-	(void)pthread_atfork(NULL, NULL, fork_child);
+	(void)pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 OFFLOAD_API unsigned offload_version(void)
@@ -77,6 +103,12 @@ OFFLOAD_API offload_ctx *offload_ctx_new(void)
 	ctx->memcpy_dev = -1;
 	ctx->handles.next = ctx->handles.prev = &ctx->handles;
 	pthread_mutex_init(&ctx->lock, NULL);
+	pthread_mutex_lock(&all_lock);
+	ctx->all_next = all_head;
+	if (all_head)
+		all_head->all_prev = ctx;
+	all_head = ctx;
+	pthread_mutex_unlock(&all_lock);
 	return ctx;
 }
 
@@ -514,6 +546,9 @@ static void ctx_teardown(struct offload_ctx *ctx)
 	ctx->cpu_dev = ctx->memcpy_dev = -1;
 	ctx->memcpy_small = ctx->memcpy_big = NULL;
 	ctx->memcpy_threshold = 0;
+	ctx->drv.fast.memcpy_inline_max = 0;
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(ctx->crypto_pick); i++)
+		atomic_store_explicit(&ctx->crypto_pick[i], 0, memory_order_relaxed);
 	ctx->sim_auto = ctx->dt_fallback = false;
 	if (inherited) {
 		/* Forget the handles (see above); the list lock may be held by a parent's thread. */
@@ -578,6 +613,14 @@ static void choose_defaults(struct offload_ctx *ctx)
 	ctx->memcpy_threshold = ctx->memcpy_small == ctx->memcpy_big
 					? UINT64_MAX /* one device: no size test needed */
 					: ctx->memcpy_big->policy.threshold_bytes;
+	/* offload_memcpy()'s fast path: what the CPU device would run as a plain memcpy(). */
+	ctx->drv.fast.memcpy_inline_max = 0;
+	if (cpu && ctx->memcpy_small == cpu && cpu->backend->memcpy->inline_below) {
+		uint64_t below = OFL_MIN((uint64_t)cpu->backend->memcpy->inline_below(cpu),
+					 ctx->memcpy_threshold);
+		/* below 2^62, which the fast path's overlap test needs */
+		ctx->drv.fast.memcpy_inline_max = below ? (size_t)OFL_MIN(below - 1, (uint64_t)SIZE_MAX >> 2) : 0;
+	}
 }
 
 /*
@@ -752,6 +795,14 @@ OFFLOAD_API void offload_ctx_free(offload_ctx *ctx)
 	if (ctx->open)
 		ctx_teardown(ctx);
 	pthread_mutex_destroy(&ctx->lock);
+	pthread_mutex_lock(&all_lock);
+	if (ctx->all_prev)
+		ctx->all_prev->all_next = ctx->all_next;
+	else
+		all_head = ctx->all_next;
+	if (ctx->all_next)
+		ctx->all_next->all_prev = ctx->all_prev;
+	pthread_mutex_unlock(&all_lock);
 	ofl_err_forget(ctx);
 	ofl_drv_ctx_fini(&ctx->drv);
 	ctx->magic = 0;

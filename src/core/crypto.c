@@ -48,6 +48,51 @@ static int query_dev(struct ofl_device *d, uint32_t kind, int alg, bool *hw, cha
 	return d->backend->hash->query(d, (enum offload_hash_alg)alg, hw, why, len);
 }
 
+/*
+ * The automatic choice of an algorithm depends on nothing but the context's
+ * devices, which do not change while it is open: ofl_crypto_pick() finds it
+ * once per algorithm and keeps it in ctx->crypto_pick, so that a session or
+ * a one-shot call does not query every backend again. Entry: bit 16 set
+ * when known, bits 8..15 the engine's device index + 1, bits 0..7 the CPU
+ * device's (+ 1; 0: none). Index: a hash's base algorithm 1..6, + 6 for
+ * HMAC; a cipher's algorithm 1..6 + 12. Concurrent first calls store the
+ * same value.
+ */
+static unsigned pick_index(uint32_t kind, int alg)
+{
+	unsigned a = (unsigned)alg;
+
+	if (kind == OFFLOAD_CAP_CIPHER)
+		return a >= 1 && a <= 6 ? 12 + a : 0;
+	unsigned b = a & 0xffu;
+	return b >= 1 && b <= 6 ? b + (ofl_hash_is_hmac((enum offload_hash_alg)alg) ? 6 : 0) : 0;
+}
+
+bool ofl_crypto_pick_cached(struct offload_ctx *ctx, uint32_t kind, int alg,
+			    struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu)
+{
+	unsigned i = pick_index(kind, alg);
+	uint32_t pk = i ? atomic_load_explicit(&ctx->crypto_pick[i], memory_order_relaxed) : 0;
+
+	if (!pk)
+		return false;
+	unsigned e = (pk >> 8) & 0xffu, c = pk & 0xffu;
+	eng->dev = e ? ctx->drv.devs[e - 1] : NULL;
+	cpu->dev = c ? ctx->drv.devs[c - 1] : NULL;
+	return true;
+}
+
+static void pick_store(struct offload_ctx *ctx, uint32_t kind, int alg,
+		       const struct ofl_crypto_slot *eng, const struct ofl_crypto_slot *cpu)
+{
+	unsigned i = pick_index(kind, alg);
+	uint32_t pk = 1u << 16 | (uint32_t)(eng->dev ? eng->dev->index + 1 : 0) << 8 |
+		      (uint32_t)(cpu->dev ? cpu->dev->index + 1 : 0);
+
+	if (i)
+		atomic_store_explicit(&ctx->crypto_pick[i], pk, memory_order_relaxed);
+}
+
 int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t kind, int alg,
 			const char *alg_name, struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu)
 {
@@ -58,6 +103,8 @@ int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t
 
 	memset(eng, 0, sizeof(*eng));
 	memset(cpu, 0, sizeof(*cpu));
+	if (dev == OFFLOAD_DEV_AUTO && ofl_crypto_pick_cached(ctx, kind, alg, eng, cpu))
+		return 0;
 	if (dev != OFFLOAD_DEV_AUTO) {
 		struct ofl_device *d = ofl_ctx_device(ctx, dev);
 		if (!d)
@@ -115,5 +162,18 @@ int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t
 	if (!eng->dev && !cpu->dev)
 		return ofl_err(ctx, -ENOTSUP, "%s: no usable device implements %s (%s)", func, alg_name,
 			       all[0] ? all : "no crypto backend is built or allowed");
+	pick_store(ctx, kind, alg, eng, cpu);
 	return 0;
+}
+
+int __attribute__((noinline, cold)) ofl_crypto_session_err(const void *s, bool is_session,
+							   const struct offload_ctx *ctx,
+							   const char *func, const char *kind)
+{
+	if (!s || !is_session)
+		return !s ? ofl_err(NULL, -EINVAL, "%s: session is NULL", func)
+			  : ofl_err(NULL, -EINVAL, "%s: not an open %s session", func, kind);
+	if (!ctx->open)
+		return ofl_err(ctx, -EBADF, "%s: the context is closed", func);
+	return ofl_inherited_err(ctx, func);
 }

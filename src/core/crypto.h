@@ -7,6 +7,7 @@
 #ifndef OFL_CORE_CRYPTO_H
 #define OFL_CORE_CRYPTO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <offload/crypto.h>
@@ -38,5 +39,21 @@ struct ofl_crypto_slot {
  */
 int ofl_crypto_pick(struct offload_ctx *ctx, const char *func, int dev, uint32_t kind, int alg,
 		    const char *alg_name, struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu);
+/*
+ * The automatic choice ofl_crypto_pick() found for kind and alg on this
+ * context before (it keeps one per algorithm while the context is open):
+ * true with eng and cpu's devices set, false when it has not found one yet.
+ */
+bool ofl_crypto_pick_cached(struct offload_ctx *ctx, uint32_t kind, int alg,
+			    struct ofl_crypto_slot *eng, struct ofl_crypto_slot *cpu);
+/*
+ * The error of a call on a cipher or hash session s (kind "cipher" or
+ * "hash") that cannot run: -EINVAL when s is NULL or not an open session
+ * (is_session false), else -EBADF for its closed or inherited context ctx.
+ * The sessions' fast paths test all that in one branch and call this,
+ * out of line, only when one of them holds.
+ */
+int ofl_crypto_session_err(const void *s, bool is_session, const struct offload_ctx *ctx,
+			   const char *func, const char *kind);
 
 #endif /* OFL_CORE_CRYPTO_H */

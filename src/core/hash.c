@@ -41,6 +41,7 @@ struct offload_hash_session {
 	int digest_len;
 	bool pinned;
 	struct ofl_crypto_slot eng, cpu;
+	struct ofl_crypto_slot *only;    /* the one device every message goes to (no choice), or NULL */
 	struct ofl_crypto_slot *cur;     /* device of the current message, NULL = not chosen yet */
 	uint64_t threshold;
 	uint8_t *buf;         /* the first bytes of a message while undecided */
@@ -74,6 +75,8 @@ static int hash_session_init(struct offload_hash_session *s, struct offload_ctx 
 	s->pinned = dev != OFFLOAD_DEV_AUTO;
 	if (s->eng.dev && !s->pinned && s->cpu.dev)
 		s->threshold = s->eng.dev->policy.threshold_bytes;
+	else
+		s->only = s->eng.dev ? &s->eng : &s->cpu;
 	s->key_len = key_len;
 	s->magic = HASH_MAGIC;
 	return 0;
@@ -139,12 +142,18 @@ static int hash_use(struct offload_hash_session *s, const char *func, struct ofl
 	return 0;
 }
 
+/* After a message: the next one starts undecided, unless there is no choice to make. */
+static void hash_next(struct offload_hash_session *s)
+{
+	s->cur = s->only && s->only->bs ? s->only : NULL;
+	s->buffered = 0;
+}
+
 static void hash_abort(struct offload_hash_session *s)
 {
 	if (s->cur && s->cur->bs)
 		s->cur->dev->backend->hash->reset(s->cur->bs);
-	s->cur = NULL;
-	s->buffered = 0;
+	hash_next(s);
 }
 
 static int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
@@ -214,8 +223,7 @@ static int hash_final(struct offload_hash_session *s, const char *func, void *di
 	struct ofl_crypto_slot *sl = s->cur;
 	ofl_err_clear(s->ctx);
 	r = sl->dev->backend->hash->final(sl->bs, digest, &driver, &flags);
-	s->cur = NULL;
-	s->buffered = 0;
+	hash_next(s);
 	if (OFL_UNLIKELY(r < 0)) {
 		r = ofl_backend_err(s->ctx, func, sl->dev, r);
 		sl->dev->backend->hash->reset(sl->bs);
@@ -272,15 +280,12 @@ OFFLOAD_API int offload_hash_open(offload_ctx *ctx, enum offload_hash_alg alg, c
 	return offload_hash_open_dev(ctx, OFFLOAD_DEV_AUTO, alg, key, key_len, out);
 }
 
-static int hash_check(offload_hash_session *s, const char *func)
+static inline int hash_check(offload_hash_session *s, const char *func)
 {
-	if (OFL_UNLIKELY(!s || s->magic != HASH_MAGIC))
-		return ofl_err(NULL, -EINVAL, "%s: %s", func,
-			       !s ? "session is NULL" : "not an open hash session");
-	if (OFL_UNLIKELY(!s->ctx->open))
-		return ofl_err(s->ctx, -EBADF, "%s: the context is closed", func);
-	if (OFL_UNLIKELY(ofl_ctx_inherited(s->ctx)))
-		return ofl_inherited_err(s->ctx, func);
+	bool valid = s && s->magic == HASH_MAGIC;
+
+	if (OFL_UNLIKELY(!valid || !s->ctx->open || ofl_ctx_inherited(s->ctx)))
+		return ofl_crypto_session_err(s, valid, valid ? s->ctx : NULL, func, "hash");
 	return 0;
 }
 
@@ -298,11 +303,10 @@ OFFLOAD_API int offload_hash_update(offload_hash_session *s, const void *data, s
 	return hash_update(s, func, data, len);
 }
 
+/* need: the digest size of alg (from offload_hash_digest_size()). */
 static int digest_check(struct offload_ctx *ctx, const char *func, enum offload_hash_alg alg,
-			const void *digest, size_t digest_len)
+			const void *digest, size_t digest_len, int need)
 {
-	int need = offload_hash_digest_size(alg);
-
 	if (OFL_UNLIKELY(!digest))
 		return ofl_err(ctx, -EINVAL, "%s: digest is NULL", func);
 	if (OFL_UNLIKELY(digest_len < (size_t)need))
@@ -319,7 +323,7 @@ OFFLOAD_API int offload_hash_final(offload_hash_session *s, void *digest, size_t
 
 	if (OFL_UNLIKELY(r < 0))
 		return r;
-	r = digest_check(s->ctx, func, s->alg, digest, digest_len);
+	r = digest_check(s->ctx, func, s->alg, digest, digest_len, s->digest_len);
 	if (OFL_UNLIKELY(r < 0))
 		return r;
 	return hash_final(s, func, digest, res);
@@ -336,6 +340,42 @@ OFFLOAD_API int offload_hash_close(offload_hash_session *s)
 	return 0;
 }
 
+/*
+ * The one-shot offload_hash() of a plain hash whose device (the cached
+ * automatic choice) hashes without session state (ofl_hash_ops.oneshot):
+ * no session is built and torn down. Returns the digest size or -errno, or
+ * 1 when this path does not apply (the caller takes the general one, which
+ * also words every error of the arguments).
+ */
+static int hash_oneshot(struct offload_ctx *ctx, enum offload_hash_alg alg, const void *data,
+			size_t len, void *digest, size_t digest_len, struct offload_result *res)
+{
+	/* digest sizes of the plain hashes 1..6 (hash_table above) */
+	static const uint8_t size[7] = { 0, 16, 20, 28, 32, 48, 64 };
+	struct ofl_crypto_slot eng, cpu;
+	unsigned a = (unsigned)alg;
+
+	if (a < 1 || a > 6 || !digest || digest_len < size[a] || (!data && len) ||
+	    ofl_range_wraps(data, len) ||
+	    !ofl_crypto_pick_cached(ctx, OFFLOAD_CAP_HASH, (int)alg, &eng, &cpu))
+		return 1;
+	struct ofl_device *d = eng.dev && (!cpu.dev || len >= eng.dev->policy.threshold_bytes)
+				       ? eng.dev
+				       : cpu.dev;
+	if (!d->backend->hash->oneshot)
+		return 1;
+	const char *driver = "";
+	uint32_t flags = 0;
+	ofl_err_clear(ctx);
+	int r = d->backend->hash->oneshot(d, alg, data, len, digest, &driver, &flags);
+	if (OFL_UNLIKELY(r < 0)) {
+		ofl_wipe(digest, size[a]);
+		return ofl_backend_err(ctx, "offload_hash", d, r);
+	}
+	ofl_result_set(res, d, driver, flags);
+	return size[a];
+}
+
 OFFLOAD_API int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const void *key, size_t key_len,
 		 const void *data, size_t len, void *digest, size_t digest_len,
 		 struct offload_result *res)
@@ -344,14 +384,19 @@ OFFLOAD_API int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const 
 	struct offload_hash_session s;
 	int r = ofl_ctx_check(ctx, func);
 
-	if (r < 0)
+	if (OFL_UNLIKELY(r < 0))
 		return r;
+	if (OFL_LIKELY(!key && !key_len)) {
+		r = hash_oneshot(ctx, alg, data, len, digest, digest_len, res);
+		if (r != 1)
+			return r;
+	}
 	r = hash_session_init(&s, ctx, func, OFFLOAD_DEV_AUTO, alg, key, key_len);
 	if (r < 0)
 		return r;
 	/* The one-shot knows the whole length: no buffering; the key is the caller's. */
 	s.key = (uint8_t *)(uintptr_t)key;
-	r = digest_check(ctx, func, alg, digest, digest_len);
+	r = digest_check(ctx, func, alg, digest, digest_len, s.digest_len);
 	if (r == 0 && !data && len)
 		r = ofl_err(ctx, -EINVAL, "%s: data is NULL with len %zu", func, len);
 	if (r == 0 && ofl_range_wraps(data, len))

@@ -47,7 +47,12 @@ struct ofl_backend_slot {
 };
 
 struct offload_ctx {
-	struct ofl_drv_ctx drv;         /* what the driver layer sees: first (ofl_drv()) */
+	/*
+	 * What the driver layer sees: first (ofl_drv()). Its own first member is
+	 * offload_memcpy()'s fast path (struct offload_ctx_fastpath), which the
+	 * public header's inline code reads at offset 0 of every context (ABI).
+	 */
+	struct ofl_drv_ctx drv;
 	uint32_t magic;
 	bool open;
 	bool sim_auto;                  /* models attached only because AUTO fell back to the built-in board */
@@ -70,9 +75,17 @@ struct offload_ctx {
 	struct ofl_device *memcpy_big;
 	uint64_t memcpy_threshold;
 
+	/*
+	 * The automatic crypto device choice per algorithm (src/core/crypto.c):
+	 * found at first use, fixed while the context is open, 0 = not yet.
+	 * [OFL_CRYPTO_PICK_CIPHER + alg] for ciphers, [alg's base (+6 for HMAC)]
+	 * for hashes; see crypto.c's pick_encode().
+	 */
+	atomic_uint crypto_pick[24];
 	unsigned fork_gen;              /* ofl_fork_gen when opened: differs in a forked child */
 	int pid;                        /* process that opened it (for messages) */
 
+	struct offload_ctx *all_prev, *all_next; /* every context, for the fork handler */
 	struct ofl_handle handles;      /* list head of open handles */
 	int nhandles;
 	pthread_mutex_t lock;           /* protects the handle list and backend lazy state */

@@ -2,12 +2,22 @@
 /*
  * Synchronous memcpy: argument checks and device selection.
  *
- * offload_memcpy() is on the path of every small copy, so its valid case is
- * one inline test (ofl_copy_args_ok), a compare against the size threshold
- * and an indirect call; everything that explains a failure lives in the
- * out-of-line slow path below.
+ * offload_memcpy() runs most small copies in the caller (the inline fast
+ * path in offload/memcpy.h); what reaches offload_memcpy_slowpath() is one
+ * inline test (ofl_copy_args_ok), a compare against the size threshold and
+ * an indirect call; everything that explains a failure lives in the
+ * out-of-line functions below.
  */
 #include <string.h>
+
+/*
+ * This file provides offload_memcpy() as an exported function (the body of
+ * the public header's inline fast path) for FFI and for programs built
+ * against 0.1's header.
+ */
+#define OFFLOAD_INLINE __attribute__((visibility("default")))
+#include <offload/core.h>
+int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len);
 
 #include "core/internal.h"
 
@@ -78,7 +88,7 @@ static int __attribute__((noinline)) run_auto(const char *func, struct offload_c
 	return r;
 }
 
-OFFLOAD_API int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, size_t len)
+OFFLOAD_API int offload_memcpy_slowpath(offload_ctx *ctx, void *dst, const void *src, size_t len)
 {
 	if (OFL_UNLIKELY(!ofl_copy_args_ok(ctx, dst, src, len)))
 		return copy_args_err(ctx, "offload_memcpy", dst, src, len);

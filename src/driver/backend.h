@@ -80,6 +80,12 @@ struct ofl_memcpy_ops {
 	 */
 	int (*copy)(struct ofl_device *dev, void *dst, const void *src, size_t len,
 		    struct offload_result *res);
+	/*
+	 * Optional: copy() of fewer bytes than this is nothing but memcpy() on
+	 * the calling thread (no counter, no result but the device), so the core
+	 * may run such copies itself. NULL or 0: never.
+	 */
+	size_t (*inline_below)(const struct ofl_device *dev);
 	/* Async queue. open() may allocate q->bq; nothing after it may allocate. */
 	int (*queue_open)(struct ofl_device *dev, struct offload_queue *q);
 	void (*queue_close)(struct offload_queue *q);

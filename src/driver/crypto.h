@@ -100,6 +100,14 @@ struct ofl_hash_ops {
 	 */
 	int (*digest)(void *bs, const void *data, size_t len, uint8_t *digest, const char **driver,
 		      uint32_t *flags);
+	/*
+	 * Optional: hash `len` bytes (0 allowed) as one whole message with a
+	 * plain hash alg (no key) into digest, without session state: the
+	 * one-shot offload_hash() on this device then builds no session. Sets
+	 * *driver and *flags. NULL: the one-shot opens state (open/digest/close).
+	 */
+	int (*oneshot)(struct ofl_device *dev, enum offload_hash_alg alg, const void *data,
+		       size_t len, uint8_t *digest, const char **driver, uint32_t *flags);
 	/* Discard the current message (after an error). */
 	void (*reset)(void *bs);
 	/* Wipe key material and free. */

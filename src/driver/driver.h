@@ -88,6 +88,12 @@ struct ofl_dmabuf_range {
 
 /* What the driver layer knows of a context: the first member of struct offload_ctx. */
 struct ofl_drv_ctx {
+	/*
+	 * First of all: offload_memcpy()'s inline fast path in the public header
+	 * reads it at offset 0 of every context (ABI). Set by src/core when the
+	 * context opens, zeroed when it closes and in a forked child.
+	 */
+	struct offload_ctx_fastpath fast;
 	uint64_t id;                    /* unique per context, for per-thread error slots */
 	uint32_t flags;                 /* OFFLOAD_CTX_* in effect (after env) */
 	bool sim;                       /* models serve the device tree's engines */

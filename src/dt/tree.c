@@ -22,25 +22,40 @@ int ofl_dt_path(const void *fdt, int node, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The node's full path from the chain of its ancestors (one pass of
+ * ofl_dt_next_tag() up to the node, as ofl_dt_chain() does) rather than
+ * fdt_get_path(), which walks every node before it again with a bounds
+ * check per byte of each name: about 0.5 M instructions per device of the
+ * 122 KB J721E tree (bench/README.md).
+ */
 char *ofl_dt_path_dup(const void *fdt, int node)
 {
-	/* A path is at most the structure block's names plus slashes: bounded by the blob. */
-	size_t cap = (size_t)fdt_totalsize(fdt) + 2, len = cap < 256 ? cap : 256;
+	struct ofl_dt_chain c;
+	const char *names[OFL_DT_MAX_DEPTH];
+	int lens[OFL_DT_MAX_DEPTH];
+	size_t len = 2; /* "/" and the NUL */
 
-	if (cap > INT_MAX)
-		cap = INT_MAX;
-	for (;;) {
-		char *buf = malloc(len);
-		if (!buf)
+	if (ofl_dt_chain(fdt, node, &c) < 0)
+		return NULL;
+	for (int i = 1; i < c.n; i++) {
+		names[i] = fdt_get_name(fdt, c.off[i], &lens[i]);
+		if (!names[i] || lens[i] < 0)
 			return NULL;
-		int r = fdt_get_path(fdt, node, buf, (int)len);
-		if (r == 0)
-			return buf;
-		free(buf);
-		if (r != -FDT_ERR_NOSPACE || len >= cap)
-			return NULL;
-		len = len > cap / 2 ? cap : len * 2;
+		len += 1 + (size_t)lens[i];
 	}
+	char *buf = malloc(len), *p = buf;
+	if (!buf)
+		return NULL;
+	for (int i = 1; i < c.n; i++) {
+		*p++ = '/';
+		memcpy(p, names[i], (size_t)lens[i]);
+		p += lens[i];
+	}
+	if (p == buf)
+		*p++ = '/';
+	*p = '\0';
+	return buf;
 }
 
 bool ofl_dt_enabled(const void *fdt, int node, const char **status)
@@ -193,6 +208,73 @@ bool ofl_dt_prop_lists_u32(const void *fdt, int node, const char *name, uint32_t
 	return false;
 }
 
+/* Is the NUL-terminated string at name (room bytes to the end of its block) exactly want? */
+static bool name_is(const char *name, size_t room, const char *want)
+{
+	size_t n = strlen(want) + 1;
+
+	return room >= n && memcmp(name, want, n) == 0;
+}
+
+/* The phandle a node's properties give it, as libfdt's fdt_get_phandle() takes it. */
+struct ph_props {
+	bool seen, linux_seen;  /* the first "phandle" / "linux,phandle" of the node was read */
+	uint32_t ph, linux_ph;  /* its value when it is 4 bytes long, else 0 */
+};
+
+static uint32_t ph_value(const struct ph_props *pp)
+{
+	/* "phandle" if it is a cell, else "linux,phandle" if that is one, else none */
+	return pp->ph ? pp->ph : pp->linux_ph;
+}
+
+int ofl_dt_node_by_phandle(const void *fdt, uint32_t ph)
+{
+	uint32_t base, size, off = 0, str_off, str_size;
+	struct ph_props pp = { false, false, 0, 0 };
+	int cur = -1;
+
+	if (ph == 0 || ph == UINT32_MAX || ofl_dt_struct_block(fdt, &base, &size) < 0)
+		return -EINVAL;
+	str_off = fdt_off_dt_strings(fdt);
+	str_size = fdt_size_dt_strings(fdt);
+	if (str_off > fdt_totalsize(fdt) || str_size > fdt_totalsize(fdt) - str_off)
+		return -EINVAL;
+	const uint8_t *s = (const uint8_t *)fdt + base;
+	const char *strings = (const char *)fdt + str_off;
+	for (;;) {
+		uint32_t at = off;
+		int tag = ofl_dt_next_tag(s, size, &off);
+		if (tag == FDT_BEGIN_NODE || tag == FDT_END_NODE || tag == FDT_END || tag < 0) {
+			/* properties come before child nodes: the node's set is complete here */
+			if (cur >= 0 && ph_value(&pp) == ph)
+				return cur;
+			cur = tag == FDT_BEGIN_NODE ? (int)at : -1;
+			pp = (struct ph_props){ false, false, 0, 0 };
+			if (tag == FDT_END || tag < 0)
+				return -ENOENT;
+			continue;
+		}
+		if (tag != FDT_PROP || cur < 0)
+			continue;
+		uint32_t len = ofl_dt_be32(s + at + 4), nameoff = ofl_dt_be32(s + at + 8);
+		if (nameoff >= str_size)
+			continue;
+		const char *name = strings + nameoff;
+		size_t room = str_size - nameoff;
+		bool is_ph = name_is(name, room, "phandle");
+		if (!is_ph && !name_is(name, room, "linux,phandle"))
+			continue;
+		/* fdt_getprop() finds a name's first property: later duplicates do not count */
+		bool *seen = is_ph ? &pp.seen : &pp.linux_seen;
+		if (*seen)
+			continue;
+		*seen = true;
+		if (len == 4)
+			*(is_ph ? &pp.ph : &pp.linux_ph) = ofl_dt_be32(s + at + 12);
+	}
+}
+
 int ofl_dt_phandle(const void *fdt, int node, const char *name)
 {
 	int len = 0;
@@ -202,7 +284,7 @@ int ofl_dt_phandle(const void *fdt, int node, const char *name)
 		return -ENOENT;
 	if (len != 4)
 		return -EINVAL;
-	int target = fdt_node_offset_by_phandle(fdt, ofl_dt_be32(p));
+	int target = ofl_dt_node_by_phandle(fdt, ofl_dt_be32(p));
 	return target < 0 ? -EINVAL : target;
 }
 
@@ -223,7 +305,7 @@ int ofl_dt_dma_mem_target(const void *fdt, int node)
 		uint32_t nargs = 0;
 		int target = -1;
 		if (ph) {
-			target = fdt_node_offset_by_phandle(fdt, ph);
+			target = ofl_dt_node_by_phandle(fdt, ph);
 			if (target < 0 || !ofl_dt_prop_u32(fdt, target, "#interconnect-cells", &nargs) ||
 			    nargs > (uint32_t)(ncells - pos - 1))
 				return -1;

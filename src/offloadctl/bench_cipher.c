@@ -33,12 +33,8 @@
 #include <strings.h>
 #include <time.h>
 
-#ifdef OFFLOAD_HAVE_OPENSSL
-#include <openssl/evp.h>
-#include <openssl/provider.h>
-#endif
-
 #include "cli.h"
+#include "evp_ref.h"
 
 #define MAXSIZES 32
 #define MAXROUNDS 64
@@ -96,12 +92,9 @@ struct config {
 	int run_dev;            /* the device that ran (from the result), -1 unknown */
 	char run_name[64];      /* its name ("cpu", "crypto@90000"), "" for evp */
 	bool run_sim;
+	bool oneshot;           /* --oneshot: offload_cipher()/offload_hash(), EVP without state */
 #ifdef OFFLOAD_HAVE_OPENSSL
-	EVP_CIPHER_CTX *ex[2]; /* [0] decrypt, [1] encrypt: AES keys differ per direction */
-	EVP_CIPHER *ec;
-	EVP_MD_CTX *mx;
-	EVP_MD *md;
-	EVP_MAC_CTX *mac;
+	struct cli_evp ref;     /* the "evp" configuration (evp_ref.h) */
 #endif
 };
 
@@ -304,17 +297,7 @@ static void run_close(struct config *c)
 	c->cs = NULL;
 	c->hs = NULL;
 #ifdef OFFLOAD_HAVE_OPENSSL
-	EVP_CIPHER_CTX_free(c->ex[0]);
-	EVP_CIPHER_CTX_free(c->ex[1]);
-	EVP_CIPHER_free(c->ec);
-	EVP_MD_CTX_free(c->mx);
-	EVP_MD_free(c->md);
-	EVP_MAC_CTX_free(c->mac);
-	c->ex[0] = c->ex[1] = NULL;
-	c->ec = NULL;
-	c->mx = NULL;
-	c->md = NULL;
-	c->mac = NULL;
+	cli_evp_close(&c->ref);
 #endif
 }
 
@@ -325,38 +308,17 @@ static int run_open(struct config *c, const struct alg *a, bool enc)
 	snprintf(c->run_name, sizeof(c->run_name), "%s", c->evp ? "cpu" : "?");
 	if (c->evp) {
 #ifdef OFFLOAD_HAVE_OPENSSL
-		snprintf(c->driver, sizeof(c->driver), "raw EVP %s", a->evp);
-		if (a->hash && a->key_len) {
-			EVP_MAC *m = EVP_MAC_fetch(NULL, "HMAC", NULL);
-			OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_string("digest", (char *)a->evp, 0),
-					    OSSL_PARAM_construct_end() };
-			c->mac = m ? EVP_MAC_CTX_new(m) : NULL;
-			EVP_MAC_free(m);
-			return c->mac && EVP_MAC_init(c->mac, key, a->key_len, p) ? 0 : -ENOTSUP;
-		}
-		if (a->hash) {
-			c->md = EVP_MD_fetch(NULL, a->evp, NULL);
-			c->mx = EVP_MD_CTX_new();
-			return c->md && c->mx ? 0 : -ENOTSUP;
-		}
-		static OSSL_PROVIDER *prov[2]; /* DES is in the legacy provider (OpenSSL 3) */
-		if (!prov[0]) {
-			prov[0] = OSSL_PROVIDER_load(NULL, "default");
-			prov[1] = OSSL_PROVIDER_load(NULL, "legacy");
-		}
-		c->ec = EVP_CIPHER_fetch(NULL, a->evp, NULL);
-		for (int d = 0; d < 2; d++) {
-			c->ex[d] = EVP_CIPHER_CTX_new();
-			if (!c->ec || !c->ex[d] || !EVP_CipherInit_ex2(c->ex[d], c->ec, key, NULL, d, NULL))
-				return -ENOTSUP;
-			EVP_CIPHER_CTX_set_padding(c->ex[d], 0);
-		}
+		snprintf(c->driver, sizeof(c->driver), "raw EVP %s%s", a->evp,
+			 c->oneshot ? " one-shot" : "");
 		(void)enc;
-		return 0;
+		return cli_evp_open(&c->ref, a->evp, a->hash, a->hash && a->key_len, key, a->key_len,
+				    c->oneshot);
 #else
 		return -ENOTSUP;
 #endif
 	}
+	if (c->oneshot)
+		return 0; /* offload_hash() / offload_cipher() take everything per call */
 	if (a->hash)
 		return offload_hash_open_dev(c->ctx, c->dev, (enum offload_hash_alg)a->alg,
 					     a->key_len ? key : NULL, a->key_len, &c->hs);
@@ -370,32 +332,24 @@ static int run_op(struct config *c, const struct alg *a, bool enc, const uint8_t
 {
 	if (c->evp) {
 #ifdef OFFLOAD_HAVE_OPENSSL
-		int l;
-		if (c->mac) {
-			size_t dl;
-			return EVP_MAC_init(c->mac, NULL, 0, NULL) && EVP_MAC_update(c->mac, in, n) &&
-					       EVP_MAC_final(c->mac, out, &dl, 64)
-				       ? 0
-				       : -EIO;
-		}
-		if (c->mx)
-			return EVP_DigestInit_ex(c->mx, c->md, NULL) && EVP_DigestUpdate(c->mx, in, n) &&
-					       EVP_DigestFinal_ex(c->mx, out, NULL)
-				       ? 0
-				       : -EIO;
-		bool gcm = a->alg == OFFLOAD_CIPHER_AES_GCM;
-		EVP_CIPHER_CTX *x = c->ex[enc];
-		if (!EVP_CipherInit_ex(x, NULL, NULL, NULL, a->iv_len ? iv : NULL, enc))
-			return -EIO;
-		if (gcm && !enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, tag))
-			return -EIO;
-		/* n <= 64 MiB (parse_sizes): the int length is exact */
-		if (!EVP_CipherUpdate(x, out, &l, in, (int)n) || !EVP_CipherFinal_ex(x, out + l, &l))
-			return gcm && !enc ? -EBADMSG : -EIO;
-		if (gcm && enc && !EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag))
-			return -EIO;
-		return 0;
+		/* n <= 64 MiB (parse_sizes): within cli_evp_op()'s int lengths */
+		return cli_evp_op(&c->ref, enc, a->iv_len ? iv : NULL, in, out, n, tag);
 #endif
+	}
+	if (c->oneshot && a->hash) {
+		int r = offload_hash(c->ctx, (enum offload_hash_alg)a->alg, a->key_len ? key : NULL,
+				     a->key_len, in, n, out, 64, res);
+		return r < 0 ? r : 0;
+	}
+	if (c->oneshot) {
+		struct offload_cipher_op op = {
+			.alg = (enum offload_cipher_alg)a->alg, .dir = enc ? OFFLOAD_ENCRYPT : OFFLOAD_DECRYPT,
+			.key = key, .key_len = a->key_len, .iv = a->iv_len ? iv : NULL, .iv_len = a->iv_len,
+			.in = in, .out = out, .len = n,
+			.tag = a->alg == OFFLOAD_CIPHER_AES_GCM ? tag : NULL,
+			.tag_len = a->alg == OFFLOAD_CIPHER_AES_GCM ? 16 : 0, .result = res,
+		};
+		return offload_cipher(c->ctx, &op, sizeof(op));
 	}
 	if (a->hash) {
 		int r = offload_hash_update(c->hs, in, n);
@@ -484,6 +438,15 @@ static void stats_add(struct cstat *cs, const struct offload_dev_stats *a,
 	cs->bytes += (double)(b->cache_bytes - a->cache_bytes);
 	cs->ns += (double)(b->cache_ns - a->cache_ns);
 	cs->ops += (double)ops;
+}
+
+static void cst_add(struct cstat *sum, const struct cstat *one)
+{
+	sum->clean += one->clean;
+	sum->inval += one->inval;
+	sum->bytes += one->bytes;
+	sum->ns += one->ns;
+	sum->ops += one->ops;
 }
 
 static double per_op(double v, const struct cstat *cs)
@@ -577,9 +540,20 @@ static void usage(const struct cli *cli, FILE *f)
 		"                 with 'ms' (default 0.2 = 200ms, at most 3600)\n"
 		"  --rounds N     rounds, 1..%d (default 5): the median is reported with the\n"
 		"                 spread of the rounds (one round: no noise estimate)\n"
+		"  --quiet PCT    a round counts only if other processes took under PCT %% of\n"
+		"                 the CPUs while it ran (/proc/stat; 1..100, default 5, 100:\n"
+		"                 every round); busy rounds run again, up to --max-rounds, and\n"
+		"                 each line says how many rounds were kept. Rounds of both\n"
+		"                 configurations together under ~0.2 s are too short to judge\n"
+		"  --max-rounds N rounds to try per size, 1..1000 (default 3 x --rounds)\n"
+		"  --oneshot      one-shot calls: offload_cipher() / offload_hash() against\n"
+		"                 EVP without state (EVP_Digest(), a new EVP_CIPHER_CTX per\n"
+		"                 operation) instead of sessions\n"
 		"  --config SPEC  one configuration (default: the context the common options\n"
 		"                 and the environment give, as for every command)\n"
-		"SPEC: evp (OpenSSL EVP called directly), a backend name (cpu, kcapi), or\n"
+		"SPEC: evp (OpenSSL EVP called directly as src/offloadctl/evp_ref.h says: keyed\n"
+		"      once, IV per operation, padding off once through its parameter, not\n"
+		"      EVP_CIPHER_CTX_set_padding), a backend name (cpu, kcapi), or\n"
 		"      key=value pairs joined by ':': backends=LIST, device=NAME,\n"
 		"      dtb=FILE|builtin|live|none, sim=0|1, noncoherent=0|1, label=TEXT,\n"
 		"      driver=NAME (the kernel driver, a cra_driver_name, that kcapi binds;\n"
@@ -595,21 +569,27 @@ static void usage(const struct cli *cli, FILE *f)
 /* What the options say. */
 struct bc_args {
 	size_t sizes[MAXSIZES];
-	int nsizes, rounds;
+	int nsizes, rounds, max_rounds;
 	double secs;
+	double quiet;            /* --quiet as a share of the CPUs; 1: every round counts */
 	const char *alist, *spec[2];
 	char ab[256];            /* --ab's copy, split at its comma */
-	bool enc;
+	bool enc, oneshot, max_given;
 };
 
-enum { O_SIZES = CLI_OPT_COMMAND_FIRST, O_TIME, O_ROUNDS, O_CONFIG, O_AB, O_A, O_B, O_DEC };
+enum {
+	O_SIZES = CLI_OPT_COMMAND_FIRST, O_TIME, O_ROUNDS, O_CONFIG, O_AB, O_A, O_B, O_DEC, O_QUIET,
+	O_MAX_ROUNDS, O_ONESHOT,
+};
 
 static const struct option bc_longopts[] = {
 	{ "alg", required_argument, NULL, 'a' },     { "sizes", required_argument, NULL, O_SIZES },
 	{ "time", required_argument, NULL, O_TIME },  { "rounds", required_argument, NULL, O_ROUNDS },
 	{ "config", required_argument, NULL, O_CONFIG }, { "ab", required_argument, NULL, O_AB },
 	{ "a", required_argument, NULL, O_A },       { "b", required_argument, NULL, O_B },
-	{ "dec", no_argument, NULL, O_DEC },         CLI_COMMON_LONGOPTS,
+	{ "dec", no_argument, NULL, O_DEC },         { "quiet", required_argument, NULL, O_QUIET },
+	{ "max-rounds", required_argument, NULL, O_MAX_ROUNDS },
+	{ "oneshot", no_argument, NULL, O_ONESHOT }, CLI_COMMON_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -673,6 +653,18 @@ static int bc_opt(struct cli *cli, void *state, int c, const char *arg)
 		return 0;
 	}
 	case O_DEC: a->enc = false; return 0;
+	case O_QUIET:
+		if (!cli_opt_uint(cli, "--quiet", arg, 0, 1, 100, &v))
+			return CLI_EXIT_USAGE;
+		a->quiet = (double)v / 100.0;
+		return 0;
+	case O_MAX_ROUNDS:
+		if (!cli_opt_uint(cli, "--max-rounds", arg, 0, 1, 1000, &v))
+			return CLI_EXIT_USAGE;
+		a->max_rounds = (int)v;
+		a->max_given = true;
+		return 0;
+	case O_ONESHOT: a->oneshot = true; return 0;
 	default: return CLI_EXIT_USAGE;
 	}
 }
@@ -706,6 +698,7 @@ static int open_configs(struct cli *cli, const struct bc_args *a, struct config 
 			rc = cli_usage_error(cli, "bad configuration \"%s\" (SPEC: evp, cpu, kcapi, or "
 						  "key=value pairs joined by ':')", cli_text(sp));
 		cfg[k].common = !a->spec[k];
+		cfg[k].oneshot = a->oneshot;
 		if (rc == CLI_CONTINUE && config_open(cli, &cfg[k]) < 0)
 			rc = CLI_EXIT_FAIL;
 		if (rc != CLI_CONTINUE) {
@@ -734,7 +727,12 @@ struct bc_run {
 	struct config *cfg;
 	int ncfg;
 	uint8_t *in, *out[2], *back, *gcm_ct;  /* maxn + 64 bytes each */
-	double ops[MAXSIZES][2][MAXROUNDS];    /* per size x config x round */
+	double ops[MAXSIZES][2][MAXROUNDS];    /* per size x config x kept round */
+	double busy_ops[MAXSIZES][2][MAXROUNDS]; /* the last busy rounds, if none is quiet */
+	int kept[MAXSIZES], tried[MAXSIZES];   /* rounds kept and run, per size */
+	bool unjudged[MAXSIZES];               /* a round too short to judge was kept */
+	bool all_busy[MAXSIZES];               /* no round was quiet: busy ones reported */
+	double least_other[MAXSIZES];          /* the smallest share others took in a round */
 	struct cstat cst[MAXSIZES][2];
 	struct table_row rows[16];
 	int nrows;
@@ -796,12 +794,27 @@ static bool median_rsd(const double *v, int n, double *median, double *rsd)
 	return true;
 }
 
+/* ", kept 5 of 7 rounds ..." for a size's line: how the quiet-round test went. */
+static void quiet_note(const struct bc_run *run, int si, char *buf, size_t len)
+{
+	const struct bc_args *o = run->a;
+
+	if (run->all_busy[si])
+		snprintf(buf, len, "; BUSY: none of %d rounds was quiet (others took %.0f%% of the "
+			 "CPUs or more)", run->tried[si], run->least_other[si] * 100);
+	else if (o->quiet >= 1.0 || run->unjudged[si])
+		snprintf(buf, len, "%s", o->quiet >= 1.0 ? "" : "; rounds too short to judge quiet");
+	else
+		snprintf(buf, len, "; kept %d of %d rounds: others < %.0f%% of the CPUs", run->kept[si],
+			 run->tried[si], o->quiet * 100);
+}
+
 /* The JSON object of one configuration at one size. */
 static void report_size_json(struct bc_run *run, const struct alg *a, int si, int k, size_t n)
 {
 	const struct config *c = &run->cfg[k];
 	const struct cstat *cs = &run->cst[si][k];
-	int rounds = run->a->rounds;
+	int rounds = run->kept[si];
 	double m, rsdv;
 	char rsds[24] = "null"; /* one round: no estimate */
 
@@ -818,13 +831,15 @@ static void report_size_json(struct bc_run *run, const struct alg *a, int si, in
 	cli_json_str(stdout, c->backend);
 	printf(", \"driver\": ");
 	cli_json_str(stdout, c->driver);
-	printf(", \"size\": %zu, \"requested_size\": %zu, \"rounds\": %d, \"ops_per_s\": %.0f, "
+	printf(", \"size\": %zu, \"requested_size\": %zu, \"rounds\": %d, \"rounds_tried\": %d, "
+	       "\"quiet\": %s, \"ops_per_s\": %.0f, "
 	       "\"mb_per_s\": %.3f, \"rsd_percent\": %s, \"verified\": true, "
 	       "\"cache_clean_per_op\": %.3f, \"cache_inval_per_op\": %.3f, "
 	       "\"cache_bytes_per_op\": %.1f, \"cache_ns_per_op\": %.1f, \"sim\": %s}",
-	       n, run->a->sizes[si], rounds, m, m * (double)n / 1e6, rsds, per_op(cs->clean, cs),
-	       per_op(cs->inval, cs), per_op(cs->bytes, cs), per_op(cs->ns, cs),
-	       c->run_sim ? "true" : "false");
+	       n, run->a->sizes[si], rounds, run->tried[si],
+	       run->all_busy[si] ? "false" : run->unjudged[si] ? "null" : "true", m, m * (double)n / 1e6,
+	       rsds, per_op(cs->clean, cs), per_op(cs->inval, cs), per_op(cs->bytes, cs),
+	       per_op(cs->ns, cs), c->run_sim ? "true" : "false");
 	run->first_json = false;
 }
 
@@ -833,9 +848,9 @@ static void report_size_text(struct bc_run *run, const struct alg *a, int si, in
 {
 	const struct config *c = &run->cfg[k];
 	const struct cstat *cs = &run->cst[si][k];
-	int rounds = run->a->rounds;
+	int rounds = run->kept[si];
 	double m, rsdv;
-	char spread[48], keyd[32] = "";
+	char spread[48], keyd[32] = "", quiet[96];
 
 	if (!run->header[k]) {
 		/* the device can change with the size (thresholds): each line names the one that ran */
@@ -851,9 +866,10 @@ static void report_size_text(struct bc_run *run, const struct alg *a, int si, in
 		snprintf(spread, sizeof(spread), "one round: no noise estimate");
 	if (a->key_len)
 		snprintf(keyd, sizeof(keyd), "%zu bit key, ", a->key_len * 8);
-	printf("test %d (%s%zu byte blocks): %.0f ops/s, %.2f MB/s (%s: %s, %s%s; %s)\n", si, keyd, n,
-	       m, m * (double)n / 1e6, cli_text(c->run_name), cli_text(c->backend), cli_text(c->driver),
-	       c->run_sim ? " [sim: a model, not hardware]" : "", spread);
+	quiet_note(run, si, quiet, sizeof(quiet));
+	printf("test %d (%s%zu byte blocks): %.0f ops/s, %.2f MB/s (%s: %s, %s%s; %s%s)\n", si, keyd,
+	       n, m, m * (double)n / 1e6, cli_text(c->run_name), cli_text(c->backend),
+	       cli_text(c->driver), c->run_sim ? " [sim: a model, not hardware]" : "", spread, quiet);
 	if (n != run->a->sizes[si])
 		printf("    %zu -> %zu B: %s needs whole %zu-byte blocks\n", run->a->sizes[si], n, a->name,
 		       a->block);
@@ -887,7 +903,7 @@ static void report_round_csv(const struct bc_run *run, const struct alg *a, int 
  */
 static void ab_change(struct bc_run *run, struct table_row *row, int si)
 {
-	int rounds = run->a->rounds;
+	int rounds = run->kept[si];
 	double ch[MAXROUNDS];
 	struct cli_stats st;
 
@@ -952,33 +968,69 @@ static int verify_size(struct bc_run *run, const struct alg *a, struct config *r
 /*
  * The timed rounds of one size, in ABBA order (odd rounds start with B) so
  * that whatever favours the first or second slot cancels; both time into the
- * same buffer. 0, or -1 after the message.
+ * same buffer. A round counts only if other processes took less than
+ * --quiet of the CPUs while it ran (cli_cpu_other_share()); busy rounds are
+ * run again, up to --max-rounds in all. When none was quiet, the last busy
+ * ones stand, and the report says so. 0, or -1 after the message.
  */
 static int time_size(struct bc_run *run, const struct alg *a, int si, size_t n, const uint8_t *src)
 {
-	int ncfg = run->ncfg;
+	const struct bc_args *o = run->a;
+	int ncfg = run->ncfg, kept = 0, tried = 0, busy = 0;
 
-	for (int r = 0; r < run->a->rounds; r++)
+	run->unjudged[si] = run->all_busy[si] = false;
+	run->least_other[si] = 1.0;
+	for (; kept < o->rounds && tried < o->max_rounds; tried++) {
+		struct cstat one[2];
+		struct cli_cpu_mark m0, m1;
+		double v[2] = { 0, 0 };
+		memset(one, 0, sizeof(one));
+		cli_cpu_mark(&m0, NULL, 0);
 		for (int kk = 0; kk < ncfg; kk++) {
-			int k = (r & 1) ? ncfg - 1 - kk : kk;
+			int k = (kept & 1) ? ncfg - 1 - kk : kk;
 			struct config *c = &run->cfg[k];
 			struct offload_dev_stats s0, s1;
-			struct cstat one = { 0 };
 			uint64_t nops = 0;
 			stats_read(c, &s0);
-			double v = timed(c, a, run->a->enc, src, run->back, n, run->a->secs, &nops);
+			v[k] = timed(c, a, o->enc, src, run->back, n, o->secs, &nops);
 			stats_read(c, &s1);
-			stats_add(&run->cst[si][k], &s0, &s1, nops);
-			stats_add(&one, &s0, &s1, nops);
-			if (v < 0) {
+			stats_add(&one[k], &s0, &s1, nops);
+			if (v[k] < 0) {
 				cli_error(run->cli, "%s failed during timing on %s", a->name,
 					  cli_text(c->label));
 				return -1;
 			}
-			run->ops[si][k][r] = v;
-			if (run->cli->csv)
-				report_round_csv(run, a, k, n, r, v, &one);
 		}
+		cli_cpu_mark(&m1, NULL, 0);
+		double other = cli_cpu_other_share(&m0, &m1);
+		bool judged = other >= 0 && cli_quiet_resolution(&m0, &m1) <= o->quiet;
+		if (!judged)
+			run->unjudged[si] = true; /* too short for /proc/stat's ticks: kept */
+		else if (other < run->least_other[si])
+			run->least_other[si] = other;
+		if (judged && other >= o->quiet && o->quiet < 1.0) {
+			for (int k = 0; k < ncfg; k++)
+				run->busy_ops[si][k][busy % o->rounds] = v[k];
+			busy++;
+			continue;
+		}
+		for (int k = 0; k < ncfg; k++) {
+			run->ops[si][k][kept] = v[k];
+			cst_add(&run->cst[si][k], &one[k]);
+			if (run->cli->csv)
+				report_round_csv(run, a, k, n, kept, v[k], &one[k]);
+		}
+		kept++;
+	}
+	if (kept == 0) {
+		/* the machine never left us alone: the busy rounds stand, marked */
+		kept = (busy < o->rounds ? busy : o->rounds);
+		for (int k = 0; k < ncfg; k++)
+			memcpy(run->ops[si][k], run->busy_ops[si][k], (size_t)kept * sizeof(double));
+		run->all_busy[si] = true;
+	}
+	run->kept[si] = kept;
+	run->tried[si] = tried;
 	return 0;
 }
 
@@ -1170,12 +1222,17 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 	};
 	struct bc_args a = { .sizes = { 16, 64, 128, 256, 1024, 1420, 1424, 2048, 4096, 8192 },
 			     .nsizes = 10, .rounds = DEFAULT_ROUNDS, .secs = DEFAULT_TIME_S,
-			     .alist = "aes-128-cbc", .enc = true };
+			     .quiet = 0.05, .alist = "aes-128-cbc", .enc = true };
 	struct config cfg[2];
 
 	int rc = cli_parse(cli, &cmd, &a, argc, argv);
 	if (rc == CLI_CONTINUE && a.spec[1] && !a.spec[0])
 		rc = cli_usage_error(cli, "--b needs --a");
+	if (!a.max_given)
+		a.max_rounds = 3 * a.rounds;
+	if (rc == CLI_CONTINUE && a.max_rounds < a.rounds)
+		rc = cli_usage_error(cli, "--max-rounds %d is less than --rounds %d", a.max_rounds,
+				     a.rounds);
 	if (rc == CLI_CONTINUE)
 		rc = check_algs(cli, a.alist);
 	int ncfg = a.spec[1] ? 2 : 1;

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_peer.h"
 #include "cli.h"
 
 #define BM_PAGE 4096u
@@ -44,7 +45,17 @@ struct bm_opts {
 	unsigned factor;      /* sweep step */
 	double time_s;        /* seconds per size (sweep) or per thread (run) */
 	bool time_given;      /* --time; else 0.4 (sweep) or 1 (run) */
+	unsigned peers;       /* --peers beyond memcpy: PEER_2THR, PEER_2THR_NT */
+	bool idle;            /* --mode idle: every pass after --idle of nothing */
+	double idle_s;        /* --idle */
+	bool busy;            /* --busy: another process spins on the last CPU */
+	unsigned rounds, max_rounds; /* --rounds, --max-rounds */
+	bool max_rounds_given;
+	double quiet;         /* --quiet as a share of the CPUs; 1: every round counts */
 };
+
+#define PEER_2THR 1u
+#define PEER_2THR_NT 2u
 
 /* ------------------------------------------------------------------ buffers */
 
@@ -179,21 +190,25 @@ static void target_fail(struct target *t, const char *what, int r)
 }
 
 /*
- * One timed library pass over every pair of b. Returns 0 or the first
- * -errno; *ns receives the elapsed time.
+ * One timed library pass over every pair of b, `reps` times back to back
+ * (the synchronous calls; the queue copies each pair once). Returns 0 or the
+ * first -errno; *ns receives the elapsed time.
  */
-static int lib_pass(struct target *t, struct bufset *b, uint64_t *ns)
+static int lib_pass(struct target *t, struct bufset *b, unsigned reps, uint64_t *ns)
 {
 	int r = 0;
 
 	if (!t->async) {
 		uint64_t t0 = cli_now_ns();
-		if (t->dev == OFFLOAD_DEV_AUTO) {
-			for (size_t i = 0; i < b->n && r == 0; i++)
-				r = offload_memcpy(t->ctx, b->dst[i], b->src[i], b->size);
-		} else {
-			for (size_t i = 0; i < b->n && r == 0; i++)
-				r = offload_memcpy_dev(t->ctx, t->dev, b->dst[i], b->src[i], b->size, NULL);
+		for (unsigned k = 0; k < reps && r == 0; k++) {
+			if (t->dev == OFFLOAD_DEV_AUTO) {
+				for (size_t i = 0; i < b->n && r == 0; i++)
+					r = offload_memcpy(t->ctx, b->dst[i], b->src[i], b->size);
+			} else {
+				for (size_t i = 0; i < b->n && r == 0; i++)
+					r = offload_memcpy_dev(t->ctx, t->dev, b->dst[i], b->src[i],
+							       b->size, NULL);
+			}
 		}
 		*ns = cli_now_ns() - t0;
 		if (r < 0)
@@ -237,15 +252,27 @@ static int lib_pass(struct target *t, struct bufset *b, uint64_t *ns)
 	return 0;
 }
 
-static void memcpy_pass(struct bufset *b, uint64_t *ns)
+static void memcpy_pass(struct bufset *b, unsigned reps, uint64_t *ns)
 {
 	uint64_t t0 = cli_now_ns();
 
-	for (size_t i = 0; i < b->n; i++) {
-		memcpy(b->dst[i], b->src[i], b->size);
-		/* Keep the compiler from merging or dropping copies across the loop. */
-		__asm__ __volatile__("" ::: "memory");
-	}
+	for (unsigned k = 0; k < reps; k++)
+		for (size_t i = 0; i < b->n; i++) {
+			memcpy(b->dst[i], b->src[i], b->size);
+			/* Keep the compiler from merging or dropping copies across the loop. */
+			__asm__ __volatile__("" ::: "memory");
+		}
+	*ns = cli_now_ns() - t0;
+}
+
+/* The two-thread reference (bench_peer.c) over every pair of b, reps times. */
+static void peer_pass(struct bench_peer *p, struct bufset *b, unsigned reps, bool nt, uint64_t *ns)
+{
+	uint64_t t0 = cli_now_ns();
+
+	for (unsigned k = 0; k < reps; k++)
+		for (size_t i = 0; i < b->n; i++)
+			bench_peer_copy(p, b->dst[i], b->src[i], b->size, nt);
 	*ns = cli_now_ns() - t0;
 }
 
@@ -391,39 +418,166 @@ static void human_size(char *buf, size_t len, size_t n)
 
 /* ------------------------------------------------------------------ sweep */
 
+/*
+ * The sides of the sweep: the library, plain memcpy, and the two-thread
+ * copy (bench_peer.c) with memcpy halves and with streaming halves.
+ */
+enum { S_LIB, S_MEM, S_2T, S_2TNT, S_COUNT };
+static const char *const side_case[S_COUNT] = { "library", "memcpy", "two-thread",
+						"two-thread-nt" };
+
+/* Peers are for copies worth two threads; below this a half is noise. */
+#define PEER_MIN ((size_t)64 << 10)
+/* Back to back: a pass of one buffer repeats it up to this many bytes (at least twice). */
+#define B2B_PASS_BYTES ((size_t)64 << 20)
+#define B2B_MAX_REPS 1024u
+
 struct row {
 	size_t size, nbufs;
+	unsigned reps;              /* copies of each buffer per pass */
 	struct label label;
-	uint64_t passes;            /* per side */
-	double lib_ns, mem_ns;      /* median pass time / buffers: ns per copy */
-	uint64_t tests, failures;   /* library side */
+	uint64_t passes;            /* per side, in the rounds kept */
+	bool ran[S_COUNT];
+	double ns[S_COUNT];         /* median pass time / (buffers x reps): ns per copy */
+	uint64_t tests, failures;   /* library side, every round */
 	uint64_t lib_total_ns, lib_bytes;
+	unsigned kept, tried;       /* rounds */
+	bool unjudged, all_busy;
+	double least_other;         /* smallest share of the CPUs others took in a round */
 	int ret;
 };
 
 #define SWEEP_MAX_PASSES 200000u
-#define SWEEP_MIN_PASSES 5u
+#define SWEEP_MIN_PASSES 3u
 
-/* Per-call time of one side: its median pass over the pass's buffers; false if out of memory. */
-static bool per_call_ns(const double *pass_ns, size_t passes, size_t nbufs, double *out)
+/* What one sweep holds across sizes: the target, the peer and the pass times. */
+struct sweep {
+	struct target *t;
+	const struct bm_opts *o;
+	struct bench_peer *peer;    /* NULL unless --peers asked for a two-thread copy */
+	int busy_pid;               /* --busy: the spinning process, else 0 */
+	double *all[S_COUNT];       /* pass times of the kept rounds */
+	double *cur[S_COUNT];       /* pass times of the round running */
+};
+
+/* Per-call time of one side: its median pass over the pass's copies; false if out of memory. */
+static bool per_call_ns(const double *pass_ns, size_t passes, size_t copies, double *out)
 {
 	struct cli_stats st;
 
 	if (cli_stats(pass_ns, passes, &st) < 0)
 		return false;
-	*out = st.median / (double)nbufs;
+	*out = st.median / (double)copies;
 	return true;
 }
 
-static int sweep_one(struct target *t, const struct bm_opts *o, size_t size, struct row *row,
-		     double *lib, double *mem)
+static void sleep_s(double s)
 {
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* One pass of one side, verified. 0, or -errno with t->err set. */
+static int side_pass(struct sweep *sw, int side, struct bufset *b, unsigned reps, struct row *row,
+		     uint64_t *ns)
+{
+	struct target *t = sw->t;
+	int r = 0;
+
+	if (sw->o->idle)
+		sleep_s(sw->o->idle_s); /* the library's workers (and the peer's helper) fall asleep */
+	switch (side) {
+	case S_LIB: {
+		r = lib_pass(t, b, reps, ns);
+		uint64_t bad = bufset_verify(b);
+		row->tests += b->n * reps;
+		row->failures += bad;
+		row->lib_total_ns += *ns;
+		row->lib_bytes += (uint64_t)b->n * reps * b->size;
+		return r;
+	}
+	case S_MEM:
+		memcpy_pass(b, reps, ns);
+		break;
+	default:
+		peer_pass(sw->peer, b, reps, side == S_2TNT, ns);
+		break;
+	}
+	if (bufset_verify(b)) {
+		snprintf(t->err, sizeof(t->err), "%s did not verify: %s", side_case[side],
+			 side == S_MEM ? "this machine's memory is suspect" : "the benchmark's own "
+			 "two-thread copy is wrong");
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * One round: passes of every side in ABBA order (the library first on even
+ * passes) for about `budget` ns and at least SWEEP_MIN_PASSES each, times
+ * into sw->cur. Returns the passes per side, or -errno.
+ */
+static long sweep_round(struct sweep *sw, const int *sides, int nsides, struct bufset *b,
+			unsigned reps, uint64_t budget, struct row *row)
+{
+	uint64_t start = cli_now_ns();
+	size_t p = 0;
+
+	while (p < SWEEP_MAX_PASSES && (p < SWEEP_MIN_PASSES || cli_now_ns() - start < budget)) {
+		for (int i = 0; i < nsides; i++) {
+			int side = p % 2 == 0 ? sides[i] : sides[nsides - 1 - i];
+			uint64_t ns;
+			int r = side_pass(sw, side, b, reps, row, &ns);
+			if (r < 0)
+				return r;
+			sw->cur[side][p] = (double)ns;
+		}
+		p++;
+	}
+	return (long)p;
+}
+
+static unsigned reps_for(const struct bm_opts *o, size_t size, size_t nbufs)
+{
+	if (o->idle || o->async || nbufs > 1)
+		return 1; /* packed small buffers are back to back already */
+	size_t r = B2B_PASS_BYTES / size;
+	return r < 2 ? 2 : r > B2B_MAX_REPS ? B2B_MAX_REPS : (unsigned)r;
+}
+
+/*
+ * One size: rounds of passes until --rounds of them were quiet (other
+ * processes took under --quiet of the CPUs, cli_cpu_other_share()) or
+ * --max-rounds ran; when none was, the last busy round stands and the row
+ * says so.
+ */
+static int sweep_one(struct sweep *sw, size_t size, struct row *row)
+{
+	const struct bm_opts *o = sw->o;
+	struct target *t = sw->t;
 	struct bufset b;
 	size_t n = bufs_for(size);
+	int sides[S_COUNT], nsides = 0;
+	size_t kept_passes = 0;
+	long last = 0;
 
 	memset(row, 0, sizeof(*row));
 	row->size = size;
 	row->nbufs = n;
+	row->reps = reps_for(o, size, n);
+	row->least_other = 1.0;
+	sides[nsides++] = S_LIB;
+	sides[nsides++] = S_MEM;
+	if (sw->peer && size >= PEER_MIN && !o->async) {
+		if (o->peers & PEER_2THR)
+			sides[nsides++] = S_2T;
+		if (o->peers & PEER_2THR_NT)
+			sides[nsides++] = S_2TNT;
+	}
+	for (int i = 0; i < nsides; i++)
+		row->ran[sides[i]] = true;
 	/* The probe copy first: its buffers are gone before the pass buffers exist (peak 2 x size). */
 	int r = label_for(t, size, &row->label);
 	if (r < 0)
@@ -433,46 +587,55 @@ static int sweep_one(struct target *t, const struct bm_opts *o, size_t size, str
 		snprintf(t->err, sizeof(t->err), "cannot allocate 2 x %zu buffers of %zu bytes", n, size);
 		return r;
 	}
-	/* Warm-up: fault in, start the library's workers; verified, not timed. */
-	uint64_t ns;
-	if (r == 0)
-		r = lib_pass(t, &b, &ns);
-	if (r == 0) {
-		row->failures += bufset_verify(&b);
-		memcpy_pass(&b, &ns);
-		bufset_verify(&b);
+	/* Warm-up: fault in, start the library's workers and the peer; verified, not timed. */
+	for (int i = 0; i < nsides && r == 0; i++) {
+		uint64_t ns;
+		r = side_pass(sw, sides[i], &b, 1, row, &ns);
 	}
-	uint64_t start = cli_now_ns(), budget = (uint64_t)(o->time_s * 1e9);
-	size_t p = 0;
-	while (r == 0 && p < SWEEP_MAX_PASSES &&
-	       (p < SWEEP_MIN_PASSES || cli_now_ns() - start < budget)) {
-		for (int side = 0; side < 2 && r == 0; side++) {
-			/* ABBA: the library goes first on even passes, memcpy on odd ones. */
-			if ((side == 0) == (p % 2 == 0)) {
-				r = lib_pass(t, &b, &ns);
-				lib[p] = (double)ns;
-				uint64_t bad = bufset_verify(&b);
-				row->tests += n;
-				row->failures += bad;
-				row->lib_total_ns += ns;
-				row->lib_bytes += (uint64_t)n * size;
-			} else {
-				memcpy_pass(&b, &ns);
-				mem[p] = (double)ns;
-				if (bufset_verify(&b))
-					snprintf(t->err, sizeof(t->err), "plain memcpy did not verify: "
-						 "this machine's memory is suspect");
-			}
+	row->tests = row->failures = row->lib_total_ns = row->lib_bytes = 0;
+	uint64_t budget = (uint64_t)(o->time_s / o->rounds * 1e9);
+	while (r == 0 && row->kept < o->rounds && row->tried < o->max_rounds) {
+		struct cli_cpu_mark m0, m1;
+		cli_cpu_mark(&m0, &sw->busy_pid, sw->busy_pid ? 1 : 0);
+		long p = sweep_round(sw, sides, nsides, &b, row->reps, budget, row);
+		cli_cpu_mark(&m1, &sw->busy_pid, sw->busy_pid ? 1 : 0);
+		row->tried++;
+		if (p < 0) {
+			r = (int)p;
+			break;
 		}
-		p++;
+		last = p;
+		double other = cli_cpu_other_share(&m0, &m1);
+		bool judged = other >= 0 && cli_quiet_resolution(&m0, &m1) <= o->quiet;
+		if (!judged)
+			row->unjudged = true;
+		else if (other < row->least_other)
+			row->least_other = other;
+		if (judged && o->quiet < 1.0 && other >= o->quiet)
+			continue;
+		if (kept_passes + (size_t)p > SWEEP_MAX_PASSES)
+			p = (long)(SWEEP_MAX_PASSES - kept_passes);
+		for (int i = 0; i < nsides; i++)
+			memcpy(sw->all[sides[i]] + kept_passes, sw->cur[sides[i]], (size_t)p * sizeof(double));
+		kept_passes += (size_t)p;
+		row->kept++;
+	}
+	if (r == 0 && row->kept == 0) {
+		/* never quiet: the last round stands, marked */
+		for (int i = 0; i < nsides; i++)
+			memcpy(sw->all[sides[i]], sw->cur[sides[i]], (size_t)last * sizeof(double));
+		kept_passes = (size_t)last;
+		row->all_busy = true;
 	}
 	bufset_free(&b);
-	row->passes = p;
+	row->passes = kept_passes;
 	row->ret = r;
-	if (p && (!per_call_ns(lib, p, n, &row->lib_ns) || !per_call_ns(mem, p, n, &row->mem_ns))) {
-		snprintf(t->err, sizeof(t->err), "out of memory for the statistics of %zu passes", p);
-		r = row->ret = -ENOMEM;
-	}
+	for (int i = 0; i < nsides && kept_passes && r == 0; i++)
+		if (!per_call_ns(sw->all[sides[i]], kept_passes, n * row->reps, &row->ns[sides[i]])) {
+			snprintf(t->err, sizeof(t->err), "out of memory for the statistics of %zu passes",
+				 kept_passes);
+			r = row->ret = -ENOMEM;
+		}
 	return r;
 }
 
@@ -490,42 +653,85 @@ static void human_time(char *buf, size_t len, double ns)
 /* Per-call overhead is a small-copy figure; beyond this it is noise of the copy itself. */
 #define BM_OVERHEAD_MAX (64u << 10)
 
-static void print_row_text(const struct row *w)
+static double mbps(const struct row *w, int side)
 {
-	char sz[24], lt[24], mt[24], ov[24] = "-";
-	double lmb = w->lib_ns > 0 ? (double)w->size / w->lib_ns * 1e3 : 0;
-	double mmb = w->mem_ns > 0 ? (double)w->size / w->mem_ns * 1e3 : 0;
+	return w->ran[side] && w->ns[side] > 0 ? (double)w->size / w->ns[side] * 1e3 : 0;
+}
+
+/* The faster of the two-thread copies run at this size, in MB/s (0: none ran). */
+static double best_two(const struct row *w)
+{
+	double a = mbps(w, S_2T), b = mbps(w, S_2TNT);
+
+	return a > b ? a : b;
+}
+
+/* "5/7", "BUSY 0/9" or "-" (not judged): the rounds kept of those run. */
+static void kept_text(const struct row *w, const struct bm_opts *o, char *buf, size_t len)
+{
+	if (w->all_busy)
+		snprintf(buf, len, "BUSY 0/%u", w->tried);
+	else if (o->quiet >= 1.0 || w->unjudged)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%u/%u", w->kept, w->tried);
+}
+
+static void print_row_text(const struct row *w, const struct bm_opts *o)
+{
+	char sz[24], lt[24], mt[24], ov[24] = "-", kept[24];
+	double lmb = mbps(w, S_LIB), mmb = mbps(w, S_MEM);
 
 	human_size(sz, sizeof(sz), w->size);
-	human_time(lt, sizeof(lt), w->lib_ns);
-	human_time(mt, sizeof(mt), w->mem_ns);
+	human_time(lt, sizeof(lt), w->ns[S_LIB]);
+	human_time(mt, sizeof(mt), w->ns[S_MEM]);
+	kept_text(w, o, kept, sizeof(kept));
 	if (w->size <= BM_OVERHEAD_MAX)
-		snprintf(ov, sizeof(ov), "%+.1f ns", w->lib_ns - w->mem_ns);
-	printf("%8s %11.0f %11.0f %6.2f %11s %11s %10s  %-12s %6" PRIu64 "%s\n", sz, lmb, mmb,
-	       mmb > 0 ? lmb / mmb : 0, lt, mt, ov, cli_text(w->label.name), w->passes,
-	       w->failures ? "  MISMATCH" : "");
+		snprintf(ov, sizeof(ov), "%+.1f ns", w->ns[S_LIB] - w->ns[S_MEM]);
+	printf("%8s %11.0f %11.0f %6.2f", sz, lmb, mmb, mmb > 0 ? lmb / mmb : 0);
+	if (o->peers) {
+		char a[16] = "-", b[16] = "-", c[16] = "-";
+		double best = best_two(w);
+		if (w->ran[S_2T])
+			snprintf(a, sizeof(a), "%.0f", mbps(w, S_2T));
+		if (w->ran[S_2TNT])
+			snprintf(b, sizeof(b), "%.0f", mbps(w, S_2TNT));
+		if (best > 0)
+			snprintf(c, sizeof(c), "%.2f", lmb / best);
+		printf(" %11s %11s %6s", a, b, c);
+	}
+	printf(" %11s %11s %10s  %-12s %6" PRIu64 " %8s%s\n", lt, mt, ov, cli_text(w->label.name),
+	       w->passes, kept, w->failures ? "  MISMATCH" : "");
 	cli_flush();
 }
 
-static void print_row_json(const struct row *w, bool last)
+static void print_row_json(const struct row *w, const struct bm_opts *o, bool last)
 {
-	double lmb = w->lib_ns > 0 ? (double)w->size / w->lib_ns * 1e3 : 0;
-	double mmb = w->mem_ns > 0 ? (double)w->size / w->mem_ns * 1e3 : 0;
+	double lmb = mbps(w, S_LIB), mmb = mbps(w, S_MEM), best = best_two(w);
 
-	printf("    {\"size\": %zu, \"buffers\": %zu, \"passes\": %" PRIu64 ", \"device\": ", w->size,
-	       w->nbufs, w->passes);
+	printf("    {\"size\": %zu, \"buffers\": %zu, \"copies_per_buffer\": %u, \"passes\": %" PRIu64
+	       ", \"device\": ", w->size, w->nbufs, w->reps, w->passes);
 	cli_json_str(stdout, w->label.name);
 	printf(", \"backend\": ");
 	cli_json_str(stdout, w->label.backend);
 	printf(", \"sim\": %s, \"lib_MBps\": %.1f, \"memcpy_MBps\": %.1f, \"ratio\": %.4f, "
-	       "\"lib_ns_per_call\": %.2f, \"memcpy_ns_per_call\": %.2f, \"overhead_ns\": %.2f, "
-	       "\"tests\": %" PRIu64 ", \"failures\": %" PRIu64 "}%s\n",
-	       w->label.sim ? "true" : "false", lmb, mmb, mmb > 0 ? lmb / mmb : 0, w->lib_ns, w->mem_ns,
-	       w->lib_ns - w->mem_ns, w->tests, w->failures, last ? "" : ",");
+	       "\"lib_ns_per_call\": %.2f, \"memcpy_ns_per_call\": %.2f, \"overhead_ns\": %.2f, ",
+	       w->label.sim ? "true" : "false", lmb, mmb, mmb > 0 ? lmb / mmb : 0, w->ns[S_LIB],
+	       w->ns[S_MEM], w->ns[S_LIB] - w->ns[S_MEM]);
+	if (w->ran[S_2T])
+		printf("\"two_thread_MBps\": %.1f, ", mbps(w, S_2T));
+	if (w->ran[S_2TNT])
+		printf("\"two_thread_nt_MBps\": %.1f, ", mbps(w, S_2TNT));
+	if (best > 0)
+		printf("\"ratio_best_two_thread\": %.4f, ", lmb / best);
+	printf("\"rounds\": %u, \"rounds_tried\": %u, \"quiet\": %s, \"tests\": %" PRIu64
+	       ", \"failures\": %" PRIu64 "}%s\n", w->kept, w->tried,
+	       w->all_busy ? "false" : (o->quiet >= 1.0 || w->unjudged) ? "null" : "true", w->tests,
+	       w->failures, last ? "" : ",");
 }
 
 /* The sweep's first lines: the CSV header, or the text title and column heads (JSON: none). */
-static void sweep_header(const struct cli *cli, int dev, const struct bm_opts *o)
+static void sweep_header(const struct cli *cli, int dev, const struct bm_opts *o, int busy_cpu)
 {
 	char lo[24], hi[24];
 
@@ -537,14 +743,28 @@ static void sweep_header(const struct cli *cli, int dev, const struct bm_opts *o
 		return;
 	human_size(lo, sizeof(lo), o->min);
 	human_size(hi, sizeof(hi), o->max);
-	printf("offloadctl bench memcpy: library (%s, %s) vs plain memcpy, %s .. %s%s%s%s x%u, "
+	printf("offloadctl bench memcpy: library (%s, %s) vs plain memcpy%s%s, %s .. %s%s%s%s x%u, "
 	       "align %zu, ABBA-interleaved, median of passes\n",
 	       dev == OFFLOAD_DEV_AUTO ? "device auto" : "chosen device",
-	       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy", lo, hi,
+	       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy",
+	       o->peers & PEER_2THR ? ", two threads (memcpy halves)" : "",
+	       o->peers & PEER_2THR_NT ? ", two threads (streaming halves)" : "", lo, hi,
 	       o->max_why[0] ? " (" : "", o->max_why, o->max_why[0] ? "; --max to change)" : "",
 	       o->factor, o->align);
-	printf("%8s %11s %11s %6s %11s %11s %10s  %-12s %6s\n", "size", "lib MB/s", "memcpy MB/s",
-	       "ratio", "lib/call", "memcpy/call", "overhead", "device", "passes");
+	printf("mode: %s", o->idle ? "isolated: every pass after " : "back to back: large buffers "
+	       "copied repeatedly within a pass");
+	if (o->idle)
+		printf("%.0f ms idle", o->idle_s * 1e3);
+	if (o->busy)
+		printf("; another process spins on CPU %d", busy_cpu);
+	if (o->quiet < 1.0)
+		printf("; %u round(s) per size kept when other processes took < %.0f%% of the CPUs "
+		       "(at most %u tried)", o->rounds, o->quiet * 100, o->max_rounds);
+	printf("\n%8s %11s %11s %6s", "size", "lib MB/s", "memcpy MB/s", "ratio");
+	if (o->peers)
+		printf(" %11s %11s %6s", "2thr MB/s", "2thr-nt MB/s", "/best2");
+	printf(" %11s %11s %10s  %-12s %6s %8s\n", "lib/call", "memcpy/call", "overhead", "device",
+	       "passes", "rounds");
 }
 
 /* One measured size, as it comes (JSON rows are printed at the end, as one object). */
@@ -552,11 +772,19 @@ static void sweep_row_out(const struct cli *cli, const struct bm_opts *o, const 
 {
 	if (cli->csv) {
 		csv_row("library", 0, &w->label, o->async, w->nbufs, w->size, w->tests, w->failures,
-			w->lib_ns);
-		struct label m = { .name = "memcpy", .backend = "libc" };
-		csv_row("memcpy", 0, &m, false, w->nbufs, w->size, w->passes * w->nbufs, 0, w->mem_ns);
+			w->ns[S_LIB]);
+		for (int side = S_MEM; side < S_COUNT; side++) {
+			struct label m = { .name = "cpu", .backend = "libc" };
+			if (!w->ran[side])
+				continue;
+			snprintf(m.name, sizeof(m.name), "%s", side == S_MEM ? "memcpy" : "cpu");
+			if (side != S_MEM)
+				snprintf(m.backend, sizeof(m.backend), "bench");
+			csv_row(side_case[side], 0, &m, false, w->nbufs, w->size,
+				w->passes * w->nbufs * w->reps, 0, w->ns[side]);
+		}
 	} else if (!cli->json) {
-		print_row_text(w);
+		print_row_text(w, o);
 	}
 }
 
@@ -581,15 +809,21 @@ static void sweep_summary(const struct cli *cli, const struct bm_opts *o, const 
 	}
 	if (cli->json) {
 		printf("{\n  \"bench\": \"memcpy\",\n  \"mode\": \"sweep\",\n  \"async\": %s,\n"
-		       "  \"align\": %zu,\n  \"rows\": [\n", o->async ? "true" : "false", o->align);
+		       "  \"align\": %zu,\n  \"copy_mode\": \"%s\",\n  \"busy\": %s,\n  \"rows\": [\n",
+		       o->async ? "true" : "false", o->align, o->idle ? "idle" : "b2b",
+		       o->busy ? "true" : "false");
 		for (size_t i = 0; i < nrows; i++)
-			print_row_json(&rows[i], i + 1 == nrows);
+			print_row_json(&rows[i], o, i + 1 == nrows);
 		printf("  ],\n  \"summary\": {\"tests\": %" PRIu64 ", \"failures\": %" PRIu64
 		       ", \"status\": %d}\n}\n", tests, failures, ret);
 		return;
 	}
 	if (cli->csv || !nrows) /* nothing ran: the error says why */
 		return;
+	if (o->quiet < 1.0)
+		printf("rounds: kept/run, each kept round had other processes under %.0f%% of the CPUs "
+		       "(/proc/stat); BUSY: none did, the last busy round is shown; '-': rounds too "
+		       "short to judge\n", o->quiet * 100);
 	const struct row *top = &rows[nrows - 1];
 	char thread[128], topsz[24];
 	snprintf(thread, sizeof(thread), "%.100s-copy0", top->label.name);
@@ -600,31 +834,52 @@ static void sweep_summary(const struct cli *cli, const struct bm_opts *o, const 
 		     cli_dmatest_rate(top->tests, top->lib_bytes, top->lib_total_ns), ret);
 }
 
+static void sweep_free(struct sweep *sw)
+{
+	for (int i = 0; i < S_COUNT; i++) {
+		free(sw->all[i]);
+		free(sw->cur[i]);
+	}
+	bench_peer_stop(sw->peer);
+	bench_busy_stop(sw->busy_pid);
+}
+
 static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm_opts *o)
 {
 	struct target t;
-	double *lib = calloc(SWEEP_MAX_PASSES, sizeof(*lib));
-	double *mem = calloc(SWEEP_MAX_PASSES, sizeof(*mem));
+	struct sweep sw = { .t = &t, .o = o };
 	struct row rows[64];
 	size_t nrows = 0;
 	uint64_t failures = 0;
-	int ret = 0;
+	int ret = 0, busy_cpu = -1;
 
-	if (!lib || !mem) {
-		free(lib);
-		free(mem);
-		return cli_error(cli, "out of memory");
+	for (int i = 0; i < S_COUNT; i++) {
+		sw.all[i] = calloc(SWEEP_MAX_PASSES, sizeof(double));
+		sw.cur[i] = calloc(SWEEP_MAX_PASSES, sizeof(double));
+		if (!sw.all[i] || !sw.cur[i]) {
+			sweep_free(&sw);
+			return cli_error(cli, "out of memory");
+		}
+	}
+	if (o->peers && (ret = bench_peer_start(&sw.peer, o->idle)) < 0) {
+		sweep_free(&sw);
+		return cli_error(cli, "cannot start the two-thread copy's helper: %s", offload_strerror(ret));
+	}
+	if (o->busy && (sw.busy_pid = bench_busy_start(&busy_cpu)) < 0) {
+		ret = sw.busy_pid;
+		sw.busy_pid = 0;
+		sweep_free(&sw);
+		return cli_error(cli, "cannot start the busy process: %s", offload_strerror(ret));
 	}
 	if (target_open(&t, ctx, dev, o->async, bufs_for(o->min)) < 0) {
 		cli_error(cli, "%s", t.err);
-		free(lib);
-		free(mem);
+		sweep_free(&sw);
 		return CLI_EXIT_FAIL;
 	}
-	sweep_header(cli, dev, o);
+	sweep_header(cli, dev, o, busy_cpu);
 	for (size_t size = o->min; size <= o->max && nrows < 64; size *= o->factor) {
 		struct row *w = &rows[nrows];
-		int r = sweep_one(&t, o, size, w, lib, mem);
+		int r = sweep_one(&sw, size, w);
 		if (w->passes || r == 0) {
 			nrows++;
 			failures += w->failures;
@@ -644,8 +899,7 @@ static int run_sweep(struct cli *cli, offload_ctx *ctx, int dev, const struct bm
 	if (failures)
 		cli_error(cli, "%" PRIu64 " library copies did not verify (MISMATCH above)", failures);
 	target_close(&t);
-	free(lib);
-	free(mem);
+	sweep_free(&sw);
 	return ret || failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
@@ -720,7 +974,7 @@ static void *run_worker(void *arg)
 		if (o->iterations && o->iterations - w->tests < b.n)
 			b.n = (size_t)(o->iterations - w->tests);
 		uint64_t ns;
-		w->ret = lib_pass(&w->t, &b, &ns);
+		w->ret = lib_pass(&w->t, &b, 1, &ns);
 		if (w->ret == 0) {
 			w->ns += ns;
 			w->tests += b.n;
@@ -965,6 +1219,22 @@ static void usage(const struct cli *cli, FILE *f)
 		"                      16M..256M; x4, 2..1024); the sweep holds 2 buffers of --max bytes\n"
 		"  --time SECONDS      time per sweep size, or per run (default 0.4 and 1, at most\n"
 		"                      3600); fractions allowed, or milliseconds with 'ms' (400ms)\n"
+		"sweep only:\n"
+		"  --peers LIST        also time two-thread copies (the caller and one persistent\n"
+		"                      helper, each a half) from 64 KiB: 2thr (memcpy halves),\n"
+		"                      2thr-nt (streaming halves), or both: 2thr,2thr-nt\n"
+		"  --mode b2b|idle     b2b (default): copies back to back, a large buffer copied\n"
+		"                      repeatedly within a pass (up to 64 MiB, at least twice) and\n"
+		"                      verified after it; idle: every pass after --idle of nothing\n"
+		"                      (worker threads asleep), each copy verified\n"
+		"  --idle SECONDS      the idle time before each pass of --mode idle (default 10ms)\n"
+		"  --busy              another process spins on the last CPU meanwhile\n"
+		"  --rounds N          rounds per size, --time split among them (1..64, default 1)\n"
+		"  --quiet PCT         a round counts only if other processes took under PCT %% of\n"
+		"                      the CPUs (/proc/stat; 1..100, default 5, 100: every round);\n"
+		"                      busy rounds run again up to --max-rounds; rounds under\n"
+		"                      ~0.2 s are too short to judge\n"
+		"  --max-rounds N      rounds to try per size (default 3 x --rounds, at most 1000)\n"
 		"common options:\n" CLI_COMMON_HELP, cli->prog);
 }
 
@@ -1007,7 +1277,8 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 
 enum {
 	OPT_SIZE = CLI_OPT_COMMAND_FIRST, OPT_ITER, OPT_THREADS, OPT_ALIGN, OPT_DEV, OPT_BACKEND, OPT_ASYNC,
-	OPT_SWEEP, OPT_MIN, OPT_MAX, OPT_FACTOR, OPT_TIME,
+	OPT_SWEEP, OPT_MIN, OPT_MAX, OPT_FACTOR, OPT_TIME, OPT_PEERS, OPT_MODE, OPT_IDLE, OPT_BUSY,
+	OPT_ROUNDS, OPT_QUIET, OPT_MAX_ROUNDS,
 };
 
 static const struct option bm_longopts[] = {
@@ -1023,6 +1294,13 @@ static const struct option bm_longopts[] = {
 	{ "max", required_argument, NULL, OPT_MAX },
 	{ "factor", required_argument, NULL, OPT_FACTOR },
 	{ "time", required_argument, NULL, OPT_TIME },
+	{ "peers", required_argument, NULL, OPT_PEERS },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "idle", required_argument, NULL, OPT_IDLE },
+	{ "busy", no_argument, NULL, OPT_BUSY },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "quiet", required_argument, NULL, OPT_QUIET },
+	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	CLI_COMMON_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -1037,6 +1315,30 @@ static bool size_opt(const struct cli *cli, const char *opt, const char *arg, ui
 		return false;
 	*out = (size_t)v;
 	return true;
+}
+
+/* --peers "2thr,2thr-nt": the two-thread copies to time beside memcpy. */
+static int peers_opt(const struct cli *cli, struct bm_opts *o, const char *arg)
+{
+	char item[16];
+
+	o->peers = 0;
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		snprintf(item, sizeof(item), "%.*s", (int)(len < 15 ? len : 15), p);
+		if (strcmp(item, "2thr") == 0 && len == 4)
+			o->peers |= PEER_2THR;
+		else if (strcmp(item, "2thr-nt") == 0 && len == 7 && bench_peer_has_nt())
+			o->peers |= PEER_2THR_NT;
+		else
+			return cli_usage_error(cli, "--peers \"%s\": \"%.*s\" is not a peer (2thr, 2thr-nt%s)",
+					       cli_text(arg), (int)len, p,
+					       bench_peer_has_nt() ? "" : ": no streaming stores on this "
+									  "architecture");
+		if (!p[len])
+			return 0;
+		p += len;
+	}
 }
 
 static int bm_opt(struct cli *cli, void *state, int c, const char *arg)
@@ -1075,6 +1377,27 @@ static int bm_opt(struct cli *cli, void *state, int c, const char *arg)
 		ok = cli_opt_seconds(cli, "--time", arg, false, 3600, &o->time_s);
 		o->time_given = true;
 		break;
+	case OPT_PEERS: return peers_opt(cli, o, arg);
+	case OPT_MODE:
+		if (strcmp(arg, "b2b") != 0 && strcmp(arg, "idle") != 0)
+			return cli_usage_error(cli, "--mode \"%s\": expected b2b or idle", cli_text(arg));
+		o->idle = arg[0] == 'i';
+		break;
+	case OPT_IDLE: ok = cli_opt_seconds(cli, "--idle", arg, true, 10, &o->idle_s); break;
+	case OPT_BUSY: o->busy = true; break;
+	case OPT_ROUNDS:
+		ok = cli_opt_uint(cli, "--rounds", arg, 0, 1, 64, &v);
+		o->rounds = (unsigned)v;
+		break;
+	case OPT_QUIET:
+		ok = cli_opt_uint(cli, "--quiet", arg, 0, 1, 100, &v);
+		o->quiet = (double)v / 100.0;
+		break;
+	case OPT_MAX_ROUNDS:
+		ok = cli_opt_uint(cli, "--max-rounds", arg, 0, 1, 1000, &v);
+		o->max_rounds = (unsigned)v;
+		o->max_rounds_given = true;
+		break;
 	default: return CLI_EXIT_USAGE;
 	}
 	return ok ? 0 : CLI_EXIT_USAGE;
@@ -1099,6 +1422,17 @@ static int bm_settle(const struct cli *cli, struct bm_opts *o)
 			return cli_usage_error(cli, "the sweep runs one caller thread for --time per size, "
 						    "over --min <= --max (--threads and --iterations "
 						    "need --size)");
+		if (!o->max_rounds_given)
+			o->max_rounds = 3 * o->rounds;
+		if (o->max_rounds < o->rounds)
+			return cli_usage_error(cli, "--max-rounds %u is less than --rounds %u",
+					       o->max_rounds, o->rounds);
+		if (o->peers && o->async)
+			return cli_usage_error(cli, "--peers compares synchronous copies: not with --async");
+	} else if (o->peers || o->idle || o->busy || o->rounds != 1 || o->max_rounds_given ||
+		   o->quiet != 0.05) {
+		return cli_usage_error(cli, "--peers, --mode, --busy, --rounds, --quiet and --max-rounds "
+					    "are for the sweep (no --size, or --sweep)");
 	}
 	if (!o->time_given)
 		o->time_s = o->sweep ? 0.4 : 1.0;
@@ -1111,7 +1445,8 @@ int bench_memcpy(struct cli *cli, int argc, char **argv)
 		.longopts = bm_longopts, .opt = bm_opt, .help = usage, .max_operands = 0,
 		.formats = CLI_FMT_JSON | CLI_FMT_CSV,
 	};
-	struct bm_opts o = { .threads = 1, .min = 64, .max = (size_t)256 << 20, .factor = 4 };
+	struct bm_opts o = { .threads = 1, .min = 64, .max = (size_t)256 << 20, .factor = 4,
+			     .idle_s = 0.01, .rounds = 1, .quiet = 0.05 };
 	offload_ctx *ctx;
 
 	int r = cli_parse(cli, &cmd, &o, argc, argv);

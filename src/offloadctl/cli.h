@@ -131,6 +131,35 @@ uint64_t cli_now_ns(void);
 double cli_now_s(void);
 
 /*
+ * Quiet rounds: how much of the machine other processes took while a
+ * benchmark round ran. A mark is read before and after the round: the CPU
+ * time all CPUs spent busy (/proc/stat's "cpu" line, USER_HZ ticks: user,
+ * nice, system, irq, softirq and steal, the hypervisor's share), minus this
+ * process's own (CLOCK_PROCESS_CPUTIME_ID, every thread, the library's
+ * workers included) and that of helper processes the benchmark started
+ * itself (a load it runs on purpose, /proc/PID/stat). The rest is others'.
+ * /proc/stat counts whole ticks per CPU, so a decision at 5 % needs rounds
+ * of a few hundred milliseconds (cli_quiet_resolution()).
+ */
+struct cli_cpu_mark {
+	uint64_t busy, all;       /* ticks, summed over the CPUs */
+	uint64_t self_ns;         /* this process's CPU time */
+	uint64_t helpers;         /* ticks of the helper processes */
+	bool ok;                  /* /proc/stat could be read */
+};
+#define CLI_MAX_HELPERS 4
+void cli_cpu_mark(struct cli_cpu_mark *m, const int *helper_pids, unsigned nhelpers);
+/*
+ * The share (0..1) of all CPUs' time between marks a and b that other
+ * processes took; a negative value when it cannot be known (no /proc/stat).
+ */
+double cli_cpu_other_share(const struct cli_cpu_mark *a, const struct cli_cpu_mark *b);
+/* utime + stime (fields 14 and 15) of a /proc/PID/stat line, in ticks; 0 if malformed. */
+uint64_t cli_pid_stat_ticks(const char *text);
+/* The smallest share a round between a and b can resolve: 2 ticks of its total. */
+double cli_quiet_resolution(const struct cli_cpu_mark *a, const struct cli_cpu_mark *b);
+
+/*
  * Rates as the kernel's dmatest prints them in its summary line (iops with
  * two truncated decimals from 24.8 fixed point, KiB/s truncated), so that
  * offloadctl's dmatest-shaped lines read as the kernel's would for the same

@@ -2,15 +2,18 @@
 /*
  * offloadctl: the one statistics module of the benchmarks (bench memcpy's
  * median pass, bench cipher's median round and its spread, bench spi's
- * noise estimate), and the kernel dmatest's fixed-point rates that the
- * dmatest-shaped summary lines repeat.
+ * noise estimate), the quiet-round test that keeps rounds in which other
+ * processes left the machine alone, and the kernel dmatest's fixed-point
+ * rates that the dmatest-shaped summary lines repeat.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -25,6 +28,75 @@ uint64_t cli_now_ns(void)
 double cli_now_s(void)
 {
 	return (double)cli_now_ns() / 1e9;
+}
+
+/* ------------------------------------------------------------------ quiet rounds */
+
+uint64_t cli_pid_stat_ticks(const char *text)
+{
+	uint64_t ut = 0, st = 0;
+	/* the command name (field 2) may hold blanks and ')': fields count from the last ')' */
+	const char *p = strrchr(text, ')');
+
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %" SCNu64 " %" SCNu64,
+			 &ut, &st) != 2)
+		return 0;
+	return ut + st;
+}
+
+/* utime + stime of process pid in ticks, 0 if it is gone. */
+static uint64_t pid_ticks(int pid)
+{
+	char path[32], buf[512];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return cli_pid_stat_ticks(buf);
+}
+
+void cli_cpu_mark(struct cli_cpu_mark *m, const int *helper_pids, unsigned nhelpers)
+{
+	uint64_t v[8] = { 0 };
+	struct timespec ts;
+
+	memset(m, 0, sizeof(*m));
+	for (unsigned i = 0; i < nhelpers && i < CLI_MAX_HELPERS; i++)
+		m->helpers += pid_ticks(helper_pids[i]);
+	FILE *f = fopen("/proc/stat", "re");
+	if (f) {
+		/* cpu user nice system idle iowait irq softirq steal [guest guest_nice: inside user] */
+		m->ok = fscanf(f, "cpu %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+			       " %" SCNu64 " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2], &v[3], &v[4],
+			       &v[5], &v[6], &v[7]) == 8;
+		fclose(f);
+	}
+	for (int i = 0; i < 8; i++)
+		m->all += v[i];
+	m->busy = m->all - v[3] - v[4];
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
+		m->self_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+double cli_cpu_other_share(const struct cli_cpu_mark *a, const struct cli_cpu_mark *b)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!a->ok || !b->ok || b->all <= a->all || hz <= 0)
+		return -1;
+	double all = (double)(b->all - a->all);
+	double self = (double)(b->self_ns - a->self_ns) * (double)hz / 1e9;
+	double other = (double)(b->busy - a->busy) - self - (double)(b->helpers - a->helpers);
+	return other <= 0 ? 0 : other / all;
+}
+
+double cli_quiet_resolution(const struct cli_cpu_mark *a, const struct cli_cpu_mark *b)
+{
+	return b->all > a->all ? 2.0 / (double)(b->all - a->all) : 1.0;
 }
 
 static int cmp_double(const void *a, const void *b)

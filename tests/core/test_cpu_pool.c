@@ -5,10 +5,14 @@
  * API they start at 4 MiB and at a fraction of the last-level cache).
  */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "core/internal.h" /* ofl_now_ns */
 #include "cpu/pool.h"
 #include "testutil.h"
 
@@ -136,6 +140,119 @@ START_TEST(concurrent_leaders)
 }
 END_TEST
 
+/* Wait until every started worker sleeps (they spin 50 us after work, then sleep). */
+static void wait_all_asleep(struct ofl_pool *p)
+{
+	for (int tries = 0; tries < 5000; tries++) {
+		unsigned asleep = 0;
+		pthread_mutex_lock(&p->mu);
+		for (unsigned i = 0; i < p->started; i++)
+			asleep += p->w[i].sleeping;
+		pthread_mutex_unlock(&p->mu);
+		if (asleep == p->started)
+			return;
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	ck_abort_msg("the pool's workers did not go to sleep within 5 s");
+}
+
+/*
+ * A split only when a helper can run: with every worker marked contended (its
+ * CPU taken by another task), a copy above the split size is the leader's
+ * alone, and nobody is posted to or woken: a helper that does not run would
+ * make the leader wait for its chunk.
+ */
+START_TEST(contended_workers_are_left_alone)
+{
+	struct ofl_pool p;
+
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
+	pool_copy_check(&p, 1024 * 1024, 0, 0, 3); /* starts the workers */
+	ck_assert_uint_eq(p.started, 2);
+	wait_all_asleep(&p);
+	for (unsigned i = 0; i < p.started; i++)
+		atomic_store(&p.w[i].contended_until, UINT64_MAX);
+	unsigned seq = atomic_load(&p.work_seq);
+	pool_copy_check(&p, 2 * 1024 * 1024 + 4097, 5, 9, 4);
+	unsigned after = atomic_load(&p.work_seq);
+	ck_assert_msg(after == seq, "work was posted (work_seq %u -> %u)", seq, after);
+	for (unsigned i = 0; i < p.started; i++)
+		ck_assert_msg(p.w[i].sleeping, "worker %u was woken for a split it may not join", i);
+	/* free again: the next split posts */
+	for (unsigned i = 0; i < p.started; i++)
+		atomic_store(&p.w[i].contended_until, 0);
+	pool_copy_check(&p, 2 * 1024 * 1024 + 4097, 5, 9, 5);
+	after = atomic_load(&p.work_seq);
+	ck_assert_msg(after != seq, "no work was posted for a split with free workers");
+	ofl_pool_fini(&p);
+}
+END_TEST
+
+struct spinner {
+	atomic_bool stop;
+	int cpu;
+};
+
+static void *spin_main(void *arg)
+{
+	struct spinner *sp = arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET((unsigned)sp->cpu, &one);
+	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed))
+		;
+	return NULL;
+}
+
+/*
+ * A worker whose CPU another thread keeps busy finds out (a preemption
+ * during a split, a gap in its watch, or a sched_yield() that gave the CPU
+ * away) and is marked contended: within seconds of splits it must have been
+ * preempted at least once, the scheduler shares that CPU.
+ */
+START_TEST(worker_sharing_its_cpu_is_marked_contended)
+{
+	struct ofl_pool p;
+	struct spinner sp;
+	pthread_t tid;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2) {
+		fprintf(stderr, "worker_sharing_its_cpu: fewer than 2 CPUs, nothing to check\n");
+		return;
+	}
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
+	pool_copy_check(&p, 1024 * 1024, 0, 0, 6);
+	ck_assert_int_ge(p.w[1].cpu, 0);
+	atomic_init(&sp.stop, false);
+	sp.cpu = p.w[1].cpu;
+	ck_assert_int_eq(pthread_create(&tid, NULL, spin_main, &sp), 0);
+	bool marked = false;
+	size_t n = 4u << 20;
+	unsigned char *a = malloc(n), *b = malloc(n);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	memset(b, 0x3c, n);
+	uint64_t until = ofl_now_ns() + 20ull * 1000000000ull;
+	while (!marked && ofl_now_ns() < until) {
+		ofl_pool_copy(&p, a, b, n);
+		for (unsigned i = 0; i < p.started; i++)
+			marked |= p.w[i].cpu == sp.cpu &&
+				  atomic_load(&p.w[i].contended_until) > ofl_now_ns();
+	}
+	atomic_store(&sp.stop, true);
+	pthread_join(tid, NULL);
+	ck_assert_int_eq(memcmp(a, b, n), 0);
+	ck_assert_msg(marked, "the worker on CPU %d was never found contended", sp.cpu);
+	free(a);
+	free(b);
+	ofl_pool_fini(&p);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("cpu_pool");
@@ -147,6 +264,8 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, no_pool_copies_inline);
 	tcase_add_test(tc, workers_start_lazily);
 	tcase_add_test(tc, concurrent_leaders);
+	tcase_add_test(tc, contended_workers_are_left_alone);
+	tcase_add_test(tc, worker_sharing_its_cpu_is_marked_contended);
 	suite_add_tcase(s, tc);
 	return s;
 }

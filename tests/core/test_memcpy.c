@@ -5,6 +5,7 @@
  * against the source buffer), ordering, concurrency, and bad input for every
  * call of offload/memcpy.h.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -758,6 +759,112 @@ START_TEST(queues_in_parallel_threads)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ fast path */
+
+typedef int (*memcpy_fn)(offload_ctx *ctx, void *dst, const void *src, size_t len);
+
+/* The interval rule, written here independently of the library's arithmetic. */
+static bool disjoint(size_t d, size_t s, size_t len)
+{
+	return d + len <= s || s + len <= d;
+}
+
+/*
+ * Every dst/src offset pair in a 128-byte window, 1..48 bytes: the copy is
+ * done exactly when the ranges are disjoint, refused with -EINVAL (nothing
+ * written) otherwise. fn NULL: the header's inline offload_memcpy().
+ * Returns a description of the first wrong case, or "" (plain ifs: see
+ * dbuf_check()).
+ */
+static const char *overlap_matrix(offload_ctx *ctx, memcpy_fn fn, char *why, size_t wl)
+{
+	unsigned char buf[192], want[192];
+
+	why[0] = '\0';
+	for (size_t len = 1; len <= 48; len++)
+		for (size_t d = 0; d < 64; d++)
+			for (size_t s = 0; s < 64; s++) {
+				for (size_t i = 0; i < sizeof(buf); i++)
+					buf[i] = want[i] = (unsigned char)(i * 7 + len);
+				bool ok = disjoint(d, s, len);
+				if (ok)
+					for (size_t i = 0; i < len; i++)
+						want[d + i] = buf[s + i];
+				int r = fn ? fn(ctx, buf + d, buf + s, len)
+					   : offload_memcpy(ctx, buf + d, buf + s, len);
+				if (r != (ok ? 0 : -EINVAL) || memcmp(buf, want, sizeof(buf)) != 0) {
+					snprintf(why, wl, "dst +%zu, src +%zu, %zu bytes: returned %d, %s", d,
+						 s, len, r, ok ? "expected 0" : "expected -EINVAL");
+					return why;
+				}
+			}
+	return why;
+}
+
+/*
+ * The inline fast path in the public header takes copies up to the split
+ * size (the ranges checked in a few compares); its answers must be the
+ * interval rule's, and so must those of the exported offload_memcpy() that
+ * FFI binds (dlsym on the shared library, as ctypes does).
+ */
+START_TEST(memcpy_fast_path_and_ffi_symbol_agree)
+{
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	char why[160];
+
+	ck_assert_msg(!overlap_matrix(ctx, NULL, why, sizeof(why))[0], "inline: %s", why);
+	ck_assert_msg(!overlap_matrix(ctx, offload_memcpy_slowpath, why, sizeof(why))[0],
+		      "offload_memcpy_slowpath: %s", why);
+
+	const char *lib = getenv("OFFLOAD_TEST_LIBOFFLOAD");
+	ck_assert_msg(lib && lib[0], "OFFLOAD_TEST_LIBOFFLOAD names the shared library");
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(h, "dlopen %s: %s", lib, dlerror());
+	offload_ctx *(*ctx_new)(void) = (offload_ctx * (*)(void)) dlsym(h, "offload_ctx_new");
+	int (*ctx_open)(offload_ctx *, const struct offload_ctx_opts *) =
+		(int (*)(offload_ctx *, const struct offload_ctx_opts *))dlsym(h, "offload_ctx_open");
+	void (*ctx_free)(offload_ctx *) = (void (*)(offload_ctx *))dlsym(h, "offload_ctx_free");
+	memcpy_fn ffi = (memcpy_fn)dlsym(h, "offload_memcpy");
+	ck_assert_msg(ctx_new && ctx_open && ctx_free && ffi, "symbols missing from %s", lib);
+	struct offload_ctx_opts o;
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	offload_ctx *fctx = ctx_new();
+	ck_assert_int_eq(ctx_open(fctx, &o), 0);
+	ck_assert_msg(!overlap_matrix(fctx, ffi, why, sizeof(why))[0], "exported offload_memcpy: %s", why);
+	/* NULL context and pointers through the exported symbol too. */
+	unsigned char a[8] = { 0 }, b[8] = { 1 };
+	ck_assert_int_eq(ffi(NULL, a, b, 8), -EINVAL);
+	ck_assert_int_eq(ffi(fctx, NULL, b, 8), -EINVAL);
+	ck_assert_int_eq(ffi(fctx, a, NULL, 8), -EINVAL);
+	ck_assert_int_eq(ffi(fctx, a, b, 0), 0);
+	ck_assert_int_eq(ffi(fctx, a, b, 8), 0);
+	ck_assert_int_eq(memcmp(a, b, 8), 0);
+	ctx_free(fctx);
+	dlclose(h);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* A closed context takes nothing, not even what the fast path would (it is off). */
+START_TEST(memcpy_closed_context_refuses_small_copies)
+{
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	unsigned char a[64], b[64];
+
+	memset(a, 1, sizeof(a));
+	memset(b, 2, sizeof(b));
+	ck_assert_int_eq(offload_memcpy(ctx, a, b, sizeof(a)), 0);
+	ck_assert_int_eq(offload_ctx_close(ctx), 0);
+	memset(b, 3, sizeof(b));
+	ck_assert_int_eq(offload_memcpy(ctx, a, b, sizeof(a)), -EBADF);
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "not open"));
+	ck_assert_uint_eq(a[0], 2);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *memcpy_suite(void)
 {
 	Suite *s = suite_create("memcpy");
@@ -771,6 +878,8 @@ static Suite *memcpy_suite(void)
 	tcase_add_test(tc, adjacent_ranges_are_not_overlap);
 	tcase_add_test(tc, memcpy_dev_reports_who_ran);
 	tcase_add_test(tc, memcpy_bad_input);
+	tcase_add_test(tc, memcpy_fast_path_and_ffi_symbol_agree);
+	tcase_add_test(tc, memcpy_closed_context_refuses_small_copies);
 	tcase_add_test(tc, no_copy_device_is_enotsup);
 	tcase_add_test(tc, concurrent_memcpy_one_context);
 	suite_add_tcase(s, tc);

@@ -559,6 +559,215 @@ START_TEST(corruption_never_crashes)
 }
 END_TEST
 
+/*
+ * ofl_dt_validate() used to run libfdt's fdt_check_full() after its own
+ * walk; it no longer does, so it must refuse by itself whatever libfdt
+ * refuses. Every word of a blob is replaced by values that make tags, lengths,
+ * offsets and versions wrong (and bytes by NUL and others, and the blob cut
+ * short at both ends); libfdt's verdict on each is the independent judge.
+ */
+static unsigned libfdt_only; /* corruptions libfdt refused and ofl_dt_validate() took */
+
+static void judge(const unsigned char *b, size_t len, const char *name, size_t off, uint32_t val)
+{
+	unsigned char *c = malloc(len ? len : 1); /* 8-byte aligned, as the loaders make it */
+	char err[512] = "";
+
+	ck_assert_ptr_nonnull(c);
+	memcpy(c, b, len);
+	int lib = len >= 40 ? fdt_check_full(c, len) : -FDT_ERR_TRUNCATED;
+	int ours = ofl_dt_validate(c, len, err, sizeof(err));
+	if (lib < 0 && ours == 0 && libfdt_only++ < 5)
+		fprintf(stderr, "%s: word 0x%zx = 0x%08x: libfdt says %s, ofl_dt_validate() took it\n",
+			name, off, val, fdt_strerror(lib));
+	if (ours < 0 && !err[0] && libfdt_only++ < 5)
+		fprintf(stderr, "%s: word 0x%zx = 0x%08x refused without a message\n", name, off, val);
+	free(c);
+}
+
+/* Corrupt blob b (len bytes): every word (every `stride`-th one past the header), bytes, cuts. */
+static void corrupt_and_judge(const unsigned char *b, size_t len, const char *name, size_t stride)
+{
+	unsigned char *c = malloc(len);
+
+	ck_assert_ptr_nonnull(c);
+	for (size_t off = 0; off + 4 <= len; off += off < 64 ? 4 : stride) {
+		uint32_t o = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 |
+			     (uint32_t)b[off + 2] << 8 | b[off + 3];
+		const uint32_t vals[] = { 0, 0xffffffffu, FDT_BEGIN_NODE, FDT_END_NODE, FDT_PROP,
+					  FDT_NOP, FDT_END, o + 1, o - 1, o + 4, o - 4,
+					  o ^ 0x80000000u, o * 2654435761u, 0x10000 };
+		for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+			memcpy(c, b, len);
+			put_be32(c + off, vals[k]);
+			judge(c, len, name, off, vals[k]);
+		}
+	}
+	for (size_t off = 0; off < len; off += stride / 4 * 3 + 1) {
+		const unsigned char vals[] = { 0, 0xff, '/', '@' };
+		for (size_t k = 0; k < sizeof(vals); k++) {
+			memcpy(c, b, len);
+			c[off] = vals[k];
+			judge(c, len, name, off, vals[k]);
+		}
+	}
+	for (size_t t = 1; t < len && t < 128; t++) {
+		judge(b, t, name, t, 0);
+		judge(b, len - t, name, len - t, 0);
+	}
+	free(c);
+}
+
+START_TEST(validate_refuses_what_libfdt_refuses)
+{
+	static const char *const fixtures[] = { "ranges-mixed", "dma", "udma-classes", "rmem" };
+	const char *shared = getenv("OFFLOAD_TEST_SHARED_DTB");
+	size_t len;
+
+	libfdt_only = 0;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		unsigned char *b = slurp(fixture_path(fixtures[i]), &len);
+		corrupt_and_judge(b, len, fixtures[i], 4);
+		free(b);
+	}
+	/* a real board's tree, sampled: every 61st word past the header */
+	char path[512];
+	snprintf(path, sizeof(path), "%s/armada-3720-espressobin.dtb", shared ? shared : "");
+	if (shared && *shared && access(path, R_OK) == 0) {
+		unsigned char *b = slurp(path, &len);
+		corrupt_and_judge(b, len, "armada-3720-espressobin", 4 * 61);
+		free(b);
+	} else {
+		fprintf(stderr, "validate_refuses_what_libfdt_refuses: no %s, fixtures only\n", path);
+	}
+	ck_assert_msg(libfdt_only == 0, "%u corrupted blob(s) that libfdt refuses were accepted or "
+		      "refused without a message (the first above)", libfdt_only);
+}
+END_TEST
+
+/*
+ * The rules libfdt's checks add to the Devicetree Specification's layout,
+ * each refused with its offset (not libfdt's bare error name, as when its
+ * fdt_check_full() was the one to refuse them).
+ */
+START_TEST(validate_names_libfdt_rules)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("dma"), &len);
+	unsigned char *c = malloc(len + 16);
+	char want[160];
+
+	ck_assert_ptr_nonnull(c);
+	/* a version below its last compatible version (fdt_check_header) */
+	memcpy(c, b, len);
+	put_be32(c + 0x14, 16);
+	put_be32(c + 0x18, 17);
+	assert_has(reject(c, len), "version 16 (offset 0x14) is below its last compatible version 17 "
+				   "(offset 0x18)");
+	/* a NOP after the root node closed, before FDT_END (fdt_check_full's expect_end) */
+	uint32_t so = fdt_off_dt_struct(FDT(b)), ss = fdt_size_dt_struct(FDT(b));
+	ck_assert_uint_ge(fdt_off_dt_strings(FDT(b)), so + ss); /* dtc's order: strings after */
+	memcpy(c, b, so + ss);
+	memcpy(c + so + ss + 4, b + so + ss, len - so - ss);
+	put_be32(c + so + ss - 4, FDT_NOP);
+	put_be32(c + so + ss, FDT_END);
+	put_be32(c + 0x04, (uint32_t)len + 4);
+	put_be32(c + 0x0c, fdt_off_dt_strings(FDT(b)) + 4);
+	put_be32(c + 0x24, ss + 4);
+	snprintf(want, sizeof(want), "at offset 0x%x: tag 0x00000004 after the root node closed",
+		 so + ss - 4);
+	assert_has(reject(c, len + 4), want);
+	/* a blob libfdt cannot read in place: not 8-byte aligned */
+	char err[512] = "";
+	memcpy(c + 1, b, len);
+	ck_assert_int_eq(ofl_dt_validate(c + 1, len, err, sizeof(err)), -EINVAL);
+	assert_has(err, "is not 8-byte aligned");
+	free(c);
+	free(b);
+}
+END_TEST
+
+/* ofl_dt_node_by_phandle() against libfdt's fdt_node_offset_by_phandle() on every phandle of a blob. */
+static void phandles_agree(const void *fdt, const char *name)
+{
+	uint32_t max = 0;
+	int depth = 0;
+
+	for (int n = 0; n >= 0; n = fdt_next_node(fdt, n, &depth)) {
+		uint32_t ph = fdt_get_phandle(fdt, n);
+		if (ph > max)
+			max = ph;
+		if (ph)
+			ck_assert_msg(ofl_dt_node_by_phandle(fdt, ph) == fdt_node_offset_by_phandle(fdt, ph),
+				      "%s: phandle 0x%x: %d, libfdt %d", name, ph, ofl_dt_node_by_phandle(fdt, ph),
+				      fdt_node_offset_by_phandle(fdt, ph));
+	}
+	const uint32_t none[] = { 0, UINT32_MAX, max + 1, 0x7fffffff };
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		ck_assert_msg(ofl_dt_node_by_phandle(fdt, none[i]) < 0 &&
+			      (none[i] == max || fdt_node_offset_by_phandle(fdt, none[i]) < 0),
+			      "%s: phandle 0x%x found", name, none[i]);
+}
+
+/*
+ * A phandle is a node's first "phandle" property if it is one cell, else its
+ * first "linux,phandle" if that is (libfdt's fdt_get_phandle()); the lookup
+ * must find the same node as libfdt in every fixture, real board and in a
+ * tree given each kind of phandle property.
+ */
+START_TEST(node_by_phandle_is_libfdts)
+{
+	static const char *const fixtures[] = { "dma", "udma-classes", "rmem", "ranges-mixed", "inherit" };
+	const char *shared = getenv("OFFLOAD_TEST_SHARED_DTB");
+	static const char *const boards[] = { "k3-j721e-evm", "k3-am654-base-board", "fsl-ls1028a-rdb" };
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		struct ofl_dt dt = load(fixtures[i]);
+		phandles_agree(dt.fdt, fixtures[i]);
+		ofl_dt_free(&dt);
+	}
+	for (size_t i = 0; shared && *shared && i < sizeof(boards) / sizeof(boards[0]); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s.dtb", shared, boards[i]);
+		if (access(path, R_OK) != 0)
+			continue;
+		unsigned char *b = slurp(path, &len);
+		phandles_agree(b, boards[i]);
+		free(b);
+	}
+	/* a tree with linux,phandle only, a two-byte phandle beside it, and both on one node */
+	unsigned char *b = slurp(fixture_path("ranges-mixed"), &len);
+	size_t cap = len + 1024;
+	unsigned char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(fdt_open_into(b, t, (int)cap), 0);
+	/* offsets move as properties are added: each node is looked up again by path */
+	const char *const pa = "/soc", *const pc = "/soc/regs@d0000000", *const pd = "/soc/regs@d0000000/crypto@90000";
+	ck_assert(fdt_path_offset(t, pa) > 0 && fdt_path_offset(t, pc) > 0 && fdt_path_offset(t, pd) > 0);
+	const uint8_t two[2] = { 0, 7 };
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pa), "linux,phandle", 0x4242), 0);
+	ck_assert_int_eq(fdt_setprop(t, fdt_path_offset(t, pc), "phandle", two, 2), 0);
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pc), "linux,phandle", 0x4343), 0);
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pd), "phandle", 0x4444), 0);
+	ck_assert_int_eq(fdt_setprop_u32(t, fdt_path_offset(t, pd), "linux,phandle", 0x4545), 0);
+	ck_assert_int_eq(fdt_pack(t), 0);
+	const uint32_t phs[] = { 0x4242, 0x4343, 0x4444, 0x4545, 7 };
+	for (size_t i = 0; i < sizeof(phs) / sizeof(phs[0]); i++) {
+		int want = fdt_node_offset_by_phandle(t, phs[i]);
+		ck_assert_msg(ofl_dt_node_by_phandle(t, phs[i]) == (want < 0 ? -ENOENT : want),
+			      "phandle 0x%x: %d, libfdt %d", phs[i], ofl_dt_node_by_phandle(t, phs[i]), want);
+	}
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4242), fdt_path_offset(t, pa));
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4343), fdt_path_offset(t, pc));
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4444), fdt_path_offset(t, pd));
+	ck_assert_int_eq(ofl_dt_node_by_phandle(t, 0x4545), -ENOENT); /* "phandle" wins on that node */
+	phandles_agree(t, "ranges-mixed with phandle properties");
+	free(t);
+	free(b);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ discovery */
 
 struct found {
@@ -1012,6 +1221,9 @@ int main(void)
 	tcase_add_test(t, spi_reg_not_a_chip_select);
 	tcase_add_test(t, reasons_are_never_cut);
 	tcase_add_test(t, corruption_never_crashes);
+	tcase_add_test(t, validate_refuses_what_libfdt_refuses);
+	tcase_add_test(t, validate_names_libfdt_rules);
+	tcase_add_test(t, node_by_phandle_is_libfdts);
 	tcase_add_test(t, builtin_without_sim);
 	suite_add_tcase(s, t);
 	t = tcase_create("discover");

@@ -64,6 +64,36 @@ expect 0 "$ctl" $dt bench memcpy --max 256 --time 0.02 --csv
 head -n 1 "$tmp/out" | grep -qx 'case,thread,device,backend,sim,mode,ring_size,kick_batch,buffer_size_B,number_of_buffers,memory_MB,ns_per_op,bandwidth_Gbps,MOps,tests,failures' && ok || bad "CSV header"
 [ "$(grep -c '^library,0,cpu,cpu,0,sync,' "$tmp/out")" -eq 2 ] && [ "$(grep -c '^memcpy,' "$tmp/out")" -eq 2 ] && ok || bad "CSV rows"
 
+# The two-thread references, the idle and busy modes, quiet rounds: the
+# columns and fields are there and every copy still verifies (no speed judged).
+peers=2thr
+[ "$(uname -m)" = x86_64 ] && peers=2thr,2thr-nt
+expect 0 "$ctl" $dt bench memcpy --min 16K --max 1M --time 0.05 --peers $peers --quiet 100 --json
+python3 - "$tmp/out" "$peers" <<'EOP' && ok || bad "sweep JSON with peers"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["copy_mode"] == "b2b" and d["busy"] is False
+for r in d["rows"]:
+    assert r["failures"] == 0 and r["quiet"] is None and r["rounds"] == 1, r
+    has = r["size"] >= 65536
+    assert ("two_thread_MBps" in r) == has, r
+    assert ("two_thread_nt_MBps" in r) == (has and "nt" in sys.argv[2]), r
+    assert ("ratio_best_two_thread" in r) == has, r
+    assert r["copies_per_buffer"] >= (2 if r["size"] >= 65536 else 1), r
+EOP
+expect 0 "$ctl" $dt bench memcpy --min 4M --max 4M --time 0.05 --mode idle --idle 1ms --busy --peers 2thr
+grep -q 'every pass after 1 ms idle; another process spins on CPU' "$tmp/out" && ok || bad "idle/busy header"
+grep -Eq '^ +4 MiB .* cpu +[0-9]+ ' "$tmp/out" && ok || bad "idle/busy row"
+expect 0 "$ctl" $dt bench memcpy --max 256 --time 0.04 --rounds 2 --max-rounds 5 --csv
+[ "$(grep -c '^library,0,cpu,cpu,0,sync,' "$tmp/out")" -eq 2 ] && ok || bad "CSV rows with rounds"
+expect 2 "$ctl" $dt bench memcpy --peers 3thr
+expect 2 "$ctl" $dt bench memcpy --mode fast
+expect 2 "$ctl" $dt bench memcpy --rounds 3 --max-rounds 2
+expect 2 "$ctl" $dt bench memcpy --quiet 0
+expect 2 "$ctl" $dt bench memcpy --size 1K --iterations 5 --busy
+expect 2 "$ctl" $dt bench memcpy --size 1K --iterations 5 --mode idle
+expect 2 "$ctl" $dt bench memcpy --async --peers 2thr
+
 # dmatest-style runs: one line per thread plus a total, exact test counts.
 for mode in "" --async; do
     expect 0 "$ctl" $dt bench memcpy --size 5M --iterations 3 --threads 2 $mode

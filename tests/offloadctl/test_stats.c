@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "testutil.h"
@@ -68,6 +69,48 @@ START_TEST(negative_mean_has_no_rsd)
 }
 END_TEST
 
+/* /proc/PID/stat: utime and stime are fields 14 and 15, counted after the last ')'. */
+START_TEST(pid_stat_ticks_after_the_name)
+{
+	ck_assert_uint_eq(cli_pid_stat_ticks("4242 (spin) R 1 4242 4242 0 -1 4194304 90 0 0 0 "
+					     "250 31 0 0 20 0 1 0 777"), 281);
+	/* a name with blanks and parentheses does not shift the fields */
+	ck_assert_uint_eq(cli_pid_stat_ticks("7 (a) b (c)) S 1 7 7 0 -1 0 0 0 0 0 12 3 0"), 15);
+	ck_assert_uint_eq(cli_pid_stat_ticks("7 no name"), 0);
+	ck_assert_uint_eq(cli_pid_stat_ticks("7 (x) S 1"), 0);
+}
+END_TEST
+
+/*
+ * Others' share of a round: busy ticks minus this process's CPU time (in
+ * ns, scaled to ticks) minus the helpers', over every CPU's ticks.
+ */
+START_TEST(other_share_subtracts_self_and_helpers)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	struct cli_cpu_mark a = { .busy = 1000, .all = 4000, .self_ns = 0, .helpers = 7, .ok = true };
+	struct cli_cpu_mark b = a;
+
+	ck_assert_int_gt(hz, 0);
+	b.all = 4200;                                          /* 200 ticks passed on all CPUs */
+	b.busy = 1100;                                         /* 100 of them busy */
+	b.self_ns = (uint64_t)(50 * 1000000000ull / (uint64_t)hz); /* 50 ticks our own */
+	b.helpers = 27;                                        /* 20 our helper's */
+	ck_assert_double_eq_tol(cli_cpu_other_share(&a, &b), 30.0 / 200.0, 1e-9);
+	ck_assert_double_eq_tol(cli_quiet_resolution(&a, &b), 2.0 / 200.0, 1e-12);
+	b.busy = 1060;                                         /* less than ours: nobody else */
+	ck_assert_double_eq(cli_cpu_other_share(&a, &b), 0.0);
+	b.ok = false;
+	ck_assert(cli_cpu_other_share(&a, &b) < 0);
+	/* a real mark reads /proc/stat and counts this process */
+	struct cli_cpu_mark m;
+	cli_cpu_mark(&m, NULL, 0);
+	ck_assert(m.ok);
+	ck_assert_uint_ge(m.all, m.busy);
+	ck_assert_uint_gt(m.self_ns, 0);
+}
+END_TEST
+
 START_TEST(dmatest_truncates_as_the_kernel)
 {
 	/*
@@ -113,6 +156,8 @@ int main(void)
 	tcase_add_test(t, odd_count_and_one_value);
 	tcase_add_test(t, negative_mean_has_no_rsd);
 	tcase_add_test(t, dmatest_truncates_as_the_kernel);
+	tcase_add_test(t, pid_stat_ticks_after_the_name);
+	tcase_add_test(t, other_share_subtracts_self_and_helpers);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }
