@@ -40,6 +40,8 @@ static unsigned usable_cpus(void)
 	return n > 0 ? (unsigned)n : 1u;
 }
 
+/* The cache sizes serve only the x86 streaming-store threshold (nt_threshold). */
+#if defined(__x86_64__)
 /* A sysfs cache attribute of cpu0's cache `index` as text, "" if absent. */
 static void cache_attr(int index, const char *name, char *buf, size_t len)
 {
@@ -127,6 +129,7 @@ static size_t llc_size(unsigned *sharing, int *level)
 	*level = llc.level;
 	return llc.size;
 }
+#endif /* __x86_64__ */
 
 /*
  * From which total size a split copy uses non-temporal stores: 3/4 of a
