@@ -347,7 +347,7 @@ static bool samples_rising(unsigned mode)
 
 static void echo_select(struct dspi_dev *d, bool on)
 {
-	struct echo *e = (struct echo *)d;
+	struct echo *e = ofl_container_of(d, struct echo, dev);
 
 	if (!on && e->nin)
 		e->partial++;
@@ -379,7 +379,7 @@ static void echo_launch(struct echo *e)
 
 static struct dspi_bit echo_bit(struct dspi_dev *d, unsigned mosi, unsigned mode)
 {
-	struct echo *e = (struct echo *)d;
+	struct echo *e = ofl_container_of(d, struct echo, dev);
 	struct dspi_bit r = { .miso = 1 };
 
 	if (samples_rising(mode) != samples_rising(e->mode))
@@ -397,7 +397,7 @@ static struct dspi_bit echo_bit(struct dspi_dev *d, unsigned mosi, unsigned mode
 
 static void echo_edge(struct dspi_dev *d, bool rising, unsigned mosi)
 {
-	struct echo *e = (struct echo *)d;
+	struct echo *e = ofl_container_of(d, struct echo, dev);
 
 	if (e->garbled)
 		return;
@@ -439,7 +439,7 @@ bool dspi_dev_is_echo(const struct dspi_dev *d)
 size_t dspi_echo_log(const struct dspi_dev *d, uint8_t *out, size_t max, uint64_t *total,
 		     unsigned *partial)
 {
-	const struct echo *e = (const struct echo *)d;
+	const struct echo *e = ofl_container_of(d, const struct echo, dev);
 	uint64_t have = e->total < ECHO_LOG ? e->total : ECHO_LOG;
 	size_t n = (size_t)(have < max ? have : max);
 
@@ -454,7 +454,7 @@ size_t dspi_echo_log(const struct dspi_dev *d, uint8_t *out, size_t max, uint64_
 
 void dspi_echo_clear(struct dspi_dev *d)
 {
-	struct echo *e = (struct echo *)d;
+	struct echo *e = ofl_container_of(d, struct echo, dev);
 
 	e->total = 0;
 	e->partial = 0;
