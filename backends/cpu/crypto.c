@@ -158,6 +158,7 @@ struct cpu_cipher {
 	bool gcm;
 	bool pads;              /* a block mode: OpenSSL's padding must be off */
 	EVP_CIPHER_CTX *ctx[2]; /* [OFFLOAD_ENCRYPT], [OFFLOAD_DECRYPT] */
+	size_t iv_len[2];       /* the IV length each context is set to (0: unknown) */
 	size_t key_len;
 	uint8_t key[32];
 };
@@ -213,6 +214,8 @@ static int cpu_cipher_ctx(struct cpu_cipher *c, enum offload_cipher_dir dir)
 		return ossl_fail(c->dev, -EIO, "EVP_CipherInit_ex2");
 	}
 	c->ctx[dir] = x;
+	int l = EVP_CIPHER_CTX_get_iv_length(x);
+	c->iv_len[dir] = l > 0 ? (size_t)l : 0;
 	return 0;
 }
 
@@ -286,6 +289,17 @@ static int cpu_cipher_run(void *bs, const struct offload_cipher_op *op, const ch
 	}
 	*driver = c->driver;
 	*flags = OFFLOAD_RES_CPU;
+	/*
+	 * A GCM IV other than 96 bits: OpenSSL hashes it into the counter block
+	 * (SP 800-38D 7.1) once told its length, before the IV itself is set.
+	 * iv_len is 1..CPU_GCM_IV_MAX here (the core asked cpu_cipher_iv_ok).
+	 */
+	if (c->gcm && OFL_UNLIKELY(op->iv_len != c->iv_len[op->dir])) {
+		c->iv_len[op->dir] = 0;
+		if (OFL_UNLIKELY(!EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_IVLEN, (int)op->iv_len, NULL)))
+			return ossl_fail(c->dev, -EIO, "EVP_CTRL_GCM_SET_IVLEN");
+		c->iv_len[op->dir] = op->iv_len;
+	}
 	/* A NULL cipher and key keep the key schedule; only the IV is reset. */
 	if (OFL_UNLIKELY(!EVP_CipherInit_ex(x, NULL, NULL, NULL, op->iv, enc)))
 		return ossl_fail(c->dev, -EIO, "EVP_CipherInit_ex (IV)");
@@ -338,6 +352,29 @@ static void cpu_cipher_close(void *bs)
 	free(c);
 }
 
+/*
+ * OpenSSL's GCM takes IVs of 1 to 128 bytes: GCM_IV_MAX_SIZE (1024 bits) in
+ * its providers' ciphercommon_gcm.h, enforced by gcm_set_ctx_params for
+ * EVP_CTRL_GCM_SET_IVLEN (OpenSSL 3.0 to 3.x). SP 800-38D allows more.
+ */
+#define CPU_GCM_IV_MAX 128u
+
+static int cpu_cipher_iv_ok(struct ofl_device *dev, enum offload_cipher_alg alg, size_t iv_len,
+			    char *why, size_t why_len)
+{
+	OFL_UNUSED(dev);
+	if (alg == OFFLOAD_CIPHER_AES_GCM && iv_len >= 1 && iv_len <= CPU_GCM_IV_MAX)
+		return 0;
+	if (alg == OFFLOAD_CIPHER_AES_GCM)
+		snprintf(why, why_len,
+			 "takes AES-GCM IVs of at most %u bytes (1024 bits, OpenSSL's limit; SP "
+			 "800-38D allows longer), got %zu bytes",
+			 CPU_GCM_IV_MAX, iv_len);
+	else
+		snprintf(why, why_len, "takes only the usual IV length for this cipher");
+	return -ENOTSUP;
+}
+
 static size_t cpu_cipher_max_len(struct ofl_device *dev, enum offload_cipher_alg alg)
 {
 	OFL_UNUSED(dev);
@@ -348,6 +385,7 @@ static size_t cpu_cipher_max_len(struct ofl_device *dev, enum offload_cipher_alg
 const struct ofl_cipher_ops ofl_cpu_cipher_ops = {
 	.query = cpu_cipher_query,
 	.max_len = cpu_cipher_max_len,
+	.iv_ok = cpu_cipher_iv_ok,
 	.open = cpu_cipher_open,
 	.run = cpu_cipher_run,
 	.close = cpu_cipher_close,

@@ -32,29 +32,6 @@
 
 #define LANES (OFFLOAD_SPI_TX_DUAL | OFFLOAD_SPI_TX_QUAD | OFFLOAD_SPI_RX_DUAL | OFFLOAD_SPI_RX_QUAD)
 
-/* Whether cs-gpios gives chip select `cs` a GPIO (an entry with a non-zero phandle). */
-static bool gpio_cs(const void *fdt, int node, unsigned cs)
-{
-	int len = 0;
-	const fdt32_t *p = fdt_getprop(fdt, node, "cs-gpios", &len);
-	unsigned n = 0;
-
-	for (int at = 0; p && at < len / 4; n++) {
-		uint32_t ph = fdt32_to_cpu(p[at]);
-		uint32_t cells = 0;
-		if (ph) {
-			int ctl = fdt_node_offset_by_phandle(fdt, ph);
-			int cl = 0;
-			const fdt32_t *gc = ctl >= 0 ? fdt_getprop(fdt, ctl, "#gpio-cells", &cl) : NULL;
-			cells = gc && cl >= 4 ? fdt32_to_cpu(*gc) : 2u;
-		}
-		if (n == cs)
-			return ph != 0;
-		at += 1 + (int)cells;
-	}
-	return false;
-}
-
 /* Rewrite MCR.PCSIS for the chip selects opened with CS_HIGH (MCR changes only while halted). */
 static int update_pcsis(struct dspi_ctrl *c)
 {
@@ -94,6 +71,19 @@ static int check_mode(struct ofl_spi_cfg *cfg, char *why, size_t wl)
 	return 0;
 }
 
+/* dspi_timing(), with the reason when the clock is below what the divider reaches. */
+static int timing(const struct dspi_ctrl *c, uint32_t mode, uint32_t hz, uint32_t setup_ns,
+		  uint32_t hold_ns, struct dspi_timing *t, char *why, size_t wl)
+{
+	if (dspi_timing(c, mode, hz, setup_ns, hold_ns, t) == 0)
+		return 0;
+	uint64_t m = dspi_min_sck_mhz(c->fp);
+	snprintf(why, wl, "%u Hz is below the slowest SCK, %llu / %u = %llu.%03llu Hz (rounded up)", hz,
+		 (unsigned long long)c->fp, DSPI_MAX_BAUD_DIV, (unsigned long long)(m / 1000u),
+		 (unsigned long long)(m % 1000u));
+	return -EINVAL;
+}
+
 static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *cfg, void **priv,
 		     struct ofl_spi_limits *lim, char *why, size_t wl)
 {
@@ -126,7 +116,7 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 			 "(Linux spi-fsl-dspi.c SPI_PUSHR_CMD_PCS)", cs);
 		return -EINVAL;
 	}
-	if (gpio_cs(ofl_drv(ctx)->dt.fdt, cfg->dev->node, cs)) {
+	if (ofl_spi_cs_is_gpio(ofl_drv(ctx)->dt.fdt, cfg->dev->node, cs)) {
 		snprintf(why, wl, "chip select %u is a GPIO (cs-gpios); the direct backend drives native "
 			 "PCS only, use the kernel through spidev", cs);
 		return -ENOTSUP;
@@ -140,13 +130,8 @@ static int dspi_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *
 		return -EINVAL;
 	}
 	uint32_t hz = dspi_clamp_hz(c, cfg->max_speed_hz ? cfg->max_speed_hz : UINT32_MAX);
-	if (dspi_timing(c, cfg->mode, hz, cfg->cs_setup_ns, cfg->cs_hold_ns, &t) < 0) {
-		uint64_t m = dspi_min_sck_mhz(c->fp);
-		snprintf(why, wl, "%u Hz is below the slowest SCK, %llu / %u = %llu.%03llu Hz (rounded up)",
-			 hz, (unsigned long long)c->fp, DSPI_MAX_BAUD_DIV, (unsigned long long)(m / 1000u),
-			 (unsigned long long)(m % 1000u));
-		return -EINVAL;
-	}
+	if ((r = timing(c, cfg->mode, hz, cfg->cs_setup_ns, cfg->cs_hold_ns, &t, why, wl)) < 0)
+		return r;
 	struct dspi_handle *h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
@@ -219,6 +204,66 @@ static int dspi_release_cs(void *priv)
 	return dspi_release(priv, false);
 }
 
+/*
+ * A new mode and/or clock: CTAR recomputed (CPOL, CPHA, LSBFE and the
+ * dividers, ctar.c), MCR.PCSIS rewritten when CS_HIGH changes. Refused
+ * while the handle's chip select is held: under a held PCS, CTAR0 may
+ * change in FMSZ only (xfer.c, audit F6), and CPOL or the PCS idle level
+ * would move under the selected device. A PCSIS change halts the module,
+ * so it waits too while any other chip select is held.
+ */
+static int dspi_set(void *priv, struct ofl_spi_cfg *cfg, bool mode, char *why, size_t wl)
+{
+	struct dspi_handle *h = priv;
+	struct dspi_ctrl *c = h->c;
+	struct dspi_timing t;
+	int r;
+
+	if (mode && (r = check_mode(cfg, why, wl)) < 0)
+		return r;
+	uint32_t hz = dspi_clamp_hz(c, cfg->max_speed_hz);
+	if ((r = timing(c, cfg->mode, hz, h->cs_setup_ns, h->cs_hold_ns, &t, why, wl)) < 0)
+		return r;
+	bool high = (cfg->mode & OFFLOAD_SPI_CS_HIGH) != 0;
+	bool pcsis = high != ((h->mode & OFFLOAD_SPI_CS_HIGH) != 0);
+	pthread_mutex_lock(&c->mu);
+	if (c->held_cs == (int)h->cs || (pcsis && c->held_cs >= 0)) {
+		int held = c->held_cs;
+		pthread_mutex_unlock(&c->mu);
+		snprintf(why, wl,
+			 "chip select %d is held asserted (the last message on it ended with cs_change); "
+			 "%s: send it a message whose last transfer has no cs_change first",
+			 held, held == (int)h->cs ? "the mode and clock cannot change under it"
+						 : "changing CS_HIGH halts the module (MCR.PCSIS)");
+		return -EBUSY;
+	}
+	if (pcsis) {
+		if (high)
+			c->cs_high_users[h->cs]++;
+		else
+			c->cs_high_users[h->cs]--;
+		r = update_pcsis(c);
+		if (r < 0) {
+			if (high)
+				c->cs_high_users[h->cs]--;
+			else
+				c->cs_high_users[h->cs]++;
+			(void)update_pcsis(c);
+			pthread_mutex_unlock(&c->mu);
+			snprintf(why, wl, "the module did not halt to change MCR.PCSIS");
+			return r;
+		}
+	}
+	h->mode = cfg->mode;
+	h->speed = hz;
+	h->ctar = t.ctar;
+	h->actual_hz = t.sck_hz;
+	h->last_speed = 0; /* its CTAR was computed for the old mode */
+	pthread_mutex_unlock(&c->mu);
+	cfg->max_speed_hz = hz;
+	return 0;
+}
+
 static void dspi_close(void *priv)
 {
 	struct dspi_handle *h = priv;
@@ -248,6 +293,7 @@ const struct ofl_spi_ops dspi_spi_ops = {
 	.open = dspi_open,
 	.xfer = dspi_xfer,
 	.release_cs = dspi_release_cs,
+	.set = dspi_set,
 	.close = dspi_close,
 	.info = dspi_info,
 };

@@ -461,6 +461,13 @@ static int c_run(void *bs, const struct offload_cipher_op *op, const char **driv
 	return 0;
 }
 
+/*
+ * No .iv_ok: AES-GCM takes the 12-byte IV only. Linux drives the engine with
+ * J0 = IV || counter 1 in the token's four IV words (safexcel_cipher.c:
+ * safexcel_aead_gcm's ivsize is GCM_AES_IV_SIZE, the IV words are set in
+ * safexcel_aead_iv; hw/eip97.md §5.2) and never has the engine GHASH an IV,
+ * so a non-96-bit IV is -ENOTSUP here (the core words it) and AUTO uses the CPU.
+ */
 const struct ofl_cipher_ops eip97_cipher_ops = {
 	.query = c_query,
 	.max_len = c_max_len,

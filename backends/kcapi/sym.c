@@ -250,6 +250,13 @@ static int kc_cipher_run(void *bs, const struct offload_cipher_op *op, const cha
 	return c->ci->aead ? kc_aead_run(c, op) : kc_skcipher_run(c, op);
 }
 
+/*
+ * No .iv_ok: the kernel's gcm(aes) takes the 12-byte IV only (crypto/gcm.c,
+ * crypto_gcm_create_common sets the instance's ivsize to GCM_AES_IV_SIZE; every
+ * driver of gcm(aes) must match it) and af_alg_sendmsg (crypto/af_alg.c)
+ * refuses an ALG_SET_IV whose ivlen differs from the tfm's ivsize, so a
+ * non-96-bit IV is -ENOTSUP here (the core words it) and AUTO uses the CPU.
+ */
 const struct ofl_cipher_ops ofl_kcapi_cipher_ops = {
 	.query = kc_cipher_query,
 	.max_len = kc_cipher_max_len,

@@ -4,7 +4,9 @@
  * SPI_IOC_MESSAGE. Facts: Linux drivers/spi/spidev.c,
  * include/uapi/linux/spi/spidev.h, drivers/spi/spi.c.
  *
- * Setup order at open: mode (WR_MODE32, or WR_MODE on kernels without it),
+ * Setup order at open and at offload_spi_set_mode(): mode (a read-modify-write
+ * of RD_MODE32 that keeps the kernel's own bits, see kernel_owned(); WR_MODE32,
+ * or WR_MODE on kernels without it),
  * then bits per word, then the clock LAST. spi-fsl-dspi computes its clock
  * divider only in spi_setup() from the device's max speed; WR_MAX_SPEED_HZ
  * runs spi_setup() with the requested speed and then restores the DT max, and
@@ -46,9 +48,10 @@
  *    (spi_register_controller adds it to the mode_bits of every host with
  *    use_gpio_descriptors) and SPI_IOC_RD_MODE32 reports it, but dspi_init
  *    makes every native PCS active-low (MCR.PCSIS all ones) and nothing
- *    changes that per device. A GPIO chip select hides CS_HIGH from
- *    RD_MODE32 (spidev_ioctl), so a CS_HIGH read back means a native one:
- *    refused;
+ *    changes that per device. Current spidev hides a GPIO chip select's
+ *    CS_HIGH from RD_MODE32 (spidev_ioctl), so a CS_HIGH read back on a chip
+ *    select the device tree does not make a GPIO means a native one:
+ *    refused, and the mode from before written back;
  *  - LSB-first transfers it would pack (audit dspi.md F1): per FIFO batch
  *    dspi_setup_accel moves 8-bit words as 16- or 32-bit frames (all but an
  *    odd length up to the FIFO depth) and 16-bit words as 32-bit frames
@@ -61,6 +64,7 @@
  *    of up to 8 bytes. The direct dspi backend packs them in wire order.
  */
 #include <fcntl.h>
+#include <libfdt.h>
 #include <linux/ioctl.h>
 #include <linux/spi/spidev.h>
 #include <stdio.h>
@@ -106,6 +110,7 @@ struct spidev_handle {
 	uint32_t speed_hz;           /* the handle's clock and word size, sent with every transfer */
 	uint8_t bits_per_word;
 	bool dspi;                   /* the controller's driver is spi-fsl-dspi */
+	bool gpio_cs;                /* the DT gives the chip select a GPIO (cs-gpios) */
 	bool lsb;                    /* the handle's mode has SPI_LSB_FIRST */
 	bool held;                   /* the last message left CS asserted (cs_change on its last transfer) */
 	struct spi_ioc_transfer *io; /* SPIDEV_MAX_XFERS entries, reused by every message */
@@ -162,65 +167,116 @@ static int read_mode(int fd, uint32_t *mode)
 	return 0;
 }
 
-static int setup_mode(struct spidev_handle *h, struct ofl_spi_cfg *cfg, bool dspi, char *why,
+/*
+ * Write a mode: WR_MODE32, or the 8-bit WR_MODE on spidev before MODE32
+ * (Linux 3.15). -EOVERFLOW when only WR_MODE exists and the mode needs more.
+ */
+static int write_mode(const struct spidev_handle *h, uint32_t mode)
+{
+	uint8_t m8 = (uint8_t)mode;
+
+	if (ioctl(h->fd, SPI_IOC_WR_MODE32, &mode) == 0)
+		return 0;
+	if (errno != ENOTTY)
+		return -errno;
+	if (mode > 0xff)
+		return -EOVERFLOW;
+	return ioctl(h->fd, SPI_IOC_WR_MODE, &m8) < 0 ? -errno : 0;
+}
+
+/*
+ * Mode bits the kernel owns, which a write keeps as SPI_IOC_RD_MODE32 showed
+ * them: every bit this API has no name for (octal lanes, SPI_CS_WORD,
+ * SPI_READY, SPI_3WIRE_HIZ... that the DT or the driver set), and SPI_CS_HIGH
+ * on a GPIO chip select. For those the core sets SPI_CS_HIGH itself, because
+ * gpiolib applies the line's polarity (drivers/spi/spi.c __spi_add_device(),
+ * "all gpio chip selects are active high in the logical sense"); current
+ * spidev hides it from RD_MODE32 and forces it into every WR_MODE32
+ * (spidev.c spidev_ioctl()), older spidev reports it and would let a write
+ * clear it, after which the core inverts the line (spi_set_cs()).
+ */
+static uint32_t kernel_owned(const struct spidev_handle *h)
+{
+	return ~(uint32_t)OFFLOAD_SPI_MODE_ALL | (h->gpio_cs ? OFFLOAD_SPI_CS_HIGH : 0u);
+}
+
+/*
+ * Program cfg->mode (when mode_set) as a read-modify-write of the mode the
+ * kernel has, and set cfg->mode to what is then in effect. *before gets the
+ * mode read first; a mode the read-back refuses is undone by writing it back.
+ */
+static int setup_mode(struct spidev_handle *h, struct ofl_spi_cfg *cfg, uint32_t *before, char *why,
 		      size_t why_len)
 {
-	uint32_t want = cfg->mode, got = 0;
-	int r;
+	uint32_t own = kernel_owned(h), cur = 0, want, got;
+	int r = read_mode(h->fd, &cur);
 
-	if (cfg->mode_set) {
-		r = ioctl(h->fd, SPI_IOC_WR_MODE32, &want) < 0 ? -errno : 0;
-		if (r == -ENOTTY) { /* spidev before SPI_IOC_WR_MODE32 (Linux 3.15) */
-			uint8_t m8 = (uint8_t)want;
-			if (want > 0xff) {
-				snprintf(why, why_len,
-					 "%s has no SPI_IOC_WR_MODE32, and mode 0x%x does not fit the 8-bit "
-					 "SPI_IOC_WR_MODE",
-					 h->dev, want);
-				return -EINVAL;
-			}
-			r = ioctl(h->fd, SPI_IOC_WR_MODE, &m8) < 0 ? -errno : 0;
-		}
-		if (r < 0) {
-			snprintf(why, why_len, "the kernel refused mode 0x%x on %s: %s (spi_setup)%s",
-				 want, h->dev, strerror(-r), dspi_hint(dspi));
-			return r;
-		}
-	}
-	r = read_mode(h->fd, &got);
 	if (r < 0) {
 		snprintf(why, why_len, "cannot read the mode of %s: %s", h->dev, strerror(-r));
 		return r;
 	}
-	if (dspi && (got & OFFLOAD_SPI_CS_HIGH)) {
+	*before = cur;
+	want = (cur & own) | (cfg->mode & ~own);
+	got = cur;
+	if (cfg->mode_set) {
+		r = write_mode(h, want);
+		if (r == -EOVERFLOW) {
+			snprintf(why, why_len,
+				 "%s has no SPI_IOC_WR_MODE32, and mode 0x%x does not fit the 8-bit "
+				 "SPI_IOC_WR_MODE",
+				 h->dev, want);
+			return -EINVAL;
+		}
+		if (r < 0) {
+			snprintf(why, why_len, "the kernel refused mode 0x%x on %s: %s (spi_setup)%s",
+				 want, h->dev, strerror(-r), dspi_hint(h->dspi));
+			return r;
+		}
+		r = read_mode(h->fd, &got);
+		if (r < 0) {
+			snprintf(why, why_len, "cannot read the mode of %s: %s", h->dev, strerror(-r));
+			return r;
+		}
+	}
+	/*
+	 * spi_setup() silently drops dual/quad bits the controller lacks (spi.c
+	 * spi_setup(), "ignoring unsupported mode bits"), and current spidev
+	 * hides CS_HIGH on a GPIO chip select. Lanes the DT asked for are
+	 * dropped as Linux itself drops them; lanes the caller asked for are an
+	 * error.
+	 */
+	uint32_t dropped = cfg->mode_set ? want & ~got & ~(uint32_t)OFFLOAD_SPI_CS_HIGH : 0u;
+	if (h->dspi && !h->gpio_cs && (got & OFFLOAD_SPI_CS_HIGH)) {
 		snprintf(why, why_len,
 			 "%s has SPI_CS_HIGH on a native chip select, which spi-fsl-dspi accepts and "
 			 "reports but drives active-low (dspi_init sets MCR.PCSIS for every native chip "
 			 "select): the device would never be selected. Use a GPIO chip select (cs-gpios) "
 			 "or the direct dspi backend, which drives PCSIS per chip select",
 			 h->dev);
-		return -EINVAL;
-	}
-	if (!cfg->mode_set) {
-		cfg->mode = got & OFFLOAD_SPI_MODE_ALL;
-		return 0;
-	}
-	/*
-	 * spi_setup() silently drops dual/quad bits the controller lacks, and
-	 * spidev hides CS_HIGH when the chip select is a GPIO (spidev.c spidev_ioctl()
-	 * SPI_IOC_RD_MODE; spi.c spi_register_controller() use_gpio_descriptors).
-	 * Lanes the DT asked for are dropped as Linux itself drops them; lanes
-	 * the caller asked for are an error.
-	 */
-	uint32_t dropped = want & ~got & ~(uint32_t)OFFLOAD_SPI_CS_HIGH;
-	if (dropped & ~cfg->mode_dt_lanes) {
+		r = -EINVAL;
+	} else if (dropped & ~cfg->mode_dt_lanes) {
 		snprintf(why, why_len,
 			 "the controller behind %s does not support mode bits 0x%x (the kernel "
 			 "dropped them: mode 0x%x requested, 0x%x in effect)%s",
-			 h->dev, dropped, want, got, dspi_hint(dspi));
-		return -EINVAL;
+			 h->dev, dropped, want, got, dspi_hint(h->dspi));
+		r = -EINVAL;
 	}
-	cfg->mode = want & ~dropped;
+	if (r < 0) {
+		if (cfg->mode_set && got != cur) {
+			size_t n = strlen(why);
+			bool back = write_mode(h, cur) == 0;
+			snprintf(why + n, why_len - n, back ? "; mode 0x%x restored" :
+							      "; restoring mode 0x%x failed", cur);
+		}
+		return r;
+	}
+	/*
+	 * What the kernel has: the read-back, plus SPI_CS_HIGH where current
+	 * spidev hides it (a GPIO chip select keeps it set; a CS_HIGH that was
+	 * written and accepted but is not shown can only be that hiding).
+	 */
+	cfg->mode = (got & OFFLOAD_SPI_MODE_ALL) | (h->gpio_cs ? OFFLOAD_SPI_CS_HIGH : 0u) |
+		    (cfg->mode_set ? want & OFFLOAD_SPI_CS_HIGH : 0u);
 	return 0;
 }
 
@@ -250,6 +306,16 @@ static int setup_word_and_clock(struct spidev_handle *h, struct ofl_spi_cfg *cfg
 	if (ioctl(h->fd, SPI_IOC_RD_MAX_SPEED_HZ, &hz) == 0)
 		cfg->max_speed_hz = hz;
 	return 0;
+}
+
+/* Whether the context's device tree gives the handle's chip select a GPIO. */
+static bool is_gpio_cs(struct offload_ctx *ctx, const struct ofl_spi_cfg *cfg)
+{
+	const void *fdt = ofl_drv(ctx)->dt.fdt;
+
+	if (!fdt || !cfg->ctrl_path[0] || cfg->chip_select < 0)
+		return false;
+	return ofl_spi_cs_is_gpio(fdt, fdt_path_offset(fdt, cfg->ctrl_path), (unsigned)cfg->chip_select);
 }
 
 static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg *cfg, void **priv,
@@ -310,7 +376,10 @@ static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg
 		free(h);
 		return r;
 	}
-	r = setup_mode(h, cfg, dspi, why, why_len);
+	h->dspi = dspi;
+	h->gpio_cs = is_gpio_cs(ctx, cfg);
+	uint32_t before;
+	r = setup_mode(h, cfg, &before, why, why_len);
 	if (r == 0 && dspi && DSPI_NO_3BYTE_WORDS(cfg->bits_per_word)) {
 		snprintf(why, why_len, "%u bits per word on %s: %s", cfg->bits_per_word, h->dev,
 			 dspi_bpw_why);
@@ -334,7 +403,6 @@ static int spidev_open(struct offload_ctx *ctx, void *bstate, struct ofl_spi_cfg
 	h->bufsiz = ofl_spidev_bufsiz(root, note, sizeof(note));
 	h->speed_hz = cfg->max_speed_hz;
 	h->bits_per_word = cfg->bits_per_word;
-	h->dspi = dspi;
 	h->lsb = (cfg->mode & OFFLOAD_SPI_LSB_FIRST) != 0;
 	lim->max_xfers = SPIDEV_MAX_XFERS;
 	lim->budget = h->bufsiz;
@@ -469,6 +537,50 @@ static int spidev_release_cs(void *priv)
 	return 1;
 }
 
+/*
+ * A new mode and/or clock after open, refused while the handle's last
+ * message left the chip select asserted (the clock's idle level and rate
+ * would change under a selected device), in the order of the open: mode, word
+ * size, clock last (every spi_setup() on spi-fsl-dspi reprograms SCK from
+ * the device's DT max). What fails is undone: the mode the kernel had is
+ * written back and the handle's clock programmed again.
+ */
+static int spidev_set(void *priv, struct ofl_spi_cfg *cfg, bool mode, char *why, size_t why_len)
+{
+	struct spidev_handle *h = priv;
+	uint32_t before = 0, hz = cfg->max_speed_hz;
+	bool mode_done = false;
+	int r = 0;
+
+	if (h->held) {
+		snprintf(why, why_len,
+			 "the chip select of %s is held asserted (the last message ended with "
+			 "cs_change); the mode and clock cannot change under the selected device: send "
+			 "a message whose last transfer has no cs_change first",
+			 h->dev);
+		return -EBUSY;
+	}
+	cfg->bits_per_word = h->bits_per_word;
+	if (mode) {
+		r = setup_mode(h, cfg, &before, why, why_len);
+		mode_done = r == 0;
+	}
+	if (r == 0)
+		r = setup_word_and_clock(h, cfg, why, why_len);
+	if (r < 0) {
+		uint32_t old = h->speed_hz;
+		if (mode_done)
+			(void)write_mode(h, before);
+		/* a refused mode was restored above; its spi_setup() reset the clock */
+		if (mode || hz != old)
+			(void)ioctl(h->fd, SPI_IOC_WR_MAX_SPEED_HZ, &old);
+		return r;
+	}
+	h->speed_hz = cfg->max_speed_hz;
+	h->lsb = (cfg->mode & OFFLOAD_SPI_LSB_FIRST) != 0;
+	return 0;
+}
+
 static void spidev_close(void *priv)
 {
 	struct spidev_handle *h = priv;
@@ -492,6 +604,7 @@ static const struct ofl_spi_ops spidev_spi_ops = {
 	.xfer = spidev_xfer,
 	.release_cs = spidev_release_cs,
 	.check = spidev_check,
+	.set = spidev_set,
 	.close = spidev_close,
 	.info = spidev_info,
 };

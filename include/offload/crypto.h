@@ -42,8 +42,13 @@ enum offload_cipher_alg {
 	 */
 	OFFLOAD_CIPHER_AES_CTR = 3,
 	/**
-	 * AES-GCM (SP 800-38D): IV 12 bytes; any length; AAD optional; tag of
-	 * 4, 8 or 12..16 bytes (the lengths SP 800-38D §5.2.1.2 permits).
+	 * AES-GCM (SP 800-38D): any length; AAD optional; tag of 4, 8 or
+	 * 12..16 bytes (the lengths SP 800-38D §5.2.1.2 permits). IV of any
+	 * length from 1 byte (§5.2.1.1): 12 bytes (96 bits) is the usual one
+	 * and the only one engines and kernel drivers take (their counter
+	 * block is IV || 1); any other is hashed into the counter block with
+	 * GHASH (§7.1), which only the CPU backend does (OpenSSL, 1..128
+	 * bytes), so such an operation runs on the CPU.
 	 */
 	OFFLOAD_CIPHER_AES_GCM = 4,
 	/** DES in ECB mode (FIPS 46-3); key 8 bytes (parity bits ignored); length a multiple of 8. */
@@ -103,7 +108,11 @@ struct offload_cipher_op {
 	 * no IV refuses one rather than ignore it.
 	 */
 	const void *iv;
-	/** IV length in bytes: CBC/CTR 16, GCM 12, 3DES-CBC 8, ECB 0. */
+	/**
+	 * IV length in bytes: CBC/CTR 16, 3DES-CBC 8, ECB 0; GCM 12 (usual)
+	 * or any other from 1 byte (CPU backend only, at most 128 bytes; see
+	 * ::OFFLOAD_CIPHER_AES_GCM).
+	 */
 	size_t iv_len;
 	/** GCM additional authenticated data, or NULL. */
 	const void *aad;
@@ -132,14 +141,21 @@ struct offload_cipher_op {
  * @return 0 on success, or
  *   - -EINVAL: NULL argument, @p op_size smaller than the 0.1 layout or
  *     larger with non-zero bytes this library does not know, unknown
- *     algorithm, wrong key/IV/tag length,
+ *     algorithm, wrong key/IV/tag length (AES-GCM: an IV of 0 bytes, or
+ *     above 2^64 - 1 bits, SP 800-38D 5.2.1.1, or one whose range wraps
+ *     the address space),
  *     length not a multiple of the block size for ECB/CBC/DES/3DES, an IV
  *     given for ECB, AAD or tag given for a non-AEAD mode, partially
  *     overlapping buffers;
  *   - -EBADMSG: GCM decrypt and the tag does not match (@c out is zeroed);
  *   - -EBADF: the context is closed;
  *   - -ENOTSUP: no usable backend implements the algorithm (for AF_ALG: the
- *     kernel lacks it; the message names the algorithm);
+ *     kernel lacks it; the message names the algorithm); or an AES-GCM IV
+ *     other than 12 bytes where no allowed device can take it: a session
+ *     bound to a device that takes 12 bytes only (EIP97 as Linux drives
+ *     it, AF_ALG gcm(aes)), a context whose allow-list excludes the CPU, or
+ *     an IV above 128 bytes (OpenSSL's limit on the CPU; nothing is
+ *     written, the message names the device and the limit);
  *   - -EINVAL also for AES-GCM data above 2^36 - 32 bytes or AAD of 2^61
  *     bytes or more (NIST SP 800-38D 5.2.1.1), whatever the device;
  *   - -E2BIG: the operation is larger than the selected device can take in
@@ -155,7 +171,8 @@ struct offload_cipher_op {
  * non-CPU device that implements the algorithm in hardware (or whose backend
  * the context's allow-list names explicitly, e.g. "kcapi"), when the size is
  * at least that device's threshold_bytes; otherwise the CPU. DT devices are
- * tried before pseudo-devices such as "af_alg".
+ * tried before pseudo-devices such as "af_alg". An AES-GCM IV other than 12
+ * bytes goes to the CPU whatever the size, as no engine takes one.
  *
  * Thread-safety: safe to call concurrently on one context.
  * @since 0.2 with @p op_size; 0.1 binaries reach the 0.1 form, without it.
@@ -200,6 +217,8 @@ int offload_cipher_session_open(offload_ctx *ctx, enum offload_cipher_alg alg, c
  * @return 0, or -EINVAL (NULL argument, unknown algorithm, bad key length),
  *   -EBADF, -ENODEV (no such device, or it is not usable), -ENOTSUP (the
  *   device does not implement @p alg; the message says why), -ENOMEM.
+ *   The IV is known only per operation: an AES-GCM IV the device cannot
+ *   take is refused by offload_cipher_session_run() (-ENOTSUP).
  *
  * Thread-safety: as offload_cipher_session_open().
  */
@@ -212,7 +231,12 @@ int offload_cipher_session_open_dev(offload_ctx *ctx, int dev, enum offload_ciph
  * @param s       The session.
  * @param op      The operation; @c alg, @c key and @c key_len must be 0/NULL.
  * @param op_size sizeof(*op) as compiled by the caller, in bytes.
- * @return As offload_cipher().
+ * @return As offload_cipher(), and -EINVAL if @p s is NULL or not an open
+ *   session or @c alg/@c key/@c key_len are set; -EBADF also after fork()
+ *   in the child. A session bound to a device (offload_cipher_session_open_dev())
+ *   never falls back to the CPU: an AES-GCM IV other than 12 bytes on a
+ *   device that takes 12 only (EIP97, AF_ALG) is -ENOTSUP; the session stays
+ *   usable.
  *
  * Thread-safety: the session's owning thread only.
  * @since 0.2 with @p op_size; 0.1 binaries reach the 0.1 form, without it.

@@ -31,6 +31,7 @@
  *               offload_buf_dmabuf_exporter()  offload_buf_sync_for_device()
  *               offload_buf_sync_for_cpu()
  * SPI           offload_spi_opts_init()  offload_spi_open()  offload_spi_transfer()
+ *               offload_spi_set_mode()  offload_spi_set_speed()
  *               offload_spi_get_info()  offload_spi_close()
  * Crypto        offload_cipher_name()  offload_cipher()  offload_cipher_session_open()
  *               offload_cipher_session_open_dev()  offload_cipher_session_run()

@@ -166,7 +166,12 @@ struct offload_spi_info {
 	int dev;
 	/** Chip select number. */
 	int chip_select;
-	/** OFFLOAD_SPI_* mode bits in effect. */
+	/**
+	 * OFFLOAD_SPI_* mode bits in effect: through spidev, those the kernel
+	 * has for the device as read back after the last setting, with
+	 * OFFLOAD_SPI_CS_HIGH on a chip select the DT makes a GPIO (the kernel
+	 * keeps it set there and current spidev hides it).
+	 */
 	uint32_t mode;
 	/** Default clock requested, in Hz. */
 	uint32_t max_speed_hz;
@@ -213,7 +218,14 @@ void offload_spi_opts_init(struct offload_spi_opts *opts);
  *
  * For a /dev/spidevB.C path, opts->mode = -1 keeps the mode the kernel has
  * for the device (from its DT node), and opts->max_speed_hz = 0 keeps
- * spidev's current default clock. Settings are written mode first, word
+ * spidev's current default clock. Through spidev a mode is a
+ * read-modify-write of the kernel's (SPI_IOC_RD_MODE32 first): bits the
+ * kernel owns are kept as it has them, namely bits without an OFFLOAD_SPI_*
+ * name (octal lanes, SPI_CS_WORD, ...) and SPI_CS_HIGH on a chip select the
+ * device tree makes a GPIO (cs-gpios), which the Linux SPI core sets itself
+ * (drivers/spi/spi.c __spi_add_device()). A mode the kernel accepts but
+ * changes (lanes dropped, or SPI_CS_HIGH on a native chip select of
+ * spi-fsl-dspi) is refused and the kernel's previous mode written back. Settings are written mode first, word
  * size next and clock last, because spi-fsl-dspi computes its clock divider
  * only in spi_setup() (its dspi_setup() callback). Through spidev these are
  * per-device kernel state shared by every open file of the device: each
@@ -290,6 +302,78 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  *   which 0.1 binaries still reach.
  */
 int offload_spi_transfer(offload_spi *spi, const struct offload_spi_xfer *xfers, unsigned n);
+
+/**
+ * @brief Change an open handle's mode.
+ *
+ * @p mode replaces the handle's OFFLOAD_SPI_* bits for every later message,
+ * as opts->mode does at offload_spi_open() (and with its rules: through
+ * spidev a read-modify-write that keeps the kernel's own bits, then the
+ * handle's word size and clock written again, because each spidev setup call
+ * on spi-fsl-dspi reprograms the clock from the DT's maximum). Dual/quad
+ * lanes the controller lacks are an error here, never dropped. On the
+ * direct DSPI backend CTAR is recomputed and, for a CS_HIGH change,
+ * MCR.PCSIS rewritten (Linux spi-fsl-dspi.c dspi_setup(), dspi_init()).
+ * offload_spi_get_info() then reports the mode in effect.
+ *
+ * On failure nothing changes: the handle keeps its mode, and through
+ * spidev the kernel's mode and the handle's clock are written back.
+ *
+ * Through spidev the mode is per-device kernel state, shared by every open
+ * file of the device (as at offload_spi_open()).
+ *
+ * @param spi  The handle.
+ * @param mode OFFLOAD_SPI_* bits (::OFFLOAD_SPI_MODE_ALL at most).
+ * @return 0, or
+ *   - -EINVAL: spi NULL or not an open handle; unknown bits, dual and quad
+ *     together, 3WIRE with lanes; a mode the backend cannot do (the
+ *     controller dropped bits, SPI_CS_HIGH on a native chip select through
+ *     spidev on spi-fsl-dspi, LOOP or 3WIRE or lanes on the direct DSPI);
+ *   - -EBUSY: the handle's chip select is held asserted by its last message
+ *     (cs_change on its last transfer), or (direct DSPI) a CS_HIGH change
+ *     while another chip select of the controller is held; send a message
+ *     that ends without cs_change first;
+ *   - -EBADF: the handle was inherited through fork();
+ *   - -ENOTSUP: the backend cannot change a handle after open;
+ *   - -ETIMEDOUT: (direct DSPI) the module did not halt to change MCR.PCSIS;
+ *   - another -errno from the kernel's SPI_IOC_WR_MODE32 or setup ioctls.
+ *
+ * Thread-safety: the handle's owning thread only.
+ * @since 0.2
+ */
+int offload_spi_set_mode(offload_spi *spi, uint32_t mode);
+
+/**
+ * @brief Change an open handle's default clock.
+ *
+ * @p hz becomes the clock of every later transfer whose speed_hz is 0, as
+ * opts->max_speed_hz does at offload_spi_open(): through spidev
+ * SPI_IOC_WR_MAX_SPEED_HZ (on spi-fsl-dspi the clock it programs, which
+ * spi_setup() computes), on the direct DSPI backend a new CTAR, clamped to
+ * the controller's maximum (protocol clock / max_clock_factor). The clock
+ * the controller then produces is offload_spi_get_info()'s actual_speed_hz
+ * where the backend knows it; max_speed_hz is the new default as the backend
+ * took it.
+ *
+ * On failure nothing changes (through spidev the previous clock is written
+ * back).
+ *
+ * @param spi The handle.
+ * @param hz  Clock in Hz, > 0.
+ * @return 0, or
+ *   - -EINVAL: spi NULL or not an open handle, hz 0, a clock the kernel
+ *     refuses or (direct DSPI) below the slowest the divider reaches
+ *     (protocol clock / 229376);
+ *   - -EBUSY: the handle's chip select is held asserted by its last message
+ *     (cs_change on its last transfer);
+ *   - -EBADF: the handle was inherited through fork();
+ *   - -ENOTSUP: the backend cannot change a handle after open;
+ *   - another -errno from the kernel's SPI_IOC_WR_MAX_SPEED_HZ.
+ *
+ * Thread-safety: the handle's owning thread only.
+ * @since 0.2
+ */
+int offload_spi_set_speed(offload_spi *spi, uint32_t hz);
 
 /**
  * @brief Describe an open SPI handle.

@@ -14,6 +14,8 @@
 /* AES-GCM input limits in bytes (NIST SP 800-38D 5.2.1.1): P <= 2^39 - 256 bits, A < 2^64 bits. */
 #define GCM_MAX_DATA ((UINT64_C(1) << 36) - 32u)
 #define GCM_MAX_AAD ((UINT64_C(1) << 61) - 1u)
+/* ... and 1 <= len(IV) <= 2^64 - 1 bits: at most 2^61 - 1 whole bytes. */
+#define GCM_MAX_IV ((UINT64_C(1) << 61) - 1u)
 
 /* ------------------------------------------------------------ algorithm facts */
 
@@ -137,13 +139,28 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 {
 	if (OFL_UNLIKELY(op->dir != OFFLOAD_ENCRYPT && op->dir != OFFLOAD_DECRYPT))
 		return ofl_err(ctx, -EINVAL, "%s: unknown direction %d", func, (int)op->dir);
-	if (OFL_UNLIKELY(op->iv_len != ci->iv_len))
+	if (ci->iv_any) {
+		if (OFL_UNLIKELY(op->iv_len == 0))
+			return ofl_err(ctx, -EINVAL,
+				       "%s: %s needs an IV of at least 1 byte (%u is usual; NIST SP "
+				       "800-38D 5.2.1.1), got iv_len 0",
+				       func, ci->name, ci->iv_len);
+		if (OFL_UNLIKELY((uint64_t)op->iv_len > GCM_MAX_IV))
+			return ofl_err(ctx, -EINVAL,
+				       "%s: %s IV of %zu bytes is above the limit of 2^64 - 1 bits "
+				       "(NIST SP 800-38D 5.2.1.1)",
+				       func, ci->name, op->iv_len);
+	} else if (OFL_UNLIKELY(op->iv_len != ci->iv_len)) {
 		return ci->iv_len ? ofl_err(ctx, -EINVAL, "%s: %s needs a %u-byte IV, got %zu bytes",
 					    func, ci->name, ci->iv_len, op->iv_len)
 				  : ofl_err(ctx, -EINVAL, "%s: %s takes no IV, got iv_len %zu", func,
 					    ci->name, op->iv_len);
+	}
 	if (OFL_UNLIKELY(ci->iv_len && !op->iv))
 		return ofl_err(ctx, -EINVAL, "%s: iv is NULL", func);
+	if (OFL_UNLIKELY(ofl_range_wraps(op->iv, op->iv_len)))
+		return ofl_err(ctx, -EINVAL, "%s: %s IV of %zu bytes wraps the address space", func,
+			       ci->name, op->iv_len);
 	/* As for AAD and tag below: a mode without one takes neither pointer nor length. */
 	if (OFL_UNLIKELY(!ci->iv_len && op->iv))
 		return ofl_err(ctx, -EINVAL, "%s: %s takes no IV: pass iv NULL and iv_len 0", func,
@@ -212,6 +229,27 @@ static int slot_open_cipher(struct offload_cipher_session *s, const char *func, 
 	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r) : r;
 }
 
+/*
+ * Can device d take an IV of iv_len bytes? The algorithm's usual length
+ * always; another one (AES-GCM: SP 800-38D 7.1 then derives the counter
+ * block J0 with GHASH) only where the backend says so (ofl_cipher_ops.iv_ok).
+ */
+static int dev_iv_ok(const struct ofl_cipher_info *ci, struct ofl_device *d, size_t iv_len,
+		     char *why, size_t why_len)
+{
+	const struct ofl_cipher_ops *ops = d->backend->cipher;
+
+	if (OFL_LIKELY(iv_len == ci->iv_len))
+		return 0;
+	if (ops->iv_ok)
+		return ops->iv_ok(d, ci->alg, iv_len, why, why_len);
+	snprintf(why, why_len,
+		 "takes only the %u-byte %s IV (its counter block is IV || 1; a %zu-byte IV must "
+		 "be hashed into it with GHASH, NIST SP 800-38D 7.1, which the cpu backend does)",
+		 ci->iv_len, ci->name, iv_len);
+	return -ENOTSUP;
+}
+
 static int cipher_run(struct offload_cipher_session *s, const char *func,
 		      const struct offload_cipher_op *op)
 {
@@ -221,18 +259,30 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 	if (OFL_UNLIKELY(r < 0))
 		return r;
 	struct ofl_crypto_slot *sl = &s->cpu;
+	char why[OFL_REASON_LEN] = "";
+	bool odd_iv = op->iv_len != s->info->iv_len;
 	if (OFL_UNLIKELY(!s->cpu_only)) {
 		/* saturating: the two lengths may overlap the same memory */
 		size_t size = op->len + op->aad_len < op->len ? SIZE_MAX : op->len + op->aad_len;
 		if (s->pinned || !s->cpu.dev ||
 		    (size >= s->threshold && size <= s->eng_max - op->tag_len))
 			sl = &s->eng;
+		/* an IV the engine cannot take goes to the CPU, unless bound to the device */
+		if (OFL_UNLIKELY(odd_iv) && sl == &s->eng && !s->pinned && s->cpu.dev &&
+		    dev_iv_ok(s->info, sl->dev, op->iv_len, why, sizeof(why)) < 0)
+			sl = &s->cpu;
 		if (OFL_UNLIKELY(sl == &s->eng && size > s->eng_max - op->tag_len))
 			return ofl_err(ctx, -E2BIG,
 				       "%s: %s of %zu bytes (+%zu AAD) is larger than device %s takes in "
 				       "one operation (%zu bytes including AAD and tag)",
 				       func, s->info->name, op->len, op->aad_len, sl->dev->name,
 				       s->eng_max);
+	}
+	if (OFL_UNLIKELY(odd_iv)) {
+		why[0] = '\0';
+		r = dev_iv_ok(s->info, sl->dev, op->iv_len, why, sizeof(why));
+		if (r < 0)
+			return ofl_err(ctx, -ENOTSUP, "%s: device %s %s", func, sl->dev->name, why);
 	}
 	if (OFL_UNLIKELY(!s->info->aead && op->len == 0)) {
 		ofl_result_set(op->result, sl->dev, "none", 0);

@@ -416,6 +416,51 @@ OFFLOAD_API int offload_spi_get_info(const offload_spi *spi, struct offload_spi_
 	return 0;
 }
 
+/* ------------------------------------------------------------- settings after open */
+
+/* offload_spi_set_mode() (mode true, value = the mode) and offload_spi_set_speed() (value = Hz). */
+static int spi_set(offload_spi *spi, const char *fn, bool mode, uint32_t value)
+{
+	char why[OFL_ERRMSG_LEN];
+	int r;
+
+	if (!spi || spi->magic != OFL_SPI_MAGIC)
+		return ofl_err(NULL, -EINVAL, "%s: %s", fn, spi ? "not an open SPI handle" : "spi is NULL");
+	if (ofl_ctx_inherited(spi->ctx))
+		return ofl_inherited_err(spi->ctx, fn);
+	struct ofl_spi_cfg cfg = spi->cfg;
+	if (mode) {
+		if ((r = check_mode(spi->ctx, fn, value, "the mode")) < 0)
+			return r;
+		cfg.mode = value;
+		cfg.mode_set = true;
+		cfg.mode_dt_lanes = 0; /* asked for by the caller: dropped lanes are an error */
+	} else {
+		if (value == 0)
+			return ofl_err(spi->ctx, -EINVAL, "%s: hz is 0 (a clock in Hz is > 0)", fn);
+		cfg.max_speed_hz = value;
+	}
+	if (!spi->be->spi->set)
+		return ofl_err(spi->ctx, -ENOTSUP, "%s: the %s backend cannot change a handle after open", fn,
+			       spi->be->name);
+	why[0] = '\0';
+	r = spi->be->spi->set(spi->priv, &cfg, mode, why, sizeof(why));
+	if (r < 0)
+		return ofl_err(spi->ctx, r, "%s: %s", fn, why[0] ? why : strerror(-r));
+	spi->cfg = cfg;
+	return 0;
+}
+
+OFFLOAD_API int offload_spi_set_mode(offload_spi *spi, uint32_t mode)
+{
+	return spi_set(spi, "offload_spi_set_mode", true, mode);
+}
+
+OFFLOAD_API int offload_spi_set_speed(offload_spi *spi, uint32_t hz)
+{
+	return spi_set(spi, "offload_spi_set_speed", false, hz);
+}
+
 /* ------------------------------------------------------------- messages */
 
 static uint32_t word_bytes(unsigned bpw)

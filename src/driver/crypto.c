@@ -9,12 +9,13 @@
 #include "util/util.h"
 
 static const struct ofl_cipher_info cipher_table[] = {
-	{ OFFLOAD_CIPHER_AES_ECB, "AES-ECB", { 16, 24, 32 }, 0, 16, false },
-	{ OFFLOAD_CIPHER_AES_CBC, "AES-CBC", { 16, 24, 32 }, 16, 16, false },
-	{ OFFLOAD_CIPHER_AES_CTR, "AES-CTR", { 16, 24, 32 }, 16, 1, false },
-	{ OFFLOAD_CIPHER_AES_GCM, "AES-GCM", { 16, 24, 32 }, 12, 1, true },
-	{ OFFLOAD_CIPHER_DES_ECB, "DES-ECB", { 8, 0, 0 }, 0, 8, false },
-	{ OFFLOAD_CIPHER_DES3_CBC, "DES-EDE3-CBC", { 24, 0, 0 }, 8, 8, false },
+	{ OFFLOAD_CIPHER_AES_ECB, "AES-ECB", { 16, 24, 32 }, 0, false, 16, false },
+	{ OFFLOAD_CIPHER_AES_CBC, "AES-CBC", { 16, 24, 32 }, 16, false, 16, false },
+	{ OFFLOAD_CIPHER_AES_CTR, "AES-CTR", { 16, 24, 32 }, 16, false, 1, false },
+	/* SP 800-38D 5.2.1.1: 1 <= len(IV) <= 2^64 - 1 bits; 96 bits is the usual (7.1) */
+	{ OFFLOAD_CIPHER_AES_GCM, "AES-GCM", { 16, 24, 32 }, 12, true, 1, true },
+	{ OFFLOAD_CIPHER_DES_ECB, "DES-ECB", { 8, 0, 0 }, 0, false, 8, false },
+	{ OFFLOAD_CIPHER_DES3_CBC, "DES-EDE3-CBC", { 24, 0, 0 }, 8, false, 8, false },
 };
 
 const struct ofl_cipher_info *ofl_cipher_info(enum offload_cipher_alg alg)

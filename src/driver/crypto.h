@@ -31,7 +31,8 @@ struct ofl_cipher_info {
 	enum offload_cipher_alg alg;
 	const char *name;        /* "AES-CBC" */
 	uint8_t key_lens[3];     /* accepted key lengths, 0-terminated */
-	uint8_t iv_len;          /* 0 = no IV */
+	uint8_t iv_len;          /* 0 = no IV; AES-GCM: the usual (96-bit) length */
+	bool iv_any;             /* also any other IV length from 1 byte (AES-GCM) */
 	uint8_t block;           /* input must be a multiple of this (1 = any) */
 	bool aead;
 };
@@ -64,6 +65,15 @@ struct ofl_cipher_ops {
 		     size_t why_len);
 	/* Largest aad_len + len + tag_len of one operation (SIZE_MAX: no limit). */
 	size_t (*max_len)(struct ofl_device *dev, enum offload_cipher_alg alg);
+	/*
+	 * Optional: can dev take an IV of iv_len bytes for alg, a length other
+	 * than ofl_cipher_info.iv_len that the core already accepts (iv_any:
+	 * AES-GCM, 1 byte up)? 0 if yes, -ENOTSUP (why filled) if not. NULL:
+	 * the usual length only (an engine or kernel driver that builds the
+	 * GCM counter block as IV || 1 and cannot GHASH the IV into it).
+	 */
+	int (*iv_ok)(struct ofl_device *dev, enum offload_cipher_alg alg, size_t iv_len, char *why,
+		     size_t why_len);
 	/* Session state for alg and a key of a valid length. May allocate. */
 	int (*open)(struct ofl_device *dev, enum offload_cipher_alg alg, const uint8_t *key,
 		    size_t key_len, void **bs);

@@ -11,6 +11,34 @@
 #include "driver/driver.h"
 #include "driver/spi.h"
 
+/*
+ * cs-gpios lists one entry per chip select: a phandle and #gpio-cells
+ * specifier cells, or a lone 0 for a native one (Linux
+ * Documentation/devicetree/bindings/spi/spi-controller.yaml; read by
+ * drivers/spi/spi.c spi_get_gpio_descs()).
+ */
+bool ofl_spi_cs_is_gpio(const void *fdt, int node, unsigned cs)
+{
+	int len = 0;
+	const fdt32_t *p = fdt && node >= 0 ? fdt_getprop(fdt, node, "cs-gpios", &len) : NULL;
+	unsigned n = 0;
+
+	for (int at = 0; p && at < len / 4; n++) {
+		uint32_t ph = fdt32_to_cpu(p[at]);
+		uint32_t cells = 0;
+		if (ph) {
+			int ctl = fdt_node_offset_by_phandle(fdt, ph);
+			int cl = 0;
+			const fdt32_t *gc = ctl >= 0 ? fdt_getprop(fdt, ctl, "#gpio-cells", &cl) : NULL;
+			cells = gc && cl >= 4 ? fdt32_to_cpu(*gc) : 2u;
+		}
+		if (n == cs)
+			return ph != 0;
+		at += 1 + (int)cells;
+	}
+	return false;
+}
+
 int ofl_spi_parse_spidev_name(const char *path, int *bus, int *cs)
 {
 	const char *base = strrchr(path, '/');

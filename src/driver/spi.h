@@ -89,10 +89,25 @@ struct ofl_spi_ops {
 	 */
 	int (*check)(const void *priv, const struct offload_spi_xfer *t, unsigned bpw, char *why,
 		     size_t why_len);
+	/*
+	 * Optional: change an open handle's settings. cfg is the handle's
+	 * configuration with the new max_speed_hz and, when `mode` is true, the
+	 * new mode (mode_set true, no DT lanes); the backend refines it as at
+	 * open (mode and clock in effect). On failure the device keeps the
+	 * settings it had (the backend restores what it changed) and cfg is not
+	 * used. Returns 0, or -errno with a sentence in why.
+	 */
+	int (*set)(void *priv, struct ofl_spi_cfg *cfg, bool mode, char *why, size_t why_len);
 	void (*close)(void *priv);
 	/* Fill backend, flags, actual_speed_hz and max_message_bytes. */
 	void (*info)(const void *priv, struct offload_spi_info *info);
 };
+
+/*
+ * Whether the controller at node `ctrl` gives chip select `cs` a GPIO (its
+ * cs-gpios entry has a non-zero phandle). false when fdt is NULL.
+ */
+bool ofl_spi_cs_is_gpio(const void *fdt, int ctrl, unsigned cs);
 
 /* Parse "spidevB.C" at the end of a path; 0 on success. */
 int ofl_spi_parse_spidev_name(const char *path, int *bus, int *cs);

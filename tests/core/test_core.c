@@ -913,6 +913,8 @@ START_TEST(fork_child_refuses_inherited_handles)
 		REFUSED(offload_hash_final(hs, md, sizeof(md), NULL));
 		REFUSED(offload_spi_transfer(spi, &x, 1));
 		REFUSED(offload_spi_get_info(spi, &si, sizeof(si)));
+		REFUSED(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_0));
+		REFUSED(offload_spi_set_speed(spi, 1000000));
 		REFUSED(offload_buf_sync_for_device(buf, 0, 64, OFFLOAD_DMA_TO_DEVICE));
 		REFUSED(offload_buf_sync_for_cpu(buf, 0, 64, OFFLOAD_DMA_FROM_DEVICE));
 		REFUSED(offload_cipher_session_close(cs));

@@ -839,6 +839,85 @@ START_TEST(clock_change_needs_cs_released)
 }
 END_TEST
 
+/*
+ * Issue #18: mode and clock change after open. Each new setting reaches
+ * the wire (the model's frames: CPOL/CPHA/LSBFE and SCK from CTAR, PCSIS
+ * from MCR); under the handle's held chip select a change is refused and
+ * nothing moves; what fails leaves the handle as it was.
+ */
+START_TEST(set_mode_and_speed)
+{
+	offload_ctx *ctx = vb();
+	offload_spi *spi = open_ok(ctx, VB_LOOP, NULL);
+	struct ofl_sim_dspi *m = model(ctx, VB_CTRL);
+	struct ofl_sim_dspi_frame f[1];
+	struct offload_spi_info info;
+	struct ofl_mmio regs;
+	uint8_t tx[2] = { 0x5A, 0xC3 }, rx[2];
+
+	ck_assert_int_eq(ofl_mmio_map_sim(ofl_sim_of(ctx), 0x2100000, 0x10000, &regs), 0);
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_LSB_FIRST), 0);
+	ck_assert_int_eq(xfer1(spi, tx, rx, 2, 0, 0), 2);
+	ck_assert_mem_eq(rx, tx, 2);
+	ck_assert_uint_eq(frames(m, f, 1), 1);
+	ck_assert(f[0].cpol && f[0].cpha && f[0].lsb_first);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_LSB_FIRST);
+	/* 200 MHz / 1 MHz: need 200 -> PBR 7 x BR 32 = 224 (as per_transfer_speed) */
+	ck_assert_int_eq(offload_spi_set_speed(spi, 1000000), 0);
+	ck_assert_int_eq(xfer1(spi, tx, rx, 1, 0, 0), 1);
+	ck_assert_uint_eq(frames(m, f, 1), 1);
+	ck_assert_uint_eq(f[0].sck_mhz, 892857142ull);
+	ck_assert(f[0].cpol && f[0].cpha);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.max_speed_hz, 1000000);
+	ck_assert_uint_eq(info.actual_speed_hz, 892857);
+	/* CS_HIGH on and off: MCR.PCSIS bit 0 */
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_CS_HIGH), 0);
+	ck_assert_uint_eq((ofl_mmio_read32(&regs, 0) >> 16) & 0xF, 0xE);
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_0), 0);
+	ck_assert_uint_eq((ofl_mmio_read32(&regs, 0) >> 16) & 0xF, 0xF);
+
+	/* held by the last message: refused, the chip select stays held, nothing changes */
+	struct offload_spi_xfer hold = { .tx = tx, .len = 1, .cs_change = 1 };
+	ck_assert_int_eq(offload_spi_transfer(spi, &hold, 1), 1);
+	uint64_t f0 = stats(m).frames;
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_1), -EBUSY,
+		      "offload_spi_set_mode: chip select 0 is held asserted");
+	ck_assert_err(ctx, offload_spi_set_speed(spi, 2000000), -EBUSY,
+		      "the mode and clock cannot change under it");
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_CS_HIGH), -EBUSY, "is held asserted");
+	ck_assert_uint_eq(stats(m).frames, f0);
+	ck_assert_uint_eq(stats(m).cs_lines, 1);
+	ck_assert_uint_eq((ofl_mmio_read32(&regs, 0) >> 16) & 0xF, 0xF);
+	ck_assert_int_eq(xfer1(spi, tx, rx, 1, 0, 0), 1); /* releases it, at the old clock */
+	ck_assert_uint_eq(frames(m, f, 1), 1);
+	ck_assert_uint_eq(f[0].sck_mhz, 892857142ull);
+	ck_assert(!f[0].cpha);
+	ck_assert_uint_eq(stats(m).cs_lines, 0);
+	ck_assert_int_eq(offload_spi_set_speed(spi, 25000000), 0);
+
+	/* refusals leave the handle as it was */
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_LOOP), -EINVAL, "no internal loopback");
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_TX_DUAL), -EINVAL,
+		      "one data line each way");
+	ck_assert_err(ctx, offload_spi_set_mode(spi, 0x1000), -EINVAL, "unsupported mode bits 0x1000");
+	ck_assert_err(ctx, offload_spi_set_speed(spi, 0), -EINVAL, "hz is 0");
+	/* 200 MHz / 229376 = 871.93 Hz is the slowest */
+	ck_assert_err(ctx, offload_spi_set_speed(spi, 871), -EINVAL, "871 Hz is below the slowest SCK");
+	ck_assert_err(NULL, offload_spi_set_mode(NULL, 0), -EINVAL, "spi is NULL");
+	ck_assert_err(NULL, offload_spi_set_speed(NULL, 1000000), -EINVAL, "spi is NULL");
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_0);
+	ck_assert_uint_eq(info.max_speed_hz, 25000000);
+	ck_assert_int_eq(xfer1(spi, tx, rx, 1, 0, 0), 1);
+	ck_assert_uint_eq(frames(m, f, 1), 1);
+	ck_assert_uint_eq(f[0].sck_mhz, 25000000000ull);
+	offload_spi_close(spi);
+	done(ctx);
+}
+END_TEST
+
 /* ------------------------------------------------------------- several handles, threads */
 
 START_TEST(handles_share_the_bus)
@@ -1189,6 +1268,7 @@ int main(void)
 	tcase_add_test(t, release_keeps_the_clock);
 	tcase_add_test(t, other_device_after_a_held_cs);
 	tcase_add_test(t, clock_change_needs_cs_released);
+	tcase_add_test(t, set_mode_and_speed);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }

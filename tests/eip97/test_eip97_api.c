@@ -17,6 +17,7 @@
 #ifdef OFFLOAD_HAVE_KCAPI
 #include "kcapi/kcapi_int.h"
 #endif
+#include "crypto/gcm_iv_vectors.h"
 #include "kat_vectors.h"
 #include "sim/eip97_model.h"
 #include "sim/sim.h"
@@ -688,6 +689,91 @@ START_TEST(policy_selects_the_engine_with_sim)
 }
 END_TEST
 
+/*
+ * AES-GCM with an IV other than 96 bits. The engine as Linux drives it takes
+ * 12 bytes only (safexcel_cipher.c: the gcm(aes) template's ivsize is
+ * GCM_AES_IV_SIZE and safexcel_aead_gcm's token carries IV || counter 1):
+ * bound to it, such an IV is -ENOTSUP; chosen automatically, the CPU runs it
+ * even where the size would send a 12-byte IV to the engine.
+ */
+START_TEST(gcm_non_96_bit_iv_goes_to_cpu)
+{
+	struct bx b;
+	struct gcm_iv_bin v;
+	static uint8_t x[4096], o[4096], oc[4096];
+	uint8_t t[16], tc[16], iv12[12] = { 0 };
+	struct offload_result res;
+	offload_cipher_session *s, *sc;
+
+	board(&b, 0);
+	fill(x, sizeof(x));
+	gcm_iv_load(&gcm_iv_vecs[3], &v); /* CAVP: 1024-bit IV, AAD, 120-bit tag */
+	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.dev, OFFLOAD_CIPHER_AES_GCM, v.key,
+							 v.key_len, &s), 0);
+	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .iv = v.iv, .iv_len = v.iv_len,
+					.aad = v.aad, .aad_len = v.aad_len, .in = v.pt, .out = o,
+					.len = v.pt_len, .tag = t, .tag_len = v.tag_len, .result = &res };
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), -ENOTSUP);
+	ck_assert_msg(strstr(offload_last_error(b.ctx), "takes only the 12-byte AES-GCM IV") != NULL,
+		      "%s", offload_last_error(b.ctx));
+	op.iv_len = 1;
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), -ENOTSUP);
+	op.iv = iv12;
+	op.iv_len = 12;
+	ck_assert_int_eq(offload_cipher_session_run(s, &op, sizeof(op)), 0);
+	ck_assert_str_eq(res.backend, "eip97");
+	offload_cipher_session_close(s);
+
+	/* automatic: the known answer, from the CPU */
+	op = (struct offload_cipher_op){ .alg = OFFLOAD_CIPHER_AES_GCM, .dir = OFFLOAD_ENCRYPT,
+					 .key = v.key, .key_len = v.key_len, .iv = v.iv,
+					 .iv_len = v.iv_len, .aad = v.aad, .aad_len = v.aad_len,
+					 .in = v.pt, .out = o, .len = v.pt_len, .tag = t,
+					 .tag_len = v.tag_len, .result = &res };
+	ck_assert_msg(offload_cipher(b.ctx, &op, sizeof(op)) == 0, "%s", offload_last_error(b.ctx));
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_mem_eq(o, v.ct, v.ct_len);
+	ck_assert_mem_eq(t, v.tag, v.tag_len);
+
+	/* above the engine's threshold: 12 bytes go to the engine, 1 byte to the CPU */
+	op.in = x;
+	op.len = sizeof(x);
+	op.iv = iv12;
+	op.iv_len = 12;
+	ck_assert_int_eq(offload_cipher(b.ctx, &op, sizeof(op)), 0);
+	ck_assert_str_eq(res.backend, "eip97");
+	ck_assert_int_eq(offload_cipher_session_open(b.ctx, OFFLOAD_CIPHER_AES_GCM, v.key, v.key_len, &s), 0);
+	ck_assert_int_eq(offload_cipher_session_open_dev(b.ctx, b.cpu, OFFLOAD_CIPHER_AES_GCM, v.key,
+							 v.key_len, &sc), 0);
+	for (size_t ivl = 1; ivl <= v.iv_len; ivl = ivl == 1 ? 16 : ivl * 2) {
+		struct offload_cipher_op so = op;
+		so.alg = 0;
+		so.key = NULL;
+		so.key_len = 0;
+		so.iv = v.iv;
+		so.iv_len = ivl;
+		ck_assert_int_eq(offload_cipher_session_run(s, &so, sizeof(so)), 0);
+		ck_assert_str_eq(res.backend, "cpu");
+		so.out = oc;
+		so.tag = tc;
+		ck_assert_int_eq(offload_cipher_session_run(sc, &so, sizeof(so)), 0);
+		ck_assert_mem_eq(o, oc, sizeof(o));
+		ck_assert_mem_eq(t, tc, v.tag_len);
+	}
+	offload_cipher_session_close(s);
+	offload_cipher_session_close(sc);
+	board_free(&b);
+
+	/* no CPU allowed: nothing can take the IV */
+	offload_ctx *c = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, "eip97");
+	op.iv = v.iv;
+	op.iv_len = 1;
+	ck_assert_int_eq(offload_cipher(c, &op, sizeof(op)), -ENOTSUP);
+	ck_assert_msg(strstr(offload_last_error(c), "12-byte") != NULL, "%s", offload_last_error(c));
+	offload_ctx_free(c);
+}
+END_TEST
+
 START_TEST(auto_fallback_model_is_not_chosen)
 {
 	if (access("/sys/firmware/fdt", R_OK) == 0)
@@ -1015,6 +1101,7 @@ static Suite *suite(void)
 	tcase_add_test(m, threads_with_own_sessions_share_rings);
 	tcase_add_test(m, policy_selects_the_engine_with_sim);
 	tcase_add_test(m, auto_fallback_model_is_not_chosen);
+	tcase_add_test(m, gcm_non_96_bit_iv_goes_to_cpu);
 	tcase_add_test(m, zero_length_inputs);
 	tcase_add_test(m, session_memory_recycled_wiped);
 	tcase_add_test(m, one_shot_hash_is_one_packet);

@@ -88,6 +88,13 @@ struct fake_spi *fake_spi_add(const char *path, const struct fake_spi_cfg *cfg)
 			snprintf(d->path, sizeof(d->path), "%s", path);
 			d->cfg = *cfg;
 			d->mode = cfg->dev_mode;
+			/*
+			 * A GPIO chip select is active high in the logical sense
+			 * (gpiolib applies the line's polarity), so the core sets
+			 * SPI_CS_HIGH (spi.c __spi_add_device()).
+			 */
+			if (cfg->gpio_cs)
+				d->mode |= FK_CS_HIGH;
 			d->bpw = cfg->dev_bpw ? cfg->dev_bpw : 8;
 			d->max_speed_hz = cfg->dev_max_hz;
 			if (!d->max_speed_hz || (cfg->ctlr_max_hz && d->max_speed_hz > cfg->ctlr_max_hz))
@@ -575,7 +582,7 @@ static int do_ioctl(struct fake_spi *d, int slot, unsigned long req, void *arg)
 	case SPI_IOC_RD_MODE:
 	case SPI_IOC_RD_MODE32:
 		tmp = d->mode & FK_SPIDEV_MODE_MASK;
-		if (d->cfg.gpio_cs)
+		if (d->cfg.gpio_cs && !d->cfg.cs_high_visible)
 			tmp &= ~FK_CS_HIGH;
 		if (req == SPI_IOC_RD_MODE)
 			*(uint8_t *)arg = (uint8_t)tmp;
@@ -597,7 +604,7 @@ static int do_ioctl(struct fake_spi *d, int slot, unsigned long req, void *arg)
 		save = d->mode;
 		if (tmp & ~FK_SPIDEV_MODE_MASK)
 			return -EINVAL;
-		if (d->cfg.gpio_cs)
+		if (d->cfg.gpio_cs && !d->cfg.cs_high_visible)
 			tmp |= FK_CS_HIGH;
 		tmp |= d->mode & ~FK_SPIDEV_MODE_MASK;
 		d->mode = tmp & FK_MODE_USER_MASK;

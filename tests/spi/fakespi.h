@@ -74,7 +74,13 @@ struct fake_spi_cfg {
 	uint32_t bufsiz;           /* spidev bufsiz */
 	uint32_t dma_minalign;     /* ARCH_DMA_MINALIGN of the kernel modelled */
 	bool half_duplex;          /* SPI_CONTROLLER_HALF_DUPLEX */
-	bool gpio_cs;              /* chip select is a GPIO descriptor */
+	bool gpio_cs;              /* chip select is a GPIO descriptor: the core sets SPI_CS_HIGH */
+	/*
+	 * An older spidev_ioctl() that neither hides the core's SPI_CS_HIGH of
+	 * a GPIO chip select from RD_MODE32 nor forces it into WR_MODE32: a
+	 * write without it clears it, and the line is then driven inverted.
+	 */
+	bool cs_high_visible;
 	bool no_mode32;            /* spidev before Linux 3.15: MODE32 requests are ENOTTY */
 	bool setup_only_clock;     /* spi-fsl-dspi: SCK from the last spi_setup, speed_hz ignored */
 	bool dspi_driver;          /* spi-fsl-dspi's own message loop (see above) */

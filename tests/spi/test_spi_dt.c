@@ -189,6 +189,43 @@ START_TEST(open_controller_and_chip_select)
 }
 END_TEST
 
+/*
+ * Issue #18: the SPI_CS_HIGH the core sets on a GPIO chip select
+ * (__spi_add_device) is the kernel's. On an older spidev that shows it in
+ * RD_MODE32 and stores WR_MODE32 as written, a mode written without it
+ * would invert the line; the mode is read-modify-written so it stays, and
+ * the handle reports it. Chip select 1 is a GPIO in the fixture
+ * (cs-gpios = <0>, <&gpio 7 0>).
+ */
+START_TEST(open_gpio_cs_keeps_kernel_cs_high)
+{
+	struct offload_spi_opts o;
+	struct offload_spi_info info;
+	struct fake_spi_cfg c;
+
+	fake_spi_cfg_dspi(&c);
+	c.gpio_cs = true;
+	c.cs_high_visible = true;
+	struct fake_spi *d = fake_spi_add("/dev/spidev0.1", &c);
+	fakesys_add_spidev(sys, 0, 1, "/soc/spi@2100000", "/soc/spi@2100000/dev@1", "fsl-dspi");
+	offload_spi_opts_init(&o);
+	o.chip_select = 1;
+	o.mode = OFFLOAD_SPI_MODE_1;
+	offload_spi *spi = spi_open_ok(ctx, "/soc/spi@2100000", &o);
+	ck_assert_uint_eq(d->mode, OFFLOAD_SPI_CPHA | OFFLOAD_SPI_CS_HIGH);
+	ck_assert(d->wire_cs_active_high);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_CPHA | OFFLOAD_SPI_CS_HIGH);
+	/* and after open */
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_3), 0);
+	ck_assert_uint_eq(d->mode, OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_CS_HIGH);
+	ck_assert(d->wire_cs_active_high);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_CS_HIGH);
+	offload_spi_close(spi);
+}
+END_TEST
+
 START_TEST(open_controller_without_child)
 {
 	struct offload_spi_opts o;
@@ -318,6 +355,7 @@ int main(void)
 	tcase_add_test(tc, children_properties);
 	tcase_add_test(tc, children_counts_and_bad_args);
 	tcase_add_test(tc, open_child_node);
+	tcase_add_test(tc, open_gpio_cs_keeps_kernel_cs_high);
 	tcase_add_test(tc, open_controller_and_chip_select);
 	tcase_add_test(tc, open_controller_without_child);
 	tcase_add_test(tc, open_dt_lanes);

@@ -529,6 +529,157 @@ START_TEST(dspi_native_cs_high_refused)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ kernel-owned mode bits (issue #18) */
+
+/*
+ * Mode bits without an OFFLOAD_SPI_* name that the kernel has (here the
+ * octal lanes spi-tx/rx-bus-width = <8> give, of_spi_parse_dt) are the
+ * kernel's: a mode is read-modify-written (RD_MODE32 first) and keeps them.
+ * The handle reports the named bits the kernel has.
+ */
+START_TEST(mode_keeps_unnamed_kernel_bits)
+{
+	struct offload_spi_opts o;
+	struct offload_spi_info info;
+	struct fake_spi_cfg c;
+
+	fake_spi_cfg_default(&c);
+	c.ctlr_mode_bits |= FK_TX_OCTAL | FK_RX_OCTAL;
+	c.dev_mode = FK_TX_OCTAL | FK_RX_OCTAL;
+	struct fake_spi *d = fake_spi_add("/dev/spidev0.0", &c);
+	offload_spi_opts_init(&o);
+	o.mode = OFFLOAD_SPI_MODE_3;
+	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev0.0", &o);
+	ck_assert_uint_eq(d->mode, FK_CPOL | FK_CPHA | FK_TX_OCTAL | FK_RX_OCTAL);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_3);
+	offload_spi_close(spi);
+}
+END_TEST
+
+/*
+ * A mode the kernel accepts but changes (lanes spi_setup drops, CS_HIGH on
+ * a native chip select of spi-fsl-dspi) is refused; the kernel's mode from
+ * before is written back, so the refusal leaves the device as it was.
+ */
+START_TEST(refused_mode_restores_kernel_mode)
+{
+	struct offload_spi_opts o;
+	offload_spi *spi = NULL;
+	struct fake_spi_cfg c;
+
+	fake_spi_cfg_default(&c);
+	c.ctlr_mode_bits &= ~(FK_TX_DUAL | FK_TX_QUAD | FK_RX_DUAL | FK_RX_QUAD);
+	c.dev_mode = FK_CPOL;
+	struct fake_spi *d = fake_spi_add("/dev/spidev0.0", &c);
+	offload_spi_opts_init(&o);
+	o.mode = OFFLOAD_SPI_MODE_0 | OFFLOAD_SPI_TX_DUAL;
+	ck_assert_err(ctx, offload_spi_open(ctx, "/dev/spidev0.0", &o, &spi), -EINVAL,
+		      "does not support mode bits 0x100");
+	ck_assert_ptr_null(spi);
+	ck_assert_uint_eq(d->mode, FK_CPOL);
+
+	fake_spi_reset();
+	d = dspi_dev("/dev/spidev0.0", false, OFFLOAD_SPI_MODE_3);
+	o.mode = OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_CS_HIGH;
+	ck_assert_err(ctx, offload_spi_open(ctx, "/dev/spidev0.0", &o, &spi), -EINVAL,
+		      "has SPI_CS_HIGH on a native chip select");
+	ck_assert_ptr_null(spi);
+	ck_assert_uint_eq(d->mode, FK_CPOL | FK_CPHA);
+}
+END_TEST
+
+/*
+ * Mode and clock after open, through spidev: the mode read-modify-written
+ * as at open, each transfer then carrying the new clock; a mode refused
+ * after the write undone, and on spi-fsl-dspi (its clock set only by
+ * spi_setup, which every WR_MODE32 reruns from the DT max) the handle's
+ * clock written last, after a refusal too.
+ */
+START_TEST(set_mode_and_speed_after_open)
+{
+	struct offload_spi_info info;
+	struct fake_spi_cfg c;
+	uint8_t b[2] = { 1, 2 }, r[2];
+	struct offload_spi_xfer x = { .tx = b, .rx = r, .len = 2 };
+
+	fake_spi_cfg_default(&c);
+	c.ctlr_mode_bits |= FK_TX_OCTAL;
+	c.dev_mode = FK_TX_OCTAL;
+	struct fake_spi *d = fake_spi_add("/dev/spidev0.0", &c);
+	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_LSB_FIRST), 0);
+	ck_assert_uint_eq(d->mode, FK_CPOL | FK_CPHA | FK_LSB_FIRST | FK_TX_OCTAL);
+	ck_assert_int_eq(offload_spi_set_speed(spi, 2000000), 0);
+	ck_assert_uint_eq(d->speed_hz, 2000000);
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 2);
+	ck_assert_uint_eq(d->last[0].speed_hz, 2000000);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_3 | OFFLOAD_SPI_LSB_FIRST);
+	ck_assert_uint_eq(info.max_speed_hz, 2000000);
+	/* the core's own refusals reach no ioctl */
+	unsigned setups = d->setups;
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_TX_DUAL | OFFLOAD_SPI_TX_QUAD), -EINVAL,
+		      "selects dual and quad at once");
+	ck_assert_err(ctx, offload_spi_set_mode(spi, 0x1000), -EINVAL, "unsupported mode bits 0x1000");
+	ck_assert_err(ctx, offload_spi_set_speed(spi, 0), -EINVAL, "hz is 0");
+	ck_assert_uint_eq(d->setups, setups);
+	/* under the chip select the last message left asserted: refused, nothing written */
+	x.cs_change = 1;
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 2);
+	ck_assert(d->cs_active);
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_0), -EBUSY,
+		      "the chip select of /dev/spidev0.0 is held asserted");
+	ck_assert_err(ctx, offload_spi_set_speed(spi, 1000000), -EBUSY, "is held asserted");
+	ck_assert_uint_eq(d->setups, setups);
+	ck_assert(d->cs_active);
+	x.cs_change = 0;
+	ck_assert_int_eq(offload_spi_transfer(spi, &x, 1), 2);
+	ck_assert(!d->cs_active);
+	ck_assert_int_eq(offload_spi_set_speed(spi, 1000000), 0);
+	ck_assert_uint_eq(d->speed_hz, 1000000);
+	offload_spi_close(spi);
+
+	/* dropped lanes: refused, the mode before written back, the clock kept */
+	fake_spi_reset();
+	fake_spi_cfg_default(&c);
+	c.ctlr_mode_bits &= ~(FK_TX_DUAL | FK_TX_QUAD | FK_RX_DUAL | FK_RX_QUAD);
+	d = fake_spi_add("/dev/spidev0.0", &c);
+	spi = spi_open_ok(ctx, "/dev/spidev0.0", NULL);
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_2), 0);
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_0 | OFFLOAD_SPI_RX_QUAD), -EINVAL,
+		      "does not support mode bits 0x800 (the kernel dropped them: mode 0x800 requested, "
+		      "0x0 in effect); mode 0x2 restored");
+	ck_assert_uint_eq(d->mode, FK_CPOL);
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.mode, OFFLOAD_SPI_MODE_2);
+	offload_spi_close(spi);
+
+	/* spi-fsl-dspi: the clock programmed last, also after a refused mode */
+	fake_spi_reset();
+	d = dspi_dev("/dev/spidev0.0", false, OFFLOAD_SPI_MODE_3);
+	struct offload_spi_opts o;
+	offload_spi_opts_init(&o);
+	o.max_speed_hz = 5000000;
+	spi = spi_open_ok(ctx, "/dev/spidev0.0", &o);
+	ck_assert_uint_eq(d->sck_hz, 5000000);
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_0), 0);
+	ck_assert_uint_eq(d->mode, 0);
+	ck_assert_uint_eq(d->sck_hz, 5000000);
+	ck_assert_str_eq(d->last_setup, "speed");
+	ck_assert_err(ctx, offload_spi_set_mode(spi, OFFLOAD_SPI_CS_HIGH), -EINVAL,
+		      "has SPI_CS_HIGH on a native chip select");
+	ck_assert_uint_eq(d->mode, 0);
+	ck_assert_uint_eq(d->sck_hz, 5000000);
+	ck_assert_int_eq(offload_spi_set_speed(spi, 1000000), 0);
+	ck_assert_uint_eq(d->sck_hz, 1000000);
+	ck_assert_int_eq(offload_spi_set_mode(spi, OFFLOAD_SPI_MODE_1), 0);
+	ck_assert_uint_eq(d->sck_hz, 1000000);
+	offload_spi_close(spi);
+	ck_assert_err(NULL, offload_spi_set_mode(NULL, 0), -EINVAL, "spi is NULL");
+}
+END_TEST
+
 /*
  * F1 through the kernel: spi-fsl-dspi packs LSB-first 8-bit words of a
  * longer transfer into 16/32-bit frames first byte high while LSBFE shifts
@@ -645,6 +796,9 @@ int main(void)
 	tcase_add_test(tc, dspi_refuses_3byte_words);
 	tcase_add_test(tc, dspi_never_holds_cs_across_parts);
 	tcase_add_test(tc, dspi_native_cs_high_refused);
+	tcase_add_test(tc, mode_keeps_unnamed_kernel_bits);
+	tcase_add_test(tc, refused_mode_restores_kernel_mode);
+	tcase_add_test(tc, set_mode_and_speed_after_open);
 	tcase_add_test(tc, dspi_lsb_first_never_packed);
 	tcase_add_test(tc, bufsiz_from_sysfs);
 	tcase_add_test(tc, probe_binds_controllers_with_spidev);

@@ -160,15 +160,19 @@ const char pyo_ctx_cipher_doc[] =
 	"out=None)\n--\n\n"
 	"Encrypt or decrypt `data` with a CipherAlg and `key` (offload_cipher()) on the\n"
 	"device the policy picks; return a CipherResult(data, tag, result).\n\n"
-	"iv: the IV or initial counter block (None for ECB). aad: GCM additional\n"
+	"iv: the IV or initial counter block (None for ECB; AES_GCM: 12 bytes, or any\n"
+	"other length from 1 byte, which only the CPU takes, at most 128 bytes, so the\n"
+	"operation runs there). aad: GCM additional\n"
 	"authenticated data. GCM encrypt returns the tag, tag_len bytes long (default 16;\n"
 	"4, 8 or 12..16); GCM decrypt needs `tag` and verifies it. out: a writable\n"
 	"buffer of len(data) bytes to write into instead of returning new bytes; it may\n"
 	"be `data` itself (in place). The GIL is released during the operation.\n\n"
 	"Raises InvalidArgument (wrong key, IV or tag length, length not a multiple of\n"
 	"the block size for ECB/CBC/DES/3DES, AAD or tag for a non-AEAD mode, partial\n"
-	"overlap), TagMismatch (GCM decrypt: no plaintext is released; `out` is zeroed),\n"
-	"NotSupported, EngineError, Timeout, Closed.";
+	"overlap; a GCM IV of 0 bytes), TagMismatch (GCM decrypt: no plaintext is released;\n"
+	"`out` is zeroed), NotSupported (also a GCM IV other than 12 bytes that no allowed\n"
+	"device takes: a session bound to EIP97 or af_alg, no CPU allowed, or above 128\n"
+	"bytes), EngineError, Timeout, Closed.";
 
 PyObject *pyo_ctx_cipher(PyoCtx *c, PyObject *args, PyObject *kwds)
 {

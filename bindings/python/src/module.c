@@ -379,8 +379,10 @@ static int init_enums(PyObject *m)
 	Pyo_CipherAlg = make_enum(m, e, "IntEnum", "CipherAlg", cipher_algs,
 		"Cipher algorithm and mode (enum offload_cipher_alg). The AES key size follows\n"
 		"from the key length (16/24/32 bytes). AES_ECB: no IV; AES_CBC and AES_CTR: 16-byte\n"
-		"IV (CTR: the initial counter block); AES_GCM: 12-byte IV, optional AAD, tag of 4,\n"
-		"8 or 12..16 bytes; DES_ECB: 8-byte key; DES3_CBC: 24-byte key, 8-byte IV.");
+		"IV (CTR: the initial counter block); AES_GCM: IV of 12 bytes, or any other length\n"
+		"from 1 byte (hashed into the counter block, NIST SP 800-38D 7.1: on the CPU only,\n"
+		"at most 128 bytes), optional AAD, tag of 4, 8 or 12..16 bytes; DES_ECB: 8-byte\n"
+		"key; DES3_CBC: 24-byte key, 8-byte IV.");
 	Pyo_HashAlg = make_enum(m, e, "IntEnum", "HashAlg", hash_algs,
 		"Hash and HMAC algorithms (enum offload_hash_alg): MD5, SHA1, SHA224, SHA256,\n"
 		"SHA384, SHA512 and HMAC_* of each (an HMAC needs a key).");

@@ -432,6 +432,36 @@ static PyObject *spi_info(PyoSpi *o, PyObject *unused)
 	return s;
 }
 
+/* set_mode() and set_speed(): offload_spi_set_mode() / _set_speed() with the GIL released. */
+static PyObject *spi_set(PyoSpi *o, PyObject *arg, int mode)
+{
+	unsigned long long v;
+	int r;
+
+	/* Unknown mode bits are the library's to refuse, with its message. */
+	if (pyo_uint_arg(arg, UINT32_MAX, mode ? "mode" : "hz", &v) < 0)
+		return NULL;
+	if (pyo_child_enter(&o->link, SPI(o), "Spi") < 0)
+		return NULL;
+	PYO_BEGIN(o->link.owner);
+	r = mode ? offload_spi_set_mode(SPI(o), (uint32_t)v) : offload_spi_set_speed(SPI(o), (uint32_t)v);
+	PYO_END(o->link.owner);
+	pyo_child_leave(&o->link);
+	if (r < 0)
+		return pyo_raise_lib(o->link.owner->ctx, r);
+	Py_RETURN_NONE;
+}
+
+static PyObject *spi_set_mode(PyoSpi *o, PyObject *arg)
+{
+	return spi_set(o, arg, 1);
+}
+
+static PyObject *spi_set_speed(PyoSpi *o, PyObject *arg)
+{
+	return spi_set(o, arg, 0);
+}
+
 static PyObject *spi_close(PyoSpi *o, PyObject *unused)
 {
 	return pyo_child_close_method(&o->link, SPI(o), "Spi");
@@ -475,6 +505,25 @@ static PyMethodDef spi_methods[] = {
 	  "the word size, overlapping buffers, bad nbits, a per-transfer clock the\n"
 	  "controller ignores), MessageTooLong, Timeout, EngineError, or another Error\n"
 	  "with the kernel's errno." },
+	{ "set_mode", (PyCFunction)spi_set_mode, METH_O,
+	  "set_mode($self, mode, /)\n--\n\n"
+	  "Change the handle's mode (SpiMode bits) for every later message\n"
+	  "(offload_spi_set_mode()): through spidev a read-modify-write that keeps the\n"
+	  "kernel's own bits, then the clock written again; on the direct DSPI a new CTAR\n"
+	  "and MCR.PCSIS. On failure nothing changes. info().mode then shows the mode in\n"
+	  "effect. The GIL is released.\n\n"
+	  "Raises InvalidArgument (unknown or contradictory bits, bits the controller\n"
+	  "lacks or the backend refuses), Busy (the chip select is held by the last\n"
+	  "message's cs_change), Closed, or another Error with the kernel's errno." },
+	{ "set_speed", (PyCFunction)spi_set_speed, METH_O,
+	  "set_speed($self, hz, /)\n--\n\n"
+	  "Change the handle's default clock in Hz (> 0) for every later transfer whose\n"
+	  "speed_hz is 0 (offload_spi_set_speed()); info().actual_speed_hz then shows what\n"
+	  "the controller produces where the backend knows it. On failure nothing changes.\n"
+	  "The GIL is released.\n\n"
+	  "Raises InvalidArgument (0, a clock the kernel refuses or below the slowest the\n"
+	  "DSPI divider reaches), Busy (the chip select is held), Closed, or\n"
+	  "another Error with the kernel's errno." },
 	{ "info", (PyCFunction)spi_info, METH_NOARGS,
 	  "info($self, /)\n--\n\nDescribe the handle: an SpiInfo (offload_spi_get_info())." },
 	{ "close", (PyCFunction)spi_close, METH_NOARGS,

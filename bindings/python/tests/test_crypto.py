@@ -42,6 +42,18 @@ GCM_P = h("d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
 GCM_C3 = h("42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
            "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985")
 GCM_AAD4 = h("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+# NIST CAVP gcmEncryptExtIV128.rsp: (key, IV, PT, CT, tag) of Count 0 with IVlen 8 and 1024.
+GCM_CAVP_IV = [
+    (h("15b2d414826453f9e1c7dd0b69d8d1eb"), h("b6"), h("8cfa255530c6fbc19d51bd4aeb39c91b"),
+     h("4822cb98bd5f5d921ee19285c9032375"), h("8a40670ebac98cf4e9cc1bf8f803167d")),
+    (h("71eebc49c8fb773b2224eaff3ad68714"),
+     h("07e961e67784011f72faafd95b0eb64089c8de15ad685ec57e63d56e679d3e20"
+       "2b18b75fcbbec3185ffc41653bc2ac4ae6ae8be8c85636f353a9d19a86100d0b"
+       "d035cc6bdefcab4318ac7b1a08b819427ad8f6abc782466c6ebd4d6a0dd76e78"
+       "389b0a2a66506bb85f038ffc1da220c24f3817c7b2d02c5e8fc5e7e3be5074bc"),
+     h("705da82292143d2c949dc4ba014f6396"), h("032363cf0828a03553478bec0f51f372"),
+     h("c681b2c568feaa21900bc44b86aeb946")),
+]
 GCM_CASES = [
     # key, iv, aad, plaintext, ciphertext, tag
     (bytes(16), bytes(12), None, b"", b"", h("58e2fccefa7e3061367f1d57a4e7455a")),
@@ -133,6 +145,37 @@ class TestCipher(CryptoCase):
                     self.assertEqual(r.tag, tag[:n])
                     self.assertEqual(self.ctx.cipher(A.AES_GCM, key, iv, ct, False, aad, tag[:n]).data, pt)
 
+    def test_gcm_any_iv_length(self):
+        # NIST CAVP gcmEncryptExtIV128.rsp, [Keylen = 128] [PTlen = 128] [AADlen = 0]
+        # [Taglen = 128] Count = 0 of [IVlen = 8] and of [IVlen = 1024] (SP 800-38D 7.1:
+        # such IVs are hashed into the counter block; only the CPU does it).
+        for key, iv, pt, ct, tag in GCM_CAVP_IV:
+            with self.subTest(iv_len=len(iv)):
+                r = self.ctx.cipher(A.AES_GCM, key, iv, pt)
+                self.assertEqual((r.data, r.tag), (ct, tag))
+                self.assert_cpu(r.result)
+                self.assertEqual(self.ctx.cipher(A.AES_GCM, key, iv, ct, False, tag=tag).data, pt)
+                with offload.CipherSession(self.ctx, A.AES_GCM, key) as s:
+                    self.assertEqual(s.run(iv, pt).data, ct)
+                    self.assertEqual(s.run(GCM_IV3, pt).data,
+                                     self.ctx.cipher(A.AES_GCM, key, GCM_IV3, pt).data)
+                    self.assertEqual(s.run(iv, ct, False, tag=tag).data, pt)
+        # OpenSSL takes 1024 bits at most: a longer IV is refused, not truncated
+        with self.assertRaises(offload.NotSupported) as cm:
+            self.ctx.cipher(A.AES_GCM, bytes(16), bytes(129), b"x")
+        self.assertEqual(cm.exception.errno, errno.ENOTSUP)
+        self.assertIn("128 bytes", cm.exception.strerror)
+
+    @needs_cryptography
+    def test_gcm_iv_lengths_against_cryptography(self):
+        key, pt, aad = bytes(range(16)), bytes(range(50)), b"hdr"
+        for n in (8, 13, 16, 64, 127, 128):  # the lengths pyca/cryptography takes
+            with self.subTest(iv_len=n):
+                iv = bytes((7 * i + n) & 0xFF for i in range(n))
+                want = AESGCM(key).encrypt(iv, pt, aad)
+                r = self.ctx.cipher(A.AES_GCM, key, iv, pt, aad=aad)
+                self.assertEqual(r.data + r.tag, want)
+
     def test_tag_mismatch(self):
         key, iv, aad, pt, ct, tag = GCM_CASES[3]
         bad = bytes([tag[0] ^ 1]) + tag[1:]
@@ -180,6 +223,7 @@ class TestCipher(CryptoCase):
             "tag and tag_len differ": lambda: self.ctx.cipher(A.AES_GCM, bytes(16), bytes(12), b"x", False,
                                                              tag=bytes(16), tag_len=12),
             "tag given to encrypt": lambda: self.ctx.cipher(A.AES_GCM, bytes(16), bytes(12), b"x", tag=bytes(16)),
+            "GCM IV of 0 bytes": lambda: self.ctx.cipher(A.AES_GCM, bytes(16), b"", b"x"),
             "unknown algorithm": lambda: self.ctx.cipher(99, bytes(16), bytes(16), bytes(16)),
             "huge algorithm": lambda: self.ctx.cipher(1 << 70, bytes(16), bytes(16), bytes(16)),
             "out of the wrong size": lambda: self.ctx.cipher(A.AES_ECB, bytes(16), None, bytes(16),

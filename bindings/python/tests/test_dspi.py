@@ -43,6 +43,23 @@ class VirtualBoardDspi(unittest.TestCase):
             rx = flash.transfer([offload.Transfer(b"\x9f", cs_change=True), offload.Transfer(rx_len=3)])
             self.assertEqual(bytes(rx[1]), b"\xff\xff\xff")
 
+    def test_set_mode_and_speed(self):
+        M = offload.SpiMode
+        self.loop.set_mode(M.MODE_3 | M.LSB_FIRST)
+        self.assertEqual(self.loop.info().mode, M.MODE_3 | M.LSB_FIRST)
+        self.assertEqual(self.loop.xfer(b"\x5a\xc3"), b"\x5a\xc3")
+        self.loop.set_speed(1000000)
+        i = self.loop.info()
+        # 200 MHz / 1 MHz needs 200: PBR 7 x BR 32 = 224, 892857.14 Hz
+        self.assertEqual((i.max_speed_hz, i.actual_speed_hz), (1000000, 892857))
+        self.loop.transfer([offload.Transfer(b"\x01", cs_change=True)])  # CS held after it
+        with self.assertRaises(offload.Busy) as cm:
+            self.loop.set_mode(M.MODE_0)
+        self.assertIn("is held asserted", cm.exception.strerror)
+        self.loop.xfer(b"\x01")  # releases it
+        self.loop.set_mode(M.MODE_0)
+        self.assertEqual(self.loop.info().mode, M.MODE_0)
+
     def test_refusals(self):
         with self.assertRaises(offload.InvalidArgument) as cm:
             offload.Spi(self.ctx, LOOP, mode=offload.SpiMode.LOOP)

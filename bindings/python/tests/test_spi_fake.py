@@ -68,6 +68,34 @@ class TestOpen(FakeCase):
             i = s.info()
             self.assertEqual((i.mode, i.max_speed_hz, i.bits_per_word), (offload.SpiMode.CPOL, 4000000, 8))
 
+    def test_set_mode_and_speed(self):
+        # issue #18: the kernel's own bits (here CS_WORD, 0x1000, no SpiMode name) are kept
+        _offload._fake_spi_reset()
+        _offload._fake_spi_add(DEV, dev_mode=0x1000)
+        M = offload.SpiMode
+        with offload.Spi(self.ctx, DEV) as s:
+            s.set_mode(M.MODE_3 | M.LSB_FIRST)
+            self.assertEqual(self.state()["mode"], 0x1000 | 0x3 | 0x8)
+            self.assertEqual(s.info().mode, M.MODE_3 | M.LSB_FIRST)
+            s.set_speed(2000000)
+            st = self.state()
+            self.assertEqual((st["speed_hz"], st["last_setup"]), (2000000, "speed"))
+            self.assertEqual(s.info().max_speed_hz, 2000000)
+            with self.assertRaises(offload.InvalidArgument) as cm:
+                s.set_speed(0)
+            self.assertIn("hz is 0", cm.exception.strerror)
+            with self.assertRaises(offload.InvalidArgument) as cm:
+                s.set_mode(0x1000)
+            self.assertIn("unsupported mode bits 0x1000", cm.exception.strerror)
+            with self.assertRaises(offload.InvalidArgument) as cm:
+                s.set_speed(1 << 32)
+            self.assertIn("hz must be in 0..4294967295", cm.exception.strerror)
+            self.assertEqual(self.state()["speed_hz"], 2000000)
+            self.assertEqual(s.info().mode, M.MODE_3 | M.LSB_FIRST)
+        for call in (lambda: s.set_mode(0), lambda: s.set_speed(1)):
+            with self.assertRaises(offload.Closed):
+                call()
+
     def test_context_close_closes_the_handle(self):
         s = offload.Spi(self.ctx, DEV)
         self.assertIs(s.context, self.ctx)
