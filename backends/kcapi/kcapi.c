@@ -10,6 +10,12 @@
  * only for algorithms whose serving driver is hardware (ofl_kcapi_driver_is_hw);
  * software kernel drivers are used only when the device is selected
  * explicitly or the allow-list names "kcapi".
+ *
+ * OFFLOAD_KCAPI_DRIVER=NAME forces one kernel driver (a cra_driver_name,
+ * e.g. "cbc-aes-aesni") for the algorithm it implements, whatever its
+ * priority: how `offloadctl bench cipher` compares two kernel drivers of one
+ * algorithm. A name /proc/crypto does not list as usable for one of the
+ * backend's algorithms leaves the backend absent with the reason.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -73,7 +79,7 @@ const char *ofl_kc_bind_name(const struct kc_state *st, const struct kc_alg *a)
 	 * another kernel: its driver names need not exist in this one. */
 	if (strcmp(st->proc_path, OFL_PROC_CRYPTO) != 0)
 		return a->cra_name;
-	return a->hw ? a->driver : a->cra_name;
+	return a->hw || a->forced ? a->driver : a->cra_name;
 }
 
 /* The stored copy of name (caller holds st->lock); NULL when out of memory. */
@@ -119,9 +125,9 @@ const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw)
 	 * crypto_safexcel). Not seen: one registered without a module load
 	 * (a deferred probe of a loaded driver) until the next load or context.
 	 */
-	/* Bound by the engine's driver name: that driver serves it. */
-	if (a->hw) {
-		*hw = true;
+	/* Bound by the engine's (or the forced) driver name: that driver serves it. */
+	if (a->hw || a->forced) {
+		*hw = a->hw;
 		return a->driver;
 	}
 	pthread_mutex_lock(&st->lock);
@@ -155,8 +161,9 @@ int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len)
 {
 	*hw = a->hw;
 	if (a->in_proc)
-		snprintf(why, why_len, "%s served by %s (priority %d, %s)", a->cra_name, a->driver,
-			 a->priority, a->hw ? "hardware" : "software");
+		snprintf(why, why_len, "%s served by %s (priority %d, %s%s)", a->cra_name, a->driver,
+			 a->priority, a->hw ? "hardware" : "software",
+			 a->forced ? ", forced by OFFLOAD_KCAPI_DRIVER" : "");
 	else
 		snprintf(why, why_len, "%s not yet instantiated in the kernel (software template)",
 			 a->cra_name);
@@ -182,11 +189,66 @@ int ofl_kc_err(struct ofl_device *dev, int r, const char *what, const struct kc_
 		       ofl_strerror(r));
 }
 
+/* The backend's algorithms, cipher[] then hash[] of kc_state, by index. */
+static const char *kc_name_at(int i, const char **socket_type)
+{
+	if (i < KC_NCIPHER) {
+		*socket_type = i == OFFLOAD_CIPHER_AES_GCM - 1 ? "aead" : "skcipher";
+		return cipher_names[i];
+	}
+	*socket_type = "hash";
+	return hash_names[i - KC_NCIPHER];
+}
+
+/*
+ * OFFLOAD_KCAPI_DRIVER (if set): which of the backend's algorithms the named
+ * driver implements, in *index, with its /proc/crypto entry. 0 when unset
+ * (*index -1), 1 when found, -ENOENT (with why) when path lists no usable
+ * entry of that cra_driver_name for any of them, or -errno when path cannot
+ * be read.
+ */
+static int kc_forced_driver(const char *path, int *index, struct ofl_proc_crypto_entry *e,
+			    char *why, size_t why_len)
+{
+	const char *d = getenv("OFFLOAD_KCAPI_DRIVER");
+	int r = -ENOENT;
+
+	*index = -1;
+	if (!d || !*d)
+		return 0;
+	for (int i = 0; i < KC_NCIPHER + KC_NHASH && r == -ENOENT; i++) {
+		const char *type, *name = kc_name_at(i, &type);
+		r = ofl_proc_crypto_pick_driver(path, name, type, d, e);
+		if (r == 0)
+			*index = i;
+	}
+	if (r == 0)
+		return 1;
+	if (r == -ENOENT)
+		snprintf(why, why_len,
+			 "OFFLOAD_KCAPI_DRIVER: the kernel has no crypto driver \"%.128s\" that AF_ALG "
+			 "can bind for the backend's algorithms (no such cra_driver_name in %.100s, or it "
+			 "is internal or failed its self-test)", d, path);
+	else
+		snprintf(why, why_len, "OFFLOAD_KCAPI_DRIVER: cannot read %.100s: %s", path,
+			 strerror(-r));
+	return r;
+}
+
 static int kc_init(struct offload_ctx *ctx, void **state, char *why, size_t why_len)
 {
-	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	/* A test hook, read even with OFFLOAD_CTX_NO_ENV (which covers the DT/backend/sim
+	 * variables), as is OFFLOAD_KCAPI_DRIVER (bench cipher sets it per context). */
+	const char *p = getenv("OFFLOAD_PROC_CRYPTO");
+	const char *path = p && *p ? p : OFL_PROC_CRYPTO;
+	struct ofl_proc_crypto_entry forced;
+	int fi;
+	int r = kc_forced_driver(path, &fi, &forced, why, why_len);
 
 	OFL_UNUSED(ctx);
+	if (r < 0)
+		return r;
+	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(why, why_len,
@@ -201,18 +263,18 @@ static int kc_init(struct offload_ctx *ctx, void **state, char *why, size_t why_
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&st->lock, NULL);
-	/* A test hook, read even with OFFLOAD_CTX_NO_ENV (which covers the DT/backend/sim variables). */
-	const char *p = getenv("OFFLOAD_PROC_CRYPTO");
-	ofl_strlcpy(st->proc_path, p && *p ? p : OFL_PROC_CRYPTO, sizeof(st->proc_path));
-	for (int i = 0; i < KC_NCIPHER; i++) {
-		st->cipher[i].cra_name = cipher_names[i];
-		st->cipher[i].socket_type = i == OFFLOAD_CIPHER_AES_GCM - 1 ? "aead" : "skcipher";
-		kc_lookup(st, &st->cipher[i]);
-	}
-	for (int i = 0; i < KC_NHASH; i++) {
-		st->hash[i].cra_name = hash_names[i];
-		st->hash[i].socket_type = "hash";
-		kc_lookup(st, &st->hash[i]);
+	ofl_strlcpy(st->proc_path, path, sizeof(st->proc_path));
+	for (int i = 0; i < KC_NCIPHER + KC_NHASH; i++) {
+		struct kc_alg *a = i < KC_NCIPHER ? &st->cipher[i] : &st->hash[i - KC_NCIPHER];
+		a->cra_name = kc_name_at(i, &a->socket_type);
+		if (i != fi) {
+			kc_lookup(st, a);
+			continue;
+		}
+		ofl_strlcpy(a->driver, forced.driver, sizeof(a->driver));
+		a->priority = forced.priority;
+		a->hw = ofl_kcapi_driver_is_hw(forced.driver);
+		a->in_proc = a->forced = true;
 	}
 	*state = st;
 	return 0;

@@ -18,6 +18,7 @@ struct kc_alg {
 	char driver[128];        /* cra_driver_name that served, "" until known */
 	int priority;
 	bool hw;                 /* driver is an off-CPU engine */
+	bool forced;             /* driver named by OFFLOAD_KCAPI_DRIVER: bound by that name */
 	bool in_proc;            /* present in /proc/crypto at context open */
 	/* The last ofl_kc_resolve() answer (under kc_state.lock), valid while
 	 * the kernel's module count is still seen_modules (0: none kept). */
@@ -56,9 +57,10 @@ struct kc_alg *ofl_kc_hash_alg(struct kc_state *st, enum offload_hash_alg alg);
  * answer for a. The string stays valid until the context closes.
  */
 const char *ofl_kc_resolve(struct kc_state *st, struct kc_alg *a, bool *hw);
-/* The name a session binds: the hardware driver's cra_driver_name when a
- * is served by an engine (kc_lookup), else the algorithm's cra_name (also
- * under a stand-in /proc/crypto, whose drivers this kernel may lack). */
+/* The name a session binds: the driver's cra_driver_name when a is served
+ * by an engine (kc_lookup) or the driver was forced (OFFLOAD_KCAPI_DRIVER),
+ * else the algorithm's cra_name (also under a stand-in /proc/crypto, whose
+ * drivers this kernel may lack). */
 const char *ofl_kc_bind_name(const struct kc_state *st, const struct kc_alg *a);
 /* Answer a query for an entry (hw preference and why). */
 int ofl_kc_query(struct kc_alg *a, bool *hw, char *why, size_t why_len);

@@ -36,15 +36,23 @@ static bool type_fits(const char *type, const char *socket_type)
 	return false;
 }
 
+/* Which entries a pick considers beyond cra_name and socket type. */
+struct filter {
+	bool hw_only;       /* hardware drivers alone */
+	const char *driver; /* this cra_driver_name alone, or NULL */
+};
+
 static void consider(const struct ofl_proc_crypto_entry *e, const char *cra_name,
-		     const char *socket_type, bool hw_only, struct ofl_proc_crypto_entry *best,
-		     bool *found)
+		     const char *socket_type, const struct filter *fl,
+		     struct ofl_proc_crypto_entry *best, bool *found)
 {
 	if (!e->name[0] || strcmp(e->name, cra_name) != 0)
 		return;
 	if (!e->selftest_passed || e->internal || !type_fits(e->type, socket_type))
 		return;
-	if (hw_only && !ofl_kcapi_driver_is_hw(e->driver))
+	if (fl->hw_only && !ofl_kcapi_driver_is_hw(e->driver))
+		return;
+	if (fl->driver && strcmp(e->driver, fl->driver) != 0)
 		return;
 	/* A later entry must be strictly better, as in the kernel's lookup. */
 	if (*found && e->priority <= best->priority)
@@ -56,7 +64,7 @@ static void consider(const struct ofl_proc_crypto_entry *e, const char *cra_name
 /* One pass over the file: the best entry for cra_name, and how many entries
  * there were. Returns 0 found, -ENOENT, or -errno when path cannot be read. */
 static int pick_once(const char *path, const char *cra_name, const char *socket_type,
-		     bool hw_only, struct ofl_proc_crypto_entry *best, int *entries)
+		     const struct filter *fl, struct ofl_proc_crypto_entry *best, int *entries)
 {
 	FILE *f = fopen(path, "re");
 
@@ -73,7 +81,7 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
 		char *colon = strchr(line, ':');
 		if (!colon) {
 			if (trim(line)[0] == '\0') {
-				consider(&e, cra_name, socket_type, hw_only, best, &found);
+				consider(&e, cra_name, socket_type, fl, best, &found);
 				memset(&e, 0, sizeof(e));
 			}
 			continue;
@@ -82,7 +90,7 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
 		const char *k = trim(line), *v = trim(colon + 1);
 		if (strcmp(k, "name") == 0) {
 			/* A "name" line starts a new entry even without a blank line. */
-			consider(&e, cra_name, socket_type, hw_only, best, &found);
+			consider(&e, cra_name, socket_type, fl, best, &found);
 			memset(&e, 0, sizeof(e));
 			ofl_strlcpy(e.name, v, sizeof(e.name));
 			(*entries)++;
@@ -102,7 +110,7 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
 			e.async = strcmp(v, "yes") == 0;
 		}
 	}
-	consider(&e, cra_name, socket_type, hw_only, best, &found);
+	consider(&e, cra_name, socket_type, fl, best, &found);
 	free(line);
 	fclose(f);
 	return found ? 0 : -ENOENT;
@@ -120,8 +128,8 @@ static int pick_once(const char *path, const char *cra_name, const char *socket_
  */
 #define OFL_PROC_CRYPTO_PASSES 4
 
-static int pick(const char *path, const char *cra_name, const char *socket_type, bool hw_only,
-		struct ofl_proc_crypto_entry *out)
+static int pick(const char *path, const char *cra_name, const char *socket_type,
+		const struct filter *fl, struct ofl_proc_crypto_entry *out)
 {
 	struct ofl_proc_crypto_entry best, prev;
 	int r = 0, prev_r = 1, n = 0, prev_n = -1;
@@ -129,7 +137,7 @@ static int pick(const char *path, const char *cra_name, const char *socket_type,
 	memset(&prev, 0, sizeof(prev));
 
 	for (int pass = 0; pass < OFL_PROC_CRYPTO_PASSES; pass++) {
-		r = pick_once(path, cra_name, socket_type, hw_only, &best, &n);
+		r = pick_once(path, cra_name, socket_type, fl, &best, &n);
 		if (r != 0 && r != -ENOENT)
 			return r;
 		if (r == prev_r && n == prev_n && strcmp(best.driver, prev.driver) == 0)
@@ -146,13 +154,25 @@ static int pick(const char *path, const char *cra_name, const char *socket_type,
 int ofl_proc_crypto_pick(const char *path, const char *cra_name, const char *socket_type,
 			 struct ofl_proc_crypto_entry *out)
 {
-	return pick(path, cra_name, socket_type, false, out);
+	const struct filter fl = { false, NULL };
+
+	return pick(path, cra_name, socket_type, &fl, out);
 }
 
 int ofl_proc_crypto_pick_hw(const char *path, const char *cra_name, const char *socket_type,
 			    struct ofl_proc_crypto_entry *out)
 {
-	return pick(path, cra_name, socket_type, true, out);
+	const struct filter fl = { true, NULL };
+
+	return pick(path, cra_name, socket_type, &fl, out);
+}
+
+int ofl_proc_crypto_pick_driver(const char *path, const char *cra_name, const char *socket_type,
+				const char *driver, struct ofl_proc_crypto_entry *out)
+{
+	const struct filter fl = { false, driver };
+
+	return pick(path, cra_name, socket_type, &fl, out);
 }
 
 /*

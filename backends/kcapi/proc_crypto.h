@@ -49,6 +49,15 @@ int ofl_proc_crypto_pick_hw(const char *path, const char *cra_name, const char *
 			    struct ofl_proc_crypto_entry *out);
 
 /*
+ * The same, for the entry whose cra_driver_name is driver (exact, case
+ * included): whether the kernel has that driver for cra_name, usable from
+ * AF_ALG (self-test passed, not internal, of the socket's type). Returns as
+ * ofl_proc_crypto_pick(); -ENOENT when there is no such entry.
+ */
+int ofl_proc_crypto_pick_driver(const char *path, const char *cra_name, const char *socket_type,
+				const char *driver, struct ofl_proc_crypto_entry *out);
+
+/*
  * Is this kernel driver an off-CPU engine? True for driver names on a list
  * of Linux hardware crypto drivers (safexcel-* for the Inside Secure
  * EIP97/EIP197, and others); CPU instruction-set drivers (aesni, ce, neon,

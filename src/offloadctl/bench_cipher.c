@@ -79,6 +79,7 @@ struct config {
 	char backends[256];     /* allow-list, "" = all */
 	char device[64];        /* "" = auto */
 	char dtb[128];          /* "" = none */
+	char kdriver[128];      /* kernel driver forced on the kcapi backend, "" = its choice */
 	bool sim, noncoherent;
 	bool common;            /* no SPEC: opened from the common options and environment */
 	offload_ctx *ctx;
@@ -100,7 +101,11 @@ struct config {
 /*
  * SPEC: "evp", a backend name ("cpu", "kcapi": allow-list and its device),
  * or key=value pairs joined by ':' — backends=LIST (commas allowed),
- * device=NAME, dtb=FILE|builtin, sim=1, noncoherent=1, label=TEXT.
+ * device=NAME, dtb=FILE|builtin, sim=1, noncoherent=1, label=TEXT,
+ * driver=NAME (a kernel cra_driver_name the kcapi backend binds for its
+ * algorithm: OFFLOAD_KCAPI_DRIVER for this context; implies backends=kcapi
+ * and device=af_alg unless given) — optionally after a backend name
+ * ("kcapi:driver=cbc-aes-aesni").
  */
 /* "0" or "1" for a flag. */
 static bool flag_value(const char *v, bool *out)
@@ -115,6 +120,24 @@ static bool flag_value(const char *v, bool *out)
 static bool text_value(char *dst, size_t size, const char *v)
 {
 	return (size_t)snprintf(dst, size, "%s", v) < size;
+}
+
+/* driver=NAME: the kcapi backend must be allowed; af_alg unless a device is named. */
+static int config_kdriver(struct config *c)
+{
+	bool kcapi = !c->backends[0];
+	char list[sizeof(c->backends)];
+
+	snprintf(list, sizeof(list), "%s", c->backends);
+	for (char *save = NULL, *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save))
+		kcapi |= strcmp(b, "kcapi") == 0;
+	if (!kcapi)
+		return -EINVAL;
+	if (!c->backends[0])
+		snprintf(c->backends, sizeof(c->backends), "kcapi");
+	if (!c->device[0])
+		snprintf(c->device, sizeof(c->device), "af_alg");
+	return 0;
 }
 
 /*
@@ -138,16 +161,17 @@ static int config_parse(struct config *c, const char *spec, const struct cli *cl
 		c->evp = true;
 		return 0;
 	}
-	if (!strchr(spec, '=')) {
-		if (!text_value(c->backends, sizeof(c->backends), spec))
-			return -EINVAL;
-		snprintf(c->device, sizeof(c->device), "%s", strcmp(spec, "kcapi") == 0 ? "af_alg" : spec);
-		return 0;
-	}
 	char tmp[128];
 	snprintf(tmp, sizeof(tmp), "%s", spec);
 	for (char *save = NULL, *kv = strtok_r(tmp, ":", &save); kv; kv = strtok_r(NULL, ":", &save)) {
 		char *v = strchr(kv, '=');
+		if (!v && kv == tmp) {
+			/* a backend name: its allow-list and device */
+			if (!text_value(c->backends, sizeof(c->backends), kv) ||
+			    !text_value(c->device, sizeof(c->device), strcmp(kv, "kcapi") == 0 ? "af_alg" : kv))
+				return -EINVAL;
+			continue;
+		}
 		if (!v)
 			return -EINVAL;
 		*v++ = '\0';
@@ -164,12 +188,38 @@ static int config_parse(struct config *c, const char *spec, const struct cli *cl
 			ok = flag_value(v, &c->noncoherent);
 		else if (strcmp(kv, "label") == 0)
 			ok = v[0] && text_value(c->label, sizeof(c->label), v);
+		else if (strcmp(kv, "driver") == 0)
+			ok = v[0] && text_value(c->kdriver, sizeof(c->kdriver), v);
 		else
 			ok = false;
 		if (!ok)
 			return -EINVAL;
 	}
-	return 0;
+	return c->kdriver[0] ? config_kdriver(c) : 0;
+}
+
+/*
+ * offload_ctx_open() with this configuration's kernel driver, if any, in
+ * OFFLOAD_KCAPI_DRIVER (read by the kcapi backend as the context opens,
+ * even with OFFLOAD_CTX_NO_ENV) and the variable restored after.
+ */
+static int config_ctx_open(struct config *c, const struct offload_ctx_opts *o)
+{
+	const char *cur = getenv("OFFLOAD_KCAPI_DRIVER");
+	char *saved = cur ? strdup(cur) : NULL;
+
+	if ((cur && !saved) ||
+	    (c->kdriver[0] ? setenv("OFFLOAD_KCAPI_DRIVER", c->kdriver, 1) : unsetenv("OFFLOAD_KCAPI_DRIVER"))) {
+		free(saved);
+		return -ENOMEM;
+	}
+	int r = offload_ctx_open(c->ctx, o);
+	if (saved)
+		setenv("OFFLOAD_KCAPI_DRIVER", saved, 1);
+	else
+		unsetenv("OFFLOAD_KCAPI_DRIVER");
+	free(saved);
+	return r;
 }
 
 static int config_open(struct cli *cli, struct config *c)
@@ -203,7 +253,7 @@ static int config_open(struct cli *cli, struct config *c)
 	c->ctx = offload_ctx_new();
 	if (!c->ctx)
 		return -ENOMEM;
-	int r = offload_ctx_open(c->ctx, &o);
+	int r = config_ctx_open(c, &o);
 	if (r == 0 && c->device[0]) {
 		r = cli_dev_find(c->ctx, c->device);
 		if (r >= 0) {
@@ -211,7 +261,15 @@ static int config_open(struct cli *cli, struct config *c)
 			r = 0;
 		}
 	}
-	if (r < 0) {
+	const char *why = NULL;
+	if (r == -ENODEV && strcmp(c->device, "af_alg") == 0 &&
+	    offload_backend_status(c->ctx, "kcapi", &why) == 0 && why && why[0]) {
+		/* the kcapi backend is absent: its reason says more than "no device" */
+		cli_error(cli, "configuration \"%s\": kcapi backend absent: %s", cli_text(c->spec),
+			  why);
+		offload_ctx_free(c->ctx);
+		c->ctx = NULL;
+	} else if (r < 0) {
 		const char *msg = offload_last_error(c->ctx);
 		cli_error(cli, "configuration \"%s\": %s", cli_text(c->spec), msg[0] ? msg : offload_strerror(r));
 		offload_ctx_free(c->ctx);
@@ -497,7 +555,10 @@ static void usage(const struct cli *cli, FILE *f)
 		"      once, IV per operation, padding off once through its parameter, not\n"
 		"      EVP_CIPHER_CTX_set_padding), a backend name (cpu, kcapi), or\n"
 		"      key=value pairs joined by ':': backends=LIST, device=NAME,\n"
-		"      dtb=FILE|builtin|live|none, sim=0|1, noncoherent=0|1, label=TEXT.\n"
+		"      dtb=FILE|builtin|live|none, sim=0|1, noncoherent=0|1, label=TEXT,\n"
+		"      driver=NAME (the kernel driver, a cra_driver_name, that kcapi binds;\n"
+		"      implies backends=kcapi, device=af_alg), after a backend name if wished:\n"
+		"      --ab kcapi:driver=safexcel-cbc-aes,kcapi:driver=cbc-aes-ce.\n"
 		"      A SPEC starts from the common --dtb, --sim and --backends (dtb none if\n"
 		"      not given) and its keys override them; OFFLOAD_DTB, OFFLOAD_SIM and\n"
 		"      OFFLOAD_BACKENDS are not read for a SPEC, so an A/B run is reproducible\n"

@@ -52,6 +52,32 @@ START_TEST(hardware_pick_beats_a_cpu_tie)
 }
 END_TEST
 
+/*
+ * One driver by its cra_driver_name (OFFLOAD_KCAPI_DRIVER): either of a
+ * priority tie, whichever the kernel would pick, and never one AF_ALG
+ * cannot bind.
+ */
+START_TEST(driver_by_name)
+{
+	struct ofl_proc_crypto_entry e;
+
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "cbc(aes)", "skcipher", "safexcel-cbc-aes", &e), 0);
+	ck_assert_str_eq(e.driver, "safexcel-cbc-aes");
+	ck_assert_str_eq(e.module, "crypto_safexcel");
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "cbc(aes)", "skcipher", "cbc-aes-ce", &e), 0);
+	ck_assert_str_eq(e.driver, "cbc-aes-ce");
+	/* exact names only: a prefix, another case, another algorithm's driver */
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "cbc(aes)", "skcipher", "cbc-aes-c", &e), -ENOENT);
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "cbc(aes)", "skcipher", "CBC-AES-CE", &e), -ENOENT);
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "cbc(aes)", "skcipher", "ecb-aes-ce", &e), -ENOENT);
+	/* self-test not passed, internal, wrong type for the socket */
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "gcm(aes)", "aead", "safexcel-gcm-aes", &e), -ENOENT);
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "__cbc(aes)", "skcipher", "__cbc-aes-neonbs", &e), -ENOENT);
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "md5", "hash", "safexcel-md5", &e), -ENOENT);
+	ck_assert_int_eq(ofl_proc_crypto_pick_driver(path(), "md5", "hash", "md5-generic", &e), 0);
+}
+END_TEST
+
 START_TEST(selftest_internal_and_type_filtered)
 {
 	/* safexcel-gcm-aes has selftest "unknown": the kernel would not bind it */
@@ -97,6 +123,7 @@ int main(void)
 	tcase_add_test(tc, highest_priority_wins);
 	tcase_add_test(tc, tie_keeps_first_listed);
 	tcase_add_test(tc, hardware_pick_beats_a_cpu_tie);
+	tcase_add_test(tc, driver_by_name);
 	tcase_add_test(tc, selftest_internal_and_type_filtered);
 	tcase_add_test(tc, fields_and_missing_file);
 	tcase_add_test(tc, hardware_driver_names);

@@ -251,13 +251,18 @@ START_TEST(stuck_engine_marks_the_device_failed)
 
 	board(&b, 0);
 	struct ofl_sim *sim = ofl_sim_of(b.ctx);
-	b.e->timeout_ns = TEST_IMPATIENT_NS;
+	/* The request waits long enough for the model's thread to take the packet
+	 * (and with it the fault) whatever the load: with 50 ms a busy machine
+	 * timed the request out before the packet was fetched, the reset then
+	 * found the engine idle and the call gave -ETIMEDOUT. */
+	b.e->timeout_ns = 5000000000ull;
 	b.e->reset_timeout_ns = TEST_IMPATIENT_NS;
 	memset(x, 0x3c, sizeof(x));
 	ck_assert_int_eq(cbc_on(&b, b.cpu, x, want, sizeof(x)), 0);
 	struct ofl_sim_fault f = { .kind = OFL_SIM_FAULT_STUCK, .count = 1 };
 	ck_assert_int_eq(ofl_sim_fault_set(sim, &f), 0);
 	ck_assert_err(b.ctx, cbc_on(&b, b.dev, x, o, sizeof(x)), -EIO, "may still write");
+	ck_assert_uint_eq(ofl_sim_fault_fired(sim, OFL_SIM_FAULT_STUCK), 1);
 	uint64_t t0 = ofl_now_ns();
 	ck_assert_err(b.ctx, cbc_on(&b, b.dev, x, o, sizeof(x)), -EIO, "failed");
 	ck_assert_uint_lt(ofl_now_ns() - t0, TEST_IMPATIENT_NS);

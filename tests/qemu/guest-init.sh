@@ -128,6 +128,20 @@ case "$suite" in
         done
         grep -B1 -A9 'driver *: virtio_crypto_aes_cbc' /proc/crypto
         step "guest_kcapi --hw" guest_kcapi --hw "cbc(aes)=virtio_crypto_aes_cbc"
+        # bench cipher --ab of the two kernel drivers, each forced by name
+        # (kcapi:driver=), in the A/B layout; a short run: it proves the
+        # binding and the table, not the speed (TCG, not hardware figures).
+        # A name the kernel lacks is refused with exit 1.
+        step "bench cipher --ab virtio vs aesni" sh -c '
+            offloadctl bench cipher -a aes-128-cbc --sizes 16,4096 --time 5ms --rounds 2 \
+                --ab kcapi:driver=virtio_crypto_aes_cbc,kcapi:driver=cbc-aes-aesni >/tmp/ab.txt
+            r=$?; cat /tmp/ab.txt; [ $r -eq 0 ] || exit 1
+            grep -q "(af_alg: kcapi, virtio_crypto_aes_cbc;" /tmp/ab.txt || { echo "FAIL: A not on virtio_crypto_aes_cbc"; exit 1; }
+            grep -q "(af_alg: kcapi, cbc-aes-aesni;" /tmp/ab.txt || { echo "FAIL: B not on cbc-aes-aesni"; exit 1; }
+            grep -q "^change of kcapi:driver=cbc-aes-aesni vs kcapi:driver=virtio_crypto_aes_cbc" /tmp/ab.txt || { echo "FAIL: no A/B table"; exit 1; }
+            offloadctl bench cipher --config kcapi:driver=virtio_crypto_aes_cbcx 2>/tmp/err
+            r=$?; cat /tmp/err
+            [ $r -eq 1 ] && grep -q "no crypto driver \"virtio_crypto_aes_cbcx\"" /tmp/err || { echo "FAIL: unknown driver not refused (exit $r)"; exit 1; }'
         OFFLOAD_BACKENDS=kcapi step "test_kat (kcapi)" test_kat
         ;;
     dmabuf)
