@@ -429,6 +429,18 @@ static int reg_ring_reset(struct udma_engine *e, uint32_t ring, uint32_t count)
 	return 0;
 }
 
+/* SIZE.QMODE (31:30) alone, read-modify-write (as TI-SCI RING_CFG with only MODE valid). */
+static int reg_ring_mode(struct udma_engine *e, uint32_t ring, uint32_t mode)
+{
+	uint64_t o = (uint64_t)ring * K3_RA_CFG_STRIDE + K3_RA_CFG_SIZE;
+
+	if (e->bcdma || e->ra_cfg.kind == OFL_MMIO_NONE)
+		return -ENOTSUP;
+	uint32_t v = ofl_mmio_read32(&e->ra_cfg, o);
+	ofl_mmio_write32(&e->ra_cfg, o, (v & ~K3_RA_SIZE_QMODE(3u)) | K3_RA_SIZE_QMODE(mode));
+	return 0;
+}
+
 static void reg_chan_free(struct udma_engine *e, uint32_t ch, uint32_t tx_ring, uint32_t cq_ring)
 {
 	char w[OFL_REASON_LEN];
@@ -446,6 +458,7 @@ const struct udma_fw_ops udma_fw_registers = {
 	.chan_cfg = reg_chan_cfg,
 	.ring_cfg = reg_ring_cfg,
 	.ring_reset = reg_ring_reset,
+	.ring_mode = reg_ring_mode,
 	.chan_free = reg_chan_free,
 };
 
@@ -504,6 +517,40 @@ static void pause_us(unsigned us)
 	nanosleep(&ts, NULL);
 }
 
+/* The doorbell takes at most this many elements per write (Linux k3-ringacc.c K3_RINGACC_MAX_DB_RING_CNT). */
+#define UDMA_RA_DB_MAX 127u
+/* The UDMA's own ring occupancy is 21 bits wide: 2^22 - occ doorbell counts bring it back to 0. */
+#define UDMA_RA_DB_WRAP (1u << 22)
+
+/*
+ * Reset the TX ring after a teardown. On AM65x SR1.0 the UDMA keeps its own
+ * count of the ring's entries, which a ring reset does not clear: with
+ * descriptors left on the ring it would fetch stale ones later. There the
+ * reset is Linux's k3_ringacc_ring_reset_dma(): reset, switch the ring to
+ * RING mode, ring the doorbell 2^22 - occ times (at most 127 per write) so
+ * that the 21-bit count wraps to 0, restore the mode; then the plain reset.
+ */
+static void tx_ring_reset(struct udma_chan *ch)
+{
+	struct udma_engine *e = ch->e;
+	uint32_t occ = 0;
+
+	if (e->ring_reset_quirk && !e->bcdma)
+		occ = ofl_mmio_read32(&e->ra_rt, (uint64_t)ch->tx_ring * K3_RA_RT_STRIDE + K3_RA_RT_OCC) &
+		      K3_RA_OCC_MASK;
+	if (occ) {
+		e->fw->ring_reset(e, ch->tx_ring, ch->nslots);
+		e->fw->ring_mode(e, ch->tx_ring, K3_RING_MODE_RING);
+		for (uint32_t left = UDMA_RA_DB_WRAP - occ; left;) {
+			uint32_t n = left > UDMA_RA_DB_MAX ? UDMA_RA_DB_MAX : left;
+			ofl_mmio_write32(&e->ra_rt, (uint64_t)ch->tx_ring * K3_RA_RT_STRIDE + K3_RA_RT_DB, n);
+			left -= n;
+		}
+		e->fw->ring_mode(e, ch->tx_ring, K3_RING_MODE_MESSAGE);
+	}
+	e->fw->ring_reset(e, ch->tx_ring, ch->nslots);
+}
+
 bool udma_chan_teardown(struct udma_chan *ch)
 {
 	struct udma_engine *e = ch->e;
@@ -535,7 +582,7 @@ bool udma_chan_teardown(struct udma_chan *ch)
 	}
 	/* reset (§5.5 step 4): CTL = 0 RX then TX, counters, both rings */
 	udma_chan_reset_hw(ch);
-	e->fw->ring_reset(e, ch->tx_ring, ch->nslots);
+	tx_ring_reset(ch);
 	if (!e->bcdma)
 		e->fw->ring_reset(e, ch->cq_ring, ch->nslots + 1);
 	ch->fwd_idx = ch->rev_idx = ch->occ = ch->unreleased = 0;

@@ -146,6 +146,47 @@ static int map_regions(struct udma_engine *e, char *why, size_t wl)
 }
 
 /*
+ * CTRLMMR_WKUP_JTAGID (Linux drivers/soc/ti/k3-socinfo.c k3_chipinfo_probe()):
+ * VARIANT 31:28, PARTNO 27:12, MFG 11:1 (TI: 0x17). The AM65x is part
+ * 0xBB5A; its variant 0 is SR1.0, 1 SR2.0 (k3-socinfo.c k3_soc_ids and the
+ * AM65x revision table).
+ */
+#define JTAGID_VARIANT(v) ((v) >> 28)
+#define JTAGID_PARTNO(v) (((v) >> 12) & 0xFFFFu)
+#define JTAGID_MFG(v) (((v) >> 1) & 0x7FFu)
+#define JTAGID_MFG_TI 0x17u
+#define JTAGID_PARTNO_AM65X 0xBB5Au
+
+/*
+ * The AM65x UDMAP on SR1.0 silicon needs the TX-ring reset quirk (Linux
+ * k3-ringacc.c k3_ringacc_socinfo: family AM65X, revision SR1.0). The
+ * revision comes from the chip ID register ("ti,am654-chipid"), read once
+ * (a shared read-only register, so it is not claimed for the device).
+ * Without that node, or when it cannot be read or names another part, the
+ * quirk is applied: on SR2.0 it costs doorbell writes that the closing
+ * reset undoes, while skipping it on SR1.0 leaves stale ring state.
+ */
+static void soc_revision(struct udma_engine *e, const struct udma_row *row)
+{
+	const void *fdt = ofl_drv(e->dev->ctx)->dt.fdt;
+	char w[OFL_REASON_LEN];
+	struct ofl_mmio m;
+	uint64_t phys, size;
+
+	if (e->bcdma || !row->am654_tpl_quirk)
+		return;
+	e->ring_reset_quirk = true;
+	int node = fdt_node_offset_by_compatible(fdt, -1, "ti,am654-chipid");
+	if (node < 0 || ofl_dt_reg(fdt, node, 0, &phys, &size, w, sizeof(w)) < 0 || size < 4 ||
+	    ofl_mmio_map(&ofl_drv(e->dev->ctx)->plat, node, 0, phys, size, &m, w, sizeof(w)) < 0)
+		return;
+	uint32_t id = ofl_mmio_read32(&m, 0);
+	ofl_mmio_unmap(&m);
+	if (JTAGID_MFG(id) == JTAGID_MFG_TI && JTAGID_PARTNO(id) == JTAGID_PARTNO_AM65X)
+		e->ring_reset_quirk = JTAGID_VARIANT(id) == 0;
+}
+
+/*
  * A ti,sci property must name an enabled TI-SCI system controller: Linux
  * k3-udma probes through ti_sci_get_by_phandle(), which fails (and the probe
  * with it) for a dangling phandle or a node the ti_sci driver does not bind
@@ -465,8 +506,10 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 		take_policy(e, row);
 		r = map_regions(e, why, wl);
 	}
-	if (r == 0)
+	if (r == 0) {
+		soc_revision(e, row);
 		r = make_pool(e, why, wl);
+	}
 	if (r == 0)
 		r = udma_engine_init(e, why, wl);
 	if (r < 0) {

@@ -119,6 +119,16 @@ static int sci_ring_reset(struct udma_engine *e, uint32_t ring, uint32_t count)
 	return send(e, m, TISCI_RING_LEN, "RING_CFG (reset) of ring", ring, NULL, 0);
 }
 
+/* k3_ringacc_ring_reconfig_qmode_sci(): RING_CFG with MODE only. */
+static int sci_ring_mode(struct udma_engine *e, uint32_t ring, uint32_t mode)
+{
+	uint8_t m[TISCI_MSG_MAX];
+
+	ring_msg(e, m, ring, TISCI_RING_V_MODE);
+	tisci_put8(m, TISCI_RING_MODE, (uint8_t)mode);
+	return send(e, m, TISCI_RING_LEN, "RING_CFG (mode) of ring", ring, NULL, 0);
+}
+
 /* Linux udma_free_chan_resources(): PSIL_UNPAIR (UDMA), then k3_ringacc_ring_free(): RING_CFG all zero. */
 static void sci_chan_free(struct udma_engine *e, uint32_t ch, uint32_t tx_ring, uint32_t cq_ring)
 {
@@ -142,5 +152,6 @@ const struct udma_fw_ops udma_fw_tisci = {
 	.chan_cfg = sci_chan_cfg,
 	.ring_cfg = sci_ring_cfg,
 	.ring_reset = sci_ring_reset,
+	.ring_mode = sci_ring_mode,
 	.chan_free = sci_chan_free,
 };

@@ -88,6 +88,8 @@ struct udma_fw_ops {
 			uint32_t mode, char *why, size_t wl);
 	/* Reset ring `ring` (TI-SCI RING_CFG with COUNT only). */
 	int (*ring_reset)(struct udma_engine *e, uint32_t ring, uint32_t count);
+	/* Change only the queue mode of UDMA ring `ring` (TI-SCI RING_CFG with MODE only). */
+	int (*ring_mode)(struct udma_engine *e, uint32_t ring, uint32_t mode);
 	/*
 	 * Give memcpy channel `ch` back: UDMA: unpair its PSI-L threads (TI-SCI
 	 * PSIL_UNPAIR, or the proxy's unpairing); then free its rings (Linux
@@ -114,6 +116,12 @@ struct udma_engine {
 	uint32_t nchan;             /* memcpy channels: UDMA pairs, BCDMA bchans */
 	uint32_t tpl_levels, tpl_start[3];
 	uint32_t tpl_quirk;          /* am654 main/mcu: first normal channel (hard-coded split), 0 = CAP3 */
+	/*
+	 * AM65x SR1.0: a TX-ring reset must also wrap the UDMA's own ring
+	 * occupancy (Linux k3-ringacc.c k3_ringacc_ring_reset_dma(), enabled by
+	 * k3_ringacc_socinfo for family AM65X revision SR1.0).
+	 */
+	bool ring_reset_quirk;
 	/* instance data (DT + the match row) */
 	uint32_t psil_base;
 	uint8_t atype, asel;

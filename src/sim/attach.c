@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dt/dt.h"
+#include "util/env.h"
 #include "util/util.h"
 #include "hw/k3_udma.h"
 #include "sim/dspi_model.h"
@@ -112,6 +113,47 @@ static bool dm_firmware(const void *fdt, int node)
 	return fdt_getprop(fdt, node, "ti,sci", NULL) != NULL;
 }
 
+/*
+ * The silicon revision of a simulated AM65x: OFFLOAD_SIM_SOC_REVISION (SR1.0 or
+ * SR2.0; unset: SR2.0). It decides what the chip ID register answers and
+ * whether the UDMA keeps its own ring occupancy across a ring reset (SR1.0,
+ * Linux k3-ringacc.c k3_ringacc_ring_reset_dma() / k3_ringacc_socinfo).
+ * -EINVAL with `err` for a value the variable does not take.
+ */
+static int am65x_sr1(const void *fdt, bool *sr1, char *err, size_t el)
+{
+	const char *rev = "SR2.0";
+
+	*sr1 = false;
+	if (ofl_env_word("OFFLOAD_SIM_SOC_REVISION", &rev, err, el) < 0)
+		return -EINVAL;
+	*sr1 = root_is(fdt, "ti,am654") && strcmp(rev, "SR1.0") == 0;
+	return 0;
+}
+
+/*
+ * CTRLMMR_WKUP_JTAGID of an AM65x (Linux drivers/soc/ti/k3-socinfo.c):
+ * VARIANT 31:28 (0 = SR1.0, 1 = SR2.0), PARTNO 27:12 = 0xBB5A (AM65X),
+ * MFG 11:1 = 0x17 (TI), bit 0 always 1.
+ */
+#define AM65X_JTAGID(variant) (((uint32_t)(variant) << 28) | (0xBB5Au << 12) | (0x17u << 1) | 1u)
+
+static int chipid_attach(struct ofl_sim *sim, const void *fdt, int node, char *err, size_t el)
+{
+	uint64_t a, sz;
+	bool sr1;
+
+	if (!root_is(fdt, "ti,am654")) {
+		snprintf(err, el, "the chip ID model knows the AM65x part number only (root compatible ti,am654)");
+		return -ENOTSUP;
+	}
+	if (am65x_sr1(fdt, &sr1, err, el) < 0 || ofl_dt_reg(fdt, node, 0, &a, &sz, err, el) < 0)
+		return -EINVAL;
+	if (!ofl_sim_k3_chipid_create(sim, a, sz, AM65X_JTAGID(sr1 ? 0 : 1), node))
+		return ofl_sim_create_failed(err, el, "chip ID register", "its region overlaps another block");
+	return 0;
+}
+
 static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt, int node, char *err,
 					   size_t el)
 {
@@ -134,6 +176,8 @@ static struct ofl_sim_ringacc *ringacc_for(struct ofl_sim *sim, const void *fdt,
 					    .dma_offset = ofl_sim_dt_dma_offset(fdt, ra_node),
 					    .cfg_firewalled = dm_firmware(fdt, ra_node) };
 	ofl_dt_prop_u32(fdt, ra_node, "ti,sci-dev-id", &p.sci_dev_id);
+	if (am65x_sr1(fdt, &p.sr1_udma_ring_state, err, el) < 0)
+		return NULL;
 	const fdt32_t *n = fdt_getprop(fdt, ra_node, "ti,num-rings", &len);
 	p.num_rings = n && len >= 4 ? fdt32_to_cpu(*n) : 0;
 	if (reg(fdt, ra_node, "rt", &p.rt, &p.rt_size, true, err, el) < 0 ||
@@ -265,6 +309,7 @@ static const struct attacher attachers[] = {
 	{ "ti,am654-navss-main-udmap", ofl_sim_k3_attach },
 	{ "ti,am654-navss-mcu-udmap", ofl_sim_k3_attach },
 	{ "ti,am64-dmss-bcdma", ofl_sim_k3_attach },
+	{ "ti,am654-chipid", chipid_attach },
 #ifdef OFFLOAD_HAVE_EIP97_MODEL
 	{ "inside-secure,safexcel-eip97ies", ofl_sim_eip97_attach },
 	{ "inside-secure,safexcel-eip97", ofl_sim_eip97_attach },

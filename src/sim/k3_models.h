@@ -47,6 +47,12 @@ struct ofl_sim_ringacc_params {
 	uint64_t dma_offset;                   /* bus address - physical address (dma-ranges) */
 	bool cfg_firewalled;                   /* DM firmware owns "cfg": CPU writes are dropped */
 	uint32_t sci_dev_id;                   /* its TI-SCI device ID (ti,sci-dev-id), 0 = none */
+	/*
+	 * AM65x SR1.0: the UDMA keeps its own 21-bit occupancy of each ring it
+	 * fetches from, which a ring reset does not clear (Linux k3-ringacc.c
+	 * k3_ringacc_ring_reset_dma(), applied on SR1.0 by k3_ringacc_socinfo).
+	 */
+	bool sr1_udma_ring_state;
 	int node;                              /* DT node, -1 when built by a test */
 };
 
@@ -61,6 +67,15 @@ int ofl_sim_ringacc_hw_push(struct ofl_sim_ringacc *ra, uint32_t ring, uint64_t 
 uint32_t ofl_sim_ringacc_occ(struct ofl_sim_ringacc *ra, uint32_t ring);
 /* Elements dropped because a CPU push found the ring full. */
 uint32_t ofl_sim_ringacc_overflows(struct ofl_sim_ringacc *ra, uint32_t ring);
+
+/*
+ * The chip ID register of a K3 SoC (CTRLMMR_WKUP_JTAGID, compatible
+ * "ti,am654-chipid", Linux drivers/soc/ti/k3-socinfo.c): one read-only
+ * 32-bit register at `phys` answering `jtagid`; writes are ignored.
+ * NULL when the block cannot be added.
+ */
+struct ofl_sim_model *ofl_sim_k3_chipid_create(struct ofl_sim *sim, uint64_t phys, uint64_t size,
+					       uint32_t jtagid, int node);
 
 /* Does DM firmware own the ring configuration registers (the tree names ti,sci)? */
 bool ofl_sim_ringacc_firewalled(const struct ofl_sim_ringacc *ra);

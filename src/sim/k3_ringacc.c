@@ -27,6 +27,7 @@ struct ra_ring {
 	uint32_t ba_lo, ba_hi, size_reg, event, orderid;
 	uint32_t count, elsize, mode;
 	uint32_t occ, rd, wr;
+	uint32_t udma_occ;   /* SR1.0: the UDMA's own count of what it may fetch (21 bits) */
 	uint32_t push_lo;    /* low word of a split 32-bit tail write */
 	bool push_lo_valid;
 	uint32_t pop_hi;     /* high word latched by a split 32-bit head read */
@@ -57,7 +58,20 @@ static uint64_t elem_phys(const struct ofl_sim_ringacc *ra, const struct ra_ring
 	return ring_base(r) + (uint64_t)i * r->elsize - ra->p.dma_offset;
 }
 
-static void ring_apply_size(struct ra_ring *r)
+/*
+ * The UDMA's own occupancy of a ring it fetches from (AM65x SR1.0, Linux
+ * k3-ringacc.c k3_ringacc_ring_reset_dma()): it counts every element
+ * pushed or announced by the doorbell, less what it fetched, in 21 bits.
+ * Only the doorbell moves it otherwise: 2^22 - occ counts wrap it to 0.
+ */
+#define RA_UDMA_OCC_MASK ((1u << 21) - 1u)
+
+static void udma_occ_add(struct ra_ring *r, int32_t n)
+{
+	r->udma_occ = (uint32_t)((int64_t)r->udma_occ + n) & RA_UDMA_OCC_MASK;
+}
+
+static void ring_apply_size(const struct ofl_sim_ringacc *ra, struct ra_ring *r)
 {
 	r->mode = K3_RA_SIZE_QMODE_GET(r->size_reg);
 	r->elsize = 4u << K3_RA_SIZE_ELSIZE_GET(r->size_reg);
@@ -66,6 +80,9 @@ static void ring_apply_size(struct ra_ring *r)
 	 * k3-ringacc.c (TI-SCI RING_CFG with COUNT valid) and U-Boot's raw reset rely on */
 	r->occ = r->rd = r->wr = 0;
 	r->push_lo_valid = false;
+	/* ... but on AM65x SR1.0 not the UDMA's own count (k3_ringacc_ring_reset_dma()) */
+	if (!ra->p.sr1_udma_ring_state)
+		r->udma_occ = 0;
 }
 
 /* Read/write element i (at most 8 bytes are significant to the FIFO windows). */
@@ -119,6 +136,7 @@ static bool cpu_push(struct ofl_sim_ringacc *ra, uint32_t n, uint64_t v, bool *o
 		return false;
 	r->wr = (r->wr + 1) % r->count;
 	r->occ++;
+	udma_occ_add(r, 1);
 	return true;
 }
 
@@ -182,6 +200,7 @@ static bool rt_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint3
 		occ = 0;
 	}
 	r->occ = (uint32_t)occ;
+	udma_occ_add(r, (int32_t)v);
 	return (int32_t)v > 0;
 }
 
@@ -208,7 +227,7 @@ static void cfg_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint
 	case K3_RA_CFG_BA_HI: r->ba_hi = v & 0xFFFFu; break;
 	case K3_RA_CFG_SIZE:
 		r->size_reg = v;
-		ring_apply_size(r);
+		ring_apply_size(ra, r);
 		break;
 	case K3_RA_CFG_EVENT: r->event = v; break;
 	case K3_RA_CFG_ORDERID: r->orderid = v; break;
@@ -402,11 +421,19 @@ int ofl_sim_ringacc_hw_pop(struct ofl_sim_ringacc *ra, uint32_t n, uint64_t *ele
 	struct ra_ring *g = &ra->rings[n];
 	if (g->count == 0 || g->occ == 0) {
 		r = -ENOENT;
+	} else if (ra->p.sr1_udma_ring_state && g->udma_occ != g->occ) {
+		/* model: the UDMA fetches by its own count, from where it left off: stale entries */
+		ofl_sim_bus_error(ra->sim, "ringacc: ring %u: the UDMA counts %u entries but the ring holds %u: "
+				  "AM65x SR1.0 keeps its own ring occupancy across a reset, so a reset without "
+				  "the doorbell wrap (k3_ringacc_ring_reset_dma) makes it fetch stale descriptors",
+				  n, g->udma_occ, g->occ);
+		r = -EFAULT;
 	} else if (elem_read(ra, g, g->rd, elem) < 0) {
 		r = -EFAULT;
 	} else {
 		g->rd = (g->rd + 1) % g->count;
 		g->occ--;
+		udma_occ_add(g, -1);
 	}
 	pthread_mutex_unlock(&ra->mu);
 	return r;
@@ -489,7 +516,7 @@ int ofl_sim_ringacc_fw_ring_cfg(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t
 		sz = (sz & ~K3_RA_SIZE_ELSIZE(7)) | K3_RA_SIZE_ELSIZE(size_code);
 	if (valid & (K3_BIT(2) | K3_BIT(3) | K3_BIT(4))) {
 		r->size_reg = sz;
-		ring_apply_size(r);
+		ring_apply_size(ra, r);
 	}
 	const uint32_t written[] = { r->ba_lo, r->ba_hi, r->size_reg };
 	pthread_mutex_unlock(&ra->mu);

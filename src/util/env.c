@@ -29,6 +29,7 @@ static const char *const dspi_modes[] = { "eoq", "xspi", NULL };
 static const char *const udma_cfgs[] = { "direct", NULL };
 static const char *const ring_mems[] = { "cached", NULL };
 static const char *const sim_uncached[] = { "device", NULL };
+static const char *const soc_revisions[] = { "SR1.0", "SR2.0", NULL };
 static const char *const providers[] = { "u-dma-buf", "reserved-memory", "dma-heap", NULL };
 
 static const struct spec specs[] = {
@@ -42,6 +43,7 @@ static const struct spec specs[] = {
 	{ "OFFLOAD_EIP97_RING_MEM", WORDS, false, 0, 0, ring_mems },
 	{ "OFFLOAD_DMA_PROVIDER", WORDS, false, 0, 0, providers },
 	{ "OFFLOAD_SIM_UNCACHED", WORDS, false, 0, 0, sim_uncached }, /* read by liboffload-sim (provider.c) */
+	{ "OFFLOAD_SIM_SOC_REVISION", WORDS, false, 0, 0, soc_revisions }, /* liboffload-sim (attach.c) */
 };
 
 int ofl_env_bool(const char *v)

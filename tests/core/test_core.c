@@ -538,6 +538,7 @@ START_TEST(env_every_variable_checked)
 		{ "OFFLOAD_EIP97_RING_MEM", "cache", "cached" },
 		{ "OFFLOAD_DMA_PROVIDER", "udmabuf", "u-dma-buf" },
 		{ "OFFLOAD_SIM_UNCACHED", "devce", "device" },
+		{ "OFFLOAD_SIM_SOC_REVISION", "SR3.0", "SR1.0" },
 		{ "OFFLOAD_SIM", "2", "0" },
 	};
 	struct offload_ctx_opts o;

@@ -938,6 +938,175 @@ START_TEST(m10_channels_of_other_hosts_refused)
 }
 END_TEST
 
+/* ------------------------------------------------------------- D6 / M5: AM65x SR1.0 TX-ring reset */
+
+/*
+ * CTRLMMR_WKUP_JTAGID (Linux drivers/soc/ti/k3-socinfo.c): VARIANT 31:28
+ * (AM65x: 0 = SR1.0, 1 = SR2.0), PARTNO 27:12 (AM65x 0xBB5A), MFG 11:1
+ * (TI 0x17), bit 0 always 1. The ring doorbell count per write is at most
+ * 127 and the UDMA's internal occupancy is 21 bits wide, wrapped by 2^22 -
+ * occ doorbell counts (k3-ringacc.c K3_RINGACC_MAX_DB_RING_CNT,
+ * k3_ringacc_ring_reset_dma()).
+ */
+#define D6_DB_MAX 127u
+#define D6_WRAP (1u << 22)
+#define D6_STALE 2u
+
+/*
+ * On the AM65x test board at SoC revision `rev`: a memcpy channel gets
+ * D6_STALE descriptors on its TX ring while it is stopped (what a teardown
+ * leaves behind), then the backend's teardown reset; the ring's own OCC
+ * before and after. `plain`: instead of the backend's reset, rewrite the
+ * ring's SIZE as a reset that skips the quirk does.
+ */
+static void d6_leave_stale(offload_ctx *ctx, int d, bool plain, uint32_t *tx_ring)
+{
+	struct udma_engine *e = engine_of(ctx, d);
+	struct udma_chan *ch;
+	char why[256];
+
+	ck_assert_msg(udma_chan_open(e, 16, false, &ch, why, sizeof(why)) == 0, "%s", why);
+	*tx_ring = ch->tx_ring;
+	uint64_t occ = (uint64_t)ch->tx_ring * 0x1000 + 0x18, size = (uint64_t)ch->tx_ring * 0x100 + 0x48;
+	for (unsigned k = 0; k < D6_STALE; k++)
+		udma_ring_push(ch, ch->desc->bus + 256u * k);
+	ck_assert_uint_eq(ofl_mmio_read32(&e->ra_rt, occ) & 0x1FFFFF, D6_STALE);
+	if (plain)
+		ofl_mmio_write32(&e->ra_cfg, size, ofl_mmio_read32(&e->ra_cfg, size));
+	else
+		udma_chan_teardown(ch);
+	ck_assert_uint_eq(ofl_mmio_read32(&e->ra_rt, occ) & 0x1FFFFF, 0);
+	udma_chan_close(ch);
+}
+
+static offload_ctx *d6_open(const char *rev, struct trace *t)
+{
+	ck_assert_int_eq(setenv("OFFLOAD_SIM_SOC_REVISION", rev, 1), 0);
+	if (t)
+		trace_start(t);
+	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, fixture("udma-am654"), OFFLOAD_CTX_SIM);
+	ck_assert_msg(ctx != NULL, "open at %s", rev);
+	return ctx;
+}
+
+/* The doorbell writes to ring `ring` of a trace: their count and sum, the largest; first and last line. */
+static unsigned d6_doorbells(const struct trace *t, uint32_t ring, uint64_t *sum, uint32_t *max, size_t *first,
+			     size_t *last)
+{
+	unsigned n = 0;
+
+	*sum = 0;
+	*max = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tline *l = &t->l[i];
+		if (!is(l, "W32", "DB") || strcmp(l->unit, "ring") != 0 || l->idx != ring)
+			continue;
+		if (!n++)
+			*first = i;
+		*last = i;
+		*sum += l->val;
+		*max = OFL_MAX(*max, (uint32_t)l->val);
+	}
+	return n;
+}
+
+/* The QMODE (31:30) of the last SIZE write to ring `ring` in lines [from, to), or -1. */
+static int d6_qmode_between(const struct trace *t, uint32_t ring, size_t from, size_t to)
+{
+	int q = -1;
+
+	for (size_t i = from; i < to && i < t->n; i++)
+		if (is(&t->l[i], "W32", "SIZE") && strcmp(t->l[i].unit, "ring") == 0 && t->l[i].idx == ring)
+			q = (int)((t->l[i].val >> 30) & 3u);
+	return q;
+}
+
+/*
+ * A teardown reset with D6_STALE descriptors on the TX ring at revision
+ * `rev`, then a copy on the same channel; the reset's doorbell writes. On
+ * SR1.0 (`quirk`) they are k3_ringacc_ring_reset_dma()'s: reset, RING mode,
+ * doorbell 2^22 - occ (at most 127 per write), MESSAGE mode again, reset.
+ * SR2.0 needs none: Linux matches SR1.0 only (k3_ringacc_socinfo).
+ */
+static void d6_reset(const char *rev, bool quirk)
+{
+	struct trace t;
+	uint32_t ring;
+	uint64_t sum;
+	uint32_t max;
+	size_t first = 0, last = 0;
+	offload_ctx *ctx = d6_open(rev, &t);
+	int d = dev_of(ctx, AM654_UDMA);
+
+	d6_leave_stale(ctx, d, false, &ring);
+	copy_on(ctx, d, 4096);
+	uint64_t errs = ofl_sim_bus_errors(ofl_sim_of(ctx), NULL, 0);
+	offload_ctx_free(ctx);
+	unsetenv("OFFLOAD_SIM_SOC_REVISION");
+	trace_read(&t);
+	ck_assert_uint_eq(errs, 0);
+	unsigned n = d6_doorbells(&t, ring, &sum, &max, &first, &last);
+	if (!quirk) {
+		ck_assert_uint_eq(n, 0);
+	} else {
+		ck_assert_msg(n > 0, "no doorbell write to TX ring %u: the SR1.0 reset quirk was skipped", ring);
+		ck_assert_uint_eq(sum, D6_WRAP - D6_STALE);
+		ck_assert_uint_le(max, D6_DB_MAX);
+		ck_assert_uint_eq(n, (D6_WRAP - D6_STALE + D6_DB_MAX - 1) / D6_DB_MAX);
+		ck_assert_int_eq(d6_qmode_between(&t, ring, 0, first), K3_RING_MODE_RING);
+		ck_assert_int_eq(d6_qmode_between(&t, ring, last, t.n), K3_RING_MODE_MESSAGE);
+	}
+	trace_free(&t);
+}
+
+/* D6: on AM65x SR1.0 the TX-ring reset wraps the UDMA's own occupancy; the next copy runs. */
+START_TEST(d6_sr1_tx_ring_reset_quirk) { d6_reset("SR1.0", true); }
+END_TEST
+
+/* D6: SR2.0 (JTAGID VARIANT 1): a plain reset, and the next copy runs. */
+START_TEST(d6_sr2_no_quirk) { d6_reset("SR2.0", false); }
+END_TEST
+
+/*
+ * M5 / D6: the SR1.0 model keeps the UDMA's own occupancy of a TX ring
+ * across a plain reset (a SIZE rewrite), so the next copy on that ring
+ * fetches stale descriptors: it fails, and the world reports why. SR2.0
+ * takes the same plain reset and copies.
+ */
+START_TEST(m5_sr1_reset_keeps_the_udma_occupancy)
+{
+	char last[256] = "";
+	uint32_t ring;
+	uint8_t s[4096], x[4096];
+	struct offload_result res;
+
+	for (int sr1 = 1; sr1 >= 0; sr1--) {
+		offload_ctx *ctx = d6_open(sr1 ? "SR1.0" : "SR2.0", NULL);
+		int d = dev_of(ctx, AM654_UDMA);
+		struct udma_engine *e = engine_of(ctx, d);
+		d6_leave_stale(ctx, d, true, &ring);
+		if (sr1) /* it never completes: no need to wait long */
+			e->timeout_ns = TEST_IMPATIENT_NS;
+		memset(s, 0x3C, sizeof(s));
+		memset(x, 0, sizeof(x));
+		int r = offload_memcpy_dev(ctx, d, x, s, sizeof(s), &res);
+		uint64_t errs = ofl_sim_bus_errors(ofl_sim_of(ctx), last, sizeof(last));
+		if (sr1) {
+			ck_assert_msg(r < 0, "SR1.0: a copy after a plain reset of a ring with %u stale entries "
+				      "succeeded", D6_STALE);
+			ck_assert_uint_ge(errs, 1);
+			ck_assert_msg(strstr(last, "SR1.0") != NULL, "%s", last);
+		} else {
+			ck_assert_msg(r == 0, "SR2.0: %d %s", r, offload_last_error(ctx));
+			ck_assert_int_eq(memcmp(s, x, sizeof(s)), 0);
+			ck_assert_uint_eq(errs, 0);
+		}
+		offload_ctx_free(ctx);
+	}
+	unsetenv("OFFLOAD_SIM_SOC_REVISION");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("udma-fidelity");
@@ -954,6 +1123,8 @@ int main(void)
 	tcase_add_test(b, d4_channel_config_is_read_modify_write);
 	tcase_add_test(b, d4_bchan_config_is_read_modify_write);
 	tcase_add_test(b, d5_bcdma_h_bchan_burst_untouched);
+	tcase_add_test(b, d6_sr1_tx_ring_reset_quirk);
+	tcase_add_test(b, d6_sr2_no_quirk);
 	tcase_add_test(b, d7_tisci_ranges_pick_an_owned_channel);
 	tcase_add_test(b, d7_direct_needs_a_board_configuration);
 	tcase_add_test(b, d8_close_unpairs_and_frees_direct);
@@ -970,6 +1141,7 @@ int main(void)
 	tcase_add_test(m, m4_bcdma_burst_zero_is_32_bytes);
 	tcase_add_test(m, m4_am654_has_no_burst_field);
 	tcase_add_test(m, m5_notdpkt_suppresses_the_tdcm);
+	tcase_add_test(m, m5_sr1_reset_keeps_the_udma_occupancy);
 	tcase_add_test(m, m6_retq_differs_from_tcq_is_flagged);
 	tcase_add_test(m, m9_channel_counts);
 	tcase_add_test(m, m10_channels_of_other_hosts_refused);
