@@ -107,100 +107,43 @@ static void copy_range(char *d, const char *s, size_t n, bool nt)
 
 /* ------------------------------------------------------------------ splits */
 
-/* A thread copies its own range in chunks of this many pages (256 KiB), fewer at its end. */
-#define OFL_POOL_OWN_PAGES 64u
-#define OFL_POOL_MIN_PAGES (OFL_POOL_CHUNK_MIN / 4096u)
-#define OFL_POOL_MAX_PAGES (OFL_POOL_CHUNK_MAX / 4096u)
-
-static inline uint64_t span_make(uint32_t front, uint32_t back)
-{
-	return (uint64_t)back << 32 | front;
-}
-
-/* Byte offset in the copy of page boundary `page` of the destination (0 and len at the ends). */
-static size_t page_off(const struct ofl_chunks *c, uint32_t page)
-{
-	size_t lead = (uintptr_t)c->dst & 4095u;
-
-	if (page == 0)
-		return 0;
-	if (page >= c->pages)
-		return c->len;
-	return (size_t)page * 4096u - lead;
-}
-
-/* Cut the copy into c->nranges ranges of whole pages (under mu, before the split opens). */
-static void ranges_init(struct ofl_split *sp)
-{
-	const struct ofl_chunks *c = &sp->c;
-
-	for (unsigned r = 0; r < c->nranges; r++) {
-		uint32_t a = (uint32_t)((uint64_t)c->pages * r / c->nranges);
-		uint32_t b = (uint32_t)((uint64_t)c->pages * (r + 1) / c->nranges);
-		atomic_store_explicit(&sp->range[r].span, span_make(a, b), memory_order_relaxed);
-	}
-}
-
 /*
- * Claim pages of range r: the owner takes up to OFL_POOL_OWN_PAGES from the
- * front (half of what is left once that is less, at least the minimum), a
- * thief half of what is left from the back (within the minimum and maximum
- * chunk), the whole rest when the minimum would remain. False if empty.
+ * Claim the next chunk of `c`: a 1/share part of what is left, between
+ * OFL_POOL_CHUNK_MIN and OFL_POOL_CHUNK_MAX, ending on a page boundary of
+ * the destination (so no two threads ever write the same cache line), the
+ * whole rest when less than the minimum would remain. False when nothing is
+ * left.
  */
-static bool range_claim(struct ofl_range *rg, bool owner, uint32_t *from, uint32_t *to)
+static bool claim(struct ofl_pool *p, const struct ofl_chunks *c, size_t *from, size_t *to)
 {
-	uint64_t s = atomic_load_explicit(&rg->span, memory_order_relaxed);
+	size_t off = atomic_load_explicit(&p->sp.next, memory_order_relaxed);
 
 	for (;;) {
-		uint32_t f = (uint32_t)s, b = (uint32_t)(s >> 32);
-		if (f >= b)
+		if (off >= c->len)
 			return false;
-		uint32_t left = b - f;
-		uint32_t take = owner ? OFL_MIN(OFL_POOL_OWN_PAGES, left / 2)
-				      : OFL_MIN(left / 2, (uint32_t)OFL_POOL_MAX_PAGES);
-		take = OFL_MAX(take, (uint32_t)OFL_POOL_MIN_PAGES);
-		if (left - OFL_MIN(take, left) < OFL_POOL_MIN_PAGES)
-			take = left;
-		uint64_t n = owner ? span_make(f + take, b) : span_make(f, b - take);
-		if (atomic_compare_exchange_weak_explicit(&rg->span, &s, n, memory_order_relaxed,
+		size_t want = OFL_MIN(OFL_MAX((c->len - off) / c->share, (size_t)OFL_POOL_CHUNK_MIN),
+				      (size_t)OFL_POOL_CHUNK_MAX);
+		size_t end = off + want;
+		uintptr_t e = ((uintptr_t)c->dst + end + 4095u) & ~(uintptr_t)4095u;
+		end = (size_t)(e - (uintptr_t)c->dst);
+		if (end >= c->len || c->len - end < OFL_POOL_CHUNK_MIN)
+			end = c->len;
+		if (atomic_compare_exchange_weak_explicit(&p->sp.next, &off, end, memory_order_relaxed,
 							  memory_order_relaxed)) {
-			*from = owner ? f : b - take;
-			*to = owner ? f + take : b;
+			*from = off;
+			*to = end;
 			return true;
 		}
 	}
 }
 
-/* Is any page of the split left to claim? */
-static bool split_has_work(const struct ofl_split *sp)
+/* Claim and copy chunks of `c` until none is left. */
+static void split_work(struct ofl_pool *p, const struct ofl_chunks *c)
 {
-	for (unsigned r = 0; r < sp->c.nranges; r++) {
-		uint64_t s = atomic_load_explicit(&sp->range[r].span, memory_order_relaxed);
-		if ((uint32_t)s < (uint32_t)(s >> 32))
-			return true;
-	}
-	return false;
-}
+	size_t a, b;
 
-/*
- * Copy what range `mine` holds (none: mine >= nranges), then steal from the
- * others, the next one first, until nothing is left.
- */
-static void split_work(struct ofl_pool *p, const struct ofl_chunks *c, unsigned mine)
-{
-	struct ofl_split *sp = &p->sp;
-	uint32_t a, b;
-
-	if (mine < c->nranges)
-		while (range_claim(&sp->range[mine], true, &a, &b))
-			copy_range(c->dst + page_off(c, a), c->src + page_off(c, a),
-				   page_off(c, b) - page_off(c, a), c->nt);
-	for (unsigned k = 1; k <= c->nranges; k++) {
-		unsigned v = (mine + k) % c->nranges;
-		while (range_claim(&sp->range[v], false, &a, &b))
-			copy_range(c->dst + page_off(c, a), c->src + page_off(c, a),
-				   page_off(c, b) - page_off(c, a), c->nt);
-	}
+	while (claim(p, c, &a, &b))
+		copy_range(c->dst + a, c->src + a, b - a, c->nt);
 }
 
 /*
@@ -317,7 +260,7 @@ static bool split_joinable(const struct ofl_pool *p, const struct ofl_pool_worke
 {
 	return p->sp.open && (w->cpu < 0 || w->cpu != p->sp.leader_cpu) &&
 	       atomic_load_explicit(&p->sp.helpers, memory_order_relaxed) + 1 < p->ncpu &&
-	       split_has_work(&p->sp);
+	       atomic_load_explicit(&p->sp.next, memory_order_relaxed) < p->sp.c.len;
 }
 
 /*
@@ -329,12 +272,10 @@ static void split_help(struct ofl_pool *p, struct ofl_pool_worker *w)
 {
 	struct ofl_chunks c = p->sp.c; /* stays put until we leave */
 
-	unsigned mine = atomic_fetch_add_explicit(&p->sp.joined, 1, memory_order_relaxed);
-
 	atomic_fetch_add_explicit(&p->sp.helpers, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&p->mu);
 	long before = preemptions();
-	split_work(p, &c, mine);
+	split_work(p, &c);
 	pthread_mutex_lock(&p->mu);
 	if (atomic_fetch_sub_explicit(&p->sp.helpers, 1, memory_order_relaxed) == 1 &&
 	    p->sp.leader_waits)
@@ -356,53 +297,49 @@ static inline bool pool_ready(struct ofl_pool *p)
 	return s == 0 && pool_start(p);
 }
 
-/* How many workers on another CPU than `cpu` are free to help a split (not contended)? */
-static unsigned helpers_available(const struct ofl_pool *p, int cpu)
+/* Is some worker on another CPU than `cpu` free to help a split (not contended)? */
+static bool helper_available(const struct ofl_pool *p, int cpu)
 {
 	uint64_t now = ofl_now_ns();
-	unsigned n = 0;
 
 	for (unsigned i = 0; i < p->started; i++) {
 		const struct ofl_pool_worker *w = &p->w[i];
-		n += (w->cpu < 0 || w->cpu != cpu) && worker_free(w, now);
+		if ((w->cpu < 0 || w->cpu != cpu) && worker_free(w, now))
+			return true;
 	}
-	return n;
+	return false;
 }
 
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 {
 	/* Not split: plain memcpy, which picks its own stores for the whole length. */
-	if (len < p->split_min || len > (size_t)UINT32_MAX * 4096u / 2 || !pool_ready(p) ||
+	if (len < p->split_min || !pool_ready(p) ||
 	    atomic_exchange_explicit(&p->split_busy, true, memory_order_acquire)) {
 		memcpy(dst, src, len);
 		return;
 	}
 	int cpu = sched_getcpu();
-	unsigned helpers = OFL_MIN(helpers_available(p, cpu), p->ncpu - 1);
-	if (!helpers) {
+	if (!helper_available(p, cpu)) {
 		/* every helper's CPU is taken: waiting for one would cost more than it gives */
 		atomic_store_explicit(&p->split_busy, false, memory_order_release);
 		memcpy(dst, src, len);
 		return;
 	}
 	struct ofl_split *sp = &p->sp;
-	struct ofl_chunks c = {
-		.dst = dst, .src = src, .len = len, .nt = len >= p->nt_min, .nranges = 1 + helpers,
-		.pages = (uint32_t)((len + ((uintptr_t)dst & 4095u) + 4095u) / 4096u),
-	};
+	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .share = 2 * p->ncpu,
+				.nt = len >= p->nt_min };
 
 	pthread_mutex_lock(&p->mu);
 	sp->c = c;
 	sp->leader_cpu = cpu;
-	ranges_init(sp);
-	atomic_store_explicit(&sp->joined, 1, memory_order_relaxed); /* range 0 is the leader's */
+	atomic_store_explicit(&sp->next, 0, memory_order_relaxed);
 	sp->open = true;
 	struct ofl_pool_worker *wake[OFL_POOL_MAX_THREADS];
 	unsigned nwake = post_work(p, p->ncpu - 1, sp->leader_cpu, false, wake);
 	pthread_mutex_unlock(&p->mu);
 	wake_workers(wake, nwake);
 
-	split_work(p, &c, 0);
+	split_work(p, &c);
 
 	/* Every chunk is claimed; wait for helpers still copying theirs. */
 	spin_until_zero(&sp->helpers);
@@ -703,9 +640,7 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 	atomic_init(&p->state, p->nthreads ? 0 : 2);
 	atomic_init(&p->split_busy, false);
 	atomic_init(&p->work_seq, 0);
-	atomic_init(&p->sp.joined, 0);
-	for (unsigned r = 0; r < OFL_POOL_MAX_THREADS; r++)
-		atomic_init(&p->sp.range[r].span, 0);
+	atomic_init(&p->sp.next, 0);
 	atomic_init(&p->sp.helpers, 0);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		for (int c = 0; c < CPU_SETSIZE && p->ncpus_set < OFL_POOL_MAX_THREADS; c++)

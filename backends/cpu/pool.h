@@ -4,20 +4,16 @@
  * and run the asynchronous queues' big batches.
  *
  * Two kinds of work, both without allocation:
- *  - a split: one large copy cut into one contiguous range per thread that
- *    may take part (the thread which asked for it, the leader, has the
- *    first; each worker that joins takes the next). A thread copies its own
- *    range front to back in chunks, then steals from the back of the
- *    others' in chunks of half what is left there (64 KiB at the end, so
- *    nobody waits long for the last one). Each thread thus copies the same
- *    part of a buffer copied again and again, which its caches keep, and a
- *    worker that wakes late costs nothing but its share: the leader starts
- *    at once and takes over the ranges nobody came for. At most one split
- *    runs at a time; a leader that finds the pool busy copies alone. A
- *    worker whose CPU another task wants (it was preempted, or a
- *    sched_yield() gave its CPU away) stays out of splits for a while: the
- *    leader would wait for its chunk while it does not run, so the leader
- *    copies alone instead.
+ *  - a split: one large copy cut into page-aligned chunks that the thread
+ *    which asked for it (the leader) and idle workers claim one at a time
+ *    from an atomic offset, each a share of what is left (guided: large
+ *    first, 64 KiB at the end, so that nobody waits long for the last
+ *    one). The leader starts copying at once, so a worker that wakes late
+ *    costs nothing but its share; at most one split runs at a time, and a
+ *    leader that finds the pool busy copies alone. A worker whose CPU
+ *    another task wants (it was preempted, or a sched_yield() gave its CPU
+ *    away) stays out of splits for a while: the leader would wait for its
+ *    chunk while it does not run, so the leader copies alone instead.
  *  - a queue batch: the jobs of one offload_queue that one worker (the
  *    runner) copies in enqueue order, leading a split for each large job, and
  *    publishes as finished one by one.
@@ -42,18 +38,8 @@ struct ofl_chunks {
 	char *dst;
 	const char *src;
 	size_t len;
-	uint32_t pages;        /* 4 KiB pages of dst the copy touches (the first may be partial) */
-	unsigned nranges;      /* the leader's and one per worker expected */
+	unsigned share;        /* a claim takes 1/share of what is left (2 x threads) */
 	bool nt;               /* copy with non-temporal stores */
-};
-
-/*
- * One thread's range of a split, in pages of the destination: what is not
- * claimed yet is [front, back), front in the low 32 bits, back in the high.
- * The owner claims at the front, the others steal at the back, both by CAS.
- */
-struct ofl_range {
-	_Alignas(64) atomic_uint_fast64_t span;
 };
 
 /* The split in flight; open, leader_waits and c change under ofl_pool::mu. */
@@ -62,9 +48,8 @@ struct ofl_split {
 	int leader_cpu;        /* where the leader runs: a helper there would only take turns */
 	bool open;             /* helpers may join */
 	bool leader_waits;     /* the leader sleeps on done_cv */
-	atomic_uint joined;    /* ranges handed out: 0 is the leader's, helpers take 1, 2, .. */
+	atomic_size_t next;    /* offset of the first byte nobody claimed */
 	atomic_uint helpers;   /* workers inside the split */
-	struct ofl_range range[OFL_POOL_MAX_THREADS];
 };
 
 /* One worker thread, pinned to one CPU. */
