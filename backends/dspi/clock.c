@@ -25,6 +25,7 @@
 
 #include "dspi.h"
 #include "platform/sysfs.h"
+#include "util/env.h"
 
 static bool number(const char *s, uint64_t *v)
 {
@@ -91,15 +92,15 @@ int dspi_clock_from_dt(const void *fdt, int node, bool twin, uint64_t *hz, char 
 int dspi_clock_rate(struct offload_ctx *ctx, int node, bool sim, uint64_t *hz, char *how, size_t hl)
 {
 	const void *fdt = ofl_drv(ctx)->dt.fdt;
-	const char *env = (ofl_drv(ctx)->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_CLOCK_HZ");
 	char dt[OFL_REASON_LEN], path[OFL_DT_PATH_LEN], pdev[128], file[PATH_MAX_OFL];
 	uint64_t v;
+	/* the one parser and range of every OFFLOAD_* variable (src/util/env.c) */
+	int e = (ofl_drv(ctx)->flags & OFFLOAD_CTX_NO_ENV) ? 0
+		: ofl_env_uint("OFFLOAD_DSPI_CLOCK_HZ", &v, how, hl);
 
-	if (env && *env) {
-		if (!number(env, &v) || v == 0 || v > 4000000000ull) {
-			snprintf(how, hl, "OFFLOAD_DSPI_CLOCK_HZ=\"%s\" is not a rate in Hz", env);
-			return -EINVAL;
-		}
+	if (e < 0)
+		return e;
+	if (e == 1) {
 		*hz = v;
 		snprintf(how, hl, "%llu Hz from OFFLOAD_DSPI_CLOCK_HZ", (unsigned long long)v);
 		return 0;

@@ -36,6 +36,7 @@
 
 #include "dspi.h"
 #include "platform/sysfs.h"
+#include "util/env.h"
 
 /* Polls give up after this long, or 8 x a batch's wire time if longer. */
 #define DSPI_TIMEOUT_FLOOR_NS (50u * 1000u * 1000u)
@@ -84,17 +85,19 @@ static bool user_space_driver(const char *drv)
 static enum dspi_flow choose_flow(const struct offload_ctx *ctx, const struct dspi_devtype *t,
 				  char *note, size_t nl)
 {
-	const char *env = (ofl_drv_c(ctx)->flags & OFFLOAD_CTX_NO_ENV) ? NULL : getenv("OFFLOAD_DSPI_MODE");
+	const char *env = NULL;
 	bool xspi = t->xspi_regs;
 
+	/* "eoq" or "xspi" when set: the open refused any other value (src/util/env.c) */
+	if (!(ofl_drv_c(ctx)->flags & OFFLOAD_CTX_NO_ENV) &&
+	    ofl_env_word("OFFLOAD_DSPI_MODE", &env, note, nl) != 1)
+		env = NULL;
 	note[0] = '\0';
 	if (env && strcmp(env, "eoq") == 0) {
 		snprintf(note, nl, " (OFFLOAD_DSPI_MODE=eoq)");
 		return DSPI_FLOW_EOQ;
 	}
-	if (env && *env && strcmp(env, "xspi") != 0)
-		snprintf(note, nl, " (OFFLOAD_DSPI_MODE=\"%s\" ignored: use xspi or eoq)", env);
-	else if (env && *env && !xspi)
+	if (env && !xspi)
 		snprintf(note, nl, " (OFFLOAD_DSPI_MODE=xspi ignored: this devtype has no XSPI registers)");
 	return xspi ? DSPI_FLOW_XSPI : DSPI_FLOW_EOQ;
 }
