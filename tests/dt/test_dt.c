@@ -578,9 +578,8 @@ static void judge(const unsigned char *b, size_t len, const char *name, size_t o
 	/* Debian 12's libfdt reads the reservation map with 64-bit loads wherever the
 	 * header puts it: a map off 8-byte alignment is a bus error on armhf (seen
 	 * under qemu-arm), so there the judge's verdict is the alignment refusal. */
-	uint32_t rsv = len >= 20 ? (uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 |
-					   (uint32_t)b[18] << 8 | b[19] : 0;
-	int lib = len < 40 ? -FDT_ERR_TRUNCATED : rsv % 8 ? -FDT_ERR_ALIGNMENT : fdt_check_full(c, len);
+	int lib = len < 40 ? -FDT_ERR_TRUNCATED
+		  : fdt_off_mem_rsvmap(c) % 8 ? -FDT_ERR_ALIGNMENT : fdt_check_full(c, len);
 	int ours = ofl_dt_validate(c, len, err, sizeof(err));
 	if (lib < 0 && ours == 0 && libfdt_only++ < 5)
 		fprintf(stderr, "%s: word 0x%zx = 0x%08x: libfdt says %s, ofl_dt_validate() took it\n",
