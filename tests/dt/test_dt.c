@@ -579,7 +579,7 @@ static void judge(const unsigned char *b, size_t len, const char *name, size_t o
 	 * header puts it: a map off 8-byte alignment is a bus error on armhf (seen
 	 * under qemu-arm), so there the judge's verdict is the alignment refusal. */
 	int lib = len < 40 ? -FDT_ERR_TRUNCATED
-		  : fdt_off_mem_rsvmap(c) % 8 ? -FDT_ERR_ALIGNMENT : fdt_check_full(c, len);
+		  : fdt_off_mem_rsvmap((const void *)c) % 8 ? -FDT_ERR_ALIGNMENT : fdt_check_full(c, len);
 	int ours = ofl_dt_validate(c, len, err, sizeof(err));
 	if (lib < 0 && ours == 0 && libfdt_only++ < 5)
 		fprintf(stderr, "%s: word 0x%zx = 0x%08x: libfdt says %s, ofl_dt_validate() took it\n",
