@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * offloadctl doctor's dmaengine finding (src/offloadctl/cmd_doctor.c, linked
+ * in) against the /dev/offload_dma stand-in: the module missing (how to load
+ * and build it), the device not accessible (the udev rule), a module of
+ * another ABI (a warning), and a working module (its controllers, the
+ * threshold not yet measured).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fakedma.h"
+#include "testutil.h"
+
+struct result {
+	int code;
+	char *out;
+};
+
+static char *slurp(FILE *f)
+{
+	fflush(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)n + 1);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq((long)fread(s, 1, (size_t)n, f), n);
+	fclose(f);
+	return s;
+}
+
+/* "offloadctl --dtb none --backends cpu,dmaengine doctor" in this process. */
+static struct result doctor(void)
+{
+	char *argv[] = { (char *)"doctor", NULL };
+	struct result r;
+	FILE *fo = tmpfile(), *fe = tmpfile();
+
+	ck_assert(fo && fe);
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(fileno(fo), 1);
+	dup2(fileno(fe), 2);
+	struct cli cli = { .prog = "offloadctl", .cmd = "doctor", .dtb = "none", .backends = "cpu,dmaengine" };
+	r.code = cmd_doctor(&cli, 1, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	r.out = slurp(fo);
+	free(slurp(fe));
+	return r;
+}
+
+START_TEST(doctor_module_missing)
+{
+	fake_dma_install(NULL);
+	struct result r = doctor();
+	ck_assert_msg(strstr(r.out, "info: the offload_dma kernel module is not loaded") &&
+			      strstr(r.out, "[dmaengine-module-missing]") &&
+			      strstr(r.out, "sudo modprobe offload_dma") &&
+			      strstr(r.out, "make -C kmod && sudo make -C kmod install && sudo depmod"),
+		      "%s", r.out);
+	free(r.out);
+}
+END_TEST
+
+START_TEST(doctor_not_accessible)
+{
+	struct fake_dma_cfg c;
+	fake_dma_cfg_default(&c, 1, "offload-dma-fake", "dma-fake.0", "");
+	c.eacces = true;
+	fake_dma_install(&c);
+	struct result r = doctor();
+	ck_assert_int_eq(r.code, 1);
+	ck_assert_msg(strstr(r.out, "warning: /dev/offload_dma exists but this user may not open it") &&
+			      strstr(r.out, "[dmaengine-no-access]") &&
+			      strstr(r.out, "KERNEL==\"offload_dma\", GROUP=\"dma\", MODE=\"0660\"") &&
+			      strstr(r.out, "Permission denied"),
+		      "%s", r.out);
+	free(r.out);
+}
+END_TEST
+
+START_TEST(doctor_abi_mismatch)
+{
+	struct fake_dma_cfg c;
+	fake_dma_cfg_default(&c, 1, "offload-dma-fake", "dma-fake.0", "");
+	c.ver.abi_major = 2;
+	fake_dma_install(&c);
+	struct result r = doctor();
+	ck_assert_int_eq(r.code, 1);
+	ck_assert_msg(strstr(r.out, "warning: /dev/offload_dma is there but cannot be used") &&
+			      strstr(r.out, "ABI 2.0"), "%s", r.out);
+	free(r.out);
+}
+END_TEST
+
+START_TEST(doctor_working_module)
+{
+	struct fake_dma_cfg c;
+	fake_dma_cfg_default(&c, 2, "offload-dma-fake", "dma-fake.0", "");
+	fake_dma_install(&c);
+	unsetenv("OFFLOAD_DMAENGINE_THRESHOLD");
+	setenv("OFFLOAD_DMAENGINE_CONF", "/nonexistent/dmaengine.conf", 1);
+	struct result r = doctor();
+	ck_assert_int_eq(r.code, 0);
+	ck_assert_msg(strstr(r.out, "info: offload_memcpy reaches 1 DMA controller through the "
+				    "kernel's dmaengine (offload_dma) [dmaengine-channels]") &&
+			      strstr(r.out, "dma0chan0,dma0chan1") &&
+			      strstr(r.out, "offloadctl bench memcpy --ab cpu,dmaengine --write-threshold"),
+		      "%s", r.out);
+	free(r.out);
+	unsetenv("OFFLOAD_DMAENGINE_CONF");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("doctor_dmaengine");
+	TCase *t = tcase_create("stand-in");
+	tcase_add_test(t, doctor_module_missing);
+	tcase_add_test(t, doctor_not_accessible);
+	tcase_add_test(t, doctor_abi_mismatch);
+	tcase_add_test(t, doctor_working_module);
+	suite_add_tcase(s, t);
+	return test_run(s);
+}
