@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * offloadctl doctor's dmaengine finding (src/offloadctl/cmd_doctor.c, linked
+ * offloadctl's dmaengine parts, their code linked in: bench memcpy --ab's
+ * crossover and the threshold file it writes (read back by the library), and
+ * doctor's dmaengine finding (src/offloadctl/cmd_doctor.c, linked
  * in) against the /dev/offload_dma stand-in: the module missing (how to load
  * and build it), the device not accessible (the udev rule), a module of
  * another ABI (a warning), and a working module (its controllers, the
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_ab.h"
 #include "cli.h"
 #include "fakedma.h"
 #include "testutil.h"
@@ -123,10 +126,75 @@ START_TEST(doctor_working_module)
 }
 END_TEST
 
+START_TEST(crossover_is_from_where_b_always_wins)
+{
+	static const double a[] = { 10, 10, 10, 10, 10 };
+	static const double b1[] = { 20, 5, 20, 5, 5 }, b2[] = { 5, 5, 5, 5, 5 }, b3[] = { 5, 5, 5, 5, 20 };
+	static const double b4[] = { 20, 20, 20, 20, 10 }; /* a tie is not a win */
+	ck_assert_uint_eq(ab_crossover(a, b1, 5), 3);
+	ck_assert_uint_eq(ab_crossover(a, b2, 5), 0);
+	ck_assert_uint_eq(ab_crossover(a, b3, 5), 5);
+	ck_assert_uint_eq(ab_crossover(a, b4, 5), 5);
+}
+END_TEST
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	return slurp(f);
+}
+
+START_TEST(threshold_file_written_and_read)
+{
+	char path[] = "/tmp/test_ab_conf_XXXXXX", err[256];
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	const char old[] = "# mine\n* 999\noffload-dma-fake 100\nbcm2835-dma 5\n";
+	ck_assert_int_eq(write(fd, old, sizeof(old) - 1), (ssize_t)sizeof(old) - 1);
+	close(fd);
+	ck_assert_int_eq(ab_write_threshold(path, "offload-dma-fake", 8192, err, sizeof(err)), 0);
+	char *text = read_all(path);
+	ck_assert_str_eq(text, "# mine\n* 999\nbcm2835-dma 5\noffload-dma-fake 8192\n");
+	free(text);
+	/* the library reads it */
+	struct fake_dma_cfg c;
+	fake_dma_cfg_default(&c, 1, "offload-dma-fake", "dma-fake.0", "");
+	fake_dma_install(&c);
+	unsetenv("OFFLOAD_DMAENGINE_THRESHOLD");
+	setenv("OFFLOAD_DMAENGINE_CONF", path, 1);
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.backends = "cpu,dmaengine";
+	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
+	struct offload_dev_info info;
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	ck_assert_int_ge(d, 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, d, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.threshold_bytes, 8192);
+	offload_ctx_free(ctx);
+	unsetenv("OFFLOAD_DMAENGINE_CONF");
+	/* a file that does not exist yet gets a header and the line */
+	unlink(path);
+	ck_assert_int_eq(ab_write_threshold(path, "k3-udma", 131072, err, sizeof(err)), 0);
+	text = read_all(path);
+	ck_assert_msg(strstr(text, "\nk3-udma 131072\n") && text[0] == '#', "%s", text);
+	free(text);
+	unlink(path);
+	/* an unwritable place says so */
+	ck_assert_int_lt(ab_write_threshold("/nonexistent-dir/x.conf", "k3-udma", 1, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "/nonexistent-dir/x.conf.new"), "%s", err);
+}
+END_TEST
+
 int main(void)
 {
-	Suite *s = suite_create("doctor_dmaengine");
+	Suite *s = suite_create("offloadctl_dmaengine");
 	TCase *t = tcase_create("stand-in");
+	tcase_add_test(t, crossover_is_from_where_b_always_wins);
+	tcase_add_test(t, threshold_file_written_and_read);
 	tcase_add_test(t, doctor_module_missing);
 	tcase_add_test(t, doctor_not_accessible);
 	tcase_add_test(t, doctor_abi_mismatch);
