@@ -31,6 +31,19 @@ static offload_ctx *open_none(void)
 	return test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, "cpu,dmaengine");
 }
 
+/* The stand-in's usual configuration: n channels of a test engine without a node. */
+static void cfg(struct fake_dma_cfg *c, unsigned n)
+{
+	fake_dma_cfg_default(c, n, FAKE_DRIVER, "dma-fake.0", "");
+}
+
+/* Install c and open a context without a device tree on it. */
+static offload_ctx *install_open(const struct fake_dma_cfg *c)
+{
+	fake_dma_install(c);
+	return open_none();
+}
+
 static int dev_by_kind(offload_ctx *ctx, const char *kind, struct offload_dev_info *out)
 {
 	for (int i = 0; i < offload_dev_count(ctx); i++) {
@@ -78,10 +91,9 @@ END_TEST
 START_TEST(not_accessible_says_udev)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 1);
 	c.eacces = true;
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	const char *why;
 	ck_assert_int_eq(offload_backend_status(ctx, "dmaengine", &why), 0);
 	ck_assert_msg(strstr(why, "Permission denied") && strstr(why, "udev rule"), "%s", why);
@@ -92,11 +104,10 @@ END_TEST
 START_TEST(abi_mismatch_listed_unusable)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 1);
 	c.ver.abi_major = 2;
 	c.ver.abi_minor = 3;
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	struct offload_dev_info info;
 	int d = dev_by_kind(ctx, "dmaengine", &info);
 	ck_assert_int_ge(d, 0);
@@ -118,9 +129,8 @@ END_TEST
 START_TEST(no_channels_is_absence)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 0, FAKE_DRIVER, "dma-fake.0", "");
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	cfg(&c, 0);
+	offload_ctx *ctx = install_open(&c);
 	const char *why;
 	ck_assert_int_eq(offload_backend_status(ctx, "dmaengine", &why), 0);
 	ck_assert_msg(strstr(why, "no memcpy-capable dmaengine channel"), "%s", why);
@@ -139,8 +149,7 @@ START_TEST(one_device_per_controller)
 	snprintf(c.ch[2].device, sizeof(c.ch[2].device), "dma-fake.0");
 	snprintf(c.ch[2].driver, sizeof(c.ch[2].driver), FAKE_DRIVER);
 	c.ch[2].of_path[0] = '\0';
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	int a = offload_dev_find(ctx, "fe007000.dma-controller"), b = offload_dev_find(ctx, "dma-fake.0");
 	ck_assert_int_ge(a, 0);
 	ck_assert_int_ge(b, 0);
@@ -246,10 +255,9 @@ START_TEST(memcpy_sizes_and_alignments)
 					(3u << 20) + 5 };
 	static const size_t offs[] = { 0, 1, 3, 4, 63, 4093 };
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 1);
 	c.ch[0].copy_align = 4;
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	int d = offload_dev_find(ctx, "dma-fake.0");
 	ck_assert_int_ge(d, 0);
 	size_t cap = (4u << 20) + 8192;
@@ -291,10 +299,9 @@ END_TEST
 START_TEST(engine_and_cpu_bytes_counted)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 1);
 	c.ch[0].copy_align = 4;
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	int d = offload_dev_find(ctx, "dma-fake.0");
 	uint8_t *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(p, MAP_FAILED);
@@ -314,10 +321,9 @@ END_TEST
 START_TEST(long_copy_one_batch)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 1);
 	c.info.max_copy_bytes = 1u << 20;
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	int d = offload_dev_find(ctx, "dma-fake.0");
 	size_t len = (3u << 20) + (1u << 19);
 	uint8_t *s = malloc(len), *t = malloc(len);
@@ -336,9 +342,8 @@ END_TEST
 START_TEST(threshold_default_and_auto)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	cfg(&c, 1);
+	offload_ctx *ctx = install_open(&c);
 	struct offload_dev_info info;
 	int d = dev_by_kind(ctx, "dmaengine", &info);
 	ck_assert_int_ge(d, 0);
@@ -365,7 +370,7 @@ START_TEST(threshold_from_measurement_file)
 	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
 	close(fd);
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 1);
 	fake_dma_install(&c);
 	setenv("OFFLOAD_DMAENGINE_CONF", path, 1);
 	offload_ctx *ctx = offload_ctx_new();
@@ -402,7 +407,7 @@ END_TEST
 static offload_ctx *open_failing(int32_t status, uint32_t detail, bool half, int *dev)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 1);
 	c.fail_status = status;
 	c.fail_detail = detail;
 	c.fail_half = half;
@@ -410,8 +415,7 @@ static offload_ctx *open_failing(int32_t status, uint32_t detail, bool half, int
 	c.stall = status == -ETIMEDOUT;
 	if (c.stall)
 		c.fail_status = 0;
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	*dev = offload_dev_find(ctx, "dma-fake.0");
 	ck_assert_int_ge(*dev, 0);
 	return ctx;
@@ -488,9 +492,8 @@ END_TEST
 START_TEST(unmapped_memory_is_efault)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 1, FAKE_DRIVER, "dma-fake.0", "");
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	cfg(&c, 1);
+	offload_ctx *ctx = install_open(&c);
 	int d = offload_dev_find(ctx, "dma-fake.0");
 	uint8_t *p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(p, MAP_FAILED);
@@ -512,10 +515,9 @@ END_TEST
 START_TEST(queue_batches_and_statuses)
 {
 	struct fake_dma_cfg c;
-	fake_dma_cfg_default(&c, 2, FAKE_DRIVER, "dma-fake.0", "");
+	cfg(&c, 2);
 	c.info.max_inflight = 16;
-	fake_dma_install(&c);
-	offload_ctx *ctx = open_none();
+	offload_ctx *ctx = install_open(&c);
 	int d = offload_dev_find(ctx, "dma-fake.0");
 	struct offload_queue_opts o;
 	offload_queue_opts_init(&o);

@@ -15,64 +15,43 @@
 #include <unistd.h>
 
 #include "bench_ab.h"
+#include "capture.h"
 #include "cli.h"
 #include "fakedma.h"
 #include "testutil.h"
 
 struct result {
 	int code;
-	char *out;
+	char out[16384];
 };
 
-static char *slurp(FILE *f)
+static int run_doctor(void *arg)
 {
-	fflush(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *s = calloc(1, (size_t)n + 1);
-	ck_assert_ptr_nonnull(s);
-	ck_assert_int_eq((long)fread(s, 1, (size_t)n, f), n);
-	fclose(f);
-	return s;
+	(void)arg;
+	char *argv[] = { (char *)"doctor", NULL };
+	struct cli cli = { .prog = "offloadctl", .cmd = "doctor", .dtb = "none", .backends = "cpu,dmaengine" };
+	return cmd_doctor(&cli, 1, argv);
 }
 
 /* "offloadctl --dtb none --backends cpu,dmaengine doctor" in this process. */
-static struct result doctor(void)
+static struct result *doctor(void)
 {
-	char *argv[] = { (char *)"doctor", NULL };
-	struct result r;
-	FILE *fo = tmpfile(), *fe = tmpfile();
+	static struct result r;
+	static char err[4096];
 
-	ck_assert(fo && fe);
-	fflush(stdout);
-	fflush(stderr);
-	int so = dup(1), se = dup(2);
-	dup2(fileno(fo), 1);
-	dup2(fileno(fe), 2);
-	struct cli cli = { .prog = "offloadctl", .cmd = "doctor", .dtb = "none", .backends = "cpu,dmaengine" };
-	r.code = cmd_doctor(&cli, 1, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	r.out = slurp(fo);
-	free(slurp(fe));
-	return r;
+	r.code = capture(run_doctor, NULL, r.out, sizeof(r.out), err, sizeof(err));
+	return &r;
 }
 
 START_TEST(doctor_module_missing)
 {
 	fake_dma_install(NULL);
-	struct result r = doctor();
-	ck_assert_msg(strstr(r.out, "info: the offload_dma kernel module is not loaded") &&
-			      strstr(r.out, "[dmaengine-module-missing]") &&
-			      strstr(r.out, "sudo modprobe offload_dma") &&
-			      strstr(r.out, "make -C kmod && sudo make -C kmod install && sudo depmod"),
-		      "%s", r.out);
-	free(r.out);
+	struct result *r = doctor();
+	ck_assert_msg(strstr(r->out, "info: the offload_dma kernel module is not loaded") &&
+			      strstr(r->out, "[dmaengine-module-missing]") &&
+			      strstr(r->out, "sudo modprobe offload_dma") &&
+			      strstr(r->out, "make -C kmod && sudo make -C kmod install && sudo depmod"),
+		      "%s", r->out);
 }
 END_TEST
 
@@ -82,14 +61,13 @@ START_TEST(doctor_not_accessible)
 	fake_dma_cfg_default(&c, 1, "offload-dma-fake", "dma-fake.0", "");
 	c.eacces = true;
 	fake_dma_install(&c);
-	struct result r = doctor();
-	ck_assert_int_eq(r.code, 1);
-	ck_assert_msg(strstr(r.out, "warning: /dev/offload_dma exists but this user may not open it") &&
-			      strstr(r.out, "[dmaengine-no-access]") &&
-			      strstr(r.out, "KERNEL==\"offload_dma\", GROUP=\"dma\", MODE=\"0660\"") &&
-			      strstr(r.out, "Permission denied"),
-		      "%s", r.out);
-	free(r.out);
+	struct result *r = doctor();
+	ck_assert_int_eq(r->code, 1);
+	ck_assert_msg(strstr(r->out, "warning: /dev/offload_dma exists but this user may not open it") &&
+			      strstr(r->out, "[dmaengine-no-access]") &&
+			      strstr(r->out, "KERNEL==\"offload_dma\", GROUP=\"dma\", MODE=\"0660\"") &&
+			      strstr(r->out, "Permission denied"),
+		      "%s", r->out);
 }
 END_TEST
 
@@ -99,11 +77,10 @@ START_TEST(doctor_abi_mismatch)
 	fake_dma_cfg_default(&c, 1, "offload-dma-fake", "dma-fake.0", "");
 	c.ver.abi_major = 2;
 	fake_dma_install(&c);
-	struct result r = doctor();
-	ck_assert_int_eq(r.code, 1);
-	ck_assert_msg(strstr(r.out, "warning: /dev/offload_dma is there but cannot be used") &&
-			      strstr(r.out, "ABI 2.0"), "%s", r.out);
-	free(r.out);
+	struct result *r = doctor();
+	ck_assert_int_eq(r->code, 1);
+	ck_assert_msg(strstr(r->out, "warning: /dev/offload_dma is there but cannot be used") &&
+			      strstr(r->out, "ABI 2.0"), "%s", r->out);
 }
 END_TEST
 
@@ -114,14 +91,13 @@ START_TEST(doctor_working_module)
 	fake_dma_install(&c);
 	unsetenv("OFFLOAD_DMAENGINE_THRESHOLD");
 	setenv("OFFLOAD_DMAENGINE_CONF", "/nonexistent/dmaengine.conf", 1);
-	struct result r = doctor();
-	ck_assert_int_eq(r.code, 0);
-	ck_assert_msg(strstr(r.out, "info: offload_memcpy reaches 1 DMA controller through the "
+	struct result *r = doctor();
+	ck_assert_int_eq(r->code, 0);
+	ck_assert_msg(strstr(r->out, "info: offload_memcpy reaches 1 DMA controller through the "
 				    "kernel's dmaengine (offload_dma) [dmaengine-channels]") &&
-			      strstr(r.out, "dma0chan0,dma0chan1") &&
-			      strstr(r.out, "offloadctl bench memcpy --ab cpu,dmaengine --write-threshold"),
-		      "%s", r.out);
-	free(r.out);
+			      strstr(r->out, "dma0chan0,dma0chan1") &&
+			      strstr(r->out, "offloadctl bench memcpy --ab cpu,dmaengine --write-threshold"),
+		      "%s", r->out);
 	unsetenv("OFFLOAD_DMAENGINE_CONF");
 }
 END_TEST
@@ -140,9 +116,11 @@ END_TEST
 
 static char *read_all(const char *path)
 {
+	static char buf[4096];
 	FILE *f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
-	return slurp(f);
+	capture_slurp(f, buf, sizeof(buf));
+	return buf;
 }
 
 START_TEST(threshold_file_written_and_read)
@@ -156,7 +134,6 @@ START_TEST(threshold_file_written_and_read)
 	ck_assert_int_eq(ab_write_threshold(path, "offload-dma-fake", 8192, err, sizeof(err)), 0);
 	char *text = read_all(path);
 	ck_assert_str_eq(text, "# mine\n* 999\nbcm2835-dma 5\noffload-dma-fake 8192\n");
-	free(text);
 	/* the library reads it */
 	struct fake_dma_cfg c;
 	fake_dma_cfg_default(&c, 1, "offload-dma-fake", "dma-fake.0", "");
@@ -181,7 +158,6 @@ START_TEST(threshold_file_written_and_read)
 	ck_assert_int_eq(ab_write_threshold(path, "k3-udma", 131072, err, sizeof(err)), 0);
 	text = read_all(path);
 	ck_assert_msg(strstr(text, "\nk3-udma 131072\n") && text[0] == '#', "%s", text);
-	free(text);
 	unlink(path);
 	/* an unwritable place says so */
 	ck_assert_int_lt(ab_write_threshold("/nonexistent-dir/x.conf", "k3-udma", 1, err, sizeof(err)), 0);
