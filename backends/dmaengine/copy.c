@@ -261,13 +261,21 @@ static int ship(struct offload_queue *q, uint32_t end)
 		struct offload_dma_submit sub = { .copies = (uint64_t)(uintptr_t)b->cp, .count = n };
 		if (ioctl(b->fd, OFFLOAD_DMA_IOC_SUBMIT, &sub) < 0) {
 			int r = -errno;
-			if (r == -EAGAIN)
+			if (r == -EAGAIN && b->sent != q->done)
 				return 0; /* in flight at the limit: progress() ships the rest */
-			/* the batch itself was refused: every job of it fails with that errno */
+			if (r == -EAGAIN)
+				/* none of ours in flight: other files hold the module's total pins */
+				return ofl_err(q->ctx, -EBUSY, "dmaengine queue: the module takes no copy "
+					       "now (max_pinned_total_mb is held by other files); retry");
+			/*
+			 * The batch itself was refused: every job of it fails with that
+			 * errno, each in its completion (the jobs count as started).
+			 */
 			for (uint32_t k = 0; k < n; k++)
 				finish(q, b->sent++, r);
-			return ofl_err(q->ctx, r, "dmaengine queue: OFFLOAD_DMA_IOC_SUBMIT: %s (%s)",
-				       strerror(-r), ofl_dmae_why(sub.detail));
+			(void)ofl_err(q->ctx, r, "dmaengine queue: OFFLOAD_DMA_IOC_SUBMIT: %s (%s)",
+				      strerror(-r), ofl_dmae_why(sub.detail));
+			return 0;
 		}
 		b->sent += sub.submitted;
 		if (sub.submitted < n)

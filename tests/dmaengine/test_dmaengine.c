@@ -570,6 +570,40 @@ START_TEST(queue_batches_and_statuses)
 }
 END_TEST
 
+/*
+ * The module takes no copy although none of ours is in flight (SUBMIT's
+ * EAGAIN for the first copy: the pins of all files are taken): the queue
+ * says -EBUSY instead of waiting for a completion that cannot come, and a
+ * synchronous copy the library placed runs on the CPU, saying so.
+ */
+START_TEST(module_full_is_ebusy)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.info.max_pinned_bytes = 8192; /* max_copy_bytes stays larger: as when other files hold the pins */
+	offload_ctx *ctx = install_open(&c);
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	static uint8_t s[65536], t[65536];
+	fill(s, sizeof(s), 4);
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -EBUSY, "limits");
+	struct offload_result res;
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, sizeof(s), &res), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_ne(res.flags & OFFLOAD_RES_FALLBACK, 0);
+	ck_assert_int_eq(memcmp(s, t, sizeof(s)), 0);
+	struct offload_queue_opts o;
+	offload_queue_opts_init(&o);
+	o.depth = 4;
+	o.dev = d;
+	offload_queue *q;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	ck_assert_int_ge(offload_queue_copy(q, t, s, sizeof(s), 1), 0);
+	ck_assert_err(ctx, offload_queue_submit(q), -EBUSY, "could not start 1 job(s)");
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(queue_timeout_status)
 {
 	int d;
@@ -614,6 +648,7 @@ static Suite *suite(void)
 	tcase_add_test(t, timeout_is_etimedout);
 	tcase_add_test(t, unmapped_memory_is_efault);
 	tcase_add_test(t, queue_batches_and_statuses);
+	tcase_add_test(t, module_full_is_ebusy);
 	tcase_add_test(t, queue_timeout_status);
 	suite_add_tcase(s, t);
 	return s;
