@@ -38,8 +38,8 @@ const char *ofl_dmae_why(uint32_t detail)
 		[OFFLOAD_DMA_WHY_MAP] = "dma_map_sgtable() failed",
 		[OFFLOAD_DMA_WHY_PREP] = "the kernel driver gave no descriptor",
 		[OFFLOAD_DMA_WHY_ENGINE] = "the kernel driver reported an engine error",
-		[OFFLOAD_DMA_WHY_TIMEOUT] = "the engine did not finish within the timeout; the module "
-					    "stopped the channel",
+		[OFFLOAD_DMA_WHY_TIMEOUT] = ("the engine did not finish within the timeout; the "
+					     "module stopped the channel"),
 		[OFFLOAD_DMA_WHY_CANCELED] = "cancelled",
 		[OFFLOAD_DMA_WHY_TIMEOUT_ARG] = "timeout longer than the module's max_timeout_ms",
 		[OFFLOAD_DMA_WHY_NOMEM] = "the module is out of memory",
