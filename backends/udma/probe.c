@@ -552,7 +552,7 @@ static void udma_remove(struct ofl_device *d)
 const struct ofl_backend ofl_backend_udma = {
 	.name = "udma",
 	.caps = OFFLOAD_CAP_MEMCPY,
-	.flags = OFL_BE_DMA_MEMORY,
+	.flags = OFL_BE_DMA_MEMORY | OFL_BE_KERNEL_DMAENGINE, /* k3-udma offers DMA_MEMCPY */
 	.match = udma_match,
 	.policy = udma_policy,
 	.linux_driver = "ti-udma", /* k3-udma.c udma_driver */

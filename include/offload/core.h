@@ -581,8 +581,9 @@ int offload_dev_find(const offload_ctx *ctx, const char *key);
  *
  * The backends built into the library, from its registry: the order in
  * which they are offered each device-tree device (direct drivers before
- * kernel interfaces; the first that binds serves the device), with "cpu"
- * first. These are the names the allow-list (offload_ctx_opts::backends,
+ * kernel interfaces, except "dmaengine", which binds only an engine the
+ * kernel's offload_dma module holds a channel of and so comes first; the
+ * first that binds serves the device), with "cpu" first. These are the names the allow-list (offload_ctx_opts::backends,
  * OFFLOAD_BACKENDS) and offload_backend_status() accept. Which ones a
  * build has, and their order, come from its registry (one offload_engine()
  * line per backend in the source tree's backends/CMakeLists.txt):

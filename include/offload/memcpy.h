@@ -144,6 +144,30 @@ OFFLOAD_INLINE int offload_memcpy(offload_ctx *ctx, void *dst, const void *src, 
 #endif
 
 /**
+ * @brief Where the dmaengine backend reads its measured offload thresholds.
+ *
+ * A text file of lines `DRIVER BYTES` (DRIVER: the kernel DMA driver of a
+ * channel as /dev/offload_dma reports it, such as `k3-udma` or
+ * `bcm2835-dma`, or `*` for any; BYTES: copies of at least this many bytes go
+ * to the engine when the library chooses the device, smaller ones to the
+ * CPU); `#` starts a comment. `offloadctl bench memcpy --ab cpu,dmaengine
+ * --write-threshold` measures the crossover and writes it here. The
+ * environment variable OFFLOAD_DMAENGINE_CONF names another file;
+ * OFFLOAD_DMAENGINE_THRESHOLD=BYTES overrides both. Read when a context
+ * opens.
+ */
+#define OFFLOAD_DMAENGINE_CONF "/etc/liboffload/dmaengine.conf"
+/**
+ * @brief The dmaengine offload threshold (bytes) without a measurement.
+ *
+ * One copy through /dev/offload_dma costs two system calls, pinning and
+ * mapping its pages and a completion: tens of microseconds, in which a CPU
+ * copies tens of KiB. 64 KiB is the guess until `offloadctl bench memcpy
+ * --ab cpu,dmaengine` measures the board.
+ */
+#define OFFLOAD_DMAENGINE_THRESHOLD_DEFAULT 65536u
+
+/**
  * @brief offload_memcpy() on a chosen device, reporting who ran it.
  *
  * @param ctx Context.

@@ -383,26 +383,42 @@ static int discover(struct offload_ctx *ctx)
 	return 0;
 }
 
-/* The device a backend offers without a device tree (the CPU, AF_ALG). */
+/* The devices a backend offers without a device tree (the CPU, AF_ALG, the kernel's DMA channels). */
 static int add_pseudo(struct offload_ctx *ctx, const struct ofl_backend_slot *s)
 {
 	struct ofl_pseudo_dev ps;
 
-	memset(&ps, 0, sizeof(ps));
-	int r = s->be->pseudo(ctx, s->state, &ps);
-	if (r <= 0)
-		return r;
-	struct ofl_device *d = ofl_ctx_add_device(ctx, ps.name, ps.kind);
-	if (!d)
-		return ofl_err(ctx, -ENOMEM, "offload_ctx_open: cannot add the %s device", ps.name);
-	ofl_policy_pseudo(&ps, &d->policy);
-	d->backend = s->be;
-	d->bstate = s->state;
-	d->info.flags = ps.devflags;
-	ofl_strlcpy(d->usable_reason, ps.usable_reason, sizeof(d->usable_reason));
-	ofl_strlcpy(d->candidates, s->be->name, sizeof(d->candidates));
-	if (ps.fallback)
-		ctx->cpu_dev = d->index;
+	for (unsigned k = 0; k < OFL_MAX_DEVICES; k++) {
+		memset(&ps, 0, sizeof(ps));
+		ps.index = k;
+		int r = s->be->pseudo(ctx, s->state, &ps);
+		if (r <= 0)
+			return r;
+		struct ofl_device *d = ofl_ctx_add_device(ctx, ps.name, ps.kind);
+		if (!d) {
+			if (s->be->remove) {
+				struct ofl_device tmp = { .ctx = ctx, .priv = ps.priv, .bstate = s->state };
+				s->be->remove(&tmp);
+			}
+			return ofl_err(ctx, -ENOMEM, "offload_ctx_open: cannot add the %s device", ps.name);
+		}
+		ofl_policy_pseudo(&ps, &d->policy);
+		d->backend = ps.unusable ? NULL : s->be;
+		d->bstate = s->state;
+		d->priv = ps.priv;
+		d->info.flags = ps.devflags;
+		if (ps.dt_path && ps.dt_path[0]) {
+			d->dt_path_mem = strdup(ps.dt_path);
+			if (d->dt_path_mem)
+				d->dt_path = d->dt_path_mem;
+		}
+		ofl_strlcpy(d->usable_reason, ps.usable_reason, sizeof(d->usable_reason));
+		ofl_strlcpy(d->candidates, s->be->name, sizeof(d->candidates));
+		if (ps.fallback)
+			ctx->cpu_dev = d->index;
+		if (!ps.more)
+			return 0;
+	}
 	return 0;
 }
 

@@ -111,6 +111,7 @@ struct ofl_spi_ops;
 #define OFL_BE_KERNEL_CRYPTO (1u << 1)  /* the kernel's crypto API may reach its engine (linux_crypto_prefix) */
 #define OFL_BE_DMA_MEMORY (1u << 2)     /* it moves data through DMA memory the library allocates */
 #define OFL_BE_NO_DMABUF (1u << 3)      /* it cannot take dma-buf memory (AF_ALG cannot pin its pages) */
+#define OFL_BE_KERNEL_DMAENGINE (1u << 4) /* its engine has a Linux dmaengine driver offering DMA_MEMCPY */
 
 /*
  * A device that no device tree describes (the CPU, AF_ALG), as its backend
@@ -127,6 +128,12 @@ struct ofl_pseudo_dev {
 	const char *transfer_mode;
 	char transfer_reason[OFL_REASON_LEN];
 	char usable_reason[OFL_REASON_LEN];
+	/* Optional, for a backend offering several devices (the dmaengine backend, one per DMA controller): */
+	const char *dt_path;       /* the device-tree node the device stands for ("" or NULL: none) */
+	void *priv;                /* becomes the device's priv (freed by the backend's remove()) */
+	bool unusable;             /* listed, but served by no backend (usable_reason says why) */
+	bool more;                 /* set: call pseudo() again for the next device (out->index + 1) */
+	unsigned index;            /* in: 0 for the backend's first device, then 1, 2, ... */
 };
 
 struct ofl_backend {
@@ -144,7 +151,10 @@ struct ofl_backend {
 
 	int (*init)(struct offload_ctx *ctx, void **state, char *why, size_t why_len);
 	void (*fini)(struct offload_ctx *ctx, void *state);
-	/* Fill *out with the device it offers: 1, 0 when it offers none, or -errno (the open fails). */
+	/*
+	 * Fill *out with the device it offers: 1, 0 when it offers none, or -errno (the open fails).
+	 * A backend that sets out->more is asked again with out->index one higher.
+	 */
 	int (*pseudo)(struct offload_ctx *ctx, void *state, struct ofl_pseudo_dev *out);
 	int (*probe)(struct offload_ctx *ctx, void *state, struct ofl_device *dev, char *why,
 		     size_t why_len);

@@ -64,6 +64,7 @@ enum ofl_decision {
 	OFL_DECIDE_CACHE = 1u << 0,    /* cache_mode / cache_reason */
 	OFL_DECIDE_BURST = 1u << 1,    /* burst_reason */
 	OFL_DECIDE_TRANSFER = 1u << 2, /* transfer_mode / transfer_reason */
+	OFL_DECIDE_THRESHOLD = 1u << 3, /* threshold_bytes / threshold_reason (ofl_dev_refine_threshold) */
 };
 
 /*

@@ -64,6 +64,18 @@ void ofl_dev_refine(struct ofl_device *d, enum ofl_decision what, const char *mo
 	ofl_reason_append(reason, OFL_REASON_LEN, "%s", text);
 }
 
+void ofl_dev_refine_threshold(struct ofl_device *d, uint64_t bytes, const char *fmt, ...)
+{
+	struct ofl_policy *p = &d->policy;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->threshold_reason, sizeof(p->threshold_reason), fmt, ap);
+	va_end(ap);
+	p->threshold_bytes = bytes;
+	p->refined |= (uint32_t)OFL_DECIDE_THRESHOLD;
+}
+
 /* ------------------------------------------------------------- register claims */
 
 int ofl_ctx_claim_regs(struct offload_ctx *ctx, const struct ofl_device *dev, int node,

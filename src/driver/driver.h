@@ -189,6 +189,12 @@ struct ofl_device *ofl_ctx_device_by_node(const struct offload_ctx *ctx, int nod
  */
 void ofl_dev_refine(struct ofl_device *d, enum ofl_decision what, const char *mode, const char *fmt,
 		    ...) OFL_PRINTF(4, 5);
+/*
+ * The same for the offload threshold: the backend that serves a device
+ * through another path than its engine's own (the kernel's dmaengine) knows
+ * the crossover of that path; `bytes` replaces it and `fmt` its whole reason.
+ */
+void ofl_dev_refine_threshold(struct ofl_device *d, uint64_t bytes, const char *fmt, ...) OFL_PRINTF(3, 4);
 
 /*
  * Claim [phys, phys + size), reg entry `name` of DT node `node`, for `dev`

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bench_peer.h"
+#include "bench_ab.h"
 #include "cli.h"
 
 #define BM_PAGE 4096u
@@ -52,6 +53,8 @@ struct bm_opts {
 	unsigned rounds, max_rounds; /* --rounds, --max-rounds */
 	bool max_rounds_given;
 	double quiet;         /* --quiet as a share of the CPUs; 1: every round counts */
+	struct ab_opts ab;    /* --ab A,B (ab.a set) and --write-threshold */
+	bool min_given, factor_given;
 };
 
 #define PEER_2THR 1u
@@ -1235,6 +1238,15 @@ static void usage(const struct cli *cli, FILE *f)
 		"                      busy rounds run again up to --max-rounds; rounds under\n"
 		"                      ~0.2 s are too short to judge\n"
 		"  --max-rounds N      rounds to try per size (default 3 x --rounds, at most 1000)\n"
+		"A against B:\n"
+		"  --ab A,B            time backend A's and backend B's first memcpy device size by\n"
+		"                      size (--min, --max, --factor: default 64 .. 16M, x2; --time\n"
+		"                      per size and side, default 0.15) and print the crossover: the\n"
+		"                      smallest size from which B is faster at every larger size\n"
+		"  --write-threshold[=FILE]\n"
+		"                      write the crossover as B's driver's line of FILE (default\n"
+		"                      " OFFLOAD_DMAENGINE_CONF ", which the dmaengine\n"
+		"                      backend reads: offloadctl bench memcpy --ab cpu,dmaengine)\n"
 		"common options:\n" CLI_COMMON_HELP, cli->prog);
 }
 
@@ -1278,7 +1290,7 @@ static int pick_device(const struct cli *cli, offload_ctx *ctx, const struct bm_
 enum {
 	OPT_SIZE = CLI_OPT_COMMAND_FIRST, OPT_ITER, OPT_THREADS, OPT_ALIGN, OPT_DEV, OPT_BACKEND, OPT_ASYNC,
 	OPT_SWEEP, OPT_MIN, OPT_MAX, OPT_FACTOR, OPT_TIME, OPT_PEERS, OPT_MODE, OPT_IDLE, OPT_BUSY,
-	OPT_ROUNDS, OPT_QUIET, OPT_MAX_ROUNDS,
+	OPT_ROUNDS, OPT_QUIET, OPT_MAX_ROUNDS, OPT_AB, OPT_WRITE_THRESHOLD,
 };
 
 static const struct option bm_longopts[] = {
@@ -1298,6 +1310,8 @@ static const struct option bm_longopts[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "idle", required_argument, NULL, OPT_IDLE },
 	{ "busy", no_argument, NULL, OPT_BUSY },
+	{ "ab", required_argument, NULL, OPT_AB },
+	{ "write-threshold", optional_argument, NULL, OPT_WRITE_THRESHOLD },
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "quiet", required_argument, NULL, OPT_QUIET },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
@@ -1364,7 +1378,10 @@ static int bm_opt(struct cli *cli, void *state, int c, const char *arg)
 		break;
 	case OPT_ASYNC: o->async = true; break;
 	case OPT_SWEEP: o->sweep = true; break;
-	case OPT_MIN: ok = size_opt(cli, "--min", arg, 1, SIZE_MAX, &o->min); break;
+	case OPT_MIN:
+		ok = size_opt(cli, "--min", arg, 1, SIZE_MAX, &o->min);
+		o->min_given = true;
+		break;
 	case OPT_MAX:
 		ok = size_opt(cli, "--max", arg, 1, SIZE_MAX, &o->max);
 		o->max_given = true;
@@ -1372,7 +1389,25 @@ static int bm_opt(struct cli *cli, void *state, int c, const char *arg)
 	case OPT_FACTOR:
 		ok = cli_opt_uint(cli, "--factor", arg, 0, 2, 1024, &v);
 		o->factor = (unsigned)v;
+		o->factor_given = true;
 		break;
+	case OPT_AB: {
+		static char names[2][32];
+		const char *comma = strchr(arg, ',');
+		size_t la = comma ? (size_t)(comma - arg) : 0;
+		if (!comma || !la || la >= sizeof(names[0]) || !comma[1] || strchr(comma + 1, ',') ||
+		    strlen(comma + 1) >= sizeof(names[1]))
+			return cli_usage_error(cli, "--ab \"%s\": expected two backend names, A,B",
+					       cli_text(arg));
+		memcpy(names[0], arg, la);
+		names[0][la] = '\0';
+		snprintf(names[1], sizeof(names[1]), "%s", comma + 1);
+		ok = cli_backends_ok(cli, "--ab", arg);
+		o->ab.a = names[0];
+		o->ab.b = names[1];
+		break;
+	}
+	case OPT_WRITE_THRESHOLD: o->ab.write_path = arg ? arg : OFFLOAD_DMAENGINE_CONF; break;
 	case OPT_TIME:
 		ok = cli_opt_seconds(cli, "--time", arg, false, 3600, &o->time_s);
 		o->time_given = true;
@@ -1408,6 +1443,21 @@ static int bm_settle(const struct cli *cli, struct bm_opts *o)
 {
 	if (o->dev && o->backend)
 		return cli_usage_error(cli, "give --dev or --backend, not both");
+	if (o->ab.write_path && !o->ab.a)
+		return cli_usage_error(cli, "--write-threshold writes what --ab A,B measured: give --ab");
+	if (o->ab.a) {
+		if (o->dev || o->backend || o->size || o->async || o->peers || o->threads != 1)
+			return cli_usage_error(cli, "--ab A,B picks its two devices and sizes itself: not "
+						    "with --dev, --backend, --size, --async, --peers or "
+						    "--threads");
+		o->ab.min = o->min_given ? o->min : 64;
+		o->ab.max = o->max_given ? o->max : (size_t)16 << 20;
+		o->ab.factor = o->factor_given ? o->factor : 2;
+		o->ab.time_s = o->time_given ? o->time_s : 0.15;
+		if (o->ab.min > o->ab.max)
+			return cli_usage_error(cli, "--min is above --max");
+		return CLI_CONTINUE;
+	}
 	if (!o->size)
 		o->sweep = true;
 	if (o->sweep) {
@@ -1457,6 +1507,11 @@ int bench_memcpy(struct cli *cli, int argc, char **argv)
 	if (!(ctx = cli_open_ctx(cli)))
 		return CLI_EXIT_FAIL;
 	int ret = CLI_EXIT_FAIL;
+	if (o.ab.a) {
+		ret = bench_ab(cli, ctx, &o.ab);
+		offload_ctx_free(ctx);
+		return ret;
+	}
 	int dev = pick_device(cli, ctx, &o);
 	if (dev >= 0 || dev == OFFLOAD_DEV_AUTO)
 		ret = o.sweep ? run_sweep(cli, ctx, dev, &o) : run_threads(cli, ctx, dev, &o);

@@ -374,6 +374,84 @@ static void check_dmabuf(struct report *r, offload_ctx *ctx)
 		    "need u-dma-buf, a CMA heap or reserved-memory instead");
 }
 
+/*
+ * The kernel's dmaengine channels through the offload_dma module
+ * (/dev/offload_dma): whether the module is there and usable, in the
+ * backend's own words (offload_backend_status), and what to do when not.
+ * Silent when the backend is not built or excluded by the allow-list.
+ */
+static void check_dmaengine(struct report *r, offload_ctx *ctx)
+{
+	const char *why = "";
+	int st = offload_backend_status(ctx, "dmaengine", &why);
+
+	if (st < 0 || (st == 0 && strstr(why, "allow-list")))
+		return;
+	if (st == 0) {
+		bool missing = strstr(why, "not loaded") != NULL;
+		bool denied = strstr(why, "udev rule") != NULL;
+		struct finding *f = add(r, missing ? SEV_INFO : SEV_WARNING,
+					missing ? "dmaengine-module-missing"
+					: denied ? "dmaengine-no-access" : "dmaengine-unavailable", NULL);
+		if (!f)
+			return;
+		f->host = true; /* this kernel's module */
+		if (missing) {
+			put(f->summary, sizeof(f->summary), "the offload_dma kernel module is not loaded: "
+			    "offload_memcpy cannot reach the kernel's DMA channels (dmaengine backend)");
+			put(f->action, sizeof(f->action), "sudo modprobe offload_dma; if it is not "
+			    "installed, build it from the source tree: make -C kmod && sudo make -C kmod "
+			    "install && sudo depmod (or DKMS: kmod/README.md)");
+		} else if (denied) {
+			put(f->summary, sizeof(f->summary), "/dev/offload_dma exists but this user may not "
+			    "open it: the dmaengine backend is absent");
+			put(f->action, sizeof(f->action), "run as root, or give the device to a group with "
+			    "a udev rule: KERNEL==\"offload_dma\", GROUP=\"dma\", MODE=\"0660\" in "
+			    "/etc/udev/rules.d/60-offload-dma.rules (kmod/README.md)");
+		} else {
+			put(f->summary, sizeof(f->summary), "the dmaengine backend is unavailable");
+			put(f->action, sizeof(f->action), "see the evidence");
+		}
+		put(f->evidence, sizeof(f->evidence), "%s", why);
+		return;
+	}
+	char ev[1024] = "";
+	size_t at = 0;
+	int usable = 0, unusable = 0;
+	for (int i = 0; i < offload_dev_count(ctx); i++) {
+		struct offload_dev_info d;
+		if (offload_dev_get_info(ctx, i, &d, sizeof(d)) < 0 ||
+		    (strcmp(d.backend, "dmaengine") != 0 && strcmp(d.kind, "dmaengine") != 0))
+			continue;
+		bool ok = (d.flags & OFFLOAD_DEVF_USABLE) != 0;
+		ok ? usable++ : unusable++;
+		at += (size_t)snprintf(ev + at, at < sizeof(ev) ? sizeof(ev) - at : 0,
+				       "%s%s: %s; threshold %" PRIu64 " B (%s)", at ? "; " : "", d.name,
+				       d.usable_reason, d.threshold_bytes, d.threshold_reason);
+		if (at >= sizeof(ev))
+			at = sizeof(ev) - 1;
+	}
+	struct finding *f = add(r, unusable ? SEV_WARNING : SEV_INFO,
+				unusable ? "dmaengine-unusable" : "dmaengine-channels", NULL);
+	if (!f)
+		return;
+	f->host = true;
+	if (unusable)
+		put(f->summary, sizeof(f->summary), "/dev/offload_dma is there but cannot be used");
+	else
+		put(f->summary, sizeof(f->summary), "offload_memcpy reaches %d DMA controller%s through "
+		    "the kernel's dmaengine (offload_dma)", usable, usable == 1 ? "" : "s");
+	put(f->evidence, sizeof(f->evidence), "%s", ev);
+	if (unusable)
+		put(f->action, sizeof(f->action), "build and load the module of this library's "
+		    "release (kmod/README.md)");
+	else if (strstr(ev, "not measured"))
+		put(f->action, sizeof(f->action), "measure the crossover: offloadctl bench memcpy --ab "
+		    "cpu,dmaengine --write-threshold (writes %s)", OFFLOAD_DMAENGINE_CONF);
+	else
+		put(f->action, sizeof(f->action), "none");
+}
+
 /* The checks, in output order. */
 static const struct {
 	const char *name;
@@ -382,6 +460,7 @@ static const struct {
 	{ "device-tree", check_devices },
 	{ "af-alg", check_af_alg },
 	{ "dma-buf", check_dmabuf },
+	{ "dmaengine", check_dmaengine },
 };
 
 /* ------------------------------------------------------------------ output */

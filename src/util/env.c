@@ -42,6 +42,7 @@ static const struct spec specs[] = {
 	{ "OFFLOAD_UDMA_CFG", WORDS, false, 0, 0, udma_cfgs },
 	{ "OFFLOAD_EIP97_RING_MEM", WORDS, false, 0, 0, ring_mems },
 	{ "OFFLOAD_DMA_PROVIDER", WORDS, false, 0, 0, providers },
+	{ "OFFLOAD_DMAENGINE_THRESHOLD", UINT, true, 0, 1ull << 40, NULL }, /* backends/dmaengine */
 	{ "OFFLOAD_SIM_UNCACHED", WORDS, false, 0, 0, sim_uncached }, /* read by liboffload-sim (provider.c) */
 	{ "OFFLOAD_SIM_SOC_REVISION", WORDS, false, 0, 0, soc_revisions }, /* liboffload-sim (attach.c) */
 };

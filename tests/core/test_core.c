@@ -663,6 +663,9 @@ START_TEST(backend_names_in_probe_order)
 #else
 		{ "cpu", OFFLOAD_CAP_MEMCPY, true }, /* software crypto is OpenSSL's */
 #endif
+#ifdef OFFLOAD_HAVE_DMAENGINE
+		{ "dmaengine", OFFLOAD_CAP_MEMCPY, true }, /* before udma: backends/CMakeLists.txt */
+#endif
 #ifdef OFFLOAD_HAVE_UDMA
 		{ "udma", OFFLOAD_CAP_MEMCPY, true },
 #endif

@@ -5,7 +5,7 @@
 # suites/kmod.sh). On machines without a memcpy-capable DMA controller (the
 # PC, arm64 virt) the test engine kmod/tests/fake goes in beside it.
 #
-#   kmod-test.sh --build DIR --cache DIR --machine NAME [--sysroot DIR] --bin GUEST
+#   kmod-test.sh --build DIR --cache DIR --machine NAME [--sysroot DIR] --bin GUEST...
 #   kmod-test.sh --build DIR --cache DIR --build-only MACHINE...
 #     --build-only  only build the module (and, for amd64, the test engine)
 #                   for each MACHINE's kernel, warning-free
@@ -29,13 +29,13 @@ while [ $# -gt 0 ]; do
         --cache) cache=$2; shift 2 ;;
         --machine) machine=$2; shift 2 ;;
         --sysroot) sysroot=$2; shift 2 ;;
-        --bin) bin=$2; shift 2 ;;
+        --bin) bin="$bin --bin $2"; shift 2 ;;
         --build-only) shift; only="$*"; break ;;
         *) echo "kmod-test.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
 if [ -z "$build" ] || [ -z "$cache" ] || { [ -z "$only" ] && { [ -z "$machine" ] || [ -z "$bin" ]; }; }; then
-    echo "usage: kmod-test.sh --build DIR --cache DIR (--machine NAME [--sysroot DIR] --bin GUEST | --build-only MACHINE...)" >&2
+    echo "usage: kmod-test.sh --build DIR --cache DIR (--machine NAME [--sysroot DIR] --bin GUEST... | --build-only MACHINE...)" >&2
     exit 2
 fi
 mkdir -p "$build"
@@ -69,7 +69,8 @@ if [ -n "$only" ]; then
 fi
 
 build_for "$machine"
-set -- --build "$build/kmod-$machine" --cache "$cache" --machine "$machine" --bin "$bin" \
+# shellcheck disable=SC2086 # $bin: --bin PATH pairs (build paths have no spaces)
+set -- --build "$build/kmod-$machine" --cache "$cache" --machine "$machine" $bin \
     --module "$ko" --suite "$here/suites/kmod.sh"
 [ -z "$fake" ] || set -- "$@" --module "$fake"
 [ -z "$sysroot" ] || set -- "$@" --sysroot "$sysroot"

@@ -98,7 +98,13 @@ START_TEST(doctor_with_standin_proc_crypto)
 		ck_assert_msg(strstr(out, "SHA256: safexcel-sha256 (hardware)"), "%s", out);
 	} else {
 		ck_assert_msg(!strstr(out, "af-alg"), "no AF_ALG here, yet:\n%s", out);
+#ifdef OFFLOAD_HAVE_DMAENGINE
+		/* the third: the offload_dma module is not loaded on the build host */
+		ck_assert_msg(strstr(out, "doctor: 0 warnings, 3 notes") &&
+				      strstr(out, "[dmaengine-module-missing]"), "%s", out);
+#else
 		ck_assert_msg(strstr(out, "doctor: 0 warnings, 2 notes"), "%s", out);
+#endif
 	}
 }
 END_TEST

@@ -29,11 +29,12 @@ class TestModule(unittest.TestCase):
         self.assertFalse(offload.check_version(major + 1, 0))
 
     def test_backend_names(self):
-        # The registry in probe order (offload/core.h: cpu first, direct drivers,
-        # then the kernel interfaces), each known to backend_status().
+        # The registry in probe order (offload/core.h: cpu first, dmaengine, the
+        # direct drivers, then the other kernel interfaces), each known to
+        # backend_status().
         names = offload.backend_names()
         self.assertEqual(names[0], "cpu")
-        order = ["cpu", "udma", "eip97", "dspi", "kcapi", "spidev"]
+        order = ["cpu", "dmaengine", "udma", "eip97", "dspi", "kcapi", "spidev"]
         self.assertEqual(names, [n for n in order if n in names])
         self.assertEqual(len(set(names)), len(names))
         # The CPU copies; its ciphers and hashes are OpenSSL's, when built with it.

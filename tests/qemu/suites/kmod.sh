@@ -39,6 +39,10 @@ else
     step "modprobe offload_dma_fake" modprobe offload_dma_fake
     step "guest_offload_dma on the test engine" \
         guest_offload_dma --expect-driver offload_dma_fake --module "$ko" --fuzz "$fuzz"
+    # The library on the module and the test engine (its dmaengine backend).
+    if command -v guest_dmaengine >/dev/null; then
+        step "guest_dmaengine: liboffload through offload_dma on the test engine" guest_dmaengine
+    fi
     step "the test engine with copy_align 8 and 4 KiB segments" \
         sh -c 'rmmod offload_dma_fake && modprobe offload_dma_fake copy_align=3 max_seg=4096 chans=3'
     step "guest_offload_dma on copy_align 8" \

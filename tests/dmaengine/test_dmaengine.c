@@ -1,0 +1,660 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The dmaengine backend against the /dev/offload_dma stand-in (fakedma.c):
+ * module missing or not accessible, ABI mismatch, enumeration, devices tied
+ * to their DT node (the J721E's main UDMA served once, through the kernel),
+ * copies of 1 B to several MiB at any alignment, the threshold, queues in
+ * batches, and the kernel's error statuses.
+ *
+ * Expected values come from kmod/README.md and the uapi header (the module's
+ * rules: the engine's part of a copy, the limits), never from the backend.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <offload/offload.h>
+
+#include "fakedma.h"
+#include "testutil.h"
+
+#define FAKE_DRIVER "offload-dma-fake"
+#define J721E_MAIN_UDMA "/bus@100000/bus@30000000/dma-controller@31150000"
+#define J721E_MCU_UDMA "/bus@100000/bus@28380000/bus@28380000/dma-controller@285c0000"
+
+static offload_ctx *open_none(void)
+{
+	return test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, "cpu,dmaengine");
+}
+
+/* The stand-in's usual configuration: n channels of a test engine without a node. */
+static void cfg(struct fake_dma_cfg *c, unsigned n)
+{
+	fake_dma_cfg_default(c, n, FAKE_DRIVER, "dma-fake.0", "");
+}
+
+/* Install c and open a context without a device tree on it. */
+static offload_ctx *install_open(const struct fake_dma_cfg *c)
+{
+	fake_dma_install(c);
+	return open_none();
+}
+
+static int dev_by_kind(offload_ctx *ctx, const char *kind, struct offload_dev_info *out)
+{
+	for (int i = 0; i < offload_dev_count(ctx); i++) {
+		struct offload_dev_info info;
+		ck_assert_int_eq(offload_dev_get_info(ctx, i, &info, sizeof(info)), 0);
+		if (strcmp(info.kind, kind) == 0) {
+			if (out)
+				*out = info;
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void fill(uint8_t *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 131u + seed * 7u + (i >> 9));
+}
+
+static void teardown(void)
+{
+	fake_dma_install(NULL);
+}
+
+/* ------------------------------------------------------------ presence */
+
+START_TEST(module_missing_is_absence)
+{
+	fake_dma_install(NULL);
+	offload_ctx *ctx = open_none();
+	const char *why;
+	ck_assert_int_eq(offload_backend_status(ctx, "dmaengine", &why), 0);
+	ck_assert_msg(strstr(why, "/dev/offload_dma") && strstr(why, "not loaded") &&
+			      strstr(why, "modprobe offload_dma") && strstr(why, "kmod/README.md"),
+		      "%s", why);
+	ck_assert_int_eq(dev_by_kind(ctx, "dmaengine", NULL), -1);
+	/* the CPU still copies */
+	char a[64] = "x", b[64];
+	ck_assert_int_eq(offload_memcpy(ctx, b, a, sizeof(a)), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(not_accessible_says_udev)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.eacces = true;
+	offload_ctx *ctx = install_open(&c);
+	const char *why;
+	ck_assert_int_eq(offload_backend_status(ctx, "dmaengine", &why), 0);
+	ck_assert_msg(strstr(why, "Permission denied") && strstr(why, "udev rule"), "%s", why);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(abi_mismatch_listed_unusable)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.ver.abi_major = 2;
+	c.ver.abi_minor = 3;
+	offload_ctx *ctx = install_open(&c);
+	struct offload_dev_info info;
+	int d = dev_by_kind(ctx, "dmaengine", &info);
+	ck_assert_int_ge(d, 0);
+	ck_assert_str_eq(info.name, "offload_dma");
+	ck_assert_uint_eq(info.flags & OFFLOAD_DEVF_USABLE, 0);
+	ck_assert_msg(strstr(info.usable_reason, "ABI 2.3") && strstr(info.usable_reason, "1.0"), "%s",
+		      info.usable_reason);
+	char a[16] = "abc", b[16];
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, b, a, sizeof(a), NULL), -ENODEV, "ABI 2.3");
+	/* and never the automatic choice */
+	struct offload_result res;
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, b, a, sizeof(a), &res), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_eq(fake_dma_submits(), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(no_channels_is_absence)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 0);
+	offload_ctx *ctx = install_open(&c);
+	const char *why;
+	ck_assert_int_eq(offload_backend_status(ctx, "dmaengine", &why), 0);
+	ck_assert_msg(strstr(why, "no memcpy-capable dmaengine channel"), "%s", why);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------ enumeration */
+
+START_TEST(one_device_per_controller)
+{
+	struct fake_dma_cfg c;
+	fake_dma_cfg_default(&c, 3, "bcm2835-dma", "fe007000.dma-controller",
+			     "/soc/dma-controller@7e007000");
+	/* channel 2 on another controller, without a node */
+	snprintf(c.ch[2].device, sizeof(c.ch[2].device), "dma-fake.0");
+	snprintf(c.ch[2].driver, sizeof(c.ch[2].driver), FAKE_DRIVER);
+	c.ch[2].of_path[0] = '\0';
+	offload_ctx *ctx = install_open(&c);
+	int a = offload_dev_find(ctx, "fe007000.dma-controller"), b = offload_dev_find(ctx, "dma-fake.0");
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_ge(b, 0);
+	struct offload_dev_info ia, ib;
+	ck_assert_int_eq(offload_dev_get_info(ctx, a, &ia, sizeof(ia)), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, b, &ib, sizeof(ib)), 0);
+	ck_assert_str_eq(ia.kind, "dmaengine");
+	ck_assert_str_eq(ia.backend, "dmaengine");
+	ck_assert_str_eq(ia.dt_path, "/soc/dma-controller@7e007000");
+	ck_assert_str_eq(ib.dt_path, "");
+	ck_assert_msg(strstr(ia.usable_reason, "through the kernel's bcm2835-dma") &&
+			      strstr(ia.usable_reason, "dma0chan0,dma0chan1"),
+		      "%s", ia.usable_reason);
+	ck_assert_msg(strstr(ib.usable_reason, "dma0chan2") &&
+			      strstr(ib.usable_reason, "no device-tree node"),
+		      "%s", ib.usable_reason);
+	ck_assert_uint_ne(ia.flags & OFFLOAD_DEVF_KERNEL, 0);
+	ck_assert_uint_ne(ia.caps & OFFLOAD_CAP_MEMCPY, 0);
+	ck_assert_str_eq(ia.transfer_mode, "dmaengine");
+	/* the context's file, and one per device */
+	ck_assert_uint_eq(fake_dma_open_files(), 3);
+	offload_ctx_free(ctx);
+	ck_assert_uint_eq(fake_dma_open_files(), 0);
+}
+END_TEST
+
+static const char *shared_dtb(const char *name, char *buf, size_t len)
+{
+	const char *dir = getenv("OFFLOAD_TEST_SHARED_DTB");
+	if (!dir || !*dir)
+		return NULL;
+	snprintf(buf, len, "%s/%s", dir, name);
+	return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+START_TEST(k3_udma_served_once_through_the_kernel)
+{
+	char path[512];
+	const char *dtb = shared_dtb("k3-j721e-evm.dtb", path, sizeof(path));
+	if (!dtb) {
+		fprintf(stderr, "SKIP (part): no OFFLOAD_TEST_SHARED_DTB/k3-j721e-evm.dtb\n");
+		return;
+	}
+	struct fake_dma_cfg c;
+	fake_dma_cfg_default(&c, 2, "k3-udma", "31150000.dma-controller", J721E_MAIN_UDMA);
+	fake_dma_install(&c);
+	/*
+	 * With the models attached the direct udma backend could bind the main
+	 * UDMA too (it does for the MCU one): the module's channel must win.
+	 */
+	uint32_t flags = TEST_SIM_PROVIDER ? OFFLOAD_CTX_SIM : 0;
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, dtb, flags, "cpu,dmaengine,udma");
+	int main_udma = -1, n_main = 0, mcu = -1;
+	for (int i = 0; i < offload_dev_count(ctx); i++) {
+		struct offload_dev_info info;
+		ck_assert_int_eq(offload_dev_get_info(ctx, i, &info, sizeof(info)), 0);
+		if (strcmp(info.dt_path, J721E_MAIN_UDMA) == 0)
+			main_udma = i, n_main++;
+		if (strcmp(info.dt_path, J721E_MCU_UDMA) == 0)
+			mcu = i;
+	}
+	ck_assert_int_eq(n_main, 1);
+	ck_assert_int_ge(mcu, 0);
+	struct offload_dev_info m, u;
+	ck_assert_int_eq(offload_dev_get_info(ctx, main_udma, &m, sizeof(m)), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, mcu, &u, sizeof(u)), 0);
+	ck_assert_str_eq(m.kind, "k3-udma");
+	ck_assert_str_eq(m.backend, "dmaengine");
+	ck_assert_msg(strstr(m.usable_reason, "through the kernel's k3-udma") &&
+			      strstr(m.usable_reason, "kernel owns"), "%s", m.usable_reason);
+	ck_assert_str_eq(m.transfer_mode, "dmaengine");
+	ck_assert_uint_eq(m.threshold_bytes, OFFLOAD_DMAENGINE_THRESHOLD_DEFAULT);
+	/* the MCU UDMA: the module has no channel of it, so not dmaengine's */
+	ck_assert_str_ne(u.backend, "dmaengine");
+	if (flags) {
+		/* without dmaengine the direct backend serves the main UDMA on the models */
+		offload_ctx *c2 = test_ctx_open(OFFLOAD_DT_FILE, dtb, flags, "cpu,udma");
+		struct offload_dev_info i2;
+		ck_assert_int_eq(offload_dev_get_info(c2, main_udma, &i2, sizeof(i2)), 0);
+		ck_assert_str_eq(i2.dt_path, J721E_MAIN_UDMA);
+		ck_assert_str_eq(i2.backend, "udma");
+		offload_ctx_free(c2);
+	}
+	ck_assert_msg(strstr(u.usable_reason, "dmaengine: the offload_dma module holds no channel of "
+					      "this node"), "%s", u.usable_reason);
+	/* copies go through the module */
+	static uint8_t s[200000], d[200000];
+	fill(s, sizeof(s), 3);
+	struct offload_result res;
+	ck_assert_int_eq(offload_memcpy_dev(ctx, main_udma, d, s, sizeof(s), &res), 0);
+	ck_assert_str_eq(res.backend, "dmaengine");
+	ck_assert_str_eq(res.driver, "k3-udma");
+	ck_assert_int_eq(memcmp(d, s, sizeof(s)), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------ copies */
+
+START_TEST(memcpy_sizes_and_alignments)
+{
+	static const size_t sizes[] = { 1, 2, 3, 63, 64, 65, 4095, 4096, 4097, 65537, (1u << 20) + 3,
+					(3u << 20) + 5 };
+	static const size_t offs[] = { 0, 1, 3, 4, 63, 4093 };
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.ch[0].copy_align = 4;
+	offload_ctx *ctx = install_open(&c);
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	ck_assert_int_ge(d, 0);
+	size_t cap = (4u << 20) + 8192;
+	uint8_t *src = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *dst = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(src, MAP_FAILED);
+	ck_assert_ptr_ne(dst, MAP_FAILED);
+	for (size_t si = 0; si < (sizeof(sizes) / sizeof(sizes[0])); si++)
+		for (size_t oi = 0; oi < (sizeof(offs) / sizeof(offs[0])); oi++) {
+			size_t len = sizes[si], so = offs[oi], dof = offs[(oi + 1) % (sizeof(offs) / sizeof(offs[0]))];
+			fill(src, cap, (unsigned)(si * 7 + oi));
+			memset(dst, 0xA5, cap);
+			struct offload_result res;
+			int r = offload_memcpy_dev(ctx, d, dst + dof, src + so, len, &res);
+			ck_assert_msg(r == 0, "len %zu: %d %s", len, r, offload_last_error(ctx));
+			ck_assert_str_eq(res.backend, "dmaengine");
+			ck_assert_str_eq(res.driver, FAKE_DRIVER);
+			ck_assert_uint_ne(res.flags & OFFLOAD_RES_KERNEL, 0);
+			ck_assert_msg(memcmp(dst + dof, src + so, len) == 0, "len %zu src+%zu dst+%zu", len,
+				      so, dof);
+			/* guard bytes around dst untouched */
+			if (dof)
+				ck_assert_uint_eq(dst[dof - 1], 0xA5);
+			ck_assert_uint_eq(dst[dof + len], 0xA5);
+		}
+	munmap(src, cap);
+	munmap(dst, cap);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * The module's split (kmod/README.md "What the engine takes"): on a
+ * non-coherent channel the engine's part of dst runs between the first and
+ * the last max(copy_align, cache_align) boundary; the CPU copies the rest.
+ * dst = page + 3, len 1000, copy_align 4, cache_align 64: the engine takes
+ * [64, 960) of the page, 896 B, the CPU 104 B.
+ */
+START_TEST(engine_and_cpu_bytes_counted)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.ch[0].copy_align = 4;
+	offload_ctx *ctx = install_open(&c);
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	uint8_t *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	fill(p + 4096, 4096, 1);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, p + 3, p + 4096 + 3, 1000, NULL), 0);
+	struct offload_dev_stats st;
+	ck_assert_int_eq(offload_dev_get_stats(ctx, d, &st, sizeof(st)), 0);
+	ck_assert_uint_eq(st.bytes, 896);
+	ck_assert_uint_eq(st.cpu_bytes, 104);
+	ck_assert_uint_eq(st.jobs, 1);
+	munmap(p, 8192);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* Longer than max_copy_bytes: pieces of that size, in one SUBMIT. */
+START_TEST(long_copy_one_batch)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.info.max_copy_bytes = 1u << 20;
+	offload_ctx *ctx = install_open(&c);
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	size_t len = (3u << 20) + (1u << 19);
+	uint8_t *s = malloc(len), *t = malloc(len);
+	fill(s, len, 9);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, t, s, len, NULL), 0);
+	ck_assert_int_eq(memcmp(s, t, len), 0);
+	ck_assert_uint_eq(fake_dma_copies(), 4); /* ceil(3.5 MiB / 1 MiB) */
+	ck_assert_uint_eq(fake_dma_submits(), 1);
+	ck_assert_uint_eq(fake_dma_pinned(), 0);
+	free(s);
+	free(t);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(threshold_default_and_auto)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	offload_ctx *ctx = install_open(&c);
+	struct offload_dev_info info;
+	int d = dev_by_kind(ctx, "dmaengine", &info);
+	ck_assert_int_ge(d, 0);
+	ck_assert_uint_eq(info.threshold_bytes, 65536); /* include/offload/memcpy.h: 64 KiB */
+	ck_assert_msg(strstr(info.threshold_reason, "not measured"), "%s", info.threshold_reason);
+	static uint8_t s[65536], t[65536];
+	struct offload_result res;
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, 65535, &res), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, 65536, &res), 0);
+	ck_assert_str_eq(res.backend, "dmaengine");
+	ck_assert_int_eq(res.dev, d);
+	ck_assert_uint_eq(fake_dma_copies(), 1);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(threshold_from_measurement_file)
+{
+	char path[] = "/tmp/test_dmaengine_conf_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	const char text[] = "# offloadctl bench memcpy --ab cpu,dmaengine\n* 999\n" FAKE_DRIVER " 4096\n";
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	fake_dma_install(&c);
+	setenv("OFFLOAD_DMAENGINE_CONF", path, 1);
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.backends = "cpu,dmaengine";
+	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
+	struct offload_dev_info info;
+	ck_assert_int_ge(dev_by_kind(ctx, "dmaengine", &info), 0);
+	ck_assert_uint_eq(info.threshold_bytes, 4096);
+	ck_assert_msg(strstr(info.threshold_reason, path), "%s", info.threshold_reason);
+	offload_ctx_free(ctx);
+	/* the environment variable wins */
+	setenv("OFFLOAD_DMAENGINE_THRESHOLD", "12345", 1);
+	ctx = offload_ctx_new();
+	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
+	ck_assert_int_ge(dev_by_kind(ctx, "dmaengine", &info), 0);
+	ck_assert_uint_eq(info.threshold_bytes, 12345);
+	offload_ctx_free(ctx);
+	/* a malformed value is refused at open, naming the variable */
+	setenv("OFFLOAD_DMAENGINE_THRESHOLD", "64k", 1);
+	ctx = offload_ctx_new();
+	ck_assert_err(ctx, offload_ctx_open(ctx, &o), -EINVAL, "OFFLOAD_DMAENGINE_THRESHOLD");
+	offload_ctx_free(ctx);
+	unsetenv("OFFLOAD_DMAENGINE_THRESHOLD");
+	unsetenv("OFFLOAD_DMAENGINE_CONF");
+	unlink(path);
+}
+END_TEST
+
+/* ------------------------------------------------------------ errors */
+
+static offload_ctx *open_failing(int32_t status, uint32_t detail, bool half, int *dev)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.fail_status = status;
+	c.fail_detail = detail;
+	c.fail_half = half;
+	c.info.default_timeout_ms = 20;
+	c.stall = status == -ETIMEDOUT;
+	if (c.stall)
+		c.fail_status = 0;
+	offload_ctx *ctx = install_open(&c);
+	*dev = offload_dev_find(ctx, "dma-fake.0");
+	ck_assert_int_ge(*dev, 0);
+	return ctx;
+}
+
+START_TEST(engine_error_is_eio_never_redone)
+{
+	int d;
+	offload_ctx *ctx = open_failing(-EIO, OFFLOAD_DMA_WHY_ENGINE, true, &d);
+	static uint8_t s[1 << 20], t[1 << 20];
+	fill(s, sizeof(s), 5);
+	memset(t, 0, sizeof(t));
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -EIO, "engine error");
+	ck_assert_msg(strstr(offload_last_error(ctx), "dst is not complete"), "%s",
+		      offload_last_error(ctx));
+	/* automatic: the engine half-wrote it, so the CPU does not silently redo it */
+	struct offload_result res;
+	memset(&res, 0, sizeof(res));
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, sizeof(s), &res), -EIO,
+		      "engine error");
+	ck_assert_uint_eq(t[sizeof(t) - 1], 0);
+	ck_assert_uint_eq(fake_dma_pinned(), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(no_descriptor_before_any_byte_falls_back)
+{
+	int d;
+	offload_ctx *ctx = open_failing(-ENOMEM, OFFLOAD_DMA_WHY_PREP, false, &d);
+	static uint8_t s[1 << 18], t[1 << 18];
+	fill(s, sizeof(s), 6);
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -ENOMEM,
+		      "gave no descriptor");
+	struct offload_result res;
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, sizeof(s), &res), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_eq(res.flags & (OFFLOAD_RES_FALLBACK | OFFLOAD_RES_CPU),
+			  OFFLOAD_RES_FALLBACK | OFFLOAD_RES_CPU);
+	ck_assert_int_eq(memcmp(s, t, sizeof(s)), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* The driver ran out of descriptors after the engine wrote some of dst: an error, not a fallback. */
+START_TEST(no_descriptor_after_bytes_is_not_redone)
+{
+	int d;
+	offload_ctx *ctx = open_failing(-ENOMEM, OFFLOAD_DMA_WHY_PREP, true, &d);
+	static uint8_t s[1 << 18], t[1 << 18];
+	fill(s, sizeof(s), 6);
+	memset(t, 0, sizeof(t));
+	struct offload_result res;
+	memset(&res, 0, sizeof(res));
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, sizeof(s), &res), -EIO,
+		      "gave no descriptor");
+	ck_assert_uint_eq(t[sizeof(t) - 1], 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(timeout_is_etimedout)
+{
+	int d;
+	offload_ctx *ctx = open_failing(-ETIMEDOUT, 0, false, &d);
+	static uint8_t s[8192], t[8192];
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -ETIMEDOUT,
+		      "did not finish within the timeout");
+	ck_assert_uint_eq(fake_dma_pinned(), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(unmapped_memory_is_efault)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	offload_ctx *ctx = install_open(&c);
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	uint8_t *p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	ck_assert_int_eq(mprotect(p + 4096, 4096, PROT_NONE), 0);
+	ck_assert_int_eq(mprotect(p + 8192, 4096, PROT_READ), 0);
+	static uint8_t buf[8192];
+	/* source crossing into a PROT_NONE page */
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, buf, p + 4000, 200, NULL), -EFAULT, "not mapped");
+	/* destination read-only */
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, p + 8192, buf, 100, NULL), -EFAULT, "read-only");
+	ck_assert_uint_eq(fake_dma_pinned(), 0);
+	munmap(p, 3 * 4096);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------ queues */
+
+START_TEST(queue_batches_and_statuses)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 2);
+	c.info.max_inflight = 16;
+	offload_ctx *ctx = install_open(&c);
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	struct offload_queue_opts o;
+	offload_queue_opts_init(&o);
+	o.depth = 64;
+	o.dev = d;
+	offload_queue *q;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	enum { N = 40 };
+	static uint8_t src[N][5000], dst[N][5000];
+	uint8_t *bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(bad, MAP_FAILED);
+	for (int i = 0; i < N; i++) {
+		fill(src[i], sizeof(src[i]), (unsigned)i);
+		memset(dst[i], 0, sizeof(dst[i]));
+		const void *s = i == 17 ? (const void *)bad : (const void *)(src[i] + (i % 5));
+		ck_assert_int_ge(offload_queue_copy(q, dst[i] + (i % 3), s, 1 + (size_t)i * 97, 1000 + (uint64_t)i), 0);
+	}
+	unsigned before = fake_dma_submits();
+	ck_assert_int_eq(offload_queue_submit(q), N);
+	/* one SUBMIT took the first max_inflight (16); the rest wait for completions to be read */
+	ck_assert_uint_eq(fake_dma_submits() - before, 1);
+	int got = 0, seen[N] = { 0 };
+	while (got < N) {
+		struct offload_completion cpl[8];
+		int n = offload_queue_wait(q, cpl, 8, 1000000);
+		ck_assert_msg(n > 0, "wait: %d %s", n, offload_last_error(ctx));
+		for (int k = 0; k < n; k++) {
+			int i = (int)(cpl[k].user_data - 1000);
+			ck_assert_int_ge(i, 0);
+			ck_assert_int_lt(i, N);
+			ck_assert_int_eq(seen[i]++, 0);
+			/* the queue's order: completions come in submission order */
+			ck_assert_int_eq(i, got + k);
+			if (i == 17) {
+				ck_assert_int_eq(cpl[k].status, -EFAULT);
+			} else {
+				ck_assert_int_eq(cpl[k].status, 0);
+				ck_assert_int_eq(memcmp(dst[i] + (i % 3), src[i] + (i % 5), 1 + (size_t)i * 97), 0);
+			}
+			ck_assert_int_eq(cpl[k].dev, d);
+			ck_assert_uint_ne(cpl[k].flags & OFFLOAD_RES_KERNEL, 0);
+		}
+		got += n;
+	}
+	ck_assert_uint_eq(fake_dma_copies(), N);
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	ck_assert_uint_eq(fake_dma_open_files(), 2);
+	munmap(bad, 4096);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * The module takes no copy although none of ours is in flight (SUBMIT's
+ * EAGAIN for the first copy: the pins of all files are taken): the queue
+ * says -EBUSY instead of waiting for a completion that cannot come, and a
+ * synchronous copy the library placed runs on the CPU, saying so.
+ */
+START_TEST(module_full_is_ebusy)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.info.max_pinned_bytes = 8192; /* max_copy_bytes stays larger: as when other files hold the pins */
+	offload_ctx *ctx = install_open(&c);
+	int d = offload_dev_find(ctx, "dma-fake.0");
+	static uint8_t s[65536], t[65536];
+	fill(s, sizeof(s), 4);
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -EBUSY, "limits");
+	struct offload_result res;
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, sizeof(s), &res), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_ne(res.flags & OFFLOAD_RES_FALLBACK, 0);
+	ck_assert_int_eq(memcmp(s, t, sizeof(s)), 0);
+	struct offload_queue_opts o;
+	offload_queue_opts_init(&o);
+	o.depth = 4;
+	o.dev = d;
+	offload_queue *q;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	ck_assert_int_ge(offload_queue_copy(q, t, s, sizeof(s), 1), 0);
+	ck_assert_err(ctx, offload_queue_submit(q), -EBUSY, "could not start 1 job(s)");
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(queue_timeout_status)
+{
+	int d;
+	offload_ctx *ctx = open_failing(-ETIMEDOUT, 0, false, &d);
+	struct offload_queue_opts o;
+	offload_queue_opts_init(&o);
+	o.depth = 4;
+	o.dev = d;
+	offload_queue *q;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	static uint8_t s[4096], t[4096];
+	ck_assert_int_ge(offload_queue_copy(q, t, s, sizeof(s), 7), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 1);
+	struct offload_completion cpl;
+	ck_assert_int_eq(offload_queue_wait(q, &cpl, 1, -1), 1);
+	ck_assert_int_eq(cpl.status, -ETIMEDOUT);
+	ck_assert_uint_eq(cpl.user_data, 7);
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("dmaengine");
+	TCase *t = tcase_create("stand-in");
+	tcase_add_checked_fixture(t, NULL, teardown);
+	tcase_add_test(t, module_missing_is_absence);
+	tcase_add_test(t, not_accessible_says_udev);
+	tcase_add_test(t, abi_mismatch_listed_unusable);
+	tcase_add_test(t, no_channels_is_absence);
+	tcase_add_test(t, one_device_per_controller);
+	tcase_add_test(t, k3_udma_served_once_through_the_kernel);
+	tcase_add_test(t, memcpy_sizes_and_alignments);
+	tcase_add_test(t, engine_and_cpu_bytes_counted);
+	tcase_add_test(t, long_copy_one_batch);
+	tcase_add_test(t, threshold_default_and_auto);
+	tcase_add_test(t, threshold_from_measurement_file);
+	tcase_add_test(t, engine_error_is_eio_never_redone);
+	tcase_add_test(t, no_descriptor_before_any_byte_falls_back);
+	tcase_add_test(t, no_descriptor_after_bytes_is_not_redone);
+	tcase_add_test(t, timeout_is_etimedout);
+	tcase_add_test(t, unmapped_memory_is_efault);
+	tcase_add_test(t, queue_batches_and_statuses);
+	tcase_add_test(t, module_full_is_ebusy);
+	tcase_add_test(t, queue_timeout_status);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(suite());
+}
