@@ -6,6 +6,10 @@
 # quiet). On a shared machine run it when nothing else does. The last lines
 # give a verdict per target of the issue (met / NOT MET with the ratio; not
 # judged when its rounds were busy), from bench/issue19_verdict.py.
+# Quiet, it should take about 5 minutes (the memcpy sweeps took 40, 57 and
+# about 30 s on 2026-12-02 06:22, callgrind 1:45 here, estimated); when
+# rounds are busy each size runs up to --max-rounds, and at load 11 on 2 CPUs
+# the first memcpy sweep alone was still running after 8 minutes.
 #   sh bench/issue19.sh [BUILD_DIR] [DTB_DIR]     default build ../shared/dtb
 set -u
 build=${1:-build}
