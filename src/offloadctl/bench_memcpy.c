@@ -271,12 +271,14 @@ static void memcpy_pass(struct bufset *b, unsigned reps, uint64_t *ns)
 /* The two-thread reference (bench_peer.c) over every pair of b, reps times. */
 static void peer_pass(struct bench_peer *p, struct bufset *b, unsigned reps, bool nt, uint64_t *ns)
 {
+	bench_peer_hot(p, true); /* its helper spins during this pass only */
 	uint64_t t0 = cli_now_ns();
 
 	for (unsigned k = 0; k < reps; k++)
 		for (size_t i = 0; i < b->n; i++)
 			bench_peer_copy(p, b->dst[i], b->src[i], b->size, nt);
 	*ns = cli_now_ns() - t0;
+	bench_peer_hot(p, false);
 }
 
 static int target_open(struct target *t, offload_ctx *ctx, int dev, bool async, size_t nbufs)

@@ -7,9 +7,11 @@
  * The two-thread copy is the calling thread and one persistent helper
  * thread, pinned to another CPU of the process's set, each copying a half
  * (split at a page of the destination). Back to back, the helper spins on
- * a sequence number between copies (the hot loop, its best case); after
- * idle it sleeps on a condition variable and is woken for each copy, as
- * any thread pool must be. The halves are copied with memcpy or with
+ * a sequence number between the copies of the peer's own passes (the hot
+ * loop, its best case) and blocks between those passes
+ * (bench_peer_hot()), so that it never holds its CPU while the library or
+ * memcpy is timed; after idle it sleeps on a condition variable and is
+ * woken for each copy, as any thread pool must be. The halves are copied with memcpy or with
  * non-temporal (streaming) stores, 32 bytes wide where the CPU has AVX2,
  * else 16 (SSE2), with a fence before the half counts as done. This code
  * is the benchmark's own, written apart from the library's copy pool
@@ -40,6 +42,11 @@ struct bench_peer {
 	atomic_uint seq, done;
 	atomic_bool stop;
 	bool sleep;              /* between copies: sleep on cv (true) or spin */
+	atomic_bool hot;         /* spinning mode: a pass of the peer runs (else it blocks on cv) */
+	atomic_bool spinning;    /* the helper is in its spin loop (not blocked) */
+	int cpu;                 /* the helper's CPU, -1 if not pinned */
+	cpu_set_t caller_set;    /* the caller's affinity outside the peer's passes */
+	bool caller_pinned;      /* bench_peer_hot(on) pinned the caller */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	/* the helper's half of the current copy (written before seq, read after) */
@@ -130,9 +137,22 @@ static void *helper_main(void *arg)
 				pthread_cond_wait(&p->cv, &p->mu);
 			pthread_mutex_unlock(&p->mu);
 		} else {
+			if (!atomic_load(&p->hot)) {
+				/* between the peer's passes: give the CPU back, block */
+				atomic_store(&p->spinning, false);
+				pthread_mutex_lock(&p->mu);
+				while (!atomic_load(&p->hot) && !atomic_load(&p->stop))
+					pthread_cond_wait(&p->cv, &p->mu);
+				pthread_mutex_unlock(&p->mu);
+			}
+			if (!atomic_load_explicit(&p->spinning, memory_order_relaxed))
+				atomic_store(&p->spinning, true);
 			while ((s = atomic_load_explicit(&p->seq, memory_order_acquire)) == seen &&
-			       !atomic_load_explicit(&p->stop, memory_order_relaxed))
+			       !atomic_load_explicit(&p->stop, memory_order_relaxed) &&
+			       atomic_load_explicit(&p->hot, memory_order_relaxed))
 				relax();
+			if (s == seen && !atomic_load(&p->stop))
+				continue; /* the pass ended (every copy of it was done): block */
 		}
 		if (atomic_load(&p->stop))
 			return NULL;
@@ -155,6 +175,8 @@ int bench_peer_start(struct bench_peer **out, bool sleep_between)
 	atomic_init(&p->seq, 0);
 	atomic_init(&p->done, 0);
 	atomic_init(&p->stop, false);
+	atomic_init(&p->hot, false);
+	atomic_init(&p->spinning, false);
 	p->sleep = sleep_between;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
@@ -164,6 +186,7 @@ int bench_peer_start(struct bench_peer **out, bool sleep_between)
 		for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
 			if (CPU_ISSET((unsigned)c, &set) && c != self)
 				cpu = c;
+	p->cpu = cpu;
 	if (cpu >= 0) {
 		CPU_ZERO(&one);
 		CPU_SET((unsigned)cpu, &one);
@@ -205,6 +228,48 @@ void bench_peer_copy(struct bench_peer *p, void *dst, const void *src, size_t le
 	}
 	copy_half(d, s, mine, nt);
 	while (atomic_load_explicit(&p->done, memory_order_acquire) != seq)
+		relax();
+}
+
+void bench_peer_hot(struct bench_peer *p, bool on)
+{
+	if (p->sleep)
+		return; /* woken for every copy anyway */
+	if (!on && p->caller_pinned) {
+		sched_setaffinity(0, sizeof(p->caller_set), &p->caller_set);
+		p->caller_pinned = false;
+	}
+	if (on && p->cpu >= 0 && sched_getaffinity(0, sizeof(p->caller_set), &p->caller_set) == 0) {
+		/*
+		 * Both threads pinned apart for the pass, as a two-thread copy
+		 * would be: the caller, free to move while the helper blocked,
+		 * may have gone to the helper's CPU (then each would wait a
+		 * scheduler slice for the other).
+		 */
+		int self = sched_getcpu();
+		cpu_set_t one;
+		if (self == p->cpu) {
+			for (int c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET((unsigned)c, &p->caller_set) && c != self) {
+					CPU_ZERO(&one);
+					CPU_SET((unsigned)c, &one);
+					if (pthread_setaffinity_np(p->tid, sizeof(one), &one) == 0)
+						p->cpu = c;
+					break;
+				}
+		}
+		if (self >= 0 && self != p->cpu) {
+			CPU_ZERO(&one);
+			CPU_SET((unsigned)self, &one);
+			p->caller_pinned = sched_setaffinity(0, sizeof(one), &one) == 0;
+		}
+	}
+	pthread_mutex_lock(&p->mu);
+	atomic_store(&p->hot, on);
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	/* the pass is timed from a helper that already spins: its wake-up is not its cost */
+	while (on && !atomic_load(&p->spinning))
 		relax();
 }
 

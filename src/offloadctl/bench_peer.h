@@ -15,6 +15,13 @@ struct bench_peer;
  * spins (back to back). 0 or -errno.
  */
 int bench_peer_start(struct bench_peer **p, bool sleep_between);
+/*
+ * Back to back (not sleep_between): on, the helper spins for the next copy
+ * (call it before a timed pass of the peer; returns once the helper
+ * spins); off, it blocks until the next on, so that it does not hold its
+ * CPU while the other sides are timed. No effect with sleep_between.
+ */
+void bench_peer_hot(struct bench_peer *p, bool on);
 /* Copy len bytes, the caller and the helper each a half; nt: streaming stores. */
 void bench_peer_copy(struct bench_peer *p, void *dst, const void *src, size_t len, bool nt);
 void bench_peer_stop(struct bench_peer *p);
