@@ -310,19 +310,38 @@ static bool helper_available(const struct ofl_pool *p, int cpu)
 	return false;
 }
 
+/*
+ * A large copy that the caller makes alone (no free helper, or another split
+ * runs): with the split's own choice of stores, from nt_min streaming, as the
+ * split would have. glibc's memcpy sizes its own threshold from sysconf's
+ * cache size, which some guests overstate tenfold (see memcpy.c), and then
+ * copies such a length through the caches at a fraction of the speed.
+ */
+static void copy_alone(struct ofl_pool *p, void *dst, const void *src, size_t len)
+{
+	bool nt = len >= p->nt_min;
+
+	if (nt)
+		atomic_fetch_add_explicit(&p->alone_nt, 1, memory_order_relaxed);
+	copy_range(dst, src, len, nt);
+}
+
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 {
 	/* Not split: plain memcpy, which picks its own stores for the whole length. */
-	if (len < p->split_min || !pool_ready(p) ||
-	    atomic_exchange_explicit(&p->split_busy, true, memory_order_acquire)) {
+	if (len < p->split_min) {
 		memcpy(dst, src, len);
+		return;
+	}
+	if (!pool_ready(p) || atomic_exchange_explicit(&p->split_busy, true, memory_order_acquire)) {
+		copy_alone(p, dst, src, len);
 		return;
 	}
 	int cpu = sched_getcpu();
 	if (!helper_available(p, cpu)) {
 		/* every helper's CPU is taken: waiting for one would cost more than it gives */
 		atomic_store_explicit(&p->split_busy, false, memory_order_release);
-		memcpy(dst, src, len);
+		copy_alone(p, dst, src, len);
 		return;
 	}
 	struct ofl_split *sp = &p->sp;
@@ -640,6 +659,7 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 	atomic_init(&p->state, p->nthreads ? 0 : 2);
 	atomic_init(&p->split_busy, false);
 	atomic_init(&p->work_seq, 0);
+	atomic_init(&p->alone_nt, 0);
 	atomic_init(&p->sp.next, 0);
 	atomic_init(&p->sp.helpers, 0);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)

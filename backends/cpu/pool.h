@@ -83,6 +83,7 @@ struct ofl_pool {
 	atomic_bool split_busy;   /* a leader owns sp */
 	struct ofl_split sp;
 	atomic_uint work_seq;     /* bumped whenever work is posted; spinning workers watch it */
+	atomic_ulong alone_nt;    /* copies made alone with streaming stores (for the tests) */
 	struct ofl_cpu_queue *runq_head, *runq_tail;
 	int cpus[OFL_POOL_MAX_THREADS];  /* the process's CPUs, for pinning */
 	unsigned ncpus_set;
@@ -112,7 +113,8 @@ void ofl_pool_fini(struct ofl_pool *p);
 
 /*
  * Copy len >= 1 bytes, split across the pool when len >= split_min and a
- * worker on another CPU can run. Any thread.
+ * worker on another CPU can run. From nt_min up the stores are streaming
+ * whether the copy is split or made by the caller alone. Any thread.
  */
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len);
 
