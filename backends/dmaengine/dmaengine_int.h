@@ -11,6 +11,8 @@
 
 /* Channels one device (one DMA controller) uses at most. */
 #define DMAE_DEV_CHANS 8
+/* Channels a module may report at most; more is taken for garbage (the real count is tens). */
+#define DMAE_MAX_CHANNELS 4096u
 
 /* The backend's context state: the module as one open file saw it at init. */
 struct dmae_state {

@@ -51,6 +51,18 @@ static bool installed;
 static struct fake_dma_cfg cfg;
 static struct file *files[MAX_FILES];
 static unsigned n_submits, n_copies;
+static uint64_t pfn_lo, pfn_hi; /* a PFN-mapped range: pins fail */
+
+void fake_dma_mark_pfn(const void *p, size_t len)
+{
+	pfn_lo = (uint64_t)(uintptr_t)p;
+	pfn_hi = pfn_lo + len;
+}
+
+static bool pfn(uint64_t a, uint64_t len)
+{
+	return a < pfn_hi && pfn_lo < a + len;
+}
 
 void fake_dma_cfg_default(struct fake_dma_cfg *c, unsigned nchan, const char *driver,
 			  const char *device, const char *of_path)
@@ -101,6 +113,7 @@ void fake_dma_install(const struct fake_dma_cfg *c)
 	if (c)
 		cfg = *c;
 	n_submits = n_copies = 0;
+	pfn_lo = pfn_hi = 0;
 }
 
 unsigned fake_dma_submits(void) { return n_submits; }
@@ -342,7 +355,7 @@ static void split(const struct offload_dma_copy *c, uint64_t *lo, uint64_t *hi)
 }
 
 /* One copy: 1 consumed (it will complete), 0 when the file's limits stop the batch before it. */
-static int submit_one(struct file *f, const struct offload_dma_copy *c)
+static int submit_one(struct file *f, const struct offload_dma_copy *c, unsigned k)
 {
 	if (f->outstanding >= cfg.info.max_inflight)
 		return 0;
@@ -373,8 +386,9 @@ static int submit_one(struct file *f, const struct offload_dma_copy *c)
 		end_job(f, j, r, why);
 		return 1;
 	}
-	/* pin_user_pages_fast(): every page present, dst writable */
-	if (!mapped(c->src, c->len, 'r') || !mapped(c->dst, c->len, 'w')) {
+	/* pin_user_pages_fast(): every page present, dst writable, no PFN mapping (VM_PFNMAP) */
+	if (!mapped(c->src, c->len, 'r') || !mapped(c->dst, c->len, 'w') || pfn(c->src, c->len) ||
+	    pfn(c->dst, c->len)) {
 		end_job(f, j, -EFAULT, OFFLOAD_DMA_WHY_FAULT);
 		return 1;
 	}
@@ -394,7 +408,12 @@ static int submit_one(struct file *f, const struct offload_dma_copy *c)
 	}
 	char *dst = (char *)(uintptr_t)c->dst;
 	const char *src = (const char *)(uintptr_t)c->src;
-	if (cfg.fail_status && hi > lo) {
+	if (cfg.fail_mask) {
+		if (k < 32 && (cfg.fail_mask >> k) & 1) {
+			end_job(f, j, cfg.fail_status, cfg.fail_detail);
+			return 1;
+		}
+	} else if (cfg.fail_status && hi > lo) {
 		/* the engine wrote half its part, then its driver reported the error */
 		uint64_t half = cfg.fail_half ? (hi - lo) / 2 : 0;
 		memcpy(dst + lo, src + lo, half);
@@ -418,6 +437,42 @@ static bool zero(const void *p, size_t n)
 	return true;
 }
 
+/* A completion for no copy (a lying module): status 0, 4096 B "by the engine". */
+static void fake_comp(struct file *f, uint64_t user_data)
+{
+	for (int i = 0; i < MAX_JOBS; i++) {
+		struct job *j = &f->jobs[i];
+		if (j->used)
+			continue;
+		memset(j, 0, sizeof(*j));
+		j->used = true;
+		f->outstanding++;
+		j->comp.user_data = user_data;
+		j->comp.dma_bytes = 4096;
+		end_job(f, j, 0, OFFLOAD_DMA_WHY_NONE);
+		return;
+	}
+}
+
+/* Reverse the part of the done list after `t` (NULL: all of it). */
+static void reverse_after(struct file *f, struct job *t)
+{
+	struct job *h = t ? t->next : f->done_head, *prev = NULL, *first = h;
+	while (h) {
+		struct job *nx = h->next;
+		h->next = prev;
+		prev = h;
+		h = nx;
+	}
+	if (!first)
+		return;
+	if (t)
+		t->next = prev;
+	else
+		f->done_head = prev;
+	f->done_tail = first;
+}
+
 static int do_submit(struct file *f, struct offload_dma_submit *s)
 {
 	n_submits++;
@@ -438,16 +493,27 @@ static int do_submit(struct file *f, struct offload_dma_submit *s)
 	const struct offload_dma_copy *uc = (const void *)(uintptr_t)s->copies;
 	unsigned i;
 	int r = 0;
+	if (cfg.submit_zero)
+		return 0;
+	if (cfg.stray)
+		fake_comp(f, ~0ull);
+	struct job *tail0 = f->done_tail;
 	for (i = 0; i < s->count; i++) {
 		if (!mapped((uint64_t)(uintptr_t)(uc + i), sizeof(*uc), 'r')) {
 			r = -EFAULT;
 			break;
 		}
-		if (submit_one(f, &uc[i]) == 0) {
+		if (submit_one(f, &uc[i], i) == 0) {
 			r = -EAGAIN;
 			break;
 		}
 	}
+	if (cfg.reverse)
+		reverse_after(f, tail0);
+	for (unsigned k = 0; k < cfg.lie_extra && i; k++)
+		fake_comp(f, 0x1000);
+	if (i)
+		i += cfg.lie_extra;
 	s->submitted = i;
 	if (!i && r == -EFAULT)
 		s->detail = OFFLOAD_DMA_WHY_FAULT;
@@ -597,6 +663,17 @@ int __wrap_poll(struct pollfd *p, nfds_t n, int timeout)
 		p[0].revents &= (short)(p[0].events | POLLERR | POLLHUP);
 		if (p[0].revents & POLLIN || timeout == 0)
 			return p[0].revents ? 1 : 0;
+		if (cfg.poll_eintr) {
+			/* a signal every 10 ms: the wait ends early with EINTR */
+			struct timespec d;
+			now_plus(&d, 10);
+			if (timeout >= 0 && passed(&lim) == false &&
+			    (lim.tv_sec < d.tv_sec || (lim.tv_sec == d.tv_sec && lim.tv_nsec < d.tv_nsec)))
+				d = lim;
+			wait_until(&d);
+			errno = EINTR;
+			return -1;
+		}
 		bool dl = next_deadline(f, &t);
 		if (timeout >= 0 && (!dl || lim.tv_sec < t.tv_sec ||
 				     (lim.tv_sec == t.tv_sec && lim.tv_nsec < t.tv_nsec)))

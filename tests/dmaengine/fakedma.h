@@ -42,7 +42,21 @@ struct fake_dma_cfg {
 	uint32_t fail_detail;
 	bool fail_half;       /* ... after the engine wrote half its part (else before any byte) */
 	bool stall;           /* copies never finish: they end at their timeout */
+	/* A lying module (breakdma's findings), for the backend's defences: */
+	uint32_t lie_extra;   /* SUBMIT says it consumed this many more than it did, and queues
+			       * as many completions nobody asked for (user_data 0x1000) */
+	bool submit_zero;     /* SUBMIT succeeds having consumed nothing (the uapi says EAGAIN) */
+	uint32_t fail_mask;   /* bit k: copy k of every SUBMIT (k < 32) fails with fail_status
+			       * before any byte; the other copies succeed */
+	bool reverse;         /* the completions of one SUBMIT come in reverse order */
+	bool stray;           /* each SUBMIT first queues a completion for a copy never
+			       * submitted (user_data ~0) */
+	bool poll_eintr;      /* a waiting poll() returns EINTR after at most 10 ms, as a
+			       * periodic signal makes it */
 };
+
+/* User memory [p, p + len) is PFN-mapped (udmabuf's mapping): a pin fails with EFAULT. */
+void fake_dma_mark_pfn(const void *p, size_t len);
 
 /* A module of this ABI with `nchan` channels of `driver` on controller `device` at `of_path`. */
 void fake_dma_cfg_default(struct fake_dma_cfg *c, unsigned nchan, const char *driver,
