@@ -102,12 +102,74 @@ static int comp_err(int32_t status, uint64_t written)
 	return r;
 }
 
+/* One side of a copy: user memory (fd -1), or an offset in one of the context's dma-bufs. */
+struct dmae_side {
+	int fd;
+	uint64_t off;
+};
+
+/*
+ * Memory of the context's own dma-bufs (udmabuf maps PFNs, which the module's
+ * pin_user_pages cannot take) goes by fd and offset through the module's dma-buf
+ * path. That path has no CPU part (kmod/job.c ofd_prepare): every byte goes to
+ * the engine, so src, dst and len must be multiples of copy_align, and a user
+ * destination on a non-coherent channel must start and end on a cache line.
+ * *piece: the longest copy (max_copy_bytes, kept aligned, unless both are dma-bufs).
+ * 0, or -EBUSY before any byte (the core's AUTO then copies on the CPU, which
+ * can always touch a dma-buf's mapping).
+ */
+static int dmabuf_sides(struct ofl_device *dev, void *dst, const void *src, size_t len,
+			struct dmae_side *d, struct dmae_side *s, uint64_t *piece)
+{
+	struct dmae_dev *dd = dev->priv;
+	const struct dmae_state *st = dd->st;
+	int hd = ofl_ctx_dmabuf_find(dev->ctx, dst, len, &d->fd, &d->off);
+	int hs = ofl_ctx_dmabuf_find(dev->ctx, src, len, &s->fd, &s->off);
+
+	if (hd <= 0)
+		d->fd = -1;
+	if (hs <= 0)
+		s->fd = -1;
+	if (!hd && !hs)
+		return 0;
+	const char *why = NULL;
+	uint64_t a = dd->copy_align, c = st->info.cache_align;
+	uint64_t sa = s->fd >= 0 ? s->off : (uint64_t)(uintptr_t)src;
+	uint64_t da = d->fd >= 0 ? d->off : (uint64_t)(uintptr_t)dst;
+	bool user_dst_lines = d->fd < 0 && !dd->coherent && c > 1;
+	uint64_t step = user_dst_lines && c > a ? c : a;
+	if (hd < 0 || hs < 0)
+		why = "it runs over the edge of one of the context's dma-bufs";
+	else if ((sa | da | (uint64_t)len) & (a - 1))
+		why = "a dma-buf copy has no CPU part, and src, dst or len is not a multiple of the "
+		      "engine's copy_align";
+	else if (user_dst_lines && (((uint64_t)(uintptr_t)dst | ((uint64_t)(uintptr_t)dst + len)) &
+				    (c - 1)))
+		why = "a dma-buf copy has no CPU part, and the destination does not start and end on "
+		      "a cache line of this non-coherent DMA device";
+	*piece = (uint64_t)len;
+	if (!why && (d->fd < 0 || s->fd < 0) && st->info.max_copy_bytes) {
+		*piece = st->info.max_copy_bytes / step * step;
+		if (!*piece)
+			why = "the module's max_copy_bytes is below the alignment a dma-buf copy needs";
+	}
+	if (!why)
+		return 0;
+	return ofl_err(dev->ctx, -EBUSY, "dmaengine %s: the copy of %zu B touches the context's "
+		       "dma-buf memory, which the module takes only by fd, and %s: the CPU does it under "
+		       "OFFLOAD_DEV_AUTO", dev->name, len, why);
+}
+
 static int dmae_copy(struct ofl_device *dev, void *dst, const void *src, size_t len,
 		     struct offload_result *res)
 {
 	struct dmae_dev *dd = dev->priv;
 	const struct dmae_state *st = dd->st;
 	uint64_t maxc = st->info.max_copy_bytes ? st->info.max_copy_bytes : len;
+	struct dmae_side sd, ss;
+	int dr = dmabuf_sides(dev, dst, src, len, &sd, &ss, &maxc);
+	if (dr < 0)
+		return dr;
 	struct offload_dma_copy cp[DMAE_BATCH];
 	struct offload_dma_completion cm[DMAE_BATCH];
 	bool seen[DMAE_BATCH];
@@ -130,6 +192,16 @@ static int dmae_copy(struct ofl_device *dev, void *dst, const void *src, size_t 
 		for (; n < DMAE_BATCH && o < len; n++) {
 			uint64_t l = OFL_MIN((uint64_t)(len - o), maxc);
 			fill_copy(&cp[n], base + n, pick_chan(dd), (char *)dst + o, (const char *)src + o, l);
+			if (sd.fd >= 0) {
+				cp[n].flags |= OFFLOAD_DMA_COPY_DST_DMABUF;
+				cp[n].dst_fd = sd.fd;
+				cp[n].dst = sd.off + o;
+			}
+			if (ss.fd >= 0) {
+				cp[n].flags |= OFFLOAD_DMA_COPY_SRC_DMABUF;
+				cp[n].src_fd = ss.fd;
+				cp[n].src = ss.off + o;
+			}
 			seen[n] = false;
 			o += (size_t)l;
 		}
@@ -182,7 +254,7 @@ static int dmae_copy(struct ofl_device *dev, void *dst, const void *src, size_t 
 				seen[idx] = true;
 				dma += cm[j].dma_bytes;
 				cpu += cm[j].cpu_bytes;
-				uint64_t at = (uint64_t)((const char *)(uintptr_t)cp[idx].dst - (char *)dst);
+				uint64_t at = cp[idx].dst - (sd.fd >= 0 ? sd.off : (uint64_t)(uintptr_t)dst);
 				if (cm[j].status && (!failed || at < fail_off)) {
 					bad = cm[j];
 					failed = true;

@@ -206,6 +206,7 @@ static struct dmae_dev *take_channels(struct dmae_state *st, uint32_t first, int
 	pthread_mutex_init(&dd->lock, NULL);
 	dd->st = st;
 	dd->copy_align = f->copy_align;
+	dd->coherent = f->flags & OFFLOAD_DMA_CHAN_COHERENT;
 	dd->max_seg = f->max_seg_size;
 	ofl_strlcpy(dd->driver, f->driver, sizeof(dd->driver));
 	for (uint32_t i = first; i < st->info.nr_channels; i++) {

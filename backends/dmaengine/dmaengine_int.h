@@ -37,6 +37,7 @@ struct dmae_dev {
 	atomic_uint next;               /* round robin over chans */
 	uint64_t seq;                   /* user_data of sync copies (under lock) */
 	uint32_t copy_align;
+	bool coherent;                  /* the channels' DMA device is coherent */
 	uint64_t max_seg;
 	char driver[32];
 	char chan_names[96];

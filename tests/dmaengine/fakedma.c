@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -316,18 +318,14 @@ static int check(const struct offload_dma_copy *c, uint32_t *why)
 	*why = OFFLOAD_DMA_WHY_RANGE;
 	if (c->src + c->len < c->src || c->dst + c->len < c->dst)
 		return -EINVAL;
-	if (sbuf || dbuf) {
-		*why = OFFLOAD_DMA_WHY_DMABUF; /* this stand-in has no dma-bufs */
-		return -EBADF;
-	}
 	*why = OFFLOAD_DMA_WHY_FAULT;
-	if ((uintptr_t)c->src != c->src || (uintptr_t)c->dst != c->dst)
+	if ((!sbuf && (uintptr_t)c->src != c->src) || (!dbuf && (uintptr_t)c->dst != c->dst))
 		return -EFAULT;
 	*why = OFFLOAD_DMA_WHY_OVERLAP;
-	if (c->src < c->dst + c->len && c->dst < c->src + c->len)
+	if (!sbuf && !dbuf && c->src < c->dst + c->len && c->dst < c->src + c->len)
 		return -EINVAL;
 	*why = OFFLOAD_DMA_WHY_TOO_BIG;
-	if (c->len > cfg.info.max_copy_bytes)
+	if ((!sbuf || !dbuf) && c->len > cfg.info.max_copy_bytes)
 		return -E2BIG;
 	*why = OFFLOAD_DMA_WHY_NONE;
 	return 0;
@@ -355,6 +353,74 @@ static void split(const struct offload_dma_copy *c, uint64_t *lo, uint64_t *hi)
 }
 
 /* One copy: 1 consumed (it will complete), 0 when the file's limits stop the batch before it. */
+/* ofd_dmabuf(): the fd is a file (this stand-in takes any mappable one), the range inside it. */
+static int dmabuf_side(int fd, uint64_t off, uint64_t len, uint64_t *size, uint32_t *why)
+{
+	struct stat sb;
+
+	*why = OFFLOAD_DMA_WHY_DMABUF;
+	if (fstat(fd, &sb) < 0)
+		return -EBADF;
+	*size = (uint64_t)sb.st_size;
+	*why = OFFLOAD_DMA_WHY_DMABUF_RANGE;
+	if (off > *size || len > *size - off)
+		return -EINVAL;
+	return 0;
+}
+
+/* The CPU address of a dma-buf side (mapped whole, MAP_SHARED), or of user memory. */
+static void *side_map(int fd, uint64_t a, uint64_t size, bool buf)
+{
+	if (!buf)
+		return (void *)(uintptr_t)a;
+	void *m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	return m == MAP_FAILED ? NULL : (char *)m + a;
+}
+
+/* A copy with a dma-buf side (ofd_prepare): no CPU part, the engine does every byte. */
+static void dmabuf_copy(struct file *f, struct job *j, const struct offload_dma_copy *c)
+{
+	bool sbuf = c->flags & OFFLOAD_DMA_COPY_SRC_DMABUF, dbuf = c->flags & OFFLOAD_DMA_COPY_DST_DMABUF;
+	const struct offload_dma_chan_info *ch = &cfg.ch[c->chan];
+	uint64_t ssz = 0, dsz = 0;
+	uint32_t why;
+	int r = 0;
+
+	if (sbuf)
+		r = dmabuf_side(c->src_fd, c->src, c->len, &ssz, &why);
+	if (!r && dbuf)
+		r = dmabuf_side(c->dst_fd, c->dst, c->len, &dsz, &why);
+	if (r) {
+		end_job(f, j, r, why);
+		return;
+	}
+	if ((!sbuf && (!mapped(c->src, c->len, 'r') || pfn(c->src, c->len))) ||
+	    (!dbuf && (!mapped(c->dst, c->len, 'w') || pfn(c->dst, c->len)))) {
+		end_job(f, j, -EFAULT, OFFLOAD_DMA_WHY_FAULT);
+		return;
+	}
+	/* every piece is a multiple of copy_align; a user dst on a non-coherent device on lines */
+	uint64_t cl = cfg.info.cache_align;
+	if (((c->src | c->dst | c->len) & (ch->copy_align - 1)) ||
+	    (!dbuf && !(ch->flags & OFFLOAD_DMA_CHAN_COHERENT) && cl > 1 &&
+	     ((c->dst | (c->dst + c->len)) & (cl - 1)))) {
+		end_job(f, j, -EINVAL, OFFLOAD_DMA_WHY_ALIGN);
+		return;
+	}
+	char *s = side_map(c->src_fd, c->src, ssz, sbuf), *d = side_map(c->dst_fd, c->dst, dsz, dbuf);
+	if (!s || !d) {
+		end_job(f, j, -EINVAL, OFFLOAD_DMA_WHY_DMABUF_MAP);
+	} else {
+		memmove(d, s, c->len);
+		j->comp.dma_bytes = c->len;
+		end_job(f, j, 0, OFFLOAD_DMA_WHY_NONE);
+	}
+	if (sbuf && s)
+		munmap(s - c->src, (size_t)ssz);
+	if (dbuf && d)
+		munmap(d - c->dst, (size_t)dsz);
+}
+
 static int submit_one(struct file *f, const struct offload_dma_copy *c, unsigned k)
 {
 	if (f->outstanding >= cfg.info.max_inflight)
@@ -371,8 +437,11 @@ static int submit_one(struct file *f, const struct offload_dma_copy *c, unsigned
 	uint32_t why;
 	int r = check(c, &why);
 	uint64_t pin = 0;
+	bool buf = c->flags & (OFFLOAD_DMA_COPY_SRC_DMABUF | OFFLOAD_DMA_COPY_DST_DMABUF);
 	if (!r) {
-		pin = (npages(c->src, c->len) + npages(c->dst, c->len)) * FAKE_PAGE;
+		/* the pins of the user sides only */
+		pin = ((c->flags & OFFLOAD_DMA_COPY_SRC_DMABUF ? 0 : npages(c->src, c->len)) +
+		       (c->flags & OFFLOAD_DMA_COPY_DST_DMABUF ? 0 : npages(c->dst, c->len))) * FAKE_PAGE;
 		if (f->pinned + pin > cfg.info.max_pinned_bytes)
 			return 0;
 	}
@@ -384,6 +453,10 @@ static int submit_one(struct file *f, const struct offload_dma_copy *c, unsigned
 	j->comp.chan = c->chan;
 	if (r) {
 		end_job(f, j, r, why);
+		return 1;
+	}
+	if (buf) {
+		dmabuf_copy(f, j, c);
 		return 1;
 	}
 	/* pin_user_pages_fast(): every page present, dst writable, no PFN mapping (VM_PFNMAP) */

@@ -22,7 +22,13 @@
  * when src and dst differ modulo copy_align; the CPU's part is the rest.
  * Engines can be made to fail (a status and detail, after half the bytes),
  * or to stall until the copy's timeout (then -ETIMEDOUT, as the module's
- * timeout ends it).
+ * timeout ends it). dma-buf sides (OFFLOAD_DMA_COPY_*_DMABUF) are any
+ * mappable fd (a memfd stands in for a dma-buf): the offset range must lie in
+ * the file (EINVAL, DMABUF_RANGE), EBADF for a closed fd; the engine does every
+ * byte, so src, dst and len must be multiples of copy_align and a user dst on a
+ * non-coherent channel must start and end on cache_align (EINVAL, ALIGN).
+ * A range marked PFN-mapped (fake_dma_mark_pfn) fails a pin with EFAULT.
+ * Fault knobs below make it lie as breakdma's hostile stand-in did.
  */
 #ifndef TESTS_DMAENGINE_FAKEDMA_H
 #define TESTS_DMAENGINE_FAKEDMA_H

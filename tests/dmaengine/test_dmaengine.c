@@ -20,6 +20,7 @@
 
 #include <offload/offload.h>
 
+#include "driver/driver.h"
 #include "fakedma.h"
 #include "testutil.h"
 
@@ -938,6 +939,54 @@ START_TEST(pfn_mapped_user_memory_is_efault)
 }
 END_TEST
 
+/*
+ * dmaguest: the context's own dma-buf memory (udmabuf maps PFNs, so a pin fails with
+ * EFAULT) goes by fd and offset through the module's dma-buf path; what that path cannot
+ * take (no CPU part: a user dst off the cache line) is -EBUSY, and AUTO runs it on the CPU.
+ * A memfd stands in for the dma-buf, registered as offload_buf_alloc() registers one.
+ */
+START_TEST(dmabuf_memory_goes_by_fd)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	size_t blen = 1u << 20, n = 1u << 18;
+	int mfd = memfd_create("fake-dmabuf", MFD_CLOEXEC);
+	ck_assert_int_ge(mfd, 0);
+	ck_assert_int_eq(ftruncate(mfd, (off_t)blen), 0);
+	uint8_t *m = mmap(NULL, blen, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	struct ofl_dmabuf_range r = { .cpu = m, .len = blen, .fd = mfd };
+	ofl_ctx_dmabuf_add(ctx, &r);
+	fake_dma_mark_pfn(m, blen);
+	uint8_t *u = aligned_alloc(4096, n), *v = aligned_alloc(4096, n);
+	fill(u, n, 11);
+	memset(v, 0, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, m + 4096, u, n, NULL), 0);
+	ck_assert_int_eq(memcmp(m + 4096, u, n), 0);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, v, m + 4096, n, NULL), 0);
+	ck_assert_int_eq(memcmp(v, u, n), 0);
+	ck_assert_uint_eq(fake_dma_copies(), 2);
+	/* the destination starts off a cache line of the non-coherent device */
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, v + 1, m, 100000, NULL), -EBUSY,
+		      "does not start and end on a cache line");
+	struct offload_result res;
+	memset(&res, 0, sizeof(res));
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, v + 1, m + 8, 100000, &res), 0);
+	ck_assert_int_eq(memcmp(v + 1, m + 8, 100000), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_eq(res.flags & OFFLOAD_RES_FALLBACK, OFFLOAD_RES_FALLBACK);
+	ck_assert_uint_eq(fake_dma_copies(), 2);
+	ofl_ctx_dmabuf_del(ctx, &r);
+	munmap(m, blen);
+	close(mfd);
+	free(u);
+	free(v);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dmaengine");
@@ -974,6 +1023,7 @@ static Suite *suite(void)
 	tcase_add_test(t, long_dev_root_is_refused);
 	tcase_add_test(t, threshold_file_hardened);
 	tcase_add_test(t, pfn_mapped_user_memory_is_efault);
+	tcase_add_test(t, dmabuf_memory_goes_by_fd);
 	suite_add_tcase(s, t);
 	return s;
 }
