@@ -118,8 +118,8 @@ struct dmae_side {
  * 0, or -EBUSY before any byte (the core's AUTO then copies on the CPU, which
  * can always touch a dma-buf's mapping).
  */
-static int dmabuf_sides(struct ofl_device *dev, void *dst, const void *src, size_t len,
-			struct dmae_side *d, struct dmae_side *s, uint64_t *piece)
+static const char *dmabuf_plan(struct ofl_device *dev, const void *dst, const void *src, size_t len,
+			       struct dmae_side *d, struct dmae_side *s, uint64_t *piece)
 {
 	struct dmae_dev *dd = dev->priv;
 	const struct dmae_state *st = dd->st;
@@ -131,7 +131,7 @@ static int dmabuf_sides(struct ofl_device *dev, void *dst, const void *src, size
 	if (hs <= 0)
 		s->fd = -1;
 	if (!hd && !hs)
-		return 0;
+		return NULL;
 	const char *why = NULL;
 	uint64_t a = dd->copy_align, c = st->info.cache_align;
 	uint64_t sa = s->fd >= 0 ? s->off : (uint64_t)(uintptr_t)src;
@@ -153,6 +153,14 @@ static int dmabuf_sides(struct ofl_device *dev, void *dst, const void *src, size
 		if (!*piece)
 			why = "the module's max_copy_bytes is below the alignment a dma-buf copy needs";
 	}
+	return why;
+}
+
+static int dmabuf_sides(struct ofl_device *dev, void *dst, const void *src, size_t len,
+			struct dmae_side *d, struct dmae_side *s, uint64_t *piece)
+{
+	const char *why = dmabuf_plan(dev, dst, src, len, d, s, piece);
+
 	if (!why)
 		return 0;
 	return ofl_err(dev->ctx, -EBUSY, "dmaengine %s: the copy of %zu B touches the context's "
@@ -302,6 +310,7 @@ struct dmae_queue {
 	uint32_t *left;                  /* per slot: pieces with the module, not yet completed */
 	int32_t *st;                     /* per slot: the first failed piece's status */
 	uint8_t *fin;                    /* per slot: every piece completed */
+	uint8_t *oncpu;                  /* per slot: the backend copied it on the CPU (dma-buf) */
 	struct offload_dma_copy *cp;     /* depth */
 	struct offload_dma_completion *cm; /* depth */
 };
@@ -311,6 +320,7 @@ static void queue_free(struct dmae_queue *b)
 	free(b->left);
 	free(b->st);
 	free(b->fin);
+	free(b->oncpu);
 	free(b->cp);
 	free(b->cm);
 	free(b);
@@ -327,10 +337,11 @@ static int dmae_queue_open(struct ofl_device *dev, struct offload_queue *q)
 	b->left = calloc(q->depth, sizeof(*b->left));
 	b->st = calloc(q->depth, sizeof(*b->st));
 	b->fin = calloc(q->depth, 1);
+	b->oncpu = calloc(q->depth, 1);
 	b->cp = calloc(q->depth, sizeof(*b->cp));
 	b->cm = calloc(q->depth, sizeof(*b->cm));
 	b->fd = -1;
-	if (!b->left || !b->st || !b->fin || !b->cp || !b->cm) {
+	if (!b->left || !b->st || !b->fin || !b->oncpu || !b->cp || !b->cm) {
 		queue_free(b);
 		return ofl_err(dev->ctx, -ENOMEM, "dmaengine %s: out of memory for a queue", dev->name);
 	}
@@ -378,7 +389,8 @@ static void settle(struct offload_queue *q, uint32_t idx)
 		return;
 	struct ofl_job *j = &q->jobs[s];
 	j->status = b->st[s];
-	j->flags = OFFLOAD_RES_KERNEL | OFFLOAD_RES_HARDWARE;
+	j->flags = b->oncpu[s] ? OFFLOAD_RES_CPU | OFFLOAD_RES_FALLBACK
+			       : OFFLOAD_RES_KERNEL | OFFLOAD_RES_HARDWARE;
 	b->fin[s] = 1;
 }
 
@@ -406,15 +418,43 @@ static int ship(struct offload_queue *q, uint32_t end)
 		while (i != end && n < q->depth) {
 			const struct ofl_job *j = &q->jobs[i & q->mask];
 			uint64_t maxc = st->info.max_copy_bytes ? st->info.max_copy_bytes : j->len;
+			struct dmae_side sd, ss;
+			if (dmabuf_plan(q->dev, j->dst, j->src, j->len, &sd, &ss, &maxc) && !off) {
+				/*
+				 * dma-buf memory the module's fd path cannot take: the CPU can
+				 * always touch its mapping, so the job is done here, reported so.
+				 */
+				if (n)
+					break; /* first ship what is built, in order */
+				uint32_t s = i & q->mask;
+				memcpy(j->dst, j->src, j->len);
+				b->oncpu[s] = 1;
+				b->sent++;
+				settle(q, i);
+				i = b->sent;
+				continue;
+			}
 			uint64_t l = OFL_MIN((uint64_t)j->len - off, maxc);
-			fill_copy(&b->cp[n++], i, pick_chan(b->dd), (char *)j->dst + off,
-				  (const char *)j->src + off, l);
+			struct offload_dma_copy *c = &b->cp[n++];
+			fill_copy(c, i, pick_chan(b->dd), (char *)j->dst + off, (const char *)j->src + off, l);
+			if (sd.fd >= 0) {
+				c->flags |= OFFLOAD_DMA_COPY_DST_DMABUF;
+				c->dst_fd = sd.fd;
+				c->dst = sd.off + off;
+			}
+			if (ss.fd >= 0) {
+				c->flags |= OFFLOAD_DMA_COPY_SRC_DMABUF;
+				c->src_fd = ss.fd;
+				c->src = ss.off + off;
+			}
 			off += l;
 			if (off == j->len) {
 				i++;
 				off = 0;
 			}
 		}
+		if (!n)
+			continue; /* every job of the round went to the CPU */
 		struct offload_dma_submit sub = { .copies = (uint64_t)(uintptr_t)b->cp, .count = n };
 		uint32_t took = 0;
 		int r = 0;
@@ -519,6 +559,7 @@ static int reap(struct offload_queue *q, bool *any)
 	while (q->done != b->sent && b->fin[q->done & q->mask]) {
 		uint32_t s = q->done & q->mask;
 		b->fin[s] = 0;
+		b->oncpu[s] = 0;
 		b->st[s] = 0;
 		q->done++;
 		atomic_fetch_add_explicit(&q->dev->stats.jobs, 1, memory_order_relaxed);

@@ -987,6 +987,58 @@ START_TEST(dmabuf_memory_goes_by_fd)
 }
 END_TEST
 
+/* The queue: a job into the context's dma-buf goes by fd; one the fd path cannot take runs on the CPU. */
+START_TEST(queue_dmabuf_memory_goes_by_fd)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	size_t blen = 1u << 20, n = 1u << 18;
+	int mfd = memfd_create("fake-dmabuf", MFD_CLOEXEC);
+	ck_assert_int_ge(mfd, 0);
+	ck_assert_int_eq(ftruncate(mfd, (off_t)blen), 0);
+	uint8_t *m = mmap(NULL, blen, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	struct ofl_dmabuf_range r = { .cpu = m, .len = blen, .fd = mfd };
+	ofl_ctx_dmabuf_add(ctx, &r);
+	fake_dma_mark_pfn(m, blen);
+	uint8_t *u = aligned_alloc(4096, n), *v = aligned_alloc(4096, n), *w = aligned_alloc(4096, n);
+	fill(u, n, 12);
+	memset(v, 0, n);
+	offload_queue *q = open_q(ctx, d, 4);
+	ck_assert_int_ge(offload_queue_copy(q, m, u, n, 1), 0);
+	ck_assert_int_ge(offload_queue_copy(q, v + 1, u + 8, 100000, 2), 0); /* plain memory */
+	ck_assert_int_ge(offload_queue_copy(q, w + 1, m + 8, 100000, 3), 0); /* dst off a line */
+	ck_assert_int_eq(offload_queue_submit(q), 3);
+	struct offload_completion cpl[3];
+	int got = 0;
+	while (got < 3) {
+		int k = offload_queue_wait(q, cpl + got, 3 - got, -1);
+		ck_assert_int_gt(k, 0);
+		got += k;
+	}
+	ck_assert_uint_eq(cpl[0].user_data, 1);
+	ck_assert_int_eq(cpl[0].status, 0);
+	ck_assert_uint_eq(cpl[0].flags & OFFLOAD_RES_KERNEL, OFFLOAD_RES_KERNEL);
+	ck_assert_int_eq(cpl[1].status, 0);
+	ck_assert_uint_eq(cpl[2].user_data, 3);
+	ck_assert_int_eq(cpl[2].status, 0);
+	ck_assert_uint_eq(cpl[2].flags, OFFLOAD_RES_CPU | OFFLOAD_RES_FALLBACK);
+	ck_assert_int_eq(memcmp(v + 1, u + 8, 100000), 0);
+	ck_assert_int_eq(memcmp(w + 1, m + 8, 100000), 0);
+	ck_assert_uint_eq(fake_dma_copies(), 2); /* jobs 1 and 2 */
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	ofl_ctx_dmabuf_del(ctx, &r);
+	munmap(m, blen);
+	close(mfd);
+	free(u);
+	free(v);
+	free(w);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dmaengine");
@@ -1024,6 +1076,7 @@ static Suite *suite(void)
 	tcase_add_test(t, threshold_file_hardened);
 	tcase_add_test(t, pfn_mapped_user_memory_is_efault);
 	tcase_add_test(t, dmabuf_memory_goes_by_fd);
+	tcase_add_test(t, queue_dmabuf_memory_goes_by_fd);
 	suite_add_tcase(s, t);
 	return s;
 }
