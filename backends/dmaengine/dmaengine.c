@@ -51,10 +51,21 @@ static int dmae_init(struct offload_ctx *ctx, void **state, char *why, size_t wh
 {
 	struct dmae_state *st = calloc(1, sizeof(*st));
 
-	if (!st)
+	if (!st) {
+		snprintf(why, why_len, "out of memory for the backend's state");
 		return -ENOMEM;
+	}
 	st->flags = ofl_drv(ctx)->flags;
-	snprintf(st->path, sizeof(st->path), "%.255s/offload_dma", ofl_platform_roots()->dev);
+	const struct ofl_platform_roots *roots = ofl_platform_roots();
+	int pl = snprintf(st->path, sizeof(st->path), "%s/offload_dma", roots->dev);
+	if (pl < 0 || (size_t)pl >= sizeof(st->path) || roots->dev_len >= sizeof(roots->dev)) {
+		/* a cut path would name another file: refuse it */
+		snprintf(why, why_len, "the device root (OFFLOAD_DEV_ROOT) is %zu characters long, "
+			 "more than the %zu a path of this library takes: refused rather than cut",
+			 roots->dev_len, sizeof(roots->dev) - 1);
+		free(st);
+		return -ENAMETOOLONG;
+	}
 	st->fd = ofl_dmae_open_file(st, false);
 	int r = st->fd;
 	if (r < 0) {
@@ -101,9 +112,17 @@ static int dmae_init(struct offload_ctx *ctx, void **state, char *why, size_t wh
 		r = -ENODEV;
 		goto fail;
 	}
+	if (st->info.nr_channels > DMAE_MAX_CHANNELS) {
+		snprintf(why, why_len, "the offload_dma module (%.200s) reports %u channels, more than the "
+			 "%u this backend takes: not trusted", st->path, st->info.nr_channels,
+			 DMAE_MAX_CHANNELS);
+		r = -ENODEV;
+		goto fail;
+	}
 	st->ch = calloc(st->info.nr_channels, sizeof(*st->ch));
 	st->used = calloc(st->info.nr_channels, sizeof(*st->used));
 	if (!st->ch || !st->used) {
+		snprintf(why, why_len, "out of memory for %u channels' information", st->info.nr_channels);
 		r = -ENOMEM;
 		goto fail;
 	}
@@ -187,6 +206,7 @@ static struct dmae_dev *take_channels(struct dmae_state *st, uint32_t first, int
 	pthread_mutex_init(&dd->lock, NULL);
 	dd->st = st;
 	dd->copy_align = f->copy_align;
+	dd->coherent = f->flags & OFFLOAD_DMA_CHAN_COHERENT;
 	dd->max_seg = f->max_seg_size;
 	ofl_strlcpy(dd->driver, f->driver, sizeof(dd->driver));
 	for (uint32_t i = first; i < st->info.nr_channels; i++) {

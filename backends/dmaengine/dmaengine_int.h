@@ -11,6 +11,8 @@
 
 /* Channels one device (one DMA controller) uses at most. */
 #define DMAE_DEV_CHANS 8
+/* Channels a module may report at most; more is taken for garbage (the real count is tens). */
+#define DMAE_MAX_CHANNELS 4096u
 
 /* The backend's context state: the module as one open file saw it at init. */
 struct dmae_state {
@@ -35,6 +37,7 @@ struct dmae_dev {
 	atomic_uint next;               /* round robin over chans */
 	uint64_t seq;                   /* user_data of sync copies (under lock) */
 	uint32_t copy_align;
+	bool coherent;                  /* the channels' DMA device is coherent */
 	uint64_t max_seg;
 	char driver[32];
 	char chan_names[96];

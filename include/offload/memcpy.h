@@ -268,7 +268,10 @@ int offload_queue_open(offload_ctx *ctx, const struct offload_queue_opts *opts, 
  * The wait is bounded even if the engine stops answering: a direct engine
  * fails its oldest job when no job finishes for the engine timeout (1 s on
  * K3 UDMA, Linux's teardown wait), so a stuck queue closes after about that
- * long per stall.
+ * long per stall. A backend that can stop its jobs at once cancels them
+ * instead of waiting: the dmaengine backend (kernel module offload_dma)
+ * issues OFFLOAD_DMA_IOC_CANCEL, so close returns -ETIMEDOUT at once with the
+ * started jobs cancelled and their memory no longer touched.
  *
  * @param q The queue; the handle is invalid afterwards.
  * @return 0, or -EINVAL if q is NULL, or -ETIMEDOUT if outstanding jobs had

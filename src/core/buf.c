@@ -86,6 +86,7 @@ static void buf_publish(offload_ctx *ctx, struct offload_buf *b, offload_buf **o
 	if (b->dmabuf) {
 		b->range.cpu = b->cpu;
 		b->range.len = b->size;
+		b->range.fd = b->dmabuf->fd;
 		ofl_ctx_dmabuf_add(ctx, &b->range);
 	}
 	*out = b;

@@ -116,6 +116,8 @@ OFFLOAD_API int offload_queue_close(offload_queue *q)
 	 * finish within the engine timeout (backends/udma: 1 s without a
 	 * completion tears the channel down).
 	 */
+	if (ops->queue_cancel && q->done != q->submitted)
+		ops->queue_cancel(q); /* the backend can stop them: do not wait for its timeout */
 	while (q->done != q->submitted) {
 		int p = ops->queue_progress(q, -1);
 		if (p < 0) {

@@ -89,6 +89,12 @@ struct ofl_memcpy_ops {
 	/* Async queue. open() may allocate q->bq; nothing after it may allocate. */
 	int (*queue_open)(struct ofl_device *dev, struct offload_queue *q);
 	void (*queue_close)(struct offload_queue *q);
+	/*
+	 * Optional: stop the started jobs at once (offload_queue_close() calls
+	 * it before its last progress calls, which then collect them, typically
+	 * as -ECANCELED). NULL: close waits for them to finish.
+	 */
+	void (*queue_cancel)(struct offload_queue *q);
 	/* Start jobs [q->submitted, q->tail). The core then sets submitted = tail. */
 	int (*queue_submit)(struct offload_queue *q);
 	/*

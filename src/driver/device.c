@@ -182,6 +182,27 @@ bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len)
 	return hit;
 }
 
+int ofl_ctx_dmabuf_find(struct offload_ctx *ctx, const void *p, size_t len, int *fd, uint64_t *off)
+{
+	struct ofl_drv_ctx *c = ofl_drv(ctx);
+
+	if (!p || !len || !atomic_load_explicit(&c->ndmabufs, memory_order_relaxed))
+		return 0;
+	uintptr_t a = (uintptr_t)p, e = len > UINTPTR_MAX - a ? UINTPTR_MAX : a + len;
+	int hit = 0;
+	pthread_mutex_lock(&c->dmabuf_lock);
+	for (const struct ofl_dmabuf_range *r = c->dmabufs; r && !hit; r = r->next) {
+		uintptr_t s = (uintptr_t)r->cpu;
+		if (!(a < s + r->len && s < e))
+			continue;
+		hit = a >= s && e <= s + r->len ? 1 : -1;
+		*fd = r->fd;
+		*off = (uint64_t)(a - s);
+	}
+	pthread_mutex_unlock(&c->dmabuf_lock);
+	return hit;
+}
+
 /* ------------------------------------------------------------- registers and DMA memory */
 
 int ofl_mmio_map_reg(struct ofl_device *dev, int node, const char *name, int index,

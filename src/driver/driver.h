@@ -81,8 +81,9 @@ struct ofl_reg_claim {
 
 /* CPU memory of a context that is a dma-buf (src/core/buf.c registers its buffers). */
 struct ofl_dmabuf_range {
-	const void *cpu;
+	const void *cpu;    /* the CPU mapping of the dma-buf from its offset 0 */
 	size_t len;
+	int fd;             /* the dma-buf */
 	struct ofl_dmabuf_range *prev, *next;
 };
 
@@ -223,6 +224,12 @@ void ofl_ctx_dmabuf_del(struct offload_ctx *ctx, struct ofl_dmabuf_range *r);
  * when the context has no dma-buf buffer.
  */
 bool ofl_ctx_in_dmabuf(struct offload_ctx *ctx, const void *p, size_t len);
+/*
+ * Where [p, p + len) lies in the context's dma-buf buffers: 1 wholly inside
+ * one (*fd its dma-buf, *off the offset of p in it), -1 partly in one, 0 in
+ * none. The buffer must stay allocated while its fd is used. Thread-safe.
+ */
+int ofl_ctx_dmabuf_find(struct offload_ctx *ctx, const void *p, size_t len, int *fd, uint64_t *off);
 
 /* Fill a result. */
 static inline void ofl_result_set(struct offload_result *res, const struct ofl_device *dev,

@@ -80,6 +80,7 @@ struct ofl_platform_roots {
 	char dev[256];     /* "/dev" */
 	char devmem[256];  /* "/dev/mem" */
 	char pagemap[256]; /* "/proc/self/pagemap" */
+	size_t dev_len;    /* strlen() of the dev root asked for: >= sizeof(dev) means it was cut */
 };
 /* The roots in effect (process-wide): /sys, /dev, /dev/mem, /proc/self/pagemap, or
  * $OFFLOAD_SYSFS_ROOT and $OFFLOAD_DEV_ROOT (then <dev>/mem) when set. */

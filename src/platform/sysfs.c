@@ -18,6 +18,7 @@ static struct ofl_platform_roots roots = {
 	.dev = "/dev",
 	.devmem = "/dev/mem",
 	.pagemap = "/proc/self/pagemap",
+	.dev_len = 4,
 };
 static pthread_mutex_t roots_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t roots_once = PTHREAD_ONCE_INIT;
@@ -32,6 +33,7 @@ static void roots_from_env(void)
 		ofl_strlcpy(roots.sysfs, s, sizeof(roots.sysfs));
 	if (d && *d) {
 		ofl_strlcpy(roots.dev, d, sizeof(roots.dev));
+		roots.dev_len = strlen(d);
 		snprintf(roots.devmem, sizeof(roots.devmem), "%.240s/mem", d);
 	}
 	pthread_mutex_unlock(&roots_mu);
@@ -51,13 +53,16 @@ void ofl_platform_set_roots(const char *sysfs, const char *dev, const char *devm
 	if (!sysfs && !dev && !devmem && !pagemap) {
 		ofl_strlcpy(roots.sysfs, "/sys", sizeof(roots.sysfs));
 		ofl_strlcpy(roots.dev, "/dev", sizeof(roots.dev));
+		roots.dev_len = 4;
 		ofl_strlcpy(roots.devmem, "/dev/mem", sizeof(roots.devmem));
 		ofl_strlcpy(roots.pagemap, "/proc/self/pagemap", sizeof(roots.pagemap));
 	}
 	if (sysfs)
 		ofl_strlcpy(roots.sysfs, sysfs, sizeof(roots.sysfs));
-	if (dev)
+	if (dev) {
 		ofl_strlcpy(roots.dev, dev, sizeof(roots.dev));
+		roots.dev_len = strlen(dev);
+	}
 	if (devmem)
 		ofl_strlcpy(roots.devmem, devmem, sizeof(roots.devmem));
 	if (pagemap)

@@ -149,6 +149,18 @@ int ofl_env_uint(const char *name, uint64_t *out, char *why, size_t wl)
 	return get(name, out, &w, why, wl);
 }
 
+int ofl_env_parse_uint(const char *name, const char *value, uint64_t *out, char *why, size_t wl)
+{
+	const struct spec *s = find(name);
+	const char *w;
+
+	if (!s) {
+		snprintf(why, wl, "%s is not a variable liboffload knows (a library bug)", name);
+		return -EINVAL;
+	}
+	return parse(s, value, out, &w, why, wl);
+}
+
 int ofl_env_word(const char *name, const char **out, char *why, size_t wl)
 {
 	uint64_t n;

@@ -27,6 +27,11 @@ int ofl_env_bool(const char *v);
  * sentence naming the variable, its value and what it takes.
  */
 int ofl_env_uint(const char *name, uint64_t *out, char *why, size_t wl);
+/*
+ * `value` (from elsewhere: a file) checked by the rules of numeric variable
+ * `name`: 0 and *out, or -EINVAL with `why` naming the variable's rule.
+ */
+int ofl_env_parse_uint(const char *name, const char *value, uint64_t *out, char *why, size_t wl);
 /* As ofl_env_uint for an on/off or a word variable: 1 and *out the value (on/off: "1"/"0"). */
 int ofl_env_word(const char *name, const char **out, char *why, size_t wl);
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +53,18 @@ static bool installed;
 static struct fake_dma_cfg cfg;
 static struct file *files[MAX_FILES];
 static unsigned n_submits, n_copies;
+static uint64_t pfn_lo, pfn_hi; /* a PFN-mapped range: pins fail */
+
+void fake_dma_mark_pfn(const void *p, size_t len)
+{
+	pfn_lo = (uint64_t)(uintptr_t)p;
+	pfn_hi = pfn_lo + len;
+}
+
+static bool pfn(uint64_t a, uint64_t len)
+{
+	return a < pfn_hi && pfn_lo < a + len;
+}
 
 void fake_dma_cfg_default(struct fake_dma_cfg *c, unsigned nchan, const char *driver,
 			  const char *device, const char *of_path)
@@ -101,6 +115,7 @@ void fake_dma_install(const struct fake_dma_cfg *c)
 	if (c)
 		cfg = *c;
 	n_submits = n_copies = 0;
+	pfn_lo = pfn_hi = 0;
 }
 
 unsigned fake_dma_submits(void) { return n_submits; }
@@ -303,18 +318,14 @@ static int check(const struct offload_dma_copy *c, uint32_t *why)
 	*why = OFFLOAD_DMA_WHY_RANGE;
 	if (c->src + c->len < c->src || c->dst + c->len < c->dst)
 		return -EINVAL;
-	if (sbuf || dbuf) {
-		*why = OFFLOAD_DMA_WHY_DMABUF; /* this stand-in has no dma-bufs */
-		return -EBADF;
-	}
 	*why = OFFLOAD_DMA_WHY_FAULT;
-	if ((uintptr_t)c->src != c->src || (uintptr_t)c->dst != c->dst)
+	if ((!sbuf && (uintptr_t)c->src != c->src) || (!dbuf && (uintptr_t)c->dst != c->dst))
 		return -EFAULT;
 	*why = OFFLOAD_DMA_WHY_OVERLAP;
-	if (c->src < c->dst + c->len && c->dst < c->src + c->len)
+	if (!sbuf && !dbuf && c->src < c->dst + c->len && c->dst < c->src + c->len)
 		return -EINVAL;
 	*why = OFFLOAD_DMA_WHY_TOO_BIG;
-	if (c->len > cfg.info.max_copy_bytes)
+	if ((!sbuf || !dbuf) && c->len > cfg.info.max_copy_bytes)
 		return -E2BIG;
 	*why = OFFLOAD_DMA_WHY_NONE;
 	return 0;
@@ -342,7 +353,75 @@ static void split(const struct offload_dma_copy *c, uint64_t *lo, uint64_t *hi)
 }
 
 /* One copy: 1 consumed (it will complete), 0 when the file's limits stop the batch before it. */
-static int submit_one(struct file *f, const struct offload_dma_copy *c)
+/* ofd_dmabuf(): the fd is a file (this stand-in takes any mappable one), the range inside it. */
+static int dmabuf_side(int fd, uint64_t off, uint64_t len, uint64_t *size, uint32_t *why)
+{
+	struct stat sb;
+
+	*why = OFFLOAD_DMA_WHY_DMABUF;
+	if (fstat(fd, &sb) < 0)
+		return -EBADF;
+	*size = (uint64_t)sb.st_size;
+	*why = OFFLOAD_DMA_WHY_DMABUF_RANGE;
+	if (off > *size || len > *size - off)
+		return -EINVAL;
+	return 0;
+}
+
+/* The CPU address of a dma-buf side (mapped whole, MAP_SHARED), or of user memory. */
+static void *side_map(int fd, uint64_t a, uint64_t size, bool buf)
+{
+	if (!buf)
+		return (void *)(uintptr_t)a;
+	void *m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	return m == MAP_FAILED ? NULL : (char *)m + a;
+}
+
+/* A copy with a dma-buf side (ofd_prepare): no CPU part, the engine does every byte. */
+static void dmabuf_copy(struct file *f, struct job *j, const struct offload_dma_copy *c)
+{
+	bool sbuf = c->flags & OFFLOAD_DMA_COPY_SRC_DMABUF, dbuf = c->flags & OFFLOAD_DMA_COPY_DST_DMABUF;
+	const struct offload_dma_chan_info *ch = &cfg.ch[c->chan];
+	uint64_t ssz = 0, dsz = 0;
+	uint32_t why;
+	int r = 0;
+
+	if (sbuf)
+		r = dmabuf_side(c->src_fd, c->src, c->len, &ssz, &why);
+	if (!r && dbuf)
+		r = dmabuf_side(c->dst_fd, c->dst, c->len, &dsz, &why);
+	if (r) {
+		end_job(f, j, r, why);
+		return;
+	}
+	if ((!sbuf && (!mapped(c->src, c->len, 'r') || pfn(c->src, c->len))) ||
+	    (!dbuf && (!mapped(c->dst, c->len, 'w') || pfn(c->dst, c->len)))) {
+		end_job(f, j, -EFAULT, OFFLOAD_DMA_WHY_FAULT);
+		return;
+	}
+	/* every piece is a multiple of copy_align; a user dst on a non-coherent device on lines */
+	uint64_t cl = cfg.info.cache_align;
+	if (((c->src | c->dst | c->len) & (ch->copy_align - 1)) ||
+	    (!dbuf && !(ch->flags & OFFLOAD_DMA_CHAN_COHERENT) && cl > 1 &&
+	     ((c->dst | (c->dst + c->len)) & (cl - 1)))) {
+		end_job(f, j, -EINVAL, OFFLOAD_DMA_WHY_ALIGN);
+		return;
+	}
+	char *s = side_map(c->src_fd, c->src, ssz, sbuf), *d = side_map(c->dst_fd, c->dst, dsz, dbuf);
+	if (!s || !d) {
+		end_job(f, j, -EINVAL, OFFLOAD_DMA_WHY_DMABUF_MAP);
+	} else {
+		memmove(d, s, c->len);
+		j->comp.dma_bytes = c->len;
+		end_job(f, j, 0, OFFLOAD_DMA_WHY_NONE);
+	}
+	if (sbuf && s)
+		munmap(s - c->src, (size_t)ssz);
+	if (dbuf && d)
+		munmap(d - c->dst, (size_t)dsz);
+}
+
+static int submit_one(struct file *f, const struct offload_dma_copy *c, unsigned k)
 {
 	if (f->outstanding >= cfg.info.max_inflight)
 		return 0;
@@ -358,8 +437,11 @@ static int submit_one(struct file *f, const struct offload_dma_copy *c)
 	uint32_t why;
 	int r = check(c, &why);
 	uint64_t pin = 0;
+	bool buf = c->flags & (OFFLOAD_DMA_COPY_SRC_DMABUF | OFFLOAD_DMA_COPY_DST_DMABUF);
 	if (!r) {
-		pin = (npages(c->src, c->len) + npages(c->dst, c->len)) * FAKE_PAGE;
+		/* the pins of the user sides only */
+		pin = ((c->flags & OFFLOAD_DMA_COPY_SRC_DMABUF ? 0 : npages(c->src, c->len)) +
+		       (c->flags & OFFLOAD_DMA_COPY_DST_DMABUF ? 0 : npages(c->dst, c->len))) * FAKE_PAGE;
 		if (f->pinned + pin > cfg.info.max_pinned_bytes)
 			return 0;
 	}
@@ -373,8 +455,13 @@ static int submit_one(struct file *f, const struct offload_dma_copy *c)
 		end_job(f, j, r, why);
 		return 1;
 	}
-	/* pin_user_pages_fast(): every page present, dst writable */
-	if (!mapped(c->src, c->len, 'r') || !mapped(c->dst, c->len, 'w')) {
+	if (buf) {
+		dmabuf_copy(f, j, c);
+		return 1;
+	}
+	/* pin_user_pages_fast(): every page present, dst writable, no PFN mapping (VM_PFNMAP) */
+	if (!mapped(c->src, c->len, 'r') || !mapped(c->dst, c->len, 'w') || pfn(c->src, c->len) ||
+	    pfn(c->dst, c->len)) {
 		end_job(f, j, -EFAULT, OFFLOAD_DMA_WHY_FAULT);
 		return 1;
 	}
@@ -394,7 +481,12 @@ static int submit_one(struct file *f, const struct offload_dma_copy *c)
 	}
 	char *dst = (char *)(uintptr_t)c->dst;
 	const char *src = (const char *)(uintptr_t)c->src;
-	if (cfg.fail_status && hi > lo) {
+	if (cfg.fail_mask) {
+		if (k < 32 && (cfg.fail_mask >> k) & 1) {
+			end_job(f, j, cfg.fail_status, cfg.fail_detail);
+			return 1;
+		}
+	} else if (cfg.fail_status && hi > lo) {
 		/* the engine wrote half its part, then its driver reported the error */
 		uint64_t half = cfg.fail_half ? (hi - lo) / 2 : 0;
 		memcpy(dst + lo, src + lo, half);
@@ -418,6 +510,42 @@ static bool zero(const void *p, size_t n)
 	return true;
 }
 
+/* A completion for no copy (a lying module): status 0, 4096 B "by the engine". */
+static void fake_comp(struct file *f, uint64_t user_data)
+{
+	for (int i = 0; i < MAX_JOBS; i++) {
+		struct job *j = &f->jobs[i];
+		if (j->used)
+			continue;
+		memset(j, 0, sizeof(*j));
+		j->used = true;
+		f->outstanding++;
+		j->comp.user_data = user_data;
+		j->comp.dma_bytes = 4096;
+		end_job(f, j, 0, OFFLOAD_DMA_WHY_NONE);
+		return;
+	}
+}
+
+/* Reverse the part of the done list after `t` (NULL: all of it). */
+static void reverse_after(struct file *f, struct job *t)
+{
+	struct job *h = t ? t->next : f->done_head, *prev = NULL, *first = h;
+	while (h) {
+		struct job *nx = h->next;
+		h->next = prev;
+		prev = h;
+		h = nx;
+	}
+	if (!first)
+		return;
+	if (t)
+		t->next = prev;
+	else
+		f->done_head = prev;
+	f->done_tail = first;
+}
+
 static int do_submit(struct file *f, struct offload_dma_submit *s)
 {
 	n_submits++;
@@ -438,16 +566,27 @@ static int do_submit(struct file *f, struct offload_dma_submit *s)
 	const struct offload_dma_copy *uc = (const void *)(uintptr_t)s->copies;
 	unsigned i;
 	int r = 0;
+	if (cfg.submit_zero)
+		return 0;
+	if (cfg.stray)
+		fake_comp(f, ~0ull);
+	struct job *tail0 = f->done_tail;
 	for (i = 0; i < s->count; i++) {
 		if (!mapped((uint64_t)(uintptr_t)(uc + i), sizeof(*uc), 'r')) {
 			r = -EFAULT;
 			break;
 		}
-		if (submit_one(f, &uc[i]) == 0) {
+		if (submit_one(f, &uc[i], i) == 0) {
 			r = -EAGAIN;
 			break;
 		}
 	}
+	if (cfg.reverse)
+		reverse_after(f, tail0);
+	for (unsigned k = 0; k < cfg.lie_extra && i; k++)
+		fake_comp(f, 0x1000);
+	if (i)
+		i += cfg.lie_extra;
 	s->submitted = i;
 	if (!i && r == -EFAULT)
 		s->detail = OFFLOAD_DMA_WHY_FAULT;
@@ -597,6 +736,17 @@ int __wrap_poll(struct pollfd *p, nfds_t n, int timeout)
 		p[0].revents &= (short)(p[0].events | POLLERR | POLLHUP);
 		if (p[0].revents & POLLIN || timeout == 0)
 			return p[0].revents ? 1 : 0;
+		if (cfg.poll_eintr) {
+			/* a signal every 10 ms: the wait ends early with EINTR */
+			struct timespec d;
+			now_plus(&d, 10);
+			if (timeout >= 0 && passed(&lim) == false &&
+			    (lim.tv_sec < d.tv_sec || (lim.tv_sec == d.tv_sec && lim.tv_nsec < d.tv_nsec)))
+				d = lim;
+			wait_until(&d);
+			errno = EINTR;
+			return -1;
+		}
 		bool dl = next_deadline(f, &t);
 		if (timeout >= 0 && (!dl || lim.tv_sec < t.tv_sec ||
 				     (lim.tv_sec == t.tv_sec && lim.tv_nsec < t.tv_nsec)))

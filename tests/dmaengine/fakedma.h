@@ -22,7 +22,13 @@
  * when src and dst differ modulo copy_align; the CPU's part is the rest.
  * Engines can be made to fail (a status and detail, after half the bytes),
  * or to stall until the copy's timeout (then -ETIMEDOUT, as the module's
- * timeout ends it).
+ * timeout ends it). dma-buf sides (OFFLOAD_DMA_COPY_*_DMABUF) are any
+ * mappable fd (a memfd stands in for a dma-buf): the offset range must lie in
+ * the file (EINVAL, DMABUF_RANGE), EBADF for a closed fd; the engine does every
+ * byte, so src, dst and len must be multiples of copy_align and a user dst on a
+ * non-coherent channel must start and end on cache_align (EINVAL, ALIGN).
+ * A range marked PFN-mapped (fake_dma_mark_pfn) fails a pin with EFAULT.
+ * Fault knobs below make it lie as breakdma's hostile stand-in did.
  */
 #ifndef TESTS_DMAENGINE_FAKEDMA_H
 #define TESTS_DMAENGINE_FAKEDMA_H
@@ -42,7 +48,21 @@ struct fake_dma_cfg {
 	uint32_t fail_detail;
 	bool fail_half;       /* ... after the engine wrote half its part (else before any byte) */
 	bool stall;           /* copies never finish: they end at their timeout */
+	/* A lying module (breakdma's findings), for the backend's defences: */
+	uint32_t lie_extra;   /* SUBMIT says it consumed this many more than it did, and queues
+			       * as many completions nobody asked for (user_data 0x1000) */
+	bool submit_zero;     /* SUBMIT succeeds having consumed nothing (the uapi says EAGAIN) */
+	uint32_t fail_mask;   /* bit k: copy k of every SUBMIT (k < 32) fails with fail_status
+			       * before any byte; the other copies succeed */
+	bool reverse;         /* the completions of one SUBMIT come in reverse order */
+	bool stray;           /* each SUBMIT first queues a completion for a copy never
+			       * submitted (user_data ~0) */
+	bool poll_eintr;      /* a waiting poll() returns EINTR after at most 10 ms, as a
+			       * periodic signal makes it */
 };
+
+/* User memory [p, p + len) is PFN-mapped (udmabuf's mapping): a pin fails with EFAULT. */
+void fake_dma_mark_pfn(const void *p, size_t len);
 
 /* A module of this ABI with `nchan` channels of `driver` on controller `device` at `of_path`. */
 void fake_dma_cfg_default(struct fake_dma_cfg *c, unsigned nchan, const char *driver,

@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <offload/offload.h>
 
+#include "driver/driver.h"
 #include "fakedma.h"
 #include "testutil.h"
 
@@ -626,6 +628,417 @@ START_TEST(queue_timeout_status)
 }
 END_TEST
 
+/* ------------------------------------------------------------ a lying module (breakdma) */
+
+/* The stand-in with 1 MiB copies, and a failure knob set by the caller. */
+static offload_ctx *open_lying(struct fake_dma_cfg *c, int *dev)
+{
+	offload_ctx *ctx = install_open(c);
+	*dev = offload_dev_find(ctx, "dma-fake.0");
+	ck_assert_int_ge(*dev, 0);
+	return ctx;
+}
+
+/* breakdma F1: submitted > count must not overrun the call's arrays (it crashed). */
+START_TEST(submitted_above_count_is_eio)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.info.max_copy_bytes = 1u << 20;
+	c.lie_extra = 40;
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	size_t len = 2u << 20;
+	uint8_t *s = calloc(1, len), *t = calloc(1, len);
+	/* 2 MiB in 1 MiB copies: 2 given, the module says 2 + 40 */
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, len, NULL), -EIO,
+		      "consumed 42 of 2 copies");
+	free(s);
+	free(t);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* breakdma F5: a SUBMIT that consumes nothing without an error (it spun for ever). */
+START_TEST(submit_consuming_nothing_is_eio)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.submit_zero = true;
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	static uint8_t s[1 << 16], t[1 << 16];
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -EIO,
+		      "consumed 0 of 1 copies");
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * breakdma F4: 4 copies of 1 MiB, the 2nd and 3rd fail with -ENOMEM before any byte, the
+ * completions come in reverse order. 2 MiB were written (copies 1 and 4): -EIO, never the
+ * CPU's fallback; the lowest failed offset is 1 MiB.
+ */
+START_TEST(enomem_after_other_pieces_wrote_is_eio)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.info.max_copy_bytes = 1u << 20;
+	c.fail_status = -ENOMEM;
+	c.fail_detail = OFFLOAD_DMA_WHY_PREP;
+	c.fail_mask = 0x6;
+	c.reverse = true;
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	size_t len = 4u << 20;
+	uint8_t *s = calloc(1, len), *t = calloc(1, len);
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, len, NULL), -EIO,
+		      "at offset 1048576");
+	ck_assert_msg(strstr(offload_last_error(ctx), "2097152 B were written in total"), "%s",
+		      offload_last_error(ctx));
+	struct offload_result res;
+	memset(&res, 0, sizeof(res));
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, t, s, len, &res), -EIO,
+		      "gave no descriptor");
+	free(s);
+	free(t);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* A completion for a copy never submitted is not taken for one of the call's. */
+START_TEST(stray_completion_is_eio)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.stray = true;
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	static uint8_t s[1 << 16], t[1 << 16];
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -EIO,
+		      "a completion for no copy in flight (user_data 18446744073709551615)");
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+static offload_queue *open_q(offload_ctx *ctx, int d, unsigned depth)
+{
+	struct offload_queue_opts o;
+	offload_queue_opts_init(&o);
+	o.depth = depth;
+	o.dev = d;
+	offload_queue *q;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	return q;
+}
+
+/* The queue: the same lies give -EIO, the queue is unusable, close still works. */
+START_TEST(queue_lies_are_eio)
+{
+	static uint8_t s[1 << 16], t[1 << 16];
+	struct offload_completion cpl;
+	for (int k = 0; k < 3; k++) {
+		struct fake_dma_cfg c;
+		cfg(&c, 1);
+		c.lie_extra = k == 0 ? 40 : 0;
+		c.submit_zero = k == 1;
+		c.stray = k == 2;
+		int d;
+		offload_ctx *ctx = open_lying(&c, &d);
+		offload_queue *q = open_q(ctx, d, 4);
+		ck_assert_int_ge(offload_queue_copy(q, t, s, sizeof(s), 1), 0);
+		/* the lie shows at submit or at the first wait (the core words the message) */
+		int r = offload_queue_submit(q);
+		if (r >= 0)
+			r = offload_queue_wait(q, &cpl, 1, 0);
+		ck_assert_msg(r == -EIO, "case %d: %d %s", k, r, offload_last_error(ctx));
+		offload_queue_close(q);
+		offload_ctx_free(ctx);
+	}
+}
+END_TEST
+
+/* breakdma F3: a queue job longer than max_copy_bytes goes in pieces and completes once. */
+START_TEST(queue_job_longer_than_max_copy_is_split)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.info.max_pinned_bytes = 1u << 20;
+	c.info.max_copy_bytes = (1u << 19) - 8192; /* ofd_max_copy(): half the pins, less 2 pages */
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	offload_queue *q = open_q(ctx, d, 4);
+	size_t len = 1u << 20;
+	uint8_t *s = malloc(len), *t = calloc(1, len);
+	fill(s, len, 3);
+	ck_assert_int_ge(offload_queue_copy(q, t, s, len, 77), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 1);
+	struct offload_completion cpl;
+	ck_assert_int_eq(offload_queue_wait(q, &cpl, 1, -1), 1);
+	ck_assert_uint_eq(cpl.user_data, 77);
+	ck_assert_int_eq(cpl.status, 0);
+	ck_assert_int_eq(memcmp(s, t, len), 0);
+	/* ceil(1048576 / 516096) = 3 copies, at most 1 MiB pinned at once: more than one SUBMIT */
+	ck_assert_uint_eq(fake_dma_copies(), 3);
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	ck_assert_uint_eq(fake_dma_pinned(), 0);
+	free(s);
+	free(t);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* breakdma F2: signals during the wait do not restart its timeout (it waited for ever). */
+START_TEST(queue_wait_timeout_survives_signals)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.stall = true;
+	c.poll_eintr = true;
+	c.info.default_timeout_ms = 600000;
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	offload_queue *q = open_q(ctx, d, 4);
+	static uint8_t s[4096], t[4096];
+	ck_assert_int_ge(offload_queue_copy(q, t, s, sizeof(s), 5), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 1);
+	struct offload_completion cpl;
+	ck_assert_int_eq(offload_queue_wait(q, &cpl, 1, 50000), -ETIMEDOUT);
+	/* huge timeouts do not overflow into "no wait" (the copy is still stalled) */
+	ck_assert_int_eq(offload_queue_wait(q, &cpl, 1, 0), -ETIMEDOUT);
+	offload_queue_close(q);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* Close cancels what is in flight (OFFLOAD_DMA_IOC_CANCEL): it waited the copy's 600 s timeout. */
+START_TEST(queue_close_cancels_in_flight)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.stall = true;
+	c.info.default_timeout_ms = 600000;
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	offload_queue *q = open_q(ctx, d, 4);
+	static uint8_t s[4096], t[4096];
+	ck_assert_int_ge(offload_queue_copy(q, t, s, sizeof(s), 5), 0);
+	ck_assert_int_ge(offload_queue_copy(q, t + 0, s, 100, 6), 0);
+	ck_assert_int_eq(offload_queue_submit(q), 2);
+	ck_assert_err(ctx, offload_queue_close(q), -ETIMEDOUT, "2 started job(s)");
+	ck_assert_uint_eq(fake_dma_pinned(), 0);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* breakdma F8: a garbage channel count is refused with a reason (it was an empty one). */
+START_TEST(garbage_channel_count_has_a_reason)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	c.info.nr_channels = 0xffffffffu;
+	offload_ctx *ctx = install_open(&c);
+	const char *why;
+	ck_assert_int_eq(offload_backend_status(ctx, "dmaengine", &why), 0);
+	ck_assert_msg(strstr(why, "4294967295 channels"), "%s", why);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* A device root too long for the path is refused, never cut into another path. */
+START_TEST(long_dev_root_is_refused)
+{
+	char root[400];
+	memset(root, 'd', sizeof(root) - 1);
+	root[0] = '/';
+	root[sizeof(root) - 1] = '\0';
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	fake_dma_install(&c);
+	setenv("OFFLOAD_DEV_ROOT", root, 1);
+	offload_ctx *ctx = open_none();
+	const char *why;
+	ck_assert_int_eq(offload_backend_status(ctx, "dmaengine", &why), 0);
+	ck_assert_msg(strstr(why, "OFFLOAD_DEV_ROOT") && strstr(why, "399 characters long"), "%s", why);
+	offload_ctx_free(ctx);
+	unsetenv("OFFLOAD_DEV_ROOT");
+}
+END_TEST
+
+/* The threshold for the stand-in's driver from a file holding `text`. */
+static uint64_t threshold_from(const char *path, const char *text, char *reason, size_t rl)
+{
+	if (text) {
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(text, f);
+		fclose(f);
+	}
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	fake_dma_install(&c);
+	setenv("OFFLOAD_DMAENGINE_CONF", path, 1);
+	offload_ctx *ctx = offload_ctx_new();
+	struct offload_ctx_opts o;
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_NONE;
+	o.backends = "cpu,dmaengine";
+	ck_assert_int_eq(offload_ctx_open(ctx, &o), 0);
+	struct offload_dev_info info;
+	ck_assert_int_ge(dev_by_kind(ctx, "dmaengine", &info), 0);
+	snprintf(reason, rl, "%s", info.threshold_reason);
+	offload_ctx_free(ctx);
+	unsetenv("OFFLOAD_DMAENGINE_CONF");
+	return info.threshold_bytes;
+}
+
+/* breakdma F6/F7: the file's values follow OFFLOAD_DMAENGINE_THRESHOLD's rules; no hang. */
+START_TEST(threshold_file_hardened)
+{
+	char path[] = "/tmp/test_dmaengine_thr_XXXXXX", why[512];
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	static const char *const bad[] = { "-5", "12abc", "0x100", "99999999999999999999999",
+					   "1099511627777", "" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[128];
+		snprintf(text, sizeof(text), FAKE_DRIVER " %s\n* 7777\n", bad[i]);
+		ck_assert_msg(threshold_from(path, text, why, sizeof(why)) == 7777, "%s: %s", bad[i], why);
+		ck_assert_msg(strstr(why, "line 1 ignored, malformed"), "%s: %s", bad[i], why);
+	}
+	/* a 300-character comment ending in the driver's line is one line, skipped whole */
+	char text[512];
+	memset(text, 'x', 300);
+	text[0] = '#';
+	snprintf(text + 300, sizeof(text) - 300, " " FAKE_DRIVER " 1\n* 7777\n");
+	ck_assert_msg(threshold_from(path, text, why, sizeof(why)) == 7777, "%s", why);
+	unlink(path);
+	/* a FIFO without a writer and /dev/zero: the default, at once */
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_msg(threshold_from(path, NULL, why, sizeof(why)) == OFFLOAD_DMAENGINE_THRESHOLD_DEFAULT,
+		      "%s", why);
+	ck_assert_msg(strstr(why, "not a regular file"), "%s", why);
+	unlink(path);
+	ck_assert_msg(threshold_from("/dev/zero", NULL, why, sizeof(why)) ==
+			      OFFLOAD_DMAENGINE_THRESHOLD_DEFAULT, "%s", why);
+}
+END_TEST
+
+/* dmaguest: the stand-in refuses PFN-mapped user memory as pin_user_pages does. */
+START_TEST(pfn_mapped_user_memory_is_efault)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	static uint8_t s[1 << 16], t[1 << 16];
+	fake_dma_mark_pfn(t, sizeof(t));
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, t, s, sizeof(s), NULL), -EFAULT, "not mapped");
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * dmaguest: the context's own dma-buf memory (udmabuf maps PFNs, so a pin fails with
+ * EFAULT) goes by fd and offset through the module's dma-buf path; what that path cannot
+ * take (no CPU part: a user dst off the cache line) is -EBUSY, and AUTO runs it on the CPU.
+ * A memfd stands in for the dma-buf, registered as offload_buf_alloc() registers one.
+ */
+START_TEST(dmabuf_memory_goes_by_fd)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	size_t blen = 1u << 20, n = 1u << 18;
+	int mfd = memfd_create("fake-dmabuf", MFD_CLOEXEC);
+	ck_assert_int_ge(mfd, 0);
+	ck_assert_int_eq(ftruncate(mfd, (off_t)blen), 0);
+	uint8_t *m = mmap(NULL, blen, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	struct ofl_dmabuf_range r = { .cpu = m, .len = blen, .fd = mfd };
+	ofl_ctx_dmabuf_add(ctx, &r);
+	fake_dma_mark_pfn(m, blen);
+	uint8_t *u = aligned_alloc(4096, n), *v = aligned_alloc(4096, n);
+	fill(u, n, 11);
+	memset(v, 0, n);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, m + 4096, u, n, NULL), 0);
+	ck_assert_int_eq(memcmp(m + 4096, u, n), 0);
+	ck_assert_int_eq(offload_memcpy_dev(ctx, d, v, m + 4096, n, NULL), 0);
+	ck_assert_int_eq(memcmp(v, u, n), 0);
+	ck_assert_uint_eq(fake_dma_copies(), 2);
+	/* the destination starts off a cache line of the non-coherent device */
+	ck_assert_err(ctx, offload_memcpy_dev(ctx, d, v + 1, m, 100000, NULL), -EBUSY,
+		      "does not start and end on a cache line");
+	struct offload_result res;
+	memset(&res, 0, sizeof(res));
+	ck_assert_int_eq(offload_memcpy_dev(ctx, OFFLOAD_DEV_AUTO, v + 1, m + 8, 100000, &res), 0);
+	ck_assert_int_eq(memcmp(v + 1, m + 8, 100000), 0);
+	ck_assert_str_eq(res.backend, "cpu");
+	ck_assert_uint_eq(res.flags & OFFLOAD_RES_FALLBACK, OFFLOAD_RES_FALLBACK);
+	ck_assert_uint_eq(fake_dma_copies(), 2);
+	ofl_ctx_dmabuf_del(ctx, &r);
+	munmap(m, blen);
+	close(mfd);
+	free(u);
+	free(v);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/* The queue: a job into the context's dma-buf goes by fd; one the fd path cannot take runs on the CPU. */
+START_TEST(queue_dmabuf_memory_goes_by_fd)
+{
+	struct fake_dma_cfg c;
+	cfg(&c, 1);
+	int d;
+	offload_ctx *ctx = open_lying(&c, &d);
+	size_t blen = 1u << 20, n = 1u << 18;
+	int mfd = memfd_create("fake-dmabuf", MFD_CLOEXEC);
+	ck_assert_int_ge(mfd, 0);
+	ck_assert_int_eq(ftruncate(mfd, (off_t)blen), 0);
+	uint8_t *m = mmap(NULL, blen, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	struct ofl_dmabuf_range r = { .cpu = m, .len = blen, .fd = mfd };
+	ofl_ctx_dmabuf_add(ctx, &r);
+	fake_dma_mark_pfn(m, blen);
+	uint8_t *u = aligned_alloc(4096, n), *v = aligned_alloc(4096, n), *w = aligned_alloc(4096, n);
+	fill(u, n, 12);
+	memset(v, 0, n);
+	offload_queue *q = open_q(ctx, d, 4);
+	ck_assert_int_ge(offload_queue_copy(q, m, u, n, 1), 0);
+	ck_assert_int_ge(offload_queue_copy(q, v + 1, u + 8, 100000, 2), 0); /* plain memory */
+	ck_assert_int_ge(offload_queue_copy(q, w + 1, m + 8, 100000, 3), 0); /* dst off a line */
+	ck_assert_int_eq(offload_queue_submit(q), 3);
+	struct offload_completion cpl[3];
+	int got = 0;
+	while (got < 3) {
+		int k = offload_queue_wait(q, cpl + got, 3 - got, -1);
+		ck_assert_int_gt(k, 0);
+		got += k;
+	}
+	ck_assert_uint_eq(cpl[0].user_data, 1);
+	ck_assert_int_eq(cpl[0].status, 0);
+	ck_assert_uint_eq(cpl[0].flags & OFFLOAD_RES_KERNEL, OFFLOAD_RES_KERNEL);
+	ck_assert_int_eq(cpl[1].status, 0);
+	ck_assert_uint_eq(cpl[2].user_data, 3);
+	ck_assert_int_eq(cpl[2].status, 0);
+	ck_assert_uint_eq(cpl[2].flags, OFFLOAD_RES_CPU | OFFLOAD_RES_FALLBACK);
+	ck_assert_int_eq(memcmp(v + 1, u + 8, 100000), 0);
+	ck_assert_int_eq(memcmp(w + 1, m + 8, 100000), 0);
+	ck_assert_uint_eq(fake_dma_copies(), 2); /* jobs 1 and 2 */
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	ofl_ctx_dmabuf_del(ctx, &r);
+	munmap(m, blen);
+	close(mfd);
+	free(u);
+	free(v);
+	free(w);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dmaengine");
@@ -650,6 +1063,20 @@ static Suite *suite(void)
 	tcase_add_test(t, queue_batches_and_statuses);
 	tcase_add_test(t, module_full_is_ebusy);
 	tcase_add_test(t, queue_timeout_status);
+	tcase_add_test(t, submitted_above_count_is_eio);
+	tcase_add_test(t, submit_consuming_nothing_is_eio);
+	tcase_add_test(t, enomem_after_other_pieces_wrote_is_eio);
+	tcase_add_test(t, stray_completion_is_eio);
+	tcase_add_test(t, queue_lies_are_eio);
+	tcase_add_test(t, queue_job_longer_than_max_copy_is_split);
+	tcase_add_test(t, queue_wait_timeout_survives_signals);
+	tcase_add_test(t, queue_close_cancels_in_flight);
+	tcase_add_test(t, garbage_channel_count_has_a_reason);
+	tcase_add_test(t, long_dev_root_is_refused);
+	tcase_add_test(t, threshold_file_hardened);
+	tcase_add_test(t, pfn_mapped_user_memory_is_efault);
+	tcase_add_test(t, dmabuf_memory_goes_by_fd);
+	tcase_add_test(t, queue_dmabuf_memory_goes_by_fd);
 	suite_add_tcase(s, t);
 	return s;
 }
