@@ -36,12 +36,13 @@ if [ -n "$(ls /sys/class/dma 2>/dev/null)" ]; then
         guest_offload_dma --module "$ko" --fuzz "$fuzz" $quick
     # The library on the module (its dmaengine backend; the CPU, with its
     # checks skipped and saying so, in a library without it), on the live
-    # device tree; then the timeout with the module's default at 1 ms.
+    # device tree; then the timeout with the module's default at 1 ms and
+    # one descriptor per round (a copy then takes many rounds).
     if command -v guest_lib_dma >/dev/null; then
         step_may_skip "guest_lib_dma: liboffload on the kernel's DMA engines" \
             guest_lib_dma $quick
-        step "offload_dma again with timeout_ms=1" \
-            sh -c "rmmod offload_dma && modprobe offload_dma $params timeout_ms=1"
+        step "offload_dma again with timeout_ms=1 round_descs=1" \
+            sh -c "rmmod offload_dma && modprobe offload_dma $params timeout_ms=1 round_descs=1"
         step_may_skip "guest_lib_dma --timeout" guest_lib_dma --timeout $quick
     fi
 else
