@@ -213,8 +213,8 @@ static void t_devices(void)
 
 	CHECK(nn > 0, "the kernel lists no DMA controller with a device-tree node");
 	if (st == -ENOENT) {
-		skip_why = "liboffload has no \"" BACKEND "\" backend (backends/dmaengine is "
-			   "not in this build: branch dmaengine not merged)";
+		skip_why = "liboffload has no \"" BACKEND "\" backend (not built in: "
+			   "-DOFFLOAD_WITH_DMAENGINE=OFF, or a tree without backends/dmaengine)";
 	} else {
 		CHECK(st == 1, "backend %s absent with offload_dma loaded: %d (%s)", BACKEND, st,
 		      why);
