@@ -64,6 +64,7 @@
 #include <linux/udmabuf.h>
 
 #include "guest.h"
+#include "guest_kernel.h"
 
 #define SKIP 77
 /* __u64 is unsigned long long, uint64_t may be unsigned long: for PRIu64. */
@@ -185,81 +186,6 @@ static const char *why_name(uint32_t w)
 		      "%s: status %d detail %s, expected %d %s", (what), e_.status,                \
 		      why_name(e_.detail), (st), why_name(why));                                   \
 	} while (0)
-
-/* ------------------------------------------------------------ the kernel's word */
-
-static int64_t vmstat(const char *key)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char k[64];
-	long long v;
-	int64_t r = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", k, &v) == 2)
-		if (!strcmp(k, key))
-			r = v;
-	fclose(f);
-	return r;
-}
-
-/*
- * Pins held now (FOLL_PIN acquisitions minus releases). The counters are
- * per-CPU deltas until folded: a write to /proc/sys/vm/stat_refresh folds
- * them first (mm/vmstat.c, vmstat_refresh()).
- */
-static int64_t pins(void)
-{
-	int f = open("/proc/sys/vm/stat_refresh", O_WRONLY);
-
-	if (f >= 0) {
-		if (write(f, "1", 1) != 1)
-			CHECK(0, "stat_refresh: %s", strerror(errno));
-		close(f);
-	}
-	return vmstat("nr_foll_pin_acquired") - vmstat("nr_foll_pin_released");
-}
-
-static int64_t pins_base;
-
-#define CHECK_PINS(what)                                                                           \
-	CHECK(pins() == pins_base, "%s: %" PRId64 " page pin(s) left", (what), pins() - pins_base)
-
-/* Kernel log lines that mean the kernel is not clean. */
-static const char *const bad_log[] = {
-	"WARNING:", "BUG:", "Oops", "Call trace", "Call Trace", "Unable to handle",
-	"general protection", "refcount_t:", "list_add corruption", "list_del corruption",
-	"pagealloc:", "Poison overwritten", "Redzone", "Object padding", "INFO: task",
-	"rcu: INFO", "kernel BUG", "UBSAN", "DMA-API", "Bad page", "leak",
-};
-
-/* Fail for every bad line logged since the last call (then clear the log). */
-static void check_log(const char *what)
-{
-	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf, *line, *save;
-
-	if (n <= 0) {
-		CHECK(0, "%s: klogctl: %s", what, strerror(errno));
-		return;
-	}
-	buf = calloc(1, (size_t)n + 1);
-	if (!buf)
-		return;
-	n = klogctl(4 /* SYSLOG_ACTION_READ_CLEAR */, buf, n);
-	if (n <= 0) {
-		free(buf);
-		return;
-	}
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		for (size_t i = 0; i < sizeof(bad_log) / sizeof(bad_log[0]); i++)
-			if (strstr(line, bad_log[i])) {
-				CHECK(0, "%s: kernel log: %s", what, line);
-				break;
-			}
-	free(buf);
-}
 
 /* ------------------------------------------------------------ the test engine */
 
@@ -513,104 +439,6 @@ static void t_channels(const char *expect_driver)
 	      "CHAN_INFO with reserved[3] set: %s", strerror(errno));
 }
 
-/* ------------------------------------------------------------ memory */
-
-enum mem_kind { MEM_MALLOC, MEM_ANON, MEM_SHARED, MEM_HUGETLB, MEM_THP, MEM_KINDS };
-static const char *const mem_name[] = { "malloc", "mmap", "memfd-shared", "hugetlb", "thp" };
-
-struct region {
-	enum mem_kind kind;
-	uint8_t *base;
-	size_t len;
-	void *to_free;
-	size_t map_len;
-};
-
-static size_t huge_size(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
-	size_t kb = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Hugepagesize: %zu kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb * 1024;
-}
-
-static bool region_new(struct region *r, enum mem_kind kind, size_t len)
-{
-	size_t hs = huge_size();
-	void *m;
-	int mf;
-
-	memset(r, 0, sizeof(*r));
-	r->kind = kind;
-	r->len = len;
-	switch (kind) {
-	case MEM_MALLOC:
-		r->to_free = malloc(len);
-		r->base = r->to_free;
-		return r->base != NULL;
-	case MEM_ANON:
-		r->map_len = len;
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		break;
-	case MEM_SHARED:
-		mf = memfd_create("offload_dma", MFD_CLOEXEC);
-		if (mf < 0 || ftruncate(mf, (off_t)len) < 0) {
-			if (mf >= 0)
-				close(mf);
-			return false;
-		}
-		r->map_len = len;
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mf, 0);
-		close(mf);
-		break;
-	case MEM_HUGETLB:
-		if (!hs)
-			return false;
-		r->map_len = (len + hs - 1) / hs * hs;
-		m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-		break;
-	case MEM_THP:
-		if (!hs)
-			return false;
-		/* Aligned to the huge page, so that THP can back it. */
-		r->map_len = ((len + hs - 1) / hs + 1) * hs;
-		m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-		if (m != MAP_FAILED) {
-			uint8_t *a = (uint8_t *)(((uintptr_t)m + hs - 1) & ~(uintptr_t)(hs - 1));
-
-			madvise(a, len, MADV_HUGEPAGE);
-			r->base = a;
-			r->to_free = m;
-			return true;
-		}
-		break;
-	default:
-		return false;
-	}
-	if (m == MAP_FAILED)
-		return false;
-	r->base = m;
-	r->to_free = m;
-	return true;
-}
-
-static void region_free(struct region *r)
-{
-	if (r->kind == MEM_MALLOC)
-		free(r->to_free);
-	else if (r->to_free)
-		munmap(r->to_free, r->map_len);
-	r->to_free = NULL;
-}
-
 /* ------------------------------------------------------------ copies */
 
 /*
@@ -718,7 +546,7 @@ static void t_copies(void)
 
 	for (uint32_t ch = 0; ch < info.nr_channels; ch++) {
 		for (int k = 0; k < MEM_KINDS; k++) {
-			struct region s, d;
+			struct region s = { 0 }, d = { 0 };
 			int mark = failures, n = 0;
 
 			if (quick && ch > 0 && k > MEM_ANON)
@@ -752,7 +580,7 @@ static void t_copies(void)
 		}
 		/* malloc to a private mapping and a shared one to malloc. */
 		{
-			struct region a, b;
+			struct region a = { 0 }, b = { 0 };
 			int mark = failures;
 
 			if (region_new(&a, MEM_MALLOC, 1 << 20) && region_new(&b, MEM_SHARED, 1 << 20)) {
@@ -768,7 +596,7 @@ static void t_copies(void)
 	if (info.nr_channels && !quick) {
 		/* 64 MiB, page-aligned and not. */
 		uint64_t big = 64ull * MiB;
-		struct region s, d;
+		struct region s = { 0 }, d = { 0 };
 		int mark = failures;
 
 		if (big > info.max_copy_bytes) {
@@ -793,7 +621,7 @@ static void t_copies(void)
 /* NO_CPU: refused when the rule leaves bytes to the CPU, else all engine. */
 static void t_nocpu(void)
 {
-	struct region s, d;
+	struct region s = { 0 }, d = { 0 };
 	int mark = failures;
 	struct offload_dma_copy c;
 	struct offload_dma_completion comp;
@@ -839,7 +667,7 @@ static void t_nocpu(void)
 
 static void t_args(void)
 {
-	struct region s, d;
+	struct region s = { 0 }, d = { 0 };
 	int mark = failures;
 	uint8_t *ro, *none;
 	struct offload_dma_copy c;
@@ -1168,7 +996,7 @@ static void t_batch(void)
 	enum { N = 32 };
 	struct offload_dma_copy c[N];
 	struct offload_dma_completion comp[N];
-	struct region s, d;
+	struct region s = { 0 }, d = { 0 };
 	int mark = failures, efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), r;
 	struct offload_dma_eventfd ev = { .fd = efd };
 	uint64_t count = 0;
@@ -1235,7 +1063,7 @@ static void t_limits(void)
 	uint32_t n = info.max_inflight + 5;
 	struct offload_dma_copy *c = calloc(n, sizeof(*c));
 	struct offload_dma_completion comp;
-	struct region s, d;
+	struct region s = { 0 }, d = { 0 };
 	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 	int mark = failures, r;
 
@@ -1267,7 +1095,7 @@ static void t_limits(void)
 		/* Pins: with the engine stalled they add up to max_pinned_bytes. */
 		uint64_t each = 16 * MiB, per = 2 * each;	/* page-aligned: exactly its pages */
 		uint32_t fit = (uint32_t)(info.max_pinned_bytes / per), m = fit + 2;
-		struct region bs, bd;
+		struct region bs = { 0 }, bd = { 0 };
 
 		mark = failures;
 		if (region_new(&bs, MEM_ANON, each + page) && region_new(&bd, MEM_ANON, m * each)) {
@@ -1348,7 +1176,7 @@ static void t_signal(void)
 	if (fake && info.nr_channels) {
 		/* SA_RESTART: the read restarts (ERESTARTSYS) and returns the
 		 * completion the handler let the engine finish. */
-		struct region s, d;
+		struct region s = { 0 }, d = { 0 };
 
 		if (region_new(&s, MEM_ANON, 65536) && region_new(&d, MEM_ANON, 65536)) {
 			struct offload_dma_copy c = copy_of(0, d.base, s.base, 65536);
@@ -1409,7 +1237,7 @@ static void t_timeout(void)
 	struct offload_dma_completion comp;
 	int mark = failures, n = fake ? 1 : 7, got = 0;
 	uint64_t big = 16 * MiB, late_ns = 0;
-	struct region bs, bd;
+	struct region bs = { 0 }, bd = { 0 };
 	bool timed_out = false;
 	double t;
 
@@ -1597,7 +1425,7 @@ static void t_cancel(void)
 	if (chans[0].copy_align > 1) {
 		/* src and dst apart modulo copy_align: the CPU copies it all, in
 		 * the module's work; CANCEL stops it there too. */
-		struct region s, d;
+		struct region s = { 0 }, d = { 0 };
 		uint64_t len = 64ull * MiB;
 
 		if (len > info.max_copy_bytes)
@@ -1633,7 +1461,7 @@ static void t_cancel(void)
 /* The test engine's errors: a failing descriptor, refused descriptors. */
 static void t_engine_errors(void)
 {
-	struct region s, d;
+	struct region s = { 0 }, d = { 0 };
 	struct offload_dma_copy c;
 	struct offload_dma_completion comp;
 	int mark = failures;
@@ -2163,15 +1991,7 @@ int main(int argc, char **argv)
 		return SKIP;
 	}
 	/* Huge pages where the kernel has them (the copies use a few). */
-	{
-		int h = open("/proc/sys/vm/nr_hugepages", O_WRONLY);
-
-		if (h >= 0) {
-			if (write(h, "8", 1) != 1)
-				printf("note: nr_hugepages: %s\n", strerror(errno));
-			close(h);
-		}
-	}
+	reserve_hugepages(8);
 	check_log("before the tests");
 	pins_base = pins();
 

@@ -474,6 +474,9 @@ if [ "$M_EXIT" != marker ] && [ "$qrc" != $(((grc << 1) | 1)) ]; then
 fi
 case "$grc" in
     0) echo "PASS: $suite"; exit 0 ;;
-    77) unavailable "the guest kernel lacks what suite $suite needs (see the log above)" ;;
+    77)
+        # A step that skipped says why on its "SKIP:" lines: the reason names them.
+        why=$(grep '^SKIP: ' "$log" | sed 's/^SKIP: //' | sort -u | head -3 | tr '\n' ';' | sed 's/;$//')
+        unavailable "${why:-the guest kernel lacks what suite $suite needs} (see the log above)" ;;
     *) echo "FAIL: $suite"; exit 1 ;;
 esac

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The offload_dma module (kmod/, issue #17) in the loop: build it against the
 # guest kernel's own linux-headers (build-module.sh, with W=1: a warning is a
-# failure), and boot the machine with it and guest_offload_dma (suite kmod,
-# suites/kmod.sh). On machines without a memcpy-capable DMA controller (the
+# failure), and boot the machine with it and the guest programs (suite kmod,
+# suites/kmod.sh): guest_offload_dma, and on the DMA machines guest_lib_dma. On machines without a memcpy-capable DMA controller (the
 # PC, arm64 virt) the test engine kmod/tests/fake goes in beside it.
 #
 #   kmod-test.sh --build DIR --cache DIR --machine NAME [--sysroot DIR] --bin GUEST...

@@ -1,7 +1,8 @@
 # Suite "kmod" (sourced by the guest's /init, with its step functions): the
 # offload_dma module (kmod/) on the guest's kernel. Machines whose kernel
 # drives a memcpy-capable DMA controller (raspi3b's bcm2835-dma, nuri's
-# pl330) run guest_offload_dma on it; the others (the PC, arm64 virt) check
+# pl330) run guest_offload_dma on it, then the library on it (guest_lib_dma);
+# the others (the PC, arm64 virt) check
 # that the module lists no channel and refuses copies, then run it all on
 # the test engine offload_dma_fake (kmod/tests/fake): with the default
 # geometry, with copy_align 8 and 4 KiB segments, and as a driver that
@@ -33,6 +34,17 @@ if [ -n "$(ls /sys/class/dma 2>/dev/null)" ]; then
     echo "DMA channels of this kernel: $(ls /sys/class/dma | tr '\n' ' ')"
     step "guest_offload_dma on the kernel's DMA engines" \
         guest_offload_dma --module "$ko" --fuzz "$fuzz" $quick
+    # The library on the module (its dmaengine backend; the CPU, with its
+    # checks skipped and saying so, in a library without it), on the live
+    # device tree; then the timeout with the module's default at 1 ms and
+    # one descriptor per round (a copy then takes many rounds).
+    if command -v guest_lib_dma >/dev/null; then
+        step_may_skip "guest_lib_dma: liboffload on the kernel's DMA engines" \
+            guest_lib_dma $quick
+        step "offload_dma again with timeout_ms=1 round_descs=1" \
+            sh -c "rmmod offload_dma && modprobe offload_dma $params timeout_ms=1 round_descs=1"
+        step_may_skip "guest_lib_dma --timeout" guest_lib_dma --timeout $quick
+    fi
 else
     step "guest_offload_dma without a DMA engine" \
         guest_offload_dma --expect-chans 0 --module "$ko" --fuzz "$small"
