@@ -28,9 +28,9 @@ struct ra_ring {
 	uint32_t count, elsize, mode;
 	uint32_t occ, rd, wr;
 	uint32_t udma_occ;   /* SR1.0: the UDMA's own count of what it may fetch (21 bits) */
-	uint32_t push_lo;    /* low word of a split 32-bit tail write */
+	uint32_t push_lo;    /* low word of a split 32-bit tail write, staged until its high word */
 	bool push_lo_valid;
-	uint32_t pop_hi;     /* high word latched by a split 32-bit head read */
+	bool pop_lo_read;    /* the low word of the head element was read; its high word pops it */
 	uint32_t overflows, underflows;
 };
 
@@ -79,7 +79,10 @@ static void ring_apply_size(const struct ofl_sim_ringacc *ra, struct ra_ring *r)
 	/* model: programming the size register resets the ring, as the reset paths of
 	 * k3-ringacc.c (TI-SCI RING_CFG with COUNT valid) and U-Boot's raw reset rely on */
 	r->occ = r->rd = r->wr = 0;
-	r->push_lo_valid = false;
+	if (r->push_lo_valid)
+		ofl_sim_bus_error(ra->sim, "ringacc: ring %u reset with the low half of a push staged and "
+				  "no high half: a lone low half is no element", (unsigned)(r - ra->rings));
+	r->push_lo_valid = r->pop_lo_read = false;
 	/* ... but on AM65x SR1.0 not the UDMA's own count (k3_ringacc_ring_reset_dma()) */
 	if (!ra->p.sr1_udma_ring_state)
 		r->udma_occ = 0;
@@ -140,12 +143,13 @@ static bool cpu_push(struct ofl_sim_ringacc *ra, uint32_t n, uint64_t v, bool *o
 	return true;
 }
 
-static uint64_t cpu_pop(struct ofl_sim_ringacc *ra, uint32_t n, bool peek)
+/* A CPU pop through the head window. Called with mu held. */
+static uint64_t cpu_pop(struct ofl_sim_ringacc *ra, uint32_t n)
 {
 	struct ra_ring *r = &ra->rings[n];
 	uint64_t v = 0;
 
-	if (!ring_usable(ra, n, peek ? "peek" : "pop"))
+	if (!ring_usable(ra, n, "pop"))
 		return 0;
 	if (r->occ == 0) {
 		/* model: popping an empty ring returns 0 and changes nothing */
@@ -154,10 +158,8 @@ static uint64_t cpu_pop(struct ofl_sim_ringacc *ra, uint32_t n, bool peek)
 	}
 	if (elem_read(ra, r, r->rd, &v) < 0)
 		return 0;
-	if (!peek) {
-		r->rd = (r->rd + 1) % r->count;
-		r->occ--;
-	}
+	r->rd = (r->rd + 1) % r->count;
+	r->occ--;
 	return v;
 }
 
@@ -189,8 +191,16 @@ static bool rt_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint3
 		return false; /* OCC and the indexes are read-only */
 	if (!ring_usable(ra, n, "doorbell"))
 		return false;
-	if (r->mode == K3_RING_MODE_MESSAGE)
-		return false; /* model: the doorbell has no effect in MESSAGE mode */
+	if (r->mode == K3_RING_MODE_MESSAGE) {
+		/* model: the doorbell counts elements software put into ring memory (RING
+		 * mode); in MESSAGE mode the FIFO windows move them. Linux never rings a
+		 * MESSAGE-mode ring and switches it to RING mode first where it must
+		 * (k3_ringacc_ring_reset_dma()); what silicon does with it is not public */
+		ofl_sim_bus_error(ra->sim, "ringacc: doorbell write 0x%x to ring %u, which is in MESSAGE mode "
+				  "(the doorbell is for RING mode; elements move through the FIFO windows)",
+				  v, n);
+		return false;
+	}
 	int64_t occ = (int64_t)r->occ + (int32_t)v;
 	if (occ > (int64_t)r->count) {
 		r->overflows++;
@@ -237,7 +247,20 @@ static void cfg_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint
 
 /*
  * FIFO window access for ring n at offset `o` inside its 4 KiB page.
- * An element sits at the end of its 512-byte window (hw/k3_udma.h §3.4).
+ * An element sits at the end of its 512-byte window (hw/k3_udma.h §3.4):
+ * Linux places the access at window end - element size
+ * (k3_ringacc_ring_get_fifo_pos()), TI's CSL at the window's last word
+ * (32-bit) or last two words (64-bit). Model: the access that covers the
+ * window's last word moves the element; an 8-byte element written by a
+ * 32-bit host arrives as the low word (staged, nothing moves) then the high
+ * word (commits both). Read that way, the low word reads the head element
+ * without popping it and the high word pops it. Any other order would move
+ * half an element and is refused (a bus error, nothing moves): a high half
+ * without its low half, a second low half, a whole-element access after a
+ * staged low half, an access not ending at the window end. Whether silicon
+ * stages a low word at all is not public: TI's CSL says a 32-bit processor
+ * should not use the 64-bit window accesses but the proxy (csl_ringacc.h,
+ * CSL_ringaccPush64()); docs/fidelity.md M7.
  */
 static uint64_t fifo_read(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width)
 {
@@ -251,22 +274,39 @@ static uint64_t fifo_read(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, un
 				  width, n, o, el);
 		return ~0ull;
 	}
-	bool peek = win != K3_RA_FIFO_HEAD;
-	if (win == K3_RA_FIFO_PEEK_TAIL) {
-		/* the most recently pushed element */
+	bool high = width < el && pos + width == K3_RA_FIFO_WINDOW; /* the high word of an 8-byte element */
+	uint64_t v = 0;
+	if (win != K3_RA_FIFO_HEAD) {
+		/* a peek moves nothing: each access reads its own bytes of the element */
 		if (!ring_usable(ra, n, "peek") || r->occ == 0)
 			return 0;
-		uint64_t v = 0;
-		elem_read(ra, r, (r->wr + r->count - 1) % r->count, &v);
-		return width == 8 ? v : (uint32_t)(pos == K3_RA_FIFO_WINDOW - 4 && el == 8 ? v >> 32 : v);
+		uint32_t i = win == K3_RA_FIFO_PEEK_TAIL ? (r->wr + r->count - 1) % r->count : r->rd;
+		elem_read(ra, r, i, &v);
+		return width == 8 ? v : (uint32_t)(high ? v >> 32 : v);
 	}
-	if (pos == K3_RA_FIFO_WINDOW - el) { /* the access that starts at the element takes it */
-		uint64_t v = cpu_pop(ra, n, peek);
-		if (width == 4 && el == 8)
-			r->pop_hi = (uint32_t)(v >> 32);
-		return width == 8 ? v : (uint32_t)v;
+	if (pos + width < K3_RA_FIFO_WINDOW) { /* the low word: read, not popped */
+		if (!ring_usable(ra, n, "pop"))
+			return 0;
+		if (r->occ == 0) {
+			r->underflows++;
+			return 0;
+		}
+		elem_read(ra, r, r->rd, &v);
+		r->pop_lo_read = true;
+		return (uint32_t)v;
 	}
-	return r->pop_hi; /* the second half of a split 8-byte head read */
+	if (high != r->pop_lo_read) {
+		r->pop_lo_read = false;
+		ofl_sim_bus_error(ra->sim, high ? "ringacc: ring %u: high half of a pop without its low half "
+						  "read first (the element's low half would be lost)"
+						: "ringacc: ring %u: %u-byte pop after a 4-byte read of the low half "
+						  "(mixed widths)",
+				  n, width);
+		return ~0ull;
+	}
+	r->pop_lo_read = false;
+	v = cpu_pop(ra, n);
+	return width == 8 ? v : (uint32_t)(high ? v >> 32 : v);
 }
 
 /* Returns true when the DMA listener should look at ring n; sets *ovf and *ovf_val on overflow. */
@@ -283,20 +323,30 @@ static bool fifo_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, uint6
 				  width, n, o, el);
 		return false;
 	}
-	if (width == 4 && el == 8 && pos == K3_RA_FIFO_WINDOW - 8) {
-		/* model: the low half of a split write is held until the high half arrives */
+	if (pos + width < K3_RA_FIFO_WINDOW) { /* the low word: staged until the high word */
+		if (r->push_lo_valid) {
+			r->push_lo_valid = false;
+			ofl_sim_bus_error(ra->sim, "ringacc: ring %u: a second low half pushed before the high half "
+					  "of the first (a lone low half is no element)", n);
+			return false;
+		}
 		r->push_lo = (uint32_t)v;
 		r->push_lo_valid = true;
 		return false;
 	}
-	if (width == 4 && el == 8) {
+	if (width < el) { /* the high word commits the element */
 		if (!r->push_lo_valid) {
 			ofl_sim_bus_error(ra->sim, "ringacc: high half of a push to ring %u without its low half", n);
 			return false;
 		}
 		v = r->push_lo | v << 32;
+	} else if (r->push_lo_valid) {
 		r->push_lo_valid = false;
+		ofl_sim_bus_error(ra->sim, "ringacc: ring %u: %u-byte push after a staged low half (mixed widths)",
+				  n, width);
+		return false;
 	}
+	r->push_lo_valid = false;
 	bool o_flag = false;
 	bool pushed = cpu_push(ra, n, v, &o_flag);
 	if (o_flag) {

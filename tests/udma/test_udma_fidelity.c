@@ -838,6 +838,218 @@ START_TEST(m6_retq_differs_from_tcq_is_flagged)
 }
 END_TEST
 
+/*
+ * M7: how an element moves through the FIFO windows of a MESSAGE-mode ring.
+ * Linux places the access so that it ends at the end of the 512-byte window
+ * (k3-ringacc.c k3_ringacc_ring_get_fifo_pos(): 512 - element size), TI's
+ * CSL a 64-bit access at the window's last two words (CSL_ringaccPush64()):
+ * the access covering the window's last word moves the element. A 32-bit
+ * host's two halves come low word first (lib/iomem_copy.c without
+ * CONFIG_64BIT): the low word is staged (push) or read without popping
+ * (pop); any order that would move half an element is refused. The forms
+ * are stated here as accesses to the model block itself, the same on every
+ * host. The doorbell of a MESSAGE-mode ring moves nothing (Linux rings only
+ * RING-mode rings, k3_ringacc_ring_reset_dma() switches first) and is
+ * refused.
+ */
+#define M7_FIFOS 0x38000000ull /* the model's fifos region (k3fx_models()) */
+#define M7_TAIL_LO 0x3F8u      /* ring 0 tail window: the element's low word ... */
+#define M7_TAIL_HI 0x3FCu      /* ... and its high word, the window's last */
+#define M7_HEAD_LO 0x1F8u
+#define M7_HEAD_HI 0x1FCu
+#define M7_PEEK_HEAD_LO 0x5F8u
+#define M7_PEEK_HEAD_HI 0x5FCu
+#define M7_ELEM 0x0000000589ABCDE8ull /* element values (never fetched: no channel runs); both halves nonzero */
+#define M7_ELEM2 0x0000000712345670ull
+
+struct m7 {
+	struct mw w;
+	struct ofl_sim_block *b;
+	uint64_t errs;
+	char last[160];
+};
+
+/* A model world with ring 0 in MESSAGE mode (16 x 8 B, empty) and the fifos block. */
+static void m7_setup(struct m7 *t)
+{
+	memset(t, 0, sizeof(*t));
+	mw_setup(&t->w, false);
+	uint64_t base = t->w.mem_phys + MW_RING;
+	ofl_mmio_write32(&t->w.r.cfg, 0x40, (uint32_t)base);
+	ofl_mmio_write32(&t->w.r.cfg, 0x44, (uint32_t)(base >> 32));
+	ofl_mmio_write32(&t->w.r.cfg, 0x48, (1u << 30) | (1u << 24) | 16u);
+	t->b = ofl_sim_find_block(t->w.f.sim, M7_FIFOS, 0x1000);
+	ck_assert_ptr_nonnull(t->b);
+	t->errs = ofl_sim_bus_errors(t->w.f.sim, NULL, 0);
+}
+
+/* Bus errors since the last call; the last one's message in t->last. */
+static uint64_t m7_new_errors(struct m7 *t)
+{
+	uint64_t n = ofl_sim_bus_errors(t->w.f.sim, t->last, sizeof(t->last));
+	uint64_t d = n - t->errs;
+
+	t->errs = n;
+	return d;
+}
+
+static uint32_t m7_occ(struct m7 *t)
+{
+	return ofl_mmio_read32(&t->w.r.rt, OCC(0)) & 0x1FFFFFu;
+}
+
+/* Ring 0 holding M7_ELEM, pushed the way a 64-bit host does. */
+static void m7_one_element(struct m7 *t)
+{
+	ofl_sim_mmio_write64(t->b, M7_TAIL_LO, M7_ELEM);
+	ck_assert_uint_eq(m7_occ(t), 1);
+	ck_assert_uint_eq(m7_new_errors(t), 0);
+}
+
+/* Both the 64-bit form and the 32-bit pair ending at the window end push one whole element. */
+START_TEST(m7_push_forms_that_commit)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO, M7_ELEM);
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM2);
+	ck_assert_msg(m7_occ(&t) == 1, "the low half alone pushed an element");
+	ofl_sim_mmio_write32(t.b, M7_TAIL_HI, (uint32_t)(M7_ELEM2 >> 32));
+	ck_assert_uint_eq(m7_occ(&t), 2);
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	const uint64_t *ring = (const uint64_t *)(const void *)(t.w.mem + MW_RING);
+	ck_assert_uint_eq(ring[0], M7_ELEM);
+	ck_assert_uint_eq(ring[1], M7_ELEM2);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* The high half first: its low half never came, nothing is pushed. */
+START_TEST(m7_push_high_half_first_refused)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_HI, (uint32_t)(M7_ELEM >> 32));
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM);
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_HI, (uint32_t)(M7_ELEM >> 32));
+	ck_assert_uint_eq(m7_occ(&t), 1); /* a whole pair after it still goes */
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A lone low half followed by another low half: refused; the next high half has no low half. */
+START_TEST(m7_push_lone_low_half_refused)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM2);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a second low half was taken: %s", t.last);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_HI, (uint32_t)(M7_ELEM2 >> 32));
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ck_assert_msg(m7_occ(&t) == 0, "a half-written element was pushed");
+	/* and one left staged when the ring is reset */
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM);
+	ofl_mmio_write32(&t.w.r.cfg, 0x48, (1u << 30) | (1u << 24) | 16u);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a lone low half vanished at the ring reset without a bus error");
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A 64-bit push after a staged low half (mixed widths), or not ending at the window end. */
+START_TEST(m7_push_mixed_or_misplaced_refused)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM2);
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO, M7_ELEM);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a 64-bit push after a staged low half was taken");
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO - 8, M7_ELEM);
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A pop in two halves: the low half reads the head without popping it, the high half pops. */
+START_TEST(m7_pop_in_two_halves)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	m7_one_element(&t);
+	ck_assert_uint_eq(ofl_sim_mmio_read32(t.b, M7_HEAD_LO), (uint32_t)M7_ELEM);
+	ck_assert_msg(m7_occ(&t) == 1, "the low half popped the element");
+	ck_assert_uint_eq(ofl_sim_mmio_read32(t.b, M7_HEAD_HI), (uint32_t)(M7_ELEM >> 32));
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	m7_one_element(&t);
+	ck_assert_uint_eq(ofl_sim_mmio_read64(t.b, M7_HEAD_LO), M7_ELEM);
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A pop by the high half alone would lose the low half; after a low-half read a 64-bit pop mixes widths. */
+START_TEST(m7_pop_half_or_mixed_refused)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	m7_one_element(&t);
+	ofl_sim_mmio_read32(t.b, M7_HEAD_HI);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a pop by the high half alone was taken");
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	ofl_sim_mmio_read32(t.b, M7_HEAD_LO);
+	ofl_sim_mmio_read64(t.b, M7_HEAD_LO);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a 64-bit pop after a low-half read was taken");
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A peek moves nothing; each half reads its own bytes of the element. */
+START_TEST(m7_peek_reads_its_own_half)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	m7_one_element(&t);
+	ck_assert_uint_eq(ofl_sim_mmio_read32(t.b, M7_PEEK_HEAD_HI), (uint32_t)(M7_ELEM >> 32));
+	ck_assert_uint_eq(ofl_sim_mmio_read32(t.b, M7_PEEK_HEAD_LO), (uint32_t)M7_ELEM);
+	ck_assert_uint_eq(ofl_sim_mmio_read64(t.b, M7_PEEK_HEAD_LO), M7_ELEM);
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* The doorbell of a MESSAGE-mode ring is refused and moves nothing. */
+START_TEST(m7_message_doorbell_refused)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_mmio_write32(&t.w.r.rt, 0x10, 1);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a doorbell write to a MESSAGE-mode ring was taken silently");
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	m7_one_element(&t);
+	ofl_mmio_write32(&t.w.r.rt, 0x10, 0xFFFFFFFFu);
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
 /* A world of a fixture tree's models (no backend probes it). */
 static offload_ctx *dt_world(const char *name, const char *compat, struct ofl_sim **sim, const void **fdt)
 {
@@ -1145,7 +1357,18 @@ int main(void)
 	tcase_add_test(m, m6_retq_differs_from_tcq_is_flagged);
 	tcase_add_test(m, m9_channel_counts);
 	tcase_add_test(m, m10_channels_of_other_hosts_refused);
+	TCase *m7 = tcase_create("m7");
+	tcase_set_timeout(m7, 300);
+	tcase_add_test(m7, m7_push_forms_that_commit);
+	tcase_add_test(m7, m7_push_high_half_first_refused);
+	tcase_add_test(m7, m7_push_lone_low_half_refused);
+	tcase_add_test(m7, m7_push_mixed_or_misplaced_refused);
+	tcase_add_test(m7, m7_pop_in_two_halves);
+	tcase_add_test(m7, m7_pop_half_or_mixed_refused);
+	tcase_add_test(m7, m7_peek_reads_its_own_half);
+	tcase_add_test(m7, m7_message_doorbell_refused);
 	suite_add_tcase(s, b);
 	suite_add_tcase(s, m);
+	suite_add_tcase(s, m7);
 	return test_run(s);
 }
