@@ -1050,6 +1050,44 @@ START_TEST(m7_message_doorbell_refused)
 }
 END_TEST
 
+/* A refused access is marked in the register trace (OFFLOAD_SIM_TRACE), the accepted ones are not. */
+START_TEST(m7_refusals_marked_in_the_trace)
+{
+	struct trace tr;
+	struct m7 t;
+
+	trace_start(&tr);
+	m7_setup(&t);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_HI, (uint32_t)(M7_ELEM >> 32)); /* refused: no low half */
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO, M7_ELEM);                   /* taken */
+	ofl_sim_mmio_read32(t.b, M7_HEAD_HI);                              /* refused: no low half read */
+	ofl_mmio_write32(&t.w.r.rt, 0x10, 1);                              /* refused: MESSAGE mode */
+	k3fx_teardown(&t.w.f);
+	trace_read(&tr);
+	static const struct {
+		const char *op, *reg;
+		uint64_t addr;
+		bool refused;
+	} want[] = {
+		{ "W32", "TAIL_DATA", M7_FIFOS + M7_TAIL_HI, true },
+		{ "W64", "TAIL_DATA", M7_FIFOS + M7_TAIL_LO, false },
+		{ "R32", "HEAD_DATA", M7_FIFOS + M7_HEAD_HI, true },
+		{ "W32", "DB", 0, true },
+	};
+	size_t k = 0;
+	for (size_t i = 0; i < tr.n && k < OFL_ARRAY_SIZE(want); i++) {
+		const struct tline *l = &tr.l[i];
+		if (!is(l, want[k].op, want[k].reg) || (want[k].addr && l->addr != want[k].addr))
+			continue;
+		ck_assert_msg(l->bus_error == want[k].refused, "line %zu: %s 0x%" PRIx64 " %s%s", i, l->op, l->addr,
+			      l->reg, l->bus_error ? " bus-error" : " (not marked bus-error)");
+		k++;
+	}
+	ck_assert_msg(k == OFL_ARRAY_SIZE(want), "only %zu of the %zu accesses traced", k, OFL_ARRAY_SIZE(want));
+	trace_free(&tr);
+}
+END_TEST
+
 /* A world of a fixture tree's models (no backend probes it). */
 static offload_ctx *dt_world(const char *name, const char *compat, struct ofl_sim **sim, const void **fdt)
 {
@@ -1367,6 +1405,7 @@ int main(void)
 	tcase_add_test(m7, m7_pop_half_or_mixed_refused);
 	tcase_add_test(m7, m7_peek_reads_its_own_half);
 	tcase_add_test(m7, m7_message_doorbell_refused);
+	tcase_add_test(m7, m7_refusals_marked_in_the_trace);
 	suite_add_tcase(s, b);
 	suite_add_tcase(s, m);
 	suite_add_tcase(s, m7);
