@@ -202,7 +202,11 @@ static inline void ofl_mmio_write16(const struct ofl_mmio *m, uint64_t off, uint
 /*
  * 64-bit access, for windows that move a whole 8-byte ring element at once
  * (Linux's memcpy_toio/fromio use 64-bit accesses on arm64). On 32-bit hosts
- * it is two 32-bit accesses, low word first.
+ * it is two 32-bit accesses in ascending order, low word first, so that the
+ * access that ends at off + 8 comes last (as Linux's generic memcpy_toio/
+ * fromio, lib/iomem_copy.c, split it without CONFIG_64BIT); a simulated
+ * region receives the same two accesses, so the models see what the
+ * hardware would.
  */
 static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 {
@@ -211,7 +215,13 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 8, false);
 			return ~0ull;
 		}
+#if UINTPTR_MAX > 0xFFFFFFFFu
 		return m->prov->read64(m->sim, off);
+#else
+		/* the model receives what the CPU would issue: two 32-bit reads, low word first */
+		uint64_t lo = m->prov->read32(m->sim, off);
+		return lo | (uint64_t)m->prov->read32(m->sim, off + 4) << 32;
+#endif
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
 		ofl_mmio_oob(m, off, 8, false);
@@ -226,10 +236,17 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 static inline void ofl_mmio_write64(const struct ofl_mmio *m, uint64_t off, uint64_t v)
 {
 	if (OFL_MMIO_SIMULATED(m)) {
-		if (!ofl_mmio_in(m, off, 8))
+		if (!ofl_mmio_in(m, off, 8)) {
 			ofl_mmio_oob(m, off, 8, true);
-		else
-			m->prov->write64(m->sim, off, v);
+			return;
+		}
+#if UINTPTR_MAX > 0xFFFFFFFFu
+		m->prov->write64(m->sim, off, v);
+#else
+		/* as the CPU would issue it: two 32-bit writes, low word first */
+		m->prov->write32(m->sim, off, (uint32_t)v);
+		m->prov->write32(m->sim, off + 4, (uint32_t)(v >> 32));
+#endif
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))

@@ -135,7 +135,7 @@ START_TEST(ra_message_mode)
 	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, 600 * 0x1000 + 0x400 + 0x1F8), 0xABC00000000ull);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(600)), 16);
 	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(600)), 0xABC00000000ull);
-	/* a split 32-bit pop: low word at +0x1F8 takes the element, +0x1FC gives its high word */
+	/* a split 32-bit pop: the low word at +0x1F8 reads the element, +0x1FC pops it */
 	ck_assert_uint_eq(ofl_mmio_read32(&w.r.fifos, POP(600)), 1);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.r.fifos, POP(600) + 4), 0xABC);
 	ck_assert_uint_eq(ofl_mmio_read32(&w.r.rt, OCC(600)), 14);
@@ -146,9 +146,10 @@ START_TEST(ra_message_mode)
 	ofl_mmio_write32(&w.r.fifos, PUSH(600) + 4, 0x01234567);
 	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(600)), 0x0123456789ABCDEFull);
 	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 0);
-	/* anything but the element at the end of the window is a bus error */
+	/* anything but the element at the end of the window is a bus error: on a 32-bit host
+	 * the 64-bit write arrives as two 32-bit writes (platform.h), each refused */
 	ofl_mmio_write64(&w.r.fifos, 600 * 0x1000 + 0x200, 1);
-	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), 1);
+	ck_assert_uint_eq(ofl_sim_bus_errors(w.f.sim, NULL, 0), UINTPTR_MAX > 0xFFFFFFFFu ? 1 : 2);
 	k3fx_teardown(&w.f);
 }
 END_TEST

@@ -1088,6 +1088,48 @@ START_TEST(m7_refusals_marked_in_the_trace)
 }
 END_TEST
 
+/*
+ * The library's pushes and pops as the model receives them on this host: one
+ * 64-bit access at the window end on a 64-bit host, the two halves low word
+ * first on a 32-bit one (armhf), and no bus error.
+ */
+START_TEST(m7_backend_access_forms)
+{
+	struct trace t;
+	bool wide = UINTPTR_MAX > 0xFFFFFFFFu;
+	size_t pushes = 0, pops = 0;
+
+	traced_copy(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA, 8192, &t);
+	for (size_t i = 0; i < t.n; i++) {
+		const struct tline *l = &t.l[i];
+		bool tail = strcmp(l->reg, "TAIL_DATA") == 0, head = strcmp(l->reg, "HEAD_DATA") == 0;
+		if (!tail && !head)
+			continue;
+		ck_assert_msg(!l->bus_error, "line %zu: %s 0x%" PRIx64 " %s bus-error", i, l->op, l->addr, l->reg);
+		const char *op = wide ? (tail ? "W64" : "R64") : (tail ? "W32" : "R32");
+		ck_assert_msg(strcmp(l->op, op) == 0, "line %zu: %s at 0x%" PRIx64 " (%s), want %s on this host", i,
+			      l->op, l->addr, l->reg, op);
+		uint32_t pos = (uint32_t)(l->addr & 0x1FFu);
+		if (wide) {
+			ck_assert_uint_eq(pos, 0x1F8);
+		} else {
+			/* low word, then the high word at the window's last word, of the same ring */
+			ck_assert_msg(pos == 0x1F8 && i + 1 < t.n && strcmp(t.l[i + 1].op, op) == 0 &&
+					      t.l[i + 1].addr == l->addr + 4,
+				      "line %zu: %s 0x%" PRIx64 " %s not followed by its high half", i, l->op, l->addr,
+				      l->reg);
+			i++;
+		}
+		if (tail)
+			pushes++;
+		else
+			pops++;
+	}
+	ck_assert_msg(pushes > 0 && pops > 0, "%zu pushes, %zu pops traced", pushes, pops);
+	trace_free(&t);
+}
+END_TEST
+
 /* A world of a fixture tree's models (no backend probes it). */
 static offload_ctx *dt_world(const char *name, const char *compat, struct ofl_sim **sim, const void **fdt)
 {
@@ -1406,6 +1448,7 @@ int main(void)
 	tcase_add_test(m7, m7_peek_reads_its_own_half);
 	tcase_add_test(m7, m7_message_doorbell_refused);
 	tcase_add_test(m7, m7_refusals_marked_in_the_trace);
+	tcase_add_test(m7, m7_backend_access_forms);
 	suite_add_tcase(s, b);
 	suite_add_tcase(s, m);
 	suite_add_tcase(s, m7);
