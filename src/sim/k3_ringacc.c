@@ -28,9 +28,6 @@ struct ra_ring {
 	uint32_t count, elsize, mode;
 	uint32_t occ, rd, wr;
 	uint32_t udma_occ;   /* SR1.0: the UDMA's own count of what it may fetch (21 bits) */
-	uint32_t push_lo;    /* low word of a split 32-bit tail write, staged until its high word */
-	bool push_lo_valid;
-	bool pop_lo_read;    /* the low word of the head element was read; its high word pops it */
 	uint32_t overflows, underflows;
 };
 
@@ -79,10 +76,6 @@ static void ring_apply_size(const struct ofl_sim_ringacc *ra, struct ra_ring *r)
 	/* model: programming the size register resets the ring, as the reset paths of
 	 * k3-ringacc.c (TI-SCI RING_CFG with COUNT valid) and U-Boot's raw reset rely on */
 	r->occ = r->rd = r->wr = 0;
-	if (r->push_lo_valid)
-		ofl_sim_bus_error(ra->sim, "ringacc: ring %u reset with the low half of a push staged and "
-				  "no high half: a lone low half is no element", (unsigned)(r - ra->rings));
-	r->push_lo_valid = r->pop_lo_read = false;
 	/* ... but on AM65x SR1.0 not the UDMA's own count (k3_ringacc_ring_reset_dma()) */
 	if (!ra->p.sr1_udma_ring_state)
 		r->udma_occ = 0;
@@ -250,103 +243,62 @@ static void cfg_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint
  * An element sits at the end of its 512-byte window (hw/k3_udma.h §3.4):
  * Linux places the access at window end - element size
  * (k3_ringacc_ring_get_fifo_pos()), TI's CSL at the window's last word
- * (32-bit) or last two words (64-bit). Model: the access that covers the
- * window's last word moves the element; an 8-byte element written by a
- * 32-bit host arrives as the low word (staged, nothing moves) then the high
- * word (commits both). Read that way, the low word reads the head element
- * without popping it and the high word pops it. Any other order would move
- * half an element and is refused (a bus error, nothing moves): a high half
- * without its low half, a second low half, a whole-element access after a
- * staged low half, an access not ending at the window end. Whether silicon
- * stages a low word at all is not public: TI's CSL says a 32-bit processor
- * should not use the 64-bit window accesses but the proxy (csl_ringacc.h,
- * CSL_ringaccPush64()); docs/fidelity.md M7.
+ * (32-bit) or last two words (64-bit, CSL_ringaccPush64/Pop64/Peek64: one
+ * CSL_REG64_WR/RD). Model: an element moves in one access of its own size
+ * ending at the window end. Anything else is refused (a bus error, nothing
+ * moves): an access not ending at the window end, one wider than the
+ * element, and an 8-byte element in two 32-bit halves. TI's CSL
+ * (csl_ringacc.h, CSL_ringaccPush64()) says the 64-bit window functions can
+ * only be used by a processor able to issue a 64-bit burst, and a 32-bit
+ * processor should use the ring accelerator proxy instead: no source has
+ * the window take an element in halves (docs/fidelity.md M7).
  */
-static uint64_t fifo_read(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width)
+static bool fifo_form_ok(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width, bool write)
 {
 	struct ra_ring *r = &ra->rings[n];
 	uint32_t win = o & ~(K3_RA_FIFO_WINDOW - 1), pos = o & (K3_RA_FIFO_WINDOW - 1);
 	uint32_t el = r->elsize ? r->elsize : 8;
+	const char *op = write ? "write" : "read";
 
-	if (win == K3_RA_FIFO_TAIL || el > 8 || pos + width > K3_RA_FIFO_WINDOW ||
+	if ((win == K3_RA_FIFO_TAIL) != write || el > 8 || pos + width > K3_RA_FIFO_WINDOW ||
 	    pos < K3_RA_FIFO_WINDOW - el) {
-		ofl_sim_bus_error(ra->sim, "ringacc: FIFO read of %u bytes at ring %u +0x%x (element %u B)",
-				  width, n, o, el);
-		return ~0ull;
+		ofl_sim_bus_error(ra->sim, "ringacc: FIFO %s of %u bytes at ring %u +0x%x (element %u B)",
+				  op, width, n, o, el);
+		return false;
 	}
-	bool high = width < el && pos + width == K3_RA_FIFO_WINDOW; /* the high word of an 8-byte element */
+	if (width != el) { /* part of the element: either half of an 8-byte one */
+		ofl_sim_bus_error(ra->sim, "ringacc: ring %u: %u-byte FIFO %s of a %u-byte element: an element "
+				  "moves in one access of its size (a 32-bit CPU uses the proxy, TI CSL "
+				  "csl_ringacc.h CSL_ringaccPush64())", n, width, op, el);
+		return false;
+	}
+	return true;
+}
+
+static uint64_t fifo_read(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width)
+{
+	struct ra_ring *r = &ra->rings[n];
+	uint32_t win = o & ~(K3_RA_FIFO_WINDOW - 1);
 	uint64_t v = 0;
-	if (win != K3_RA_FIFO_HEAD) {
-		/* a peek moves nothing: each access reads its own bytes of the element */
+
+	if (!fifo_form_ok(ra, n, o, width, false))
+		return ~0ull;
+	if (win != K3_RA_FIFO_HEAD) { /* a peek moves nothing */
 		if (!ring_usable(ra, n, "peek") || r->occ == 0)
 			return 0;
 		uint32_t i = win == K3_RA_FIFO_PEEK_TAIL ? (r->wr + r->count - 1) % r->count : r->rd;
 		elem_read(ra, r, i, &v);
-		return width == 8 ? v : (uint32_t)(high ? v >> 32 : v);
+		return v;
 	}
-	if (pos + width < K3_RA_FIFO_WINDOW) { /* the low word: read, not popped */
-		if (!ring_usable(ra, n, "pop"))
-			return 0;
-		if (r->occ == 0) {
-			r->underflows++;
-			return 0;
-		}
-		elem_read(ra, r, r->rd, &v);
-		r->pop_lo_read = true;
-		return (uint32_t)v;
-	}
-	if (high != r->pop_lo_read) {
-		r->pop_lo_read = false;
-		ofl_sim_bus_error(ra->sim, high ? "ringacc: ring %u: high half of a pop without its low half "
-						  "read first (the element's low half would be lost)"
-						: "ringacc: ring %u: %u-byte pop after a 4-byte read of the low half "
-						  "(mixed widths)",
-				  n, width);
-		return ~0ull;
-	}
-	r->pop_lo_read = false;
-	v = cpu_pop(ra, n);
-	return width == 8 ? v : (uint32_t)(high ? v >> 32 : v);
+	return cpu_pop(ra, n);
 }
 
 /* Returns true when the DMA listener should look at ring n; sets *ovf and *ovf_val on overflow. */
 static bool fifo_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, uint64_t v,
 		       unsigned width, bool *ovf, uint64_t *ovf_val)
 {
-	struct ra_ring *r = &ra->rings[n];
-	uint32_t win = o & ~(K3_RA_FIFO_WINDOW - 1), pos = o & (K3_RA_FIFO_WINDOW - 1);
-	uint32_t el = r->elsize ? r->elsize : 8;
-
-	if (win != K3_RA_FIFO_TAIL || el > 8 || pos + width > K3_RA_FIFO_WINDOW ||
-	    pos < K3_RA_FIFO_WINDOW - el) {
-		ofl_sim_bus_error(ra->sim, "ringacc: FIFO write of %u bytes at ring %u +0x%x (element %u B)",
-				  width, n, o, el);
+	if (!fifo_form_ok(ra, n, o, width, true))
 		return false;
-	}
-	if (pos + width < K3_RA_FIFO_WINDOW) { /* the low word: staged until the high word */
-		if (r->push_lo_valid) {
-			r->push_lo_valid = false;
-			ofl_sim_bus_error(ra->sim, "ringacc: ring %u: a second low half pushed before the high half "
-					  "of the first (a lone low half is no element)", n);
-			return false;
-		}
-		r->push_lo = (uint32_t)v;
-		r->push_lo_valid = true;
-		return false;
-	}
-	if (width < el) { /* the high word commits the element */
-		if (!r->push_lo_valid) {
-			ofl_sim_bus_error(ra->sim, "ringacc: high half of a push to ring %u without its low half", n);
-			return false;
-		}
-		v = r->push_lo | v << 32;
-	} else if (r->push_lo_valid) {
-		r->push_lo_valid = false;
-		ofl_sim_bus_error(ra->sim, "ringacc: ring %u: %u-byte push after a staged low half (mixed widths)",
-				  n, width);
-		return false;
-	}
-	r->push_lo_valid = false;
 	bool o_flag = false;
 	bool pushed = cpu_push(ra, n, v, &o_flag);
 	if (o_flag) {
