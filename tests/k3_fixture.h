@@ -213,6 +213,99 @@ static inline offload_ctx *k3fx_open_ctx(enum offload_dt_source src, const char 
 	return ctx;
 }
 
+/*
+ * Does this host drive a ring-accelerator UDMA directly? Only a 64-bit CPU:
+ * a 32-bit one has no single 64-bit access, and TI's CSL (csl_ringacc.h,
+ * CSL_ringaccPush64()) sends it through the ring accelerator proxy, which
+ * the backend does not drive (docs/fidelity.md M7). BCDMA is not affected.
+ */
+#define K3FX_DIRECT_UDMA OFL_MMIO_SINGLE_64
+/* The refusal's reason, as the decision on M7 words it (issue #14). */
+#define K3FX_NO_PROXY "a 32-bit CPU reaches 8-byte ring elements only through the ring accelerator proxy " \
+	"(TI CSL csl_ringacc.h), which this backend does not drive"
+#define K3FX_NO_PROXY_WAY "the kernel's k3-udma through the dmaengine backend (offload_dma module) serves this engine"
+
+/*
+ * Assert that device dev (a ring-accelerator UDMA) is listed but unusable,
+ * with the 32-bit reason and the way out, and that a copy on it is refused
+ * with -ENODEV or -ENOTSUP and leaves the destination alone.
+ */
+static inline void k3fx_assert_no_proxy(offload_ctx *ctx, int dev)
+{
+	struct offload_dev_info info;
+	uint8_t s[64], x[64];
+
+	ck_assert_int_eq(offload_dev_get_info(ctx, dev, &info, sizeof(info)), 0);
+	ck_assert_msg(!(info.flags & OFFLOAD_DEVF_USABLE), "the UDMA is usable on a 32-bit host: %s",
+		      info.usable_reason);
+	ck_assert_msg(strstr(info.usable_reason, K3FX_NO_PROXY) && strstr(info.usable_reason, K3FX_NO_PROXY_WAY),
+		      "reason: %s", info.usable_reason);
+	memset(s, 0xA5, sizeof(s));
+	memset(x, 0, sizeof(x));
+	int r = offload_memcpy_dev(ctx, dev, x, s, sizeof(s), NULL);
+	ck_assert_msg(r == -ENODEV || r == -ENOTSUP, "a copy on the refused UDMA returned %d", r);
+	for (size_t i = 0; i < sizeof(x); i++)
+		ck_assert_uint_eq(x[i], 0);
+}
+
+/*
+ * A test of copies through an engine the fixture drives without a probe
+ * (k3fx_setup()): on a 32-bit host assert that the backend's host rule
+ * refuses the ring-accelerator UDMA with the reason and return true (the test
+ * stops); on a 64-bit host assert that it serves and return false.
+ */
+static inline bool k3fx_no_proxy_here(void)
+{
+	char why[OFL_REASON_LEN] = "";
+	int r = udma_host_check(OFL_MMIO_SINGLE_64, why, sizeof(why));
+
+	if (K3FX_DIRECT_UDMA) {
+		ck_assert_msg(r == 0, "%s", why);
+		return false;
+	}
+	ck_assert_int_eq(r, -ENOTSUP);
+	ck_assert_msg(strstr(why, K3FX_NO_PROXY) && strstr(why, K3FX_NO_PROXY_WAY), "%s", why);
+	return true;
+}
+
+/* Stop a test of direct UDMA copies on a 32-bit host, after asserting the refusal there. */
+#define K3FX_DIRECT_UDMA_OR_STOP() do { if (k3fx_no_proxy_here()) return; } while (0)
+#define K3FX_UDMA_OR_STOP(src, path, compat) do { if (k3fx_udma_refused_here(src, path, compat)) return; } while (0)
+
+/*
+ * One 64-bit access to a model's block on every host: what a 64-bit CPU
+ * issues (a 32-bit one has none; ofl_mmio_write64 splits it there, which the
+ * ring accelerator refuses, M7). For model-level tests that run everywhere.
+ */
+static inline void k3fx_write64(const struct ofl_mmio *m, uint64_t off, uint64_t v)
+{
+	ck_assert(OFL_MMIO_SIMULATED(m) && ofl_mmio_in(m, off, 8));
+	m->prov->write64(m->sim, off, v);
+}
+
+static inline uint64_t k3fx_read64(const struct ofl_mmio *m, uint64_t off)
+{
+	ck_assert(OFL_MMIO_SIMULATED(m) && ofl_mmio_in(m, off, 8));
+	return m->prov->read64(m->sim, off);
+}
+
+/*
+ * On a 32-bit host: open the tree (src, path), assert k3fx_assert_no_proxy()
+ * on its `compat` device and return true, so that a test of copies through
+ * the direct UDMA stops there; on a 64-bit host return false.
+ */
+static inline bool k3fx_udma_refused_here(enum offload_dt_source src, const char *path, const char *compat)
+{
+	if (K3FX_DIRECT_UDMA)
+		return false;
+	offload_ctx *ctx = test_ctx_open(src, path, OFFLOAD_CTX_SIM, "cpu,udma");
+	int d = offload_dev_find(ctx, compat);
+	ck_assert_msg(d >= 0, "no %s: %s", compat, offload_last_error(ctx));
+	k3fx_assert_no_proxy(ctx, d);
+	offload_ctx_free(ctx);
+	return true;
+}
+
 /* Wait (bounded by TEST_PATIENT_NS: the models run in their own threads) for the occupancy at rt+off to reach `want`; its last value. */
 static inline uint32_t k3fx_occ_wait(const struct ofl_mmio *rt, uint64_t off, uint32_t want)
 {

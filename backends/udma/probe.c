@@ -468,6 +468,25 @@ static int make_pool(struct udma_engine *e, char *why, size_t wl)
 	return r;
 }
 
+#define UDMA_NO_PROXY_WHY "a 32-bit CPU reaches 8-byte ring elements only through the ring accelerator " \
+	"proxy (TI CSL csl_ringacc.h), which this backend does not drive; the kernel's k3-udma through the " \
+	"dmaengine backend (offload_dma module) serves this engine"
+
+/*
+ * The UDMA's TX and completion rings are ring-accelerator rings with 8-byte
+ * elements, pushed and popped through the FIFO windows (ring.c). TI's CSL
+ * allows the 64-bit window accesses only to a processor that issues a 64-bit
+ * burst; a 32-bit one is to use the proxy (csl_ringacc.h, CSL_ringaccPush64()).
+ * BCDMA rings live in memory with doorbells and are not affected.
+ */
+int udma_host_check(bool single64, char *why, size_t wl)
+{
+	if (single64)
+		return 0;
+	snprintf(why, wl, "%s", UDMA_NO_PROXY_WHY);
+	return -ENOTSUP;
+}
+
 static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d, char *why, size_t wl)
 {
 	const struct udma_row *row = d->match ? udma_row_of(d->match) : NULL;
@@ -484,6 +503,8 @@ static int udma_probe(struct offload_ctx *ctx, void *state, struct ofl_device *d
 			 d->match->compatible, row->hdr.source);
 		return -ENOTSUP;
 	}
+	if (!row->bcdma && udma_host_check(OFL_MMIO_SINGLE_64, why, wl) < 0)
+		return -ENOTSUP;
 	struct udma_engine *e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

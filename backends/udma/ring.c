@@ -6,7 +6,12 @@
  * in MESSAGE mode, as Linux configures them for memcpy: a push is one 8-byte
  * write that ends at the end of the ring's 512-byte tail window, a pop one
  * 8-byte read at the end of the head window (k3_ringacc_ring_push_io /
- * pop_io), the occupancy comes from the ring's OCC register.
+ * pop_io), the occupancy comes from the ring's OCC register; the doorbell
+ * is never written in MESSAGE mode. The accesses go through the mmio
+ * accessors only, never memcpy: one 64-bit access (ofl_mmio_write64/read64).
+ * The probe refuses a UDMA on a 32-bit host, where that access would be two
+ * halves: TI's CSL sends such a CPU through the ring accelerator proxy
+ * (csl_ringacc.h; udma_host_check(), docs/fidelity.md M7).
  * BCDMA: the bchan's DMSS dual ring in RING mode: software writes the
  * element (ASEL in bits 51:48) into ring memory and rings the forward
  * doorbell; completions come back in the same memory, counted by ROCC and

@@ -189,6 +189,15 @@ struct udma_q {
 
 /* ---- engine.c ---- */
 /* Read GCFG, build the TPL table, allocate the channel bitmap. Regions and instance data set by the caller. */
+/*
+ * May a UDMA engine whose rings are ring-accelerator rings (not BCDMA) be
+ * driven directly on a host that does (single64) or does not issue one 64-bit
+ * MMIO access? 0, or -ENOTSUP with the reason in why: TI's CSL (csl_ringacc.h,
+ * CSL_ringaccPush64/Pop64/Peek64) says a 32-bit processor must reach 8-byte
+ * ring elements through the ring accelerator proxy, which this backend does
+ * not drive. The probe passes OFL_MMIO_SINGLE_64; tests pass either.
+ */
+int udma_host_check(bool single64, char *why, size_t wl);
 int udma_engine_init(struct udma_engine *e, char *why, size_t wl);
 void udma_engine_fini(struct udma_engine *e);
 /* TPL (0 normal, 1 H, 2 UH) of memcpy channel `ch`. */

@@ -200,9 +200,21 @@ static inline void ofl_mmio_write16(const struct ofl_mmio *m, uint64_t off, uint
 }
 
 /*
+ * Does this CPU move 8 bytes of MMIO in one access? A 64-bit host does; a
+ * 32-bit one (armhf) splits ofl_mmio_write64/read64 in two. The one host
+ * fact backends ask about it (backends/udma: the ring accelerator's FIFO
+ * windows need one 64-bit access for an 8-byte element, TI CSL csl_ringacc.h).
+ */
+#define OFL_MMIO_SINGLE_64 (UINTPTR_MAX > 0xFFFFFFFFu)
+
+/*
  * 64-bit access, for windows that move a whole 8-byte ring element at once
  * (Linux's memcpy_toio/fromio use 64-bit accesses on arm64). On 32-bit hosts
- * it is two 32-bit accesses, low word first.
+ * it is two 32-bit accesses in ascending order, low word first, so that the
+ * access that ends at off + 8 comes last (as Linux's generic memcpy_toio/
+ * fromio, lib/iomem_copy.c, split it without CONFIG_64BIT); a simulated
+ * region receives the same two accesses, so the models see what the
+ * hardware would.
  */
 static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 {
@@ -211,11 +223,17 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 			ofl_mmio_oob(m, off, 8, false);
 			return ~0ull;
 		}
+#if OFL_MMIO_SINGLE_64
 		return m->prov->read64(m->sim, off);
+#else
+		/* the model receives what the CPU would issue: two 32-bit reads, low word first */
+		uint64_t lo = m->prov->read32(m->sim, off);
+		return lo | (uint64_t)m->prov->read32(m->sim, off + 4) << 32;
+#endif
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
 		ofl_mmio_oob(m, off, 8, false);
-#if UINTPTR_MAX > 0xFFFFFFFFu
+#if OFL_MMIO_SINGLE_64
 	return *(const volatile uint64_t *)(const volatile void *)(m->base + off);
 #else
 	uint64_t lo = *(const volatile uint32_t *)(const volatile void *)(m->base + off);
@@ -226,15 +244,22 @@ static inline uint64_t ofl_mmio_read64(const struct ofl_mmio *m, uint64_t off)
 static inline void ofl_mmio_write64(const struct ofl_mmio *m, uint64_t off, uint64_t v)
 {
 	if (OFL_MMIO_SIMULATED(m)) {
-		if (!ofl_mmio_in(m, off, 8))
+		if (!ofl_mmio_in(m, off, 8)) {
 			ofl_mmio_oob(m, off, 8, true);
-		else
-			m->prov->write64(m->sim, off, v);
+			return;
+		}
+#if OFL_MMIO_SINGLE_64
+		m->prov->write64(m->sim, off, v);
+#else
+		/* as the CPU would issue it: two 32-bit writes, low word first */
+		m->prov->write32(m->sim, off, (uint32_t)v);
+		m->prov->write32(m->sim, off + 4, (uint32_t)(v >> 32));
+#endif
 		return;
 	}
 	if (OFL_MMIO_CHECK_HW && !ofl_mmio_in(m, off, 8))
 		ofl_mmio_oob(m, off, 8, true);
-#if UINTPTR_MAX > 0xFFFFFFFFu
+#if OFL_MMIO_SINGLE_64
 	*(volatile uint64_t *)(volatile void *)(m->base + off) = v;
 #else
 	*(volatile uint32_t *)(volatile void *)(m->base + off) = (uint32_t)v;

@@ -28,9 +28,6 @@ struct ra_ring {
 	uint32_t count, elsize, mode;
 	uint32_t occ, rd, wr;
 	uint32_t udma_occ;   /* SR1.0: the UDMA's own count of what it may fetch (21 bits) */
-	uint32_t push_lo;    /* low word of a split 32-bit tail write */
-	bool push_lo_valid;
-	uint32_t pop_hi;     /* high word latched by a split 32-bit head read */
 	uint32_t overflows, underflows;
 };
 
@@ -79,7 +76,6 @@ static void ring_apply_size(const struct ofl_sim_ringacc *ra, struct ra_ring *r)
 	/* model: programming the size register resets the ring, as the reset paths of
 	 * k3-ringacc.c (TI-SCI RING_CFG with COUNT valid) and U-Boot's raw reset rely on */
 	r->occ = r->rd = r->wr = 0;
-	r->push_lo_valid = false;
 	/* ... but on AM65x SR1.0 not the UDMA's own count (k3_ringacc_ring_reset_dma()) */
 	if (!ra->p.sr1_udma_ring_state)
 		r->udma_occ = 0;
@@ -140,12 +136,13 @@ static bool cpu_push(struct ofl_sim_ringacc *ra, uint32_t n, uint64_t v, bool *o
 	return true;
 }
 
-static uint64_t cpu_pop(struct ofl_sim_ringacc *ra, uint32_t n, bool peek)
+/* A CPU pop through the head window. Called with mu held. */
+static uint64_t cpu_pop(struct ofl_sim_ringacc *ra, uint32_t n)
 {
 	struct ra_ring *r = &ra->rings[n];
 	uint64_t v = 0;
 
-	if (!ring_usable(ra, n, peek ? "peek" : "pop"))
+	if (!ring_usable(ra, n, "pop"))
 		return 0;
 	if (r->occ == 0) {
 		/* model: popping an empty ring returns 0 and changes nothing */
@@ -154,10 +151,8 @@ static uint64_t cpu_pop(struct ofl_sim_ringacc *ra, uint32_t n, bool peek)
 	}
 	if (elem_read(ra, r, r->rd, &v) < 0)
 		return 0;
-	if (!peek) {
-		r->rd = (r->rd + 1) % r->count;
-		r->occ--;
-	}
+	r->rd = (r->rd + 1) % r->count;
+	r->occ--;
 	return v;
 }
 
@@ -189,8 +184,16 @@ static bool rt_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint3
 		return false; /* OCC and the indexes are read-only */
 	if (!ring_usable(ra, n, "doorbell"))
 		return false;
-	if (r->mode == K3_RING_MODE_MESSAGE)
-		return false; /* model: the doorbell has no effect in MESSAGE mode */
+	if (r->mode == K3_RING_MODE_MESSAGE) {
+		/* model: the doorbell counts elements software put into ring memory (RING
+		 * mode); in MESSAGE mode the FIFO windows move them. Linux never rings a
+		 * MESSAGE-mode ring and switches it to RING mode first where it must
+		 * (k3_ringacc_ring_reset_dma()); what silicon does with it is not public */
+		ofl_sim_bus_error(ra->sim, "ringacc: doorbell write 0x%x to ring %u, which is in MESSAGE mode "
+				  "(the doorbell is for RING mode; elements move through the FIFO windows)",
+				  v, n);
+		return false;
+	}
 	int64_t occ = (int64_t)r->occ + (int32_t)v;
 	if (occ > (int64_t)r->count) {
 		r->overflows++;
@@ -237,66 +240,65 @@ static void cfg_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t reg, uint
 
 /*
  * FIFO window access for ring n at offset `o` inside its 4 KiB page.
- * An element sits at the end of its 512-byte window (hw/k3_udma.h §3.4).
+ * An element sits at the end of its 512-byte window (hw/k3_udma.h §3.4):
+ * Linux places the access at window end - element size
+ * (k3_ringacc_ring_get_fifo_pos()), TI's CSL at the window's last word
+ * (32-bit) or last two words (64-bit, CSL_ringaccPush64/Pop64/Peek64: one
+ * CSL_REG64_WR/RD). Model: an element moves in one access of its own size
+ * ending at the window end. Anything else is refused (a bus error, nothing
+ * moves): an access not ending at the window end, one wider than the
+ * element, and an 8-byte element in two 32-bit halves. TI's CSL
+ * (csl_ringacc.h, CSL_ringaccPush64()) says the 64-bit window functions can
+ * only be used by a processor able to issue a 64-bit burst, and a 32-bit
+ * processor should use the ring accelerator proxy instead: no source has
+ * the window take an element in halves (docs/fidelity.md M7).
  */
-static uint64_t fifo_read(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width)
+static bool fifo_form_ok(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width, bool write)
 {
 	struct ra_ring *r = &ra->rings[n];
 	uint32_t win = o & ~(K3_RA_FIFO_WINDOW - 1), pos = o & (K3_RA_FIFO_WINDOW - 1);
 	uint32_t el = r->elsize ? r->elsize : 8;
+	const char *op = write ? "write" : "read";
 
-	if (win == K3_RA_FIFO_TAIL || el > 8 || pos + width > K3_RA_FIFO_WINDOW ||
+	if ((win == K3_RA_FIFO_TAIL) != write || el > 8 || pos + width > K3_RA_FIFO_WINDOW ||
 	    pos < K3_RA_FIFO_WINDOW - el) {
-		ofl_sim_bus_error(ra->sim, "ringacc: FIFO read of %u bytes at ring %u +0x%x (element %u B)",
-				  width, n, o, el);
-		return ~0ull;
+		ofl_sim_bus_error(ra->sim, "ringacc: FIFO %s of %u bytes at ring %u +0x%x (element %u B)",
+				  op, width, n, o, el);
+		return false;
 	}
-	bool peek = win != K3_RA_FIFO_HEAD;
-	if (win == K3_RA_FIFO_PEEK_TAIL) {
-		/* the most recently pushed element */
+	if (width != el) { /* part of the element: either half of an 8-byte one */
+		ofl_sim_bus_error(ra->sim, "ringacc: ring %u: %u-byte FIFO %s of a %u-byte element: an element "
+				  "moves in one access of its size (a 32-bit CPU uses the proxy, TI CSL "
+				  "csl_ringacc.h CSL_ringaccPush64())", n, width, op, el);
+		return false;
+	}
+	return true;
+}
+
+static uint64_t fifo_read(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, unsigned width)
+{
+	struct ra_ring *r = &ra->rings[n];
+	uint32_t win = o & ~(K3_RA_FIFO_WINDOW - 1);
+	uint64_t v = 0;
+
+	if (!fifo_form_ok(ra, n, o, width, false))
+		return ~0ull;
+	if (win != K3_RA_FIFO_HEAD) { /* a peek moves nothing */
 		if (!ring_usable(ra, n, "peek") || r->occ == 0)
 			return 0;
-		uint64_t v = 0;
-		elem_read(ra, r, (r->wr + r->count - 1) % r->count, &v);
-		return width == 8 ? v : (uint32_t)(pos == K3_RA_FIFO_WINDOW - 4 && el == 8 ? v >> 32 : v);
+		uint32_t i = win == K3_RA_FIFO_PEEK_TAIL ? (r->wr + r->count - 1) % r->count : r->rd;
+		elem_read(ra, r, i, &v);
+		return v;
 	}
-	if (pos == K3_RA_FIFO_WINDOW - el) { /* the access that starts at the element takes it */
-		uint64_t v = cpu_pop(ra, n, peek);
-		if (width == 4 && el == 8)
-			r->pop_hi = (uint32_t)(v >> 32);
-		return width == 8 ? v : (uint32_t)v;
-	}
-	return r->pop_hi; /* the second half of a split 8-byte head read */
+	return cpu_pop(ra, n);
 }
 
 /* Returns true when the DMA listener should look at ring n; sets *ovf and *ovf_val on overflow. */
 static bool fifo_write(struct ofl_sim_ringacc *ra, uint32_t n, uint32_t o, uint64_t v,
 		       unsigned width, bool *ovf, uint64_t *ovf_val)
 {
-	struct ra_ring *r = &ra->rings[n];
-	uint32_t win = o & ~(K3_RA_FIFO_WINDOW - 1), pos = o & (K3_RA_FIFO_WINDOW - 1);
-	uint32_t el = r->elsize ? r->elsize : 8;
-
-	if (win != K3_RA_FIFO_TAIL || el > 8 || pos + width > K3_RA_FIFO_WINDOW ||
-	    pos < K3_RA_FIFO_WINDOW - el) {
-		ofl_sim_bus_error(ra->sim, "ringacc: FIFO write of %u bytes at ring %u +0x%x (element %u B)",
-				  width, n, o, el);
+	if (!fifo_form_ok(ra, n, o, width, true))
 		return false;
-	}
-	if (width == 4 && el == 8 && pos == K3_RA_FIFO_WINDOW - 8) {
-		/* model: the low half of a split write is held until the high half arrives */
-		r->push_lo = (uint32_t)v;
-		r->push_lo_valid = true;
-		return false;
-	}
-	if (width == 4 && el == 8) {
-		if (!r->push_lo_valid) {
-			ofl_sim_bus_error(ra->sim, "ringacc: high half of a push to ring %u without its low half", n);
-			return false;
-		}
-		v = r->push_lo | v << 32;
-		r->push_lo_valid = false;
-	}
 	bool o_flag = false;
 	bool pushed = cpu_push(ra, n, v, &o_flag);
 	if (o_flag) {

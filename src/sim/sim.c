@@ -165,10 +165,14 @@ size_t ofl_sim_cache_line(const struct ofl_sim *sim)
 
 /* ------------------------------------------------------------------ bus errors */
 
+/* Bus errors raised by this thread: a traced access that raised one is marked "bus-error". */
+static _Thread_local unsigned long tl_bus_errors;
+
 void ofl_sim_bus_error(struct ofl_sim *sim, const char *fmt, ...)
 {
 	va_list ap;
 
+	tl_bus_errors++;
 	atomic_fetch_add(&sim->bus_errors, 1);
 	pthread_mutex_lock(&sim->fault_mu);
 	va_start(ap, fmt);
@@ -316,9 +320,41 @@ static void reg_label(const struct ofl_sim_block *b, uint64_t off, bool write, u
 	snprintf(buf, n, "%s+0x%llx", b->name, (unsigned long long)off);
 }
 
+/*
+ * A write is traced when the model has taken it, so that a write the model
+ * refused is marked; lines the model writes meanwhile (the firmware's, fw)
+ * come after it, as they happened.
+ */
+struct pending_write {
+	const struct ofl_sim_block *b;
+	unsigned width;
+	uint64_t off, v;
+};
+static _Thread_local struct pending_write tl_pending;
+
+static void trace_line(const struct ofl_sim_block *b, bool write, unsigned width, uint64_t off, uint64_t v,
+		       const char *what);
+
+static void flush_pending(const char *what)
+{
+	struct pending_write p = tl_pending;
+
+	if (!p.b)
+		return;
+	tl_pending.b = NULL;
+	trace_line(p.b, true, p.width, p.off, p.v, what);
+}
+
 /* One trace line: R32|W32|R64|W64|R16|W16 0x<phys> 0x<value> <REGISTER> [unit n] [what]. */
 static void trace(const struct ofl_sim_block *b, bool write, unsigned width, uint64_t off, uint64_t v,
 		  const char *what)
+{
+	flush_pending(NULL);
+	trace_line(b, write, width, off, v, what);
+}
+
+static void trace_line(const struct ofl_sim_block *b, bool write, unsigned width, uint64_t off, uint64_t v,
+		       const char *what)
 {
 	char name[96];
 
@@ -382,13 +418,37 @@ static bool has16(struct ofl_sim_block *b, uint64_t off, bool write, uint16_t v)
 	return false;
 }
 
+/* Start a traced write: its line waits until the model has taken it (trace_write_end()). */
+static unsigned long trace_write_begin(struct ofl_sim_block *b, unsigned width, uint64_t off, uint64_t v)
+{
+	if (OFL_UNLIKELY(b->sim->trace != NULL)) {
+		flush_pending(NULL);
+		tl_pending = (struct pending_write){ b, width, off, v };
+	}
+	return tl_bus_errors;
+}
+
+static void trace_write_end(const struct ofl_sim_block *b, unsigned long errors_before)
+{
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		flush_pending(tl_bus_errors != errors_before ? "bus-error" : NULL);
+}
+
+/* A traced read, marked when the model refused it. */
+static void trace_read_done(struct ofl_sim_block *b, unsigned width, uint64_t off, uint64_t v,
+		       unsigned long errors_before)
+{
+	if (OFL_UNLIKELY(b->sim->trace != NULL))
+		trace(b, false, width, off, v, tl_bus_errors != errors_before ? "bus-error" : NULL);
+}
+
 uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off)
 {
 	if (!mmio_ok(b, off, 4, false, 0xFFFFFFFFu))
 		return 0xFFFFFFFFu;
+	unsigned long e = tl_bus_errors;
 	uint32_t v = b->ops->read32(b->model, b->region, off);
-	if (OFL_UNLIKELY(b->sim->trace != NULL))
-		trace(b, false, 4, off, v, NULL);
+	trace_read_done(b, 4, off, v, e);
 	return v;
 }
 
@@ -396,9 +456,9 @@ void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val)
 {
 	if (!mmio_ok(b, off, 4, true, val))
 		return;
-	if (OFL_UNLIKELY(b->sim->trace != NULL))
-		trace(b, true, 4, off, val, NULL);
+	unsigned long e = trace_write_begin(b, 4, off, val);
 	b->ops->write32(b->model, b->region, off, val);
+	trace_write_end(b, e);
 }
 
 uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off)
@@ -407,14 +467,14 @@ uint64_t ofl_sim_mmio_read64(struct ofl_sim_block *b, uint64_t off)
 
 	if (!mmio_ok(b, off, 8, false, ~0ull))
 		return ~0ull;
+	unsigned long e = tl_bus_errors;
 	if (b->ops->read64) {
 		v = b->ops->read64(b->model, b->region, off);
 	} else {
 		v = b->ops->read32(b->model, b->region, off);
 		v |= (uint64_t)b->ops->read32(b->model, b->region, off + 4) << 32;
 	}
-	if (OFL_UNLIKELY(b->sim->trace != NULL))
-		trace(b, false, 8, off, v, NULL);
+	trace_read_done(b, 8, off, v, e);
 	return v;
 }
 
@@ -422,23 +482,23 @@ void ofl_sim_mmio_write64(struct ofl_sim_block *b, uint64_t off, uint64_t val)
 {
 	if (!mmio_ok(b, off, 8, true, val))
 		return;
-	if (OFL_UNLIKELY(b->sim->trace != NULL))
-		trace(b, true, 8, off, val, NULL);
+	unsigned long e = trace_write_begin(b, 8, off, val);
 	if (b->ops->write64) {
 		b->ops->write64(b->model, b->region, off, val);
-		return;
+	} else {
+		b->ops->write32(b->model, b->region, off, (uint32_t)val);
+		b->ops->write32(b->model, b->region, off + 4, (uint32_t)(val >> 32));
 	}
-	b->ops->write32(b->model, b->region, off, (uint32_t)val);
-	b->ops->write32(b->model, b->region, off + 4, (uint32_t)(val >> 32));
+	trace_write_end(b, e);
 }
 
 uint16_t ofl_sim_mmio_read16(struct ofl_sim_block *b, uint64_t off)
 {
 	if (!mmio_ok(b, off, 2, false, 0xFFFFu) || !has16(b, off, false, 0xFFFFu))
 		return 0xFFFFu;
+	unsigned long e = tl_bus_errors;
 	uint16_t v = b->ops->read16(b->model, b->region, off);
-	if (OFL_UNLIKELY(b->sim->trace != NULL))
-		trace(b, false, 2, off, v, NULL);
+	trace_read_done(b, 2, off, v, e);
 	return v;
 }
 
@@ -446,9 +506,9 @@ void ofl_sim_mmio_write16(struct ofl_sim_block *b, uint64_t off, uint16_t val)
 {
 	if (!mmio_ok(b, off, 2, true, val) || !has16(b, off, true, val))
 		return;
-	if (OFL_UNLIKELY(b->sim->trace != NULL))
-		trace(b, true, 2, off, val, NULL);
+	unsigned long e = trace_write_begin(b, 2, off, val);
 	b->ops->write16(b->model, b->region, off, val);
+	trace_write_end(b, e);
 }
 
 /* ------------------------------------------------------------------ memory */

@@ -124,7 +124,9 @@ static inline bool ofl_sim_block_of(const struct ofl_sim_block *b, const struct 
  * The accessors the platform's mmio layer calls for a simulated region.
  * An access outside the block or misaligned is a bus error: it is counted
  * (ofl_sim_bus_errors()), reads return all ones, writes are dropped. With a
- * trace (ofl_sim_opts.trace) every access is a line of it.
+ * trace (ofl_sim_opts.trace) every access is a line of it, marked
+ * "bus-error" when the block or its model refused it (a bus error raised
+ * by the calling thread during the access).
  */
 uint32_t ofl_sim_mmio_read32(struct ofl_sim_block *b, uint64_t off);
 void ofl_sim_mmio_write32(struct ofl_sim_block *b, uint64_t off, uint32_t val);

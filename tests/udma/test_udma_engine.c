@@ -125,6 +125,7 @@ START_TEST(burst_reaches_channel_config)
 	struct k3fx f;
 	char src[1024], dst[1024];
 
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, false, false);
 	memset(src, 0x42, sizeof(src));
 	ck_assert_int_eq(udma_copy(&f.e, dst, src, sizeof(src), NULL), 0);
@@ -201,6 +202,8 @@ static void alignment_sweep(bool bcdma, bool noncoherent, enum mem_kind kind, si
 {
 	struct k3fx f;
 
+	if (!bcdma)
+		K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, bcdma, noncoherent);
 	size_t A = bcdma ? 64 : 256; /* the channel burst (am64 bcdma 64 B, j721e UH 256 B) */
 	size_t span = base + 2 * A + 2 * GUARD;
@@ -238,6 +241,8 @@ static void size_sweep(bool bcdma, bool noncoherent, enum mem_kind kind)
 {
 	struct k3fx f;
 
+	if (!bcdma)
+		K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, bcdma, noncoherent);
 	size_t span = (16u << 20) + 512 + 2 * GUARD;
 	uint8_t *s = area(&f, span, kind != BOUNCE), *d = area(&f, span, kind == ZERO_COPY);
@@ -266,6 +271,7 @@ static void dropped_op(enum ofl_sim_fault_kind kind, bool noncoherent)
 	struct k3fx f;
 	struct ofl_dma *sd, *dd;
 
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, false, noncoherent);
 	uint8_t *s = k3fx_buf(&f, 65536, &sd), *d = k3fx_buf(&f, 65536, &dd);
 	memset(s, 0x5A, 65536);
@@ -306,6 +312,7 @@ START_TEST(error_response_is_eio)
 	struct k3fx f;
 	char s[4096], d[4096];
 
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, false, false);
 	memset(s, 1, sizeof(s));
 	struct ofl_sim_fault fl = { .kind = OFL_SIM_FAULT_ERROR, .count = 1 };
@@ -323,6 +330,8 @@ static void stuck_or_lost(enum ofl_sim_fault_kind kind, bool bcdma)
 	struct k3fx f;
 	char s[4096], d[4096];
 
+	if (!bcdma)
+		K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, bcdma, false);
 	/* never completes, so the short watchdog fires whatever the load (the teardown stays patient) */
 	f.e.timeout_ns = TEST_IMPATIENT_NS;
@@ -363,6 +372,7 @@ START_TEST(progress_with_huge_timeout_waits)
 	struct ofl_job jobs[2];
 	struct offload_queue q = { .ctx = NULL, .depth = 2, .mask = 1, .jobs = jobs };
 
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, false, false);
 	q.ctx = f.ctx;
 	q.dev = f.dev;
@@ -399,6 +409,7 @@ START_TEST(bus_error_on_completion_ring_is_eio)
 	char s[4096], d[4096];
 
 	/* 4 KiB of FIFO windows: ring 0 (TX of channel 0) works, the completion rings do not */
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup_ex(&f, false, false, false, 0x1000);
 	/* the fixture's watchdog is patient: the -EIO comes from the pops, not from a late model thread */
 	memset(s, 5, sizeof(s));
@@ -420,6 +431,7 @@ START_TEST(impossible_occupancy_is_eio)
 	struct k3fx f;
 	char s[4096], d[4096];
 
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, false, false);
 	memset(s, 6, sizeof(s));
 	/* the completion ring's rt registers as a region one page short of them: reads are all ones */
@@ -511,6 +523,7 @@ START_TEST(delayed_completion_is_waited_for)
 	struct k3fx f;
 	char s[256], d[256];
 
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, false, false);
 	/* 30 ms late: 1000 times inside the fixture's watchdog, so always waited for */
 	memset(s, 9, sizeof(s));
@@ -560,6 +573,8 @@ static void through_firmware(bool bcdma)
 	struct k3fx f;
 	char src[70000], dst[70000];
 
+	if (!bcdma)
+		K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup_fw(&f, bcdma, true, true);
 	memset(src, 0x6B, sizeof(src));
 	ck_assert_int_eq(udma_copy(&f.e, dst, src, sizeof(src), NULL), 0);
@@ -637,6 +652,7 @@ START_TEST(threads_with_own_queues)
 	pthread_t th[N];
 	struct qthread t[N];
 
+	K3FX_DIRECT_UDMA_OR_STOP();
 	k3fx_setup(&f, false, true);
 	for (int i = 0; i < N; i++) {
 		t[i] = (struct qthread){ .f = &f, .id = i };

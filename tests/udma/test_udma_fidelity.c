@@ -201,6 +201,7 @@ static size_t px_route_at(const struct pxcmd *c, size_t n, size_t i, uint32_t sr
  */
 START_TEST(d1_direct_pairs_through_the_psil_proxy)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 	struct pxcmd c[64];
 	unsigned ch = traced_copy(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA, 8192, &t);
@@ -227,6 +228,7 @@ END_TEST
 /* With DM firmware the simulated firmware's PSIL_PAIR is the same proxy sequence, every access its own. */
 START_TEST(d1_tisci_pair_is_the_proxy_sequence)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 	struct pxcmd c[64];
 	unsigned ch = traced_copy(OFFLOAD_DT_FILE, fixture("udma-sci"), J721E_UDMA, 8192, &t);
@@ -242,6 +244,7 @@ END_TEST
 /* A SoC whose PSI-L proxy address the library does not know: direct mode cannot pair, so it refuses. */
 START_TEST(d1_direct_refused_without_the_proxy_address)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_FILE, fixture("udma-j784s4"), J721E_UDMA);
 	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, fixture("udma-j784s4"), OFFLOAD_CTX_SIM);
 	struct offload_dev_info info;
 	int d = dev_of(ctx, J721E_UDMA);
@@ -303,6 +306,7 @@ static int rmw_only(const struct trace *t, const char *reg, const char *unit, ui
 
 START_TEST(d4_channel_config_is_read_modify_write)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 
 	traced_copy(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA, 8192, &t);
@@ -327,6 +331,7 @@ END_TEST
 /* D3: AM654 (am654_main_data, no UDMA_FLAG_BURST_SIZE): the burst field is left alone. */
 START_TEST(d3_am654_burst_left_alone)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 
 	traced_copy(OFFLOAD_DT_FILE, fixture("udma-am654"), AM654_UDMA, 8192, &t);
@@ -404,6 +409,7 @@ END_TEST
 /* D10: RX_CH_CFG sets FLOWID_START = FLOWID_CNT = 0; direct mode clears RFLOW_RNG's fields too. */
 static void rflow_cleared(enum offload_dt_source src, const char *path, bool fw)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 	unsigned ch = traced_copy(src, path, J721E_UDMA, 8192, &t);
 	int writes = 0;
@@ -437,6 +443,7 @@ END_TEST
  */
 START_TEST(d7_tisci_ranges_pick_an_owned_channel)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 	unsigned ch = traced_copy(OFFLOAD_DT_FILE, fixture("udma-am654-sci"), AM654_UDMA, 8192, &t);
 	bool cq = false;
@@ -458,6 +465,7 @@ END_TEST
  */
 START_TEST(d7_direct_needs_a_board_configuration)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	setenv("OFFLOAD_UDMA_CFG", "direct", 1);
 	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_FILE, fixture("udma-am654-host13"), 0, "cpu,udma");
 	struct offload_dev_info info;
@@ -479,6 +487,7 @@ END_TEST
  */
 static void close_unpairs(enum offload_dt_source src, const char *path, bool fw)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 	struct pxcmd c[64];
 	unsigned ch = traced_copy(src, path, J721E_UDMA, 8192, &t);
@@ -512,6 +521,7 @@ END_TEST
 /* D9: a UDMA node with ti,asel: the TR addresses still carry no ASEL in bits 51:48 (it is BCDMA-only). */
 START_TEST(d9_udma_addresses_carry_no_asel)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	offload_ctx *ctx = k3fx_open_ctx(OFFLOAD_DT_FILE, fixture("udma-asel"), OFFLOAD_CTX_SIM);
 	int d = dev_of(ctx, J721E_UDMA);
 	unsigned ch = copy_on(ctx, d, 4096);
@@ -647,7 +657,7 @@ START_TEST(m1_thread_registers_alone_do_not_pair)
 
 	mw_setup(&w, false);
 	mw_udma_chan0(&w, UDMA_CFG_MEMCPY, UDMA_CFG_MEMCPY, false);
-	ofl_mmio_write64(&w.r.fifos, PUSH(0), mw_desc(&w, 0, 440, 0x9400002Fu, 512));
+	k3fx_write64(&w.r.fifos, PUSH(0), mw_desc(&w, 0, 440, 0x9400002Fu, 512));
 	mw_enable0(&w);
 	settle(&w);
 	ck_assert_msg(ofl_mmio_read32(&w.r.rt, OCC(440)) == 0, "the descriptor completed without a PSI-L route");
@@ -655,7 +665,7 @@ START_TEST(m1_thread_registers_alone_do_not_pair)
 		      (unsigned long long)PX_BASE);
 	mw_enable0(&w);
 	ck_assert_uint_eq(k3fx_occ_wait(&w.r.rt, OCC(440), 1) & 0x1FFFFF, 1);
-	ck_assert_uint_eq(ofl_mmio_read64(&w.r.fifos, POP(440)), w.mem_phys + MW_DESC);
+	ck_assert_uint_eq(k3fx_read64(&w.r.fifos, POP(440)), w.mem_phys + MW_DESC);
 	k3fx_teardown(&w.f);
 }
 END_TEST
@@ -672,7 +682,7 @@ START_TEST(m3_rx_configuration_checked)
 		struct mw w;
 		mw_setup(&w, false);
 		mw_udma_chan0(&w, bad[i].tcfg, bad[i].rcfg, true);
-		ofl_mmio_write64(&w.r.fifos, PUSH(0), mw_desc(&w, 0, 440, 0x9400002Fu, 512));
+		k3fx_write64(&w.r.fifos, PUSH(0), mw_desc(&w, 0, 440, 0x9400002Fu, 512));
 		mw_enable0(&w);
 		settle(&w);
 		ck_assert_msg(ofl_mmio_read32(&w.r.rt, OCC(440)) == 0, "%s: the descriptor completed", bad[i].what);
@@ -703,7 +713,7 @@ START_TEST(m4_burst_beyond_the_class_halts)
 	ofl_mmio_write32(&w.r.rchan, 16 * 0x100 + 0x14, 440);
 	ofl_mmio_write32(&w.r.rchan, 16 * 0x100 + 0x68, 0x1010);
 	k3fx_psil_route(w.f.sim, PX_BASE, 0x1010, 0x9010);
-	ofl_mmio_write64(&w.r.fifos, PUSH(16), mw_desc(&w, 0, 440, 0x9400002Fu, 512));
+	k3fx_write64(&w.r.fifos, PUSH(16), mw_desc(&w, 0, 440, 0x9400002Fu, 512));
 	ofl_mmio_write32(&w.r.rchanrt, 16 * 0x1000, 0x80000000u);
 	ofl_mmio_write32(&w.r.tchanrt, 16 * 0x1000, 0x80000000u);
 	settle(&w);
@@ -829,12 +839,275 @@ START_TEST(m6_retq_differs_from_tcq_is_flagged)
 	ofl_mmio_write32(&w.r.cfg, 441 * 0x100 + 0x40, (uint32_t)base);
 	ofl_mmio_write32(&w.r.cfg, 441 * 0x100 + 0x44, (uint32_t)(base >> 32));
 	ofl_mmio_write32(&w.r.cfg, 441 * 0x100 + 0x48, (1u << 30) | (1u << 24) | 16u);
-	ofl_mmio_write64(&w.r.fifos, PUSH(0), mw_desc(&w, 0, 441, 0x9400002Fu, 512));
+	k3fx_write64(&w.r.fifos, PUSH(0), mw_desc(&w, 0, 441, 0x9400002Fu, 512));
 	mw_enable0(&w);
 	settle(&w);
 	ck_assert_uint_ge(ofl_sim_bus_errors(w.f.sim, last, sizeof(last)), 1);
 	ck_assert_msg(strstr(last, "RETQ") != NULL, "%s", last);
 	k3fx_teardown(&w.f);
+}
+END_TEST
+
+/*
+ * M7: how an element moves through the FIFO windows of a MESSAGE-mode ring.
+ * Linux places the access so that it ends at the end of the 512-byte window
+ * (k3-ringacc.c k3_ringacc_ring_get_fifo_pos(): 512 - element size), TI's
+ * CSL a 64-bit access at the window's last two words (CSL_ringaccPush64()).
+ * TI's csl_ringacc.h says those 64-bit functions can only be used by a
+ * processor that issues a 64-bit burst, a 32-bit one must use the proxy: an
+ * 8-byte element in two 32-bit halves is refused (a bus error, nothing
+ * moves), as is an access not ending at the window end. The forms are stated
+ * here as accesses to the model block itself, the same on every host. The
+ * doorbell of a MESSAGE-mode ring moves nothing (Linux rings only RING-mode
+ * rings, k3_ringacc_ring_reset_dma() switches first) and is refused.
+ */
+#define M7_FIFOS 0x38000000ull /* the model's fifos region (k3fx_models()) */
+#define M7_TAIL_LO 0x3F8u      /* ring 0 tail window: the element's low word ... */
+#define M7_TAIL_HI 0x3FCu      /* ... and its high word, the window's last */
+#define M7_HEAD_LO 0x1F8u
+#define M7_HEAD_HI 0x1FCu
+#define M7_PEEK_HEAD_LO 0x5F8u
+#define M7_PEEK_HEAD_HI 0x5FCu
+#define M7_ELEM 0x0000000589ABCDE8ull /* element values (never fetched: no channel runs); both halves nonzero */
+#define M7_ELEM2 0x0000000712345670ull
+
+struct m7 {
+	struct mw w;
+	struct ofl_sim_block *b;
+	uint64_t errs;
+	char last[160];
+};
+
+/* A model world with ring 0 in MESSAGE mode (16 x 8 B, empty) and the fifos block. */
+static void m7_setup(struct m7 *t)
+{
+	memset(t, 0, sizeof(*t));
+	mw_setup(&t->w, false);
+	uint64_t base = t->w.mem_phys + MW_RING;
+	ofl_mmio_write32(&t->w.r.cfg, 0x40, (uint32_t)base);
+	ofl_mmio_write32(&t->w.r.cfg, 0x44, (uint32_t)(base >> 32));
+	ofl_mmio_write32(&t->w.r.cfg, 0x48, (1u << 30) | (1u << 24) | 16u);
+	t->b = ofl_sim_find_block(t->w.f.sim, M7_FIFOS, 0x1000);
+	ck_assert_ptr_nonnull(t->b);
+	t->errs = ofl_sim_bus_errors(t->w.f.sim, NULL, 0);
+}
+
+/* Bus errors since the last call; the last one's message in t->last. */
+static uint64_t m7_new_errors(struct m7 *t)
+{
+	uint64_t n = ofl_sim_bus_errors(t->w.f.sim, t->last, sizeof(t->last));
+	uint64_t d = n - t->errs;
+
+	t->errs = n;
+	return d;
+}
+
+static uint32_t m7_occ(struct m7 *t)
+{
+	return ofl_mmio_read32(&t->w.r.rt, OCC(0)) & 0x1FFFFFu;
+}
+
+/* Ring 0 holding M7_ELEM, pushed the way a 64-bit host does. */
+static void m7_one_element(struct m7 *t)
+{
+	ofl_sim_mmio_write64(t->b, M7_TAIL_LO, M7_ELEM);
+	ck_assert_uint_eq(m7_occ(t), 1);
+	ck_assert_uint_eq(m7_new_errors(t), 0);
+}
+
+/* The 64-bit form at the window end pushes one whole element; no half does (TI CSL: one 64-bit access). */
+START_TEST(m7_push_one_64bit_access_only)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO, M7_ELEM);
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	/* TI CSL csl_ringacc.h: a 32-bit CPU must not reach an 8-byte element in two halves */
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM2);
+	ck_assert_msg(m7_new_errors(&t) == 1, "the low half of an 8-byte element was taken");
+	ck_assert_msg(strstr(t.last, "csl_ringacc.h") != NULL, "%s", t.last);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_HI, (uint32_t)(M7_ELEM2 >> 32));
+	ck_assert_msg(m7_new_errors(&t) == 1, "the high half of an 8-byte element was taken");
+	ck_assert_msg(m7_occ(&t) == 1, "a pair of 32-bit halves pushed an element");
+	/* nothing was staged: the next 64-bit push is the second element, whole */
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO, M7_ELEM2);
+	ck_assert_uint_eq(m7_occ(&t), 2);
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	const uint64_t *ring = (const uint64_t *)(const void *)(t.w.mem + MW_RING);
+	ck_assert_uint_eq(ring[0], M7_ELEM);
+	ck_assert_uint_eq(ring[1], M7_ELEM2);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* The high half first is refused as well, and so is a 64-bit access not ending at the window end. */
+START_TEST(m7_push_half_or_misplaced_refused)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_HI, (uint32_t)(M7_ELEM >> 32));
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM);
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO - 8, M7_ELEM);
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	const uint64_t *ring = (const uint64_t *)(const void *)(t.w.mem + MW_RING);
+	ck_assert_msg(ring[0] == 0, "a refused push wrote ring memory: 0x%" PRIx64, ring[0]);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A pop is one 64-bit read at the window end; either 32-bit half is refused and pops nothing. */
+START_TEST(m7_pop_one_64bit_access_only)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	m7_one_element(&t);
+	ck_assert_uint_eq(ofl_sim_mmio_read32(t.b, M7_HEAD_LO), 0xFFFFFFFFu);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a pop of the low half was taken");
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	ck_assert_uint_eq(ofl_sim_mmio_read32(t.b, M7_HEAD_HI), 0xFFFFFFFFu);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a pop of the high half was taken");
+	ck_assert_msg(m7_occ(&t) == 1, "a 32-bit half popped the element");
+	ck_assert_uint_eq(ofl_sim_mmio_read64(t.b, M7_HEAD_LO), M7_ELEM);
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A peek is one 64-bit read too (CSL_ringaccPeek64()); it moves nothing. */
+START_TEST(m7_peek_one_64bit_access_only)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	m7_one_element(&t);
+	ck_assert_uint_eq(ofl_sim_mmio_read64(t.b, M7_PEEK_HEAD_LO), M7_ELEM);
+	ck_assert_uint_eq(m7_new_errors(&t), 0);
+	ofl_sim_mmio_read32(t.b, M7_PEEK_HEAD_HI);
+	ofl_sim_mmio_read32(t.b, M7_PEEK_HEAD_LO);
+	ck_assert_msg(m7_new_errors(&t) == 2, "a 32-bit peek of an 8-byte element was taken");
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* The doorbell of a MESSAGE-mode ring is refused and moves nothing. */
+START_TEST(m7_message_doorbell_refused)
+{
+	struct m7 t;
+
+	m7_setup(&t);
+	ofl_mmio_write32(&t.w.r.rt, 0x10, 1);
+	ck_assert_msg(m7_new_errors(&t) == 1, "a doorbell write to a MESSAGE-mode ring was taken silently");
+	ck_assert_uint_eq(m7_occ(&t), 0);
+	m7_one_element(&t);
+	ofl_mmio_write32(&t.w.r.rt, 0x10, 0xFFFFFFFFu);
+	ck_assert_uint_eq(m7_new_errors(&t), 1);
+	ck_assert_uint_eq(m7_occ(&t), 1);
+	k3fx_teardown(&t.w.f);
+}
+END_TEST
+
+/* A refused access is marked in the register trace (OFFLOAD_SIM_TRACE), the accepted ones are not. */
+START_TEST(m7_refusals_marked_in_the_trace)
+{
+	struct trace tr;
+	struct m7 t;
+
+	trace_start(&tr);
+	m7_setup(&t);
+	ofl_sim_mmio_write32(t.b, M7_TAIL_LO, (uint32_t)M7_ELEM); /* refused: half an element */
+	ofl_sim_mmio_write64(t.b, M7_TAIL_LO, M7_ELEM);           /* taken */
+	ofl_sim_mmio_read32(t.b, M7_HEAD_HI);                      /* refused: half an element */
+	ofl_mmio_write32(&t.w.r.rt, 0x10, 1);                              /* refused: MESSAGE mode */
+	k3fx_teardown(&t.w.f);
+	trace_read(&tr);
+	static const struct {
+		const char *op, *reg;
+		uint64_t addr;
+		bool refused;
+	} want[] = {
+		{ "W32", "TAIL_DATA", M7_FIFOS + M7_TAIL_LO, true },
+		{ "W64", "TAIL_DATA", M7_FIFOS + M7_TAIL_LO, false },
+		{ "R32", "HEAD_DATA", M7_FIFOS + M7_HEAD_HI, true },
+		{ "W32", "DB", 0, true },
+	};
+	size_t k = 0;
+	for (size_t i = 0; i < tr.n && k < OFL_ARRAY_SIZE(want); i++) {
+		const struct tline *l = &tr.l[i];
+		if (!is(l, want[k].op, want[k].reg) || (want[k].addr && l->addr != want[k].addr))
+			continue;
+		ck_assert_msg(l->bus_error == want[k].refused, "line %zu: %s 0x%" PRIx64 " %s%s", i, l->op, l->addr,
+			      l->reg, l->bus_error ? " bus-error" : " (not marked bus-error)");
+		k++;
+	}
+	ck_assert_msg(k == OFL_ARRAY_SIZE(want), "only %zu of the %zu accesses traced", k, OFL_ARRAY_SIZE(want));
+	trace_free(&tr);
+}
+END_TEST
+
+/*
+ * The library's pushes and pops as the model receives them: on a 64-bit host
+ * one 64-bit access at the window end each, no bus error. On a 32-bit host
+ * (armhf) the direct UDMA is refused at probe (TI CSL csl_ringacc.h: the
+ * proxy, not two halves), so a traced open and copy attempt never touches a
+ * FIFO window.
+ */
+START_TEST(m7_backend_access_forms)
+{
+	struct trace t;
+	size_t pushes = 0, pops = 0;
+
+	if (!K3FX_DIRECT_UDMA) {
+		trace_start(&t);
+		ck_assert(k3fx_udma_refused_here(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA));
+		trace_read(&t);
+	} else {
+		traced_copy(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA, 8192, &t);
+	}
+	for (size_t i = 0; i < t.n; i++) {
+		const struct tline *l = &t.l[i];
+		bool tail = strcmp(l->reg, "TAIL_DATA") == 0, head = strcmp(l->reg, "HEAD_DATA") == 0;
+		if (!tail && !head)
+			continue;
+		ck_assert_msg(K3FX_DIRECT_UDMA, "line %zu: %s 0x%" PRIx64 " %s on a 32-bit host", i, l->op,
+			      l->addr, l->reg);
+		ck_assert_msg(!l->bus_error, "line %zu: %s 0x%" PRIx64 " %s bus-error", i, l->op, l->addr, l->reg);
+		const char *op = tail ? "W64" : "R64";
+		ck_assert_msg(strcmp(l->op, op) == 0, "line %zu: %s at 0x%" PRIx64 " (%s), want %s", i, l->op,
+			      l->addr, l->reg, op);
+		ck_assert_uint_eq(l->addr & 0x1FFu, 0x1F8);
+		if (tail)
+			pushes++;
+		else
+			pops++;
+	}
+	if (K3FX_DIRECT_UDMA)
+		ck_assert_msg(pushes > 0 && pops > 0, "%zu pushes, %zu pops traced", pushes, pops);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * The backend's host rule (udma_host_check()), with the host fact forced both
+ * ways: without one 64-bit access a ring-accelerator UDMA is refused with
+ * TI CSL's reason and the way out; with it, served.
+ */
+START_TEST(m7_host_rule)
+{
+	char why[OFL_REASON_LEN] = "";
+
+	ck_assert_int_eq(udma_host_check(true, why, sizeof(why)), 0);
+	ck_assert_int_eq(udma_host_check(false, why, sizeof(why)), -ENOTSUP);
+	ck_assert_msg(strstr(why, K3FX_NO_PROXY) && strstr(why, K3FX_NO_PROXY_WAY), "%s", why);
 }
 END_TEST
 
@@ -1030,6 +1303,7 @@ static int d6_qmode_between(const struct trace *t, uint32_t ring, size_t from, s
  */
 static void d6_reset(const char *rev, bool quirk)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	struct trace t;
 	uint32_t ring;
 	uint64_t sum;
@@ -1075,6 +1349,7 @@ END_TEST
  */
 START_TEST(m5_sr1_reset_keeps_the_udma_occupancy)
 {
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
 	char last[256] = "";
 	uint32_t ring;
 	uint8_t s[4096], x[4096];
@@ -1145,7 +1420,18 @@ int main(void)
 	tcase_add_test(m, m6_retq_differs_from_tcq_is_flagged);
 	tcase_add_test(m, m9_channel_counts);
 	tcase_add_test(m, m10_channels_of_other_hosts_refused);
+	TCase *m7 = tcase_create("m7");
+	tcase_set_timeout(m7, 300);
+	tcase_add_test(m7, m7_push_one_64bit_access_only);
+	tcase_add_test(m7, m7_push_half_or_misplaced_refused);
+	tcase_add_test(m7, m7_pop_one_64bit_access_only);
+	tcase_add_test(m7, m7_peek_one_64bit_access_only);
+	tcase_add_test(m7, m7_message_doorbell_refused);
+	tcase_add_test(m7, m7_refusals_marked_in_the_trace);
+	tcase_add_test(m7, m7_backend_access_forms);
+	tcase_add_test(m7, m7_host_rule);
 	suite_add_tcase(s, b);
 	suite_add_tcase(s, m);
+	suite_add_tcase(s, m7);
 	return test_run(s);
 }
