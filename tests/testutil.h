@@ -5,8 +5,11 @@
 
 #include <check.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <offload/offload.h>
 #ifdef OFFLOAD_HAVE_SIM
@@ -49,6 +52,29 @@ static inline int test_emulated(const char *why)
 }
 
 /* Open a context with explicit options and no environment influence. */
+/*
+ * On a 32-bit host the direct UDMA backend refuses a ring-accelerator UDMA
+ * (TI CSL csl_ringacc.h: a 32-bit CPU reaches 8-byte ring elements only
+ * through the proxy, docs/fidelity.md M7). There, assert that device `dev`
+ * is listed unusable with that reason and return true, so that a test of
+ * copies through it stops having checked the refusal; on a 64-bit host
+ * return false.
+ */
+static inline bool test_udma_refused_on_32bit(offload_ctx *ctx, int dev)
+{
+	struct offload_dev_info info;
+
+	if (UINTPTR_MAX > 0xFFFFFFFFu)
+		return false;
+	ck_assert_int_ge(dev, 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, dev, &info, sizeof(info)), 0);
+	ck_assert_msg(!(info.flags & OFFLOAD_DEVF_USABLE), "%s is usable on a 32-bit host", info.name);
+	ck_assert_msg(strstr(info.usable_reason, "a 32-bit CPU reaches 8-byte ring elements only "
+						 "through the ring accelerator proxy") != NULL,
+		      "%s: %s", info.name, info.usable_reason);
+	return true;
+}
+
 static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char *path,
 					 uint32_t flags, const char *backends)
 {

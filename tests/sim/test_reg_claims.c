@@ -175,6 +175,14 @@ START_TEST(second_udma_on_same_registers_refused)
 
 	ck_assert_ptr_nonnull(src);
 	ck_assert_ptr_nonnull(dst);
+	if (test_udma_refused_on_32bit(ctx, a)) {
+		/* neither UDMA probes its registers, so neither claims them */
+		(void)test_udma_refused_on_32bit(ctx, b);
+		free(src);
+		free(dst);
+		offload_ctx_free(ctx);
+		return;
+	}
 	usable(ctx, a);
 	/* "gcfg" is the first region the UDMA backend maps */
 	refused(ctx, b, "0x31150000-0x311500ff", UDMA1);
