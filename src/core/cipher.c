@@ -259,7 +259,7 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 	if (OFL_UNLIKELY(r < 0))
 		return r;
 	struct ofl_crypto_slot *sl = &s->cpu;
-	char why[OFL_REASON_LEN] = "";
+	char why[OFL_REASON_LEN]; /* written only on the odd-IV paths: not zeroed per call */
 	bool odd_iv = op->iv_len != s->info->iv_len;
 	if (OFL_UNLIKELY(!s->cpu_only)) {
 		/* saturating: the two lengths may overlap the same memory */
