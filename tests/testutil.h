@@ -51,7 +51,6 @@ static inline int test_emulated(const char *why)
 	return 1;
 }
 
-/* Open a context with explicit options and no environment influence. */
 /*
  * On a 32-bit host the direct UDMA backend refuses a ring-accelerator UDMA
  * (TI CSL csl_ringacc.h: a 32-bit CPU reaches 8-byte ring elements only
@@ -75,6 +74,7 @@ static inline bool test_udma_refused_on_32bit(offload_ctx *ctx, int dev)
 	return true;
 }
 
+/* Open a context with explicit options and no environment influence. */
 static inline offload_ctx *test_ctx_open(enum offload_dt_source src, const char *path,
 					 uint32_t flags, const char *backends)
 {

@@ -10,6 +10,9 @@ passes=0
 
 ok() { passes=$((passes + 1)); }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# The direct UDMA backend's reason for refusing a ring-accelerator UDMA on a
+# 32-bit host (docs/fidelity.md M7); tests grep the program's output for it.
+udma32_reason='a 32-bit CPU reaches 8-byte ring elements only through the ring accelerator proxy'
 test_done() {
     echo "$passes passed, $fails failed"
     [ "$fails" -eq 0 ]

@@ -92,7 +92,7 @@ has '"absent": \[\{"backend": "[a-z0-9]+", "reason": "excluded by the backend al
 # A 32-bit build refuses the virtual board's ring-accelerator UDMA (docs/fidelity.md M7):
 # the program, not the shell's uname, says which it is (qemu-user runs it).
 udma32=0
-if "$ctl" --dtb builtin list 2>/dev/null | grep -q 'a 32-bit CPU reaches 8-byte ring elements only through the ring accelerator proxy'; then
+if "$ctl" --dtb builtin list 2>/dev/null | grep -qF "$udma32_reason"; then
     udma32=1
 fi
 run --dtb builtin --sim bench memcpy --size 65536 --iterations 4

@@ -6,11 +6,7 @@
 set -u
 ctl=$1
 dtc=$2
-unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/offload-list.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/harness.sh"
 esc=$(printf '\033')
 bel=$(printf '\007')
 
@@ -51,7 +47,7 @@ if "$ctl" --dtb builtin list >/dev/null 2>&1; then
         "$ctl" doctor >"$tmp/auto-doc.out"
         head -n 1 "$tmp/auto-doc.out" | grep -q '^note: no device tree on this machine' ||
             bad "doctor (auto): no fallback note"
-        if grep -q 'a 32-bit CPU reaches 8-byte ring elements only through the ring accelerator proxy' "$tmp/b.out"; then
+        if grep -qF "$udma32_reason" "$tmp/b.out"; then
             # a 32-bit build refuses the board's UDMA (docs/fidelity.md M7): no udma-memcpy finding
             grep -q '^[a-z]* (sim): ' "$tmp/auto-doc.out" || bad "doctor (auto, 32-bit): no finding labelled sim"
         else
