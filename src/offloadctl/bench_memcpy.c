@@ -193,6 +193,45 @@ static void target_fail(struct target *t, const char *what, int r)
 }
 
 /*
+ * The timed copy loops of the library (synchronous, device auto), plain
+ * memcpy and the A/A control (memcpy again, in a function of its own): one
+ * body, so that the three take the same arguments, make the same reads of
+ * the buffer set before the timer and differ inside the timed region only
+ * in the call. Each is its own function, never inlined into the harness nor
+ * merged with another (gcc's identical-code folding would make the control
+ * the memcpy side's own code): --mode idle compares memcpy with the control
+ * to show what code placement alone does to a pass (bench/README.md).
+ * Returns 0 or the first -errno; *ns receives the elapsed time.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define BM_PASS_FN __attribute__((noinline, noclone, no_icf))
+#else
+#define BM_PASS_FN __attribute__((noinline))
+#endif
+#define BM_COPY_PASS(name, copy)                                                            \
+	static BM_PASS_FN int name(offload_ctx *ctx, const struct bufset *b, unsigned reps,     \
+				   uint64_t *ns)                                                \
+	{                                                                                       \
+		char *const *dst = b->dst, *const *src = b->src;                                 \
+		size_t n = b->n, size = b->size;                                                 \
+		int r = 0;                                                                      \
+		uint64_t t0 = cli_now_ns();                                                     \
+		for (unsigned k = 0; k < reps && r == 0; k++)                                   \
+			for (size_t i = 0; i < n && r == 0; i++) {                              \
+				r = copy;                                                       \
+				/* Keep the compiler from merging or dropping copies across the loop. */ \
+				__asm__ __volatile__("" ::: "memory");                          \
+			}                                                                       \
+		*ns = cli_now_ns() - t0;                                                        \
+		(void)ctx;                                                                      \
+		return r;                                                                       \
+	}
+
+BM_COPY_PASS(lib_auto_pass, offload_memcpy(ctx, dst[i], src[i], size))
+BM_COPY_PASS(memcpy_pass, (memcpy(dst[i], src[i], size), 0))
+BM_COPY_PASS(memcpy_aa_pass, (memcpy(dst[i], src[i], size), 0))
+
+/*
  * One timed library pass over every pair of b, `reps` times back to back
  * (the synchronous calls; the queue copies each pair once). Returns 0 or the
  * first -errno; *ns receives the elapsed time.
@@ -201,21 +240,21 @@ static int lib_pass(struct target *t, struct bufset *b, unsigned reps, uint64_t 
 {
 	int r = 0;
 
-	if (!t->async) {
-		uint64_t t0 = cli_now_ns();
-		for (unsigned k = 0; k < reps && r == 0; k++) {
-			if (t->dev == OFFLOAD_DEV_AUTO) {
-				for (size_t i = 0; i < b->n && r == 0; i++)
-					r = offload_memcpy(t->ctx, b->dst[i], b->src[i], b->size);
-			} else {
-				for (size_t i = 0; i < b->n && r == 0; i++)
-					r = offload_memcpy_dev(t->ctx, t->dev, b->dst[i], b->src[i],
-							       b->size, NULL);
-			}
-		}
-		*ns = cli_now_ns() - t0;
+	if (!t->async && t->dev == OFFLOAD_DEV_AUTO) {
+		r = lib_auto_pass(t->ctx, b, reps, ns);
 		if (r < 0)
 			target_fail(t, "offload_memcpy", r);
+		return r;
+	}
+	if (!t->async) {
+		uint64_t t0 = cli_now_ns();
+		for (unsigned k = 0; k < reps && r == 0; k++)
+			for (size_t i = 0; i < b->n && r == 0; i++)
+				r = offload_memcpy_dev(t->ctx, t->dev, b->dst[i], b->src[i], b->size,
+						       NULL);
+		*ns = cli_now_ns() - t0;
+		if (r < 0)
+			target_fail(t, "offload_memcpy_dev", r);
 		return r;
 	}
 
@@ -253,19 +292,6 @@ static int lib_pass(struct target *t, struct bufset *b, unsigned reps, uint64_t 
 	}
 	*ns = cli_now_ns() - t0;
 	return 0;
-}
-
-static void memcpy_pass(struct bufset *b, unsigned reps, uint64_t *ns)
-{
-	uint64_t t0 = cli_now_ns();
-
-	for (unsigned k = 0; k < reps; k++)
-		for (size_t i = 0; i < b->n; i++) {
-			memcpy(b->dst[i], b->src[i], b->size);
-			/* Keep the compiler from merging or dropping copies across the loop. */
-			__asm__ __volatile__("" ::: "memory");
-		}
-	*ns = cli_now_ns() - t0;
 }
 
 /* The two-thread reference (bench_peer.c) over every pair of b, reps times. */
@@ -424,11 +450,13 @@ static void human_size(char *buf, size_t len, size_t n)
 /* ------------------------------------------------------------------ sweep */
 
 /*
- * The sides of the sweep: the library, plain memcpy, and the two-thread
- * copy (bench_peer.c) with memcpy halves and with streaming halves.
+ * The sides of the sweep: the library, plain memcpy, the A/A control
+ * (--mode idle: plain memcpy again, timed by its own pass function), and
+ * the two-thread copy (bench_peer.c) with memcpy halves and with streaming
+ * halves.
  */
-enum { S_LIB, S_MEM, S_2T, S_2TNT, S_COUNT };
-static const char *const side_case[S_COUNT] = { "library", "memcpy", "two-thread",
+enum { S_LIB, S_MEM, S_AA, S_2T, S_2TNT, S_COUNT };
+static const char *const side_case[S_COUNT] = { "library", "memcpy", "memcpy-aa", "two-thread",
 						"two-thread-nt" };
 
 /* Peers are for copies worth two threads; below this a half is noise. */
@@ -504,7 +532,10 @@ static int side_pass(struct sweep *sw, int side, struct bufset *b, unsigned reps
 		return r;
 	}
 	case S_MEM:
-		memcpy_pass(b, reps, ns);
+		memcpy_pass(t->ctx, b, reps, ns);
+		break;
+	case S_AA:
+		memcpy_aa_pass(t->ctx, b, reps, ns);
 		break;
 	default:
 		peer_pass(sw->peer, b, reps, side == S_2TNT, ns);
@@ -512,7 +543,7 @@ static int side_pass(struct sweep *sw, int side, struct bufset *b, unsigned reps
 	}
 	if (bufset_verify(b)) {
 		snprintf(t->err, sizeof(t->err), "%s did not verify: %s", side_case[side],
-			 side == S_MEM ? "this machine's memory is suspect" : "the benchmark's own "
+			 side == S_MEM || side == S_AA ? "this machine's memory is suspect" : "the benchmark's own "
 			 "two-thread copy is wrong");
 		return -EIO;
 	}
@@ -575,6 +606,8 @@ static int sweep_one(struct sweep *sw, size_t size, struct row *row)
 	row->least_other = 1.0;
 	sides[nsides++] = S_LIB;
 	sides[nsides++] = S_MEM;
+	if (o->idle)
+		sides[nsides++] = S_AA; /* the A/A control: what code placement alone does */
 	if (sw->peer && size >= PEER_MIN && !o->async) {
 		if (o->peers & PEER_2THR)
 			sides[nsides++] = S_2T;
@@ -663,6 +696,14 @@ static double mbps(const struct row *w, int side)
 	return w->ran[side] && w->ns[side] > 0 ? (double)w->size / w->ns[side] * 1e3 : 0;
 }
 
+/* A side's speed over plain memcpy's at this size (the library's: "ratio"; the control's: "A/A"). */
+static double vs_memcpy(const struct row *w, int side)
+{
+	double m = mbps(w, S_MEM);
+
+	return m > 0 ? mbps(w, side) / m : 0;
+}
+
 /* The faster of the two-thread copies run at this size, in MB/s (0: none ran). */
 static double best_two(const struct row *w)
 {
@@ -693,7 +734,9 @@ static void print_row_text(const struct row *w, const struct bm_opts *o)
 	kept_text(w, o, kept, sizeof(kept));
 	if (w->size <= BM_OVERHEAD_MAX)
 		snprintf(ov, sizeof(ov), "%+.1f ns", w->ns[S_LIB] - w->ns[S_MEM]);
-	printf("%8s %11.0f %11.0f %6.2f", sz, lmb, mmb, mmb > 0 ? lmb / mmb : 0);
+	printf("%8s %11.0f %11.0f %6.2f", sz, lmb, mmb, vs_memcpy(w, S_LIB));
+	if (o->idle)
+		printf(" %6.2f", vs_memcpy(w, S_AA));
 	if (o->peers) {
 		char a[16] = "-", b[16] = "-", c[16] = "-";
 		double best = best_two(w);
@@ -721,8 +764,11 @@ static void print_row_json(const struct row *w, const struct bm_opts *o, bool la
 	cli_json_str(stdout, w->label.backend);
 	printf(", \"sim\": %s, \"lib_MBps\": %.1f, \"memcpy_MBps\": %.1f, \"ratio\": %.4f, "
 	       "\"lib_ns_per_call\": %.2f, \"memcpy_ns_per_call\": %.2f, \"overhead_ns\": %.2f, ",
-	       w->label.sim ? "true" : "false", lmb, mmb, mmb > 0 ? lmb / mmb : 0, w->ns[S_LIB],
+	       w->label.sim ? "true" : "false", lmb, mmb, vs_memcpy(w, S_LIB), w->ns[S_LIB],
 	       w->ns[S_MEM], w->ns[S_LIB] - w->ns[S_MEM]);
+	if (w->ran[S_AA])
+		printf("\"memcpy_aa_MBps\": %.1f, \"memcpy_aa_ns_per_call\": %.2f, \"ratio_aa\": %.4f, ",
+		       mbps(w, S_AA), w->ns[S_AA], vs_memcpy(w, S_AA));
 	if (w->ran[S_2T])
 		printf("\"two_thread_MBps\": %.1f, ", mbps(w, S_2T));
 	if (w->ran[S_2TNT])
@@ -766,6 +812,8 @@ static void sweep_header(const struct cli *cli, int dev, const struct bm_opts *o
 		printf("; %u round(s) per size kept when other processes took < %.0f%% of the CPUs "
 		       "(at most %u tried)", o->rounds, o->quiet * 100, o->max_rounds);
 	printf("\n%8s %11s %11s %6s", "size", "lib MB/s", "memcpy MB/s", "ratio");
+	if (o->idle)
+		printf(" %6s", "A/A");
 	if (o->peers)
 		printf(" %11s %11s %6s", "2thr MB/s", "2thr-nt MB/s", "/best2");
 	printf(" %11s %11s %10s  %-12s %6s %8s\n", "lib/call", "memcpy/call", "overhead", "device",
@@ -782,8 +830,9 @@ static void sweep_row_out(const struct cli *cli, const struct bm_opts *o, const 
 			struct label m = { .name = "cpu", .backend = "libc" };
 			if (!w->ran[side])
 				continue;
-			snprintf(m.name, sizeof(m.name), "%s", side == S_MEM ? "memcpy" : "cpu");
-			if (side != S_MEM)
+			bool libc = side == S_MEM || side == S_AA;
+			snprintf(m.name, sizeof(m.name), "%s", libc ? "memcpy" : "cpu");
+			if (!libc)
 				snprintf(m.backend, sizeof(m.backend), "bench");
 			csv_row(side_case[side], 0, &m, false, w->nbufs, w->size,
 				w->passes * w->nbufs * w->reps, 0, w->ns[side]);
@@ -808,6 +857,10 @@ static void sweep_summary(const struct cli *cli, const struct bm_opts *o, const 
 		printf("overhead '-': above %u KiB the per-call difference is within the copy's own "
 		       "run-to-run variation, not the library's cost\n",
 		       BM_OVERHEAD_MAX >> 10);
+	if (!cli->json && !cli->csv && nrows && o->idle)
+		printf("A/A: plain memcpy timed by a second pass function of the same body over "
+		       "memcpy's: the harness's own bias at that size; a ratio is not resolved "
+		       "closer to 1.00 than that\n");
 	for (size_t i = 0; i < nrows; i++) {
 		tests += rows[i].tests;
 		failures += rows[i].failures;
@@ -1231,7 +1284,9 @@ static void usage(const struct cli *cli, FILE *f)
 		"  --mode b2b|idle     b2b (default): copies back to back, a large buffer copied\n"
 		"                      repeatedly within a pass (up to 64 MiB, at least twice) and\n"
 		"                      verified after it; idle: every pass after --idle of nothing\n"
-		"                      (worker threads asleep), each copy verified\n"
+		"                      (worker threads asleep), each copy verified; the A/A column\n"
+		"                      is plain memcpy timed by a second pass function of the same\n"
+		"                      body, over memcpy: the harness's own bias at that size\n"
 		"  --idle SECONDS      the idle time before each pass of --mode idle (default 10ms)\n"
 		"  --busy              another process spins on the last CPU meanwhile\n"
 		"  --rounds N          rounds per size, --time split among them (1..64, default 1)\n"

@@ -27,6 +27,9 @@ if tail -n 1 "$tmp/out" | grep -Eq "$summary"; then ok; else bad "sweep summary 
 grep -Eq '^offloadctl: sweep: [0-9]+ library copies at 4 sizes verified, 0 failures; summary of the largest size, 4 KiB:$' "$tmp/out" &&
     ok || bad "sweep verification line"
 tail -n 1 "$tmp/out" | grep -Eq "summary [0-9]+ tests" && ok || bad "sweep summary"
+# The A/A control runs in --mode idle only: back to back the table has no A/A column.
+grep -Eq '^ +size +lib MB/s +memcpy MB/s +ratio +lib/call ' "$tmp/out" && ! grep -q 'A/A' "$tmp/out" &&
+    ok || bad "b2b column heads (no A/A): $(grep ' size ' "$tmp/out")"
 
 # The default top size follows the memory the process may use: under a
 # 300 MB address-space limit it is the 16 MiB floor (2 x 16 MiB of buffers).
@@ -86,11 +89,33 @@ for r in d["rows"]:
     assert ("two_thread_MBps" in r) == has, r
     assert ("two_thread_nt_MBps" in r) == (has and "nt" in sys.argv[2]), r
     assert ("ratio_best_two_thread" in r) == has, r
+    assert "ratio_aa" not in r and "memcpy_aa_MBps" not in r, r
     assert r["copies_per_buffer"] >= (2 if r["size"] >= 65536 else 1), r
 EOP
 expect 0 "$ctl" $dt bench memcpy --min 4M --max 4M --time 0.05 --mode idle --idle 1ms --busy --peers 2thr
 grep -q 'every pass after 1 ms idle; another process spins on CPU' "$tmp/out" && ok || bad "idle/busy header"
 grep -Eq '^ +4 MiB .* cpu +[0-9]+ ' "$tmp/out" && ok || bad "idle/busy row"
+# --mode idle: the A/A control (memcpy timed by a second pass function) as a
+# column after the ratio, explained under the table, in JSON and in CSV.
+grep -Eq '^ +size +lib MB/s +memcpy MB/s +ratio +A/A +2thr MB/s ' "$tmp/out" && ok ||
+    bad "idle column heads: $(grep ' size ' "$tmp/out")"
+grep -Eq '^ +4 MiB +[0-9]+ +[0-9]+ +[0-9]+\.[0-9][0-9] +[0-9]+\.[0-9][0-9] +[0-9]+ ' "$tmp/out" && ok ||
+    bad "idle row with A/A: $(grep 'MiB' "$tmp/out")"
+grep -q "^A/A: plain memcpy timed by a second pass function" "$tmp/out" && ok || bad "A/A line"
+expect 0 "$ctl" $dt bench memcpy --min 4K --max 16K --time 0.02 --mode idle --idle 1ms --json
+python3 - "$tmp/out" <<'EOP' && ok || bad "idle JSON with the A/A control"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["copy_mode"] == "idle"
+assert [r["size"] for r in d["rows"]] == [4096, 16384], d["rows"]
+for r in d["rows"]:
+    assert r["failures"] == 0 and r["memcpy_MBps"] > 0 and r["memcpy_aa_MBps"] > 0, r
+    assert r["memcpy_aa_ns_per_call"] > 0, r
+    assert abs(r["ratio_aa"] - r["memcpy_aa_MBps"] / r["memcpy_MBps"]) < 1e-3, r
+EOP
+expect 0 "$ctl" $dt bench memcpy --min 4K --max 4K --time 0.02 --mode idle --idle 1ms --csv
+[ "$(grep -c '^memcpy-aa,0,memcpy,libc,0,sync,0,1,4096,16,' "$tmp/out")" -eq 1 ] &&
+    [ "$(grep -c '^memcpy,' "$tmp/out")" -eq 1 ] && ok || bad "idle CSV rows: $(cat "$tmp/out")"
 expect 0 "$ctl" $dt bench memcpy --max 256 --time 0.04 --rounds 2 --max-rounds 5 --csv
 [ "$(grep -c '^library,0,cpu,cpu,0,sync,' "$tmp/out")" -eq 2 ] && ok || bad "CSV rows with rounds"
 expect 2 "$ctl" $dt bench memcpy --peers 3thr

@@ -37,4 +37,35 @@ expect "sysfs cache sizes" " met "
 expect "context open" "NOT MET    250.1 us"
 expect "dmadev" "not judged"
 echo "$out" | grep -q "^issue #19: 4 met, 3 not met, 7 not judged" || { echo "FAIL: the count line"; exit 1; }
+
+# After idle, a library ratio below 0.95 by less than the harness's own A/A
+# bias (plain memcpy against plain memcpy in a second pass function) is not
+# resolved, never met; beyond that bias it is NOT MET; 0.95 and up is met.
+# A row without an A/A figure (an older JSON) is judged as before.
+rm -f "$d"/*
+aarow() { # size ratio ratio_aa
+	printf '{"size": %s, "lib_MBps": 1000, "memcpy_MBps": 1000, "ratio": %s, "memcpy_aa_MBps": 1000, "ratio_aa": %s, "overhead_ns": 0, "rounds": 5, "rounds_tried": 5, "quiet": true, "failures": 0}' \
+		"$1" "$2" "$3"
+}
+{
+	echo '{"rows": ['
+	aarow 4096 0.93 0.94; echo ,
+	aarow 16384 0.93 1.00; echo ,
+	aarow 65536 0.96 0.90; echo ,
+	aarow 262144 0.93 1.03; echo ,
+	row 1048576 0.93 '' 0 true; echo ,
+	aarow 4194304 0.93 0.98
+	echo ']}'
+} > "$d/memcpy_idle.json"
+out=$(python3 "$py" verdict "$d")
+echo "$out"
+expect "after idle 4 KiB: x memcpy >= 0.95" "NOT RESOLVED (harness A/A 0.94) 0.93"
+expect "after idle 16 KiB: x memcpy >= 0.95" "NOT MET    0.93 (rounds 5/5; A/A 1.00)"
+expect "after idle 64 KiB: x memcpy >= 0.95" " met        0.96 (rounds 5/5; A/A 0.90)"
+expect "after idle 256 KiB: x memcpy >= 0.95" "NOT RESOLVED (harness A/A 1.03) 0.93"
+expect "after idle 1 MiB: x memcpy >= 0.95" "NOT MET    0.93 (rounds 5/5)\$"
+# a miss exactly as large as the bias (0.02 both; in floats 0.95 - 0.93 < 1 - 0.98) is resolved: NOT MET
+expect "after idle 4 MiB: x memcpy >= 0.95" "NOT MET    0.93 (rounds 5/5; A/A 0.98)"
+echo "$out" | grep -q "^issue #19: 1 met, 3 not met, .* not judged (busy or not run), 2 not resolved (within the harness's A/A bias)$" ||
+	{ echo "FAIL: the count line with A/A"; exit 1; }
 echo "ok"
