@@ -251,14 +251,15 @@ static bool sched_contended(const struct ofl_sched_mark *a, const struct ofl_sch
  * no proof (a scheduler may keep a freshly woken thread running): the
  * counters around each split catch the rest (split_help()).
  */
-static bool probe_contended(struct ofl_pool *p, struct ofl_pool_worker *w)
+static bool probe_contended(struct ofl_pool *p, struct ofl_pool_worker *w,
+			    struct ofl_sched_mark *last)
 {
-	struct ofl_sched_mark a, b;
+	struct ofl_sched_mark a;
 
 	p->sched_read(w, &a);
 	sched_yield();
-	p->sched_read(w, &b);
-	if (!sched_contended(&a, &b))
+	p->sched_read(w, last);
+	if (!sched_contended(&a, last))
 		return false;
 	worker_contended(w);
 	return true;
@@ -310,28 +311,30 @@ static bool split_joinable(const struct ofl_pool *p, const struct ofl_pool_worke
  * A worker helps the open split. Called and returns with mu held. A worker
  * that waited long for its CPU meanwhile made the leader wait for its chunk:
  * it stays out of the next splits (worker_contended()).
+ *
+ * `last` is the worker's latest reading of its counters, taken after its
+ * previous split or by the probe, with a watch for work since that kept its
+ * CPU (worker_main()); it serves as the reading before this split, so that
+ * nothing is read between the join and the first chunk. It is read again
+ * before the worker leaves: once it has left, a leader that slept for it is
+ * often woken onto this CPU, and the time that leader then runs here is no
+ * other task's.
  */
-static void split_help(struct ofl_pool *p, struct ofl_pool_worker *w)
+static void split_help(struct ofl_pool *p, struct ofl_pool_worker *w, struct ofl_sched_mark *last)
 {
 	struct ofl_chunks c = p->sp.c; /* stays put until we leave */
+	struct ofl_sched_mark before = *last;
 
 	atomic_fetch_add_explicit(&p->sp.helpers, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&p->mu);
-	struct ofl_sched_mark before, after;
-	p->sched_read(w, &before);
 	split_work(p, &c);
-	/*
-	 * Read before leaving: once we leave, a leader that slept for us is
-	 * often woken onto this CPU, and the time it runs here is no other
-	 * task's.
-	 */
-	p->sched_read(w, &after);
+	p->sched_read(w, last);
 	pthread_mutex_lock(&p->mu);
 	if (atomic_fetch_sub_explicit(&p->sp.helpers, 1, memory_order_relaxed) == 1 &&
 	    p->sp.leader_waits)
 		pthread_cond_broadcast(&p->done_cv);
 	pthread_mutex_unlock(&p->mu);
-	if (sched_contended(&before, &after))
+	if (sched_contended(&before, last))
 		worker_contended(w);
 	pthread_mutex_lock(&p->mu);
 }
@@ -600,21 +603,24 @@ static void *worker_main(void *arg)
 	bool hot = false;    /* just did work: more may follow at once */
 	bool smooth = false; /* came from a watch that kept the CPU: no need to probe it */
 
+	struct ofl_sched_mark last; /* the latest reading of this worker's counters */
+
 	/* this thread's own file (thread-self), read by this thread only */
 	w->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	p->sched_read(w, &last);
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
 		if (split_joinable(p, w) && worker_free(w, ofl_now_ns())) {
 			if (!smooth) {
 				/* woken from sleep: is the CPU ours? (no lock held for the probe) */
 				pthread_mutex_unlock(&p->mu);
-				bool taken = probe_contended(p, w);
+				bool taken = probe_contended(p, w, &last);
 				pthread_mutex_lock(&p->mu);
 				smooth = true; /* probed now: do not probe again for this split */
 				if (taken)
 					continue;
 			}
-			split_help(p, w);
+			split_help(p, w, &last);
 			hot = true;
 			smooth = false;
 			continue;
