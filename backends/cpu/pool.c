@@ -13,9 +13,11 @@
  * scheduler and took turns with it there while the other CPU idled.)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -44,10 +46,10 @@
  */
 #define OFL_POOL_CHUNK_MAX (2u << 20)
 /*
- * A sched_yield() that takes longer than this gave the CPU to another task
- * that was waiting for it; with none waiting it returns in about a
- * microsecond. Likewise a gap this long in a worker's spinning means it was
- * descheduled.
+ * A worker that waited this long on its CPU's run queue (while another task
+ * ran there) during a split, a sched_yield() or its watch for work is
+ * contended. A shorter wait, such as a kernel worker's few microseconds, is
+ * not: the leader loses no more than that wait.
  */
 #define OFL_POOL_CONTENDED_NS 50000u
 /* How long a contended worker stays out of splits: doubling from 10 ms to 1 s. */
@@ -195,30 +197,72 @@ static void worker_contended(struct ofl_pool_worker *w)
 }
 
 /*
+ * The worker's scheduler counters, read by the worker itself. Its run-queue
+ * wait is the second field of /proc/thread-self/schedstat (nanoseconds
+ * runnable but not running; Linux, CONFIG_SCHED_INFO). Unlike the wall clock
+ * or the involuntary-switch count it tells a worker that waited for another
+ * task apart from one whose virtual CPU the hypervisor ran elsewhere (steal
+ * time: neither running nor waiting, as far as the guest knows), and a long
+ * wait apart from a short preemption. Without schedstat (no /proc), the
+ * involuntary context switches stand in.
+ */
+static void sched_read_os(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
+{
+	m->wall_ns = ofl_now_ns();
+	m->has_wait = false;
+	if (w->sched_fd >= 0) {
+		char buf[96];
+		ssize_t n = pread(w->sched_fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			char *e;
+			buf[n] = '\0';
+			(void)strtoull(buf, &e, 10);
+			char *f = e;
+			unsigned long long wait = strtoull(e, &f, 10);
+			if (f != e) {
+				m->wait_ns = wait;
+				m->has_wait = true;
+				return;
+			}
+		}
+	}
+	struct rusage ru;
+	m->preempted = getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
+/*
+ * Was another task on w's CPU for long between marks a and b? With
+ * schedstat: the worker waited over OFL_POOL_CONTENDED_NS on the run queue.
+ * Without: it was preempted and over that time passed.
+ */
+static bool sched_contended(const struct ofl_sched_mark *a, const struct ofl_sched_mark *b)
+{
+	if (a->has_wait && b->has_wait)
+		return b->wait_ns - a->wait_ns > OFL_POOL_CONTENDED_NS;
+	return !a->has_wait && !b->has_wait && b->preempted != a->preempted &&
+	       b->wall_ns - a->wall_ns > OFL_POOL_CONTENDED_NS;
+}
+
+/*
  * Does another task wait for this worker's CPU? sched_yield() hands the CPU
  * to it if the scheduler deems it due, and returns only when the worker's
  * turn comes again; with nobody waiting it returns at once. Costs the worker
- * about a microsecond (no lock held), the leader nothing. A quick return is
+ * a few microseconds (no lock held), the leader nothing. A quick return is
  * no proof (a scheduler may keep a freshly woken thread running): the
- * preemption count around each split catches the rest (split_help()).
+ * counters around each split catch the rest (split_help()).
  */
-static bool probe_contended(struct ofl_pool_worker *w)
+static bool probe_contended(struct ofl_pool *p, struct ofl_pool_worker *w,
+			    struct ofl_sched_mark *last)
 {
-	uint64_t t0 = ofl_now_ns();
+	struct ofl_sched_mark a;
 
+	p->sched_read(w, &a);
 	sched_yield();
-	if (ofl_now_ns() - t0 <= OFL_POOL_CONTENDED_NS)
+	p->sched_read(w, last);
+	if (!sched_contended(&a, last))
 		return false;
 	worker_contended(w);
 	return true;
-}
-
-/* Involuntary context switches of the calling thread so far. */
-static long preemptions(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
 }
 
 /*
@@ -265,23 +309,32 @@ static bool split_joinable(const struct ofl_pool *p, const struct ofl_pool_worke
 
 /*
  * A worker helps the open split. Called and returns with mu held. A worker
- * that was preempted meanwhile made the leader wait for its chunk: it stays
- * out of the next splits (worker_contended()).
+ * that waited long for its CPU meanwhile made the leader wait for its chunk:
+ * it stays out of the next splits (worker_contended()).
+ *
+ * `last` is the worker's latest reading of its counters, taken after its
+ * previous split or by the probe, with a watch for work since that kept its
+ * CPU (worker_main()); it serves as the reading before this split, so that
+ * nothing is read between the join and the first chunk. It is read again
+ * before the worker leaves: once it has left, a leader that slept for it is
+ * often woken onto this CPU, and the time that leader then runs here is no
+ * other task's.
  */
-static void split_help(struct ofl_pool *p, struct ofl_pool_worker *w)
+static void split_help(struct ofl_pool *p, struct ofl_pool_worker *w, struct ofl_sched_mark *last)
 {
 	struct ofl_chunks c = p->sp.c; /* stays put until we leave */
+	struct ofl_sched_mark before = *last;
 
 	atomic_fetch_add_explicit(&p->sp.helpers, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&p->mu);
-	long before = preemptions();
 	split_work(p, &c);
+	p->sched_read(w, last);
 	pthread_mutex_lock(&p->mu);
 	if (atomic_fetch_sub_explicit(&p->sp.helpers, 1, memory_order_relaxed) == 1 &&
 	    p->sp.leader_waits)
 		pthread_cond_broadcast(&p->done_cv);
 	pthread_mutex_unlock(&p->mu);
-	if (preemptions() != before)
+	if (sched_contended(&before, last))
 		worker_contended(w);
 	pthread_mutex_lock(&p->mu);
 }
@@ -516,10 +569,15 @@ int ofl_pool_queue_progress(struct ofl_cpu_queue *cq, int64_t timeout_us)
 
 /*
  * Watch for new work for a short while (no lock held). Returns true if the
- * watch ran without a gap (the worker kept its CPU); a gap of
- * OFL_POOL_CONTENDED_NS means another task ran there meanwhile.
+ * watch kept its CPU throughout. A gap of OFL_POOL_CONTENDED_NS in it means
+ * the worker did not run meanwhile; it then stops watching and the next split
+ * it joins probes its CPU first (probe_contended()). The gap alone does not
+ * mark it contended: no split waited for it, and the task that took the CPU
+ * is often this process's own leader, which the scheduler put on this
+ * worker's CPU (the worker cannot help that leader, but will help the next
+ * one elsewhere), or the hypervisor, which ran the virtual CPU elsewhere.
  */
-static bool spin_for_work(struct ofl_pool *p, struct ofl_pool_worker *w, unsigned seq)
+static bool spin_for_work(struct ofl_pool *p, unsigned seq)
 {
 	uint64_t last = ofl_now_ns(), until = last + OFL_POOL_SPIN_NS;
 
@@ -529,10 +587,8 @@ static bool spin_for_work(struct ofl_pool *p, struct ofl_pool_worker *w, unsigne
 		cpu_relax();
 		if ((n & 63u) == 0) {
 			uint64_t now = ofl_now_ns();
-			if (now - last > OFL_POOL_CONTENDED_NS) {
-				worker_contended(w);
+			if (now - last > OFL_POOL_CONTENDED_NS)
 				return false;
-			}
 			if (now >= until)
 				return true;
 			last = now;
@@ -547,19 +603,24 @@ static void *worker_main(void *arg)
 	bool hot = false;    /* just did work: more may follow at once */
 	bool smooth = false; /* came from a watch that kept the CPU: no need to probe it */
 
+	struct ofl_sched_mark last; /* the latest reading of this worker's counters */
+
+	/* this thread's own file (thread-self), read by this thread only */
+	w->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	p->sched_read(w, &last);
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
 		if (split_joinable(p, w) && worker_free(w, ofl_now_ns())) {
 			if (!smooth) {
 				/* woken from sleep: is the CPU ours? (no lock held for the probe) */
 				pthread_mutex_unlock(&p->mu);
-				bool taken = probe_contended(w);
+				bool taken = probe_contended(p, w, &last);
 				pthread_mutex_lock(&p->mu);
 				smooth = true; /* probed now: do not probe again for this split */
 				if (taken)
 					continue;
 			}
-			split_help(p, w);
+			split_help(p, w, &last);
 			hot = true;
 			smooth = false;
 			continue;
@@ -586,7 +647,7 @@ static void *worker_main(void *arg)
 			unsigned seq = atomic_load_explicit(&p->work_seq, memory_order_acquire);
 			hot = false;
 			pthread_mutex_unlock(&p->mu);
-			smooth = spin_for_work(p, w, seq);
+			smooth = spin_for_work(p, seq);
 			pthread_mutex_lock(&p->mu);
 			continue;
 		}
@@ -618,6 +679,7 @@ static bool pool_start(struct ofl_pool *p)
 			w->cpu = p->ncpus_set ? p->cpus[i % p->ncpus_set] : -1;
 			atomic_init(&w->contended_until, 0);
 			w->backoff_ns = w->last_contended = 0;
+			w->sched_fd = -1;
 			if (pthread_cond_init(&w->cv, NULL) != 0)
 				break;
 			pthread_attr_init(&attr);
@@ -656,6 +718,7 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 	p->nthreads = nthreads >= 2 ? OFL_MIN(nthreads, OFL_POOL_MAX_THREADS) : 0;
 	p->split_min = p->nthreads ? split_min : SIZE_MAX;
 	p->nt_min = nt_min;
+	p->sched_read = sched_read_os;
 	atomic_init(&p->state, p->nthreads ? 0 : 2);
 	atomic_init(&p->split_busy, false);
 	atomic_init(&p->work_seq, 0);
@@ -690,6 +753,8 @@ void ofl_pool_fini(struct ofl_pool *p)
 	for (unsigned i = 0; i < p->started; i++) {
 		pthread_join(p->w[i].tid, NULL);
 		pthread_cond_destroy(&p->w[i].cv);
+		if (p->w[i].sched_fd >= 0)
+			close(p->w[i].sched_fd);
 	}
 	pthread_cond_destroy(&p->done_cv);
 	pthread_mutex_destroy(&p->mu);

@@ -11,9 +11,10 @@
  *    one). The leader starts copying at once, so a worker that wakes late
  *    costs nothing but its share; at most one split runs at a time, and a
  *    leader that finds the pool busy copies alone. A worker whose CPU
- *    another task wants (it was preempted, or a sched_yield() gave its CPU
- *    away) stays out of splits for a while: the leader would wait for its
- *    chunk while it does not run, so the leader copies alone instead.
+ *    another task wants (it waited over 50 us on the run queue during a
+ *    split or a sched_yield(); not a short preemption, not the hypervisor's
+ *    steal time) stays out of splits for a while: the leader would wait for
+ *    its chunk while it does not run, so the leader copies alone instead.
  *  - a queue batch: the jobs of one offload_queue that one worker (the
  *    runner) copies in enqueue order, leading a split for each large job, and
  *    publishes as finished one by one.
@@ -52,6 +53,17 @@ struct ofl_split {
 	atomic_uint helpers;   /* workers inside the split */
 };
 
+/*
+ * What the scheduler has done to a worker's thread so far (counters that only
+ * grow), read around a split, a sched_yield() probe or a gap in its watch.
+ */
+struct ofl_sched_mark {
+	uint64_t wall_ns;         /* ofl_now_ns() when read */
+	uint64_t wait_ns;         /* run-queue wait: runnable, another task on the CPU */
+	long preempted;           /* involuntary context switches (when !has_wait) */
+	bool has_wait;            /* wait_ns was readable (schedstat) */
+};
+
 /* One worker thread, pinned to one CPU. */
 struct ofl_pool_worker {
 	struct ofl_pool *pool;
@@ -67,6 +79,7 @@ struct ofl_pool_worker {
 	atomic_uint_fast64_t contended_until;
 	uint64_t backoff_ns;      /* the last contended period (doubles, 10 ms .. 1 s) */
 	uint64_t last_contended;  /* when the worker was last found contended */
+	int sched_fd;             /* its /proc/thread-self/schedstat, -1 if not readable */
 };
 
 struct ofl_pool {
@@ -85,6 +98,8 @@ struct ofl_pool {
 	atomic_uint work_seq;     /* bumped whenever work is posted; spinning workers watch it */
 	atomic_ulong alone_nt;    /* copies made alone with streaming stores (for the tests) */
 	struct ofl_cpu_queue *runq_head, *runq_tail;
+	/* Reads a worker's ofl_sched_mark; set by ofl_pool_init(), a test may replace it. */
+	void (*sched_read)(struct ofl_pool_worker *w, struct ofl_sched_mark *m);
 	int cpus[OFL_POOL_MAX_THREADS];  /* the process's CPUs, for pinning */
 	unsigned ncpus_set;
 	struct ofl_pool_worker w[OFL_POOL_MAX_THREADS];

@@ -512,36 +512,60 @@ static void sleep_s(double s)
 		;
 }
 
-/* One pass of one side, verified. 0, or -errno with t->err set. */
+/* One timed pass of one side's copies (not verified). 0 or -errno. */
+static int side_copy(struct sweep *sw, int side, struct bufset *b, unsigned reps, uint64_t *ns)
+{
+	struct target *t = sw->t;
+
+	switch (side) {
+	case S_LIB:
+		return lib_pass(t, b, reps, ns);
+	case S_MEM:
+		return memcpy_pass(t->ctx, b, reps, ns);
+	case S_AA:
+		return memcpy_aa_pass(t->ctx, b, reps, ns);
+	default:
+		peer_pass(sw->peer, b, reps, side == S_2TNT, ns);
+		return 0;
+	}
+}
+
+/*
+ * One pass of one side, verified. 0, or -errno with t->err set.
+ *
+ * --mode idle: after --idle of nothing, so that the library's workers (and
+ * the peer's helper) have fallen asleep. Back to back: after one untimed
+ * copy of the buffers by the same side, so that every side is timed in its
+ * steady state: the peer's helper is spinning when its pass starts
+ * (bench_peer_hot()), and the library's workers are watching for work after
+ * that copy, instead of waking from the sleep that the other sides' passes
+ * (milliseconds) sent them into. What a copy after a pause costs is what
+ * --mode idle measures.
+ */
 static int side_pass(struct sweep *sw, int side, struct bufset *b, unsigned reps, struct row *row,
 		     uint64_t *ns)
 {
 	struct target *t = sw->t;
 	int r = 0;
 
-	if (sw->o->idle)
-		sleep_s(sw->o->idle_s); /* the library's workers (and the peer's helper) fall asleep */
-	switch (side) {
-	case S_LIB: {
-		r = lib_pass(t, b, reps, ns);
-		uint64_t bad = bufset_verify(b);
+	if (sw->o->idle) {
+		sleep_s(sw->o->idle_s);
+	} else {
+		uint64_t warm;
+		r = side_copy(sw, side, b, 1, &warm);
+		if (r < 0)
+			return r;
+	}
+	r = side_copy(sw, side, b, reps, ns);
+	uint64_t bad = bufset_verify(b);
+	if (side == S_LIB) {
 		row->tests += b->n * reps;
 		row->failures += bad;
 		row->lib_total_ns += *ns;
 		row->lib_bytes += (uint64_t)b->n * reps * b->size;
 		return r;
 	}
-	case S_MEM:
-		memcpy_pass(t->ctx, b, reps, ns);
-		break;
-	case S_AA:
-		memcpy_aa_pass(t->ctx, b, reps, ns);
-		break;
-	default:
-		peer_pass(sw->peer, b, reps, side == S_2TNT, ns);
-		break;
-	}
-	if (bufset_verify(b)) {
+	if (bad) {
 		snprintf(t->err, sizeof(t->err), "%s did not verify: %s", side_case[side],
 			 side == S_MEM || side == S_AA ? "this machine's memory is suspect" : "the benchmark's own "
 			 "two-thread copy is wrong");
@@ -1283,7 +1307,8 @@ static void usage(const struct cli *cli, FILE *f)
 		"                      2thr-nt (streaming halves), or both: 2thr,2thr-nt\n"
 		"  --mode b2b|idle     b2b (default): copies back to back, a large buffer copied\n"
 		"                      repeatedly within a pass (up to 64 MiB, at least twice) and\n"
-		"                      verified after it; idle: every pass after --idle of nothing\n"
+		"                      verified after it, each side timed after one untimed copy\n"
+		"                      (steady state); idle: every pass after --idle of nothing\n"
 		"                      (worker threads asleep), each copy verified; the A/A column\n"
 		"                      is plain memcpy timed by a second pass function of the same\n"
 		"                      body, over memcpy: the harness's own bias at that size\n"

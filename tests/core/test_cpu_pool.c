@@ -279,6 +279,188 @@ START_TEST(worker_sharing_its_cpu_is_marked_contended)
 }
 END_TEST
 
+/*
+ * Scripted scheduler counters (ofl_pool::sched_read) for the tests below:
+ * every read of a worker's counters adds fake_wait_step ns of run-queue
+ * wait and one involuntary switch to that worker's own counters.
+ */
+static struct ofl_pool *fake_pool;
+static uint64_t fake_wait_step;
+static uint64_t fake_wait[OFL_POOL_MAX_THREADS];
+static long fake_preempted[OFL_POOL_MAX_THREADS];
+
+static void fake_sched_read(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
+{
+	size_t i = (size_t)(w - fake_pool->w);
+
+	fake_wait[i] += fake_wait_step;
+	fake_preempted[i]++;
+	m->wall_ns = ofl_now_ns();
+	m->wait_ns = fake_wait[i];
+	m->preempted = fake_preempted[i];
+	m->has_wait = true;
+}
+
+static void fake_pool_init(struct ofl_pool *p, uint64_t wait_step)
+{
+	ck_assert_int_eq(ofl_pool_init(p, 2, 64 * 1024, SIZE_MAX), 0);
+	fake_pool = p;
+	fake_wait_step = wait_step;
+	memset(fake_wait, 0, sizeof(fake_wait));
+	memset(fake_preempted, 0, sizeof(fake_preempted));
+	p->sched_read = fake_sched_read;
+}
+
+static bool any_contended(struct ofl_pool *p)
+{
+	for (unsigned i = 0; i < p->started; i++)
+		if (atomic_load(&p->w[i].contended_until) != 0)
+			return true;
+	return false;
+}
+
+/*
+ * A worker preempted for a few microseconds in every split (a kernel worker,
+ * a timer) made its leader wait no longer than that: it stays in the splits.
+ * Counting preemptions, as the pool once did, took it out of them for 10 ms
+ * and more each time; on a quiet 2-CPU guest that made 16 MiB copies run
+ * alone (issue #19).
+ */
+START_TEST(short_preemptions_leave_a_worker_in_splits)
+{
+	struct ofl_pool p;
+
+	fake_pool_init(&p, 10000); /* 10 us of run-queue wait per read, a preemption each */
+	for (unsigned k = 0; k < 50; k++)
+		pool_copy_check(&p, 1024 * 1024 + k * 4099, k % 7, k % 5, k);
+	unsigned long reads = 0;
+	for (unsigned i = 0; i < p.started; i++)
+		reads += (unsigned long)fake_preempted[i];
+	ck_assert_msg(reads > 0, "no worker read its counters in 50 splits");
+	ck_assert_msg(!any_contended(&p), "a worker with 10 us waits was marked contended");
+	ofl_pool_fini(&p);
+}
+END_TEST
+
+/* A worker that waited 200 us for its CPU is taken out of the splits. */
+START_TEST(long_run_queue_waits_mark_a_worker_contended)
+{
+	struct ofl_pool p;
+	size_t n = 8u << 20;
+	unsigned char *a = malloc(n), *b = malloc(n);
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	memset(b, 0x6d, n);
+	fake_pool_init(&p, 200000);
+	uint64_t until = ofl_now_ns() + 20ull * 1000000000ull;
+	while (!any_contended(&p) && ofl_now_ns() < until)
+		ofl_pool_copy(&p, a, b, n);
+	ck_assert_int_eq(memcmp(a, b, n), 0);
+	ck_assert_msg(any_contended(&p), "200 us waits never marked a worker contended in 20 s");
+	free(a);
+	free(b);
+	ofl_pool_fini(&p);
+}
+END_TEST
+
+/* A thread that sleeps on one CPU and, woken, takes that CPU for 1 ms. */
+struct waker {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int cpu;
+	unsigned asked, done;
+	bool stop;
+};
+
+static void *waker_main(void *arg)
+{
+	struct waker *k = arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET((unsigned)k->cpu, &one);
+	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+	pthread_mutex_lock(&k->mu);
+	for (;;) {
+		while (k->done == k->asked && !k->stop)
+			pthread_cond_wait(&k->cv, &k->mu);
+		if (k->stop)
+			break;
+		pthread_mutex_unlock(&k->mu);
+		uint64_t end = ofl_now_ns() + 1000000u;
+		while (ofl_now_ns() < end)
+			;
+		pthread_mutex_lock(&k->mu);
+		k->done++;
+		pthread_cond_broadcast(&k->cv);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return NULL;
+}
+
+/*
+ * A thread of this process woken onto a worker's CPU right after a split,
+ * while that worker watches for the next one (as a leader that slept is
+ * woken onto its helper's CPU), is not another task that keeps the CPU: it
+ * must not mark the worker contended. The counters say no run-queue wait
+ * here, so only the gap in the watch could; a gap alone once did, and then
+ * every copy of the next 10 ms and more ran without that worker.
+ */
+START_TEST(woken_thread_on_a_workers_cpu_leaves_it_in_splits)
+{
+	struct ofl_pool p;
+	struct waker k;
+	pthread_t tid;
+	cpu_set_t set, one;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2) {
+		fprintf(stderr, "woken_thread_on_a_workers_cpu: fewer than 2 CPUs, nothing to check\n");
+		return;
+	}
+	fake_pool_init(&p, 0);
+	pool_copy_check(&p, 1024 * 1024, 0, 0, 11); /* starts the workers */
+	ck_assert_int_ge(p.w[0].cpu, 0);
+	ck_assert_int_ge(p.w[1].cpu, 0);
+	/* the leader on worker 0's CPU, the waker on worker 1's: worker 1 helps, then watches */
+	CPU_ZERO(&one);
+	CPU_SET((unsigned)p.w[0].cpu, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	memset(&k, 0, sizeof(k));
+	pthread_mutex_init(&k.mu, NULL);
+	pthread_cond_init(&k.cv, NULL);
+	k.cpu = p.w[1].cpu;
+	ck_assert_int_eq(pthread_create(&tid, NULL, waker_main, &k), 0);
+	size_t n = 2u << 20;
+	unsigned char *a = malloc(n), *b = malloc(n);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	memset(b, 0x2b, n);
+	for (unsigned r = 0; r < 200; r++) { /* a gap comes in a few of them */
+		ofl_pool_copy(&p, a, b, n);
+		pthread_mutex_lock(&k.mu);
+		k.asked++;
+		pthread_cond_broadcast(&k.cv);
+		while (k.done != k.asked)
+			pthread_cond_wait(&k.cv, &k.mu);
+		pthread_mutex_unlock(&k.mu);
+	}
+	pthread_mutex_lock(&k.mu);
+	k.stop = true;
+	pthread_cond_broadcast(&k.cv);
+	pthread_mutex_unlock(&k.mu);
+	pthread_join(tid, NULL);
+	sched_setaffinity(0, sizeof(set), &set);
+	ck_assert_int_eq(memcmp(a, b, n), 0);
+	ck_assert_msg(!any_contended(&p), "a worker whose CPU a woken thread took was marked contended");
+	free(a);
+	free(b);
+	pthread_cond_destroy(&k.cv);
+	pthread_mutex_destroy(&k.mu);
+	ofl_pool_fini(&p);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("cpu_pool");
@@ -293,6 +475,9 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, contended_workers_are_left_alone);
 	tcase_add_test(tc, copy_alone_streams_from_nt_min);
 	tcase_add_test(tc, worker_sharing_its_cpu_is_marked_contended);
+	tcase_add_test(tc, short_preemptions_leave_a_worker_in_splits);
+	tcase_add_test(tc, long_run_queue_waits_mark_a_worker_contended);
+	tcase_add_test(tc, woken_thread_on_a_workers_cpu_leaves_it_in_splits);
 	suite_add_tcase(s, tc);
 	return s;
 }
