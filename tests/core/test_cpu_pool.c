@@ -220,14 +220,21 @@ struct spinner {
 	int cpu;
 };
 
-static void *spin_main(void *arg)
+/* Pin the calling thread to one CPU. */
+static void pin_thread(int cpu)
 {
-	struct spinner *sp = arg;
 	cpu_set_t one;
 
 	CPU_ZERO(&one);
-	CPU_SET((unsigned)sp->cpu, &one);
+	CPU_SET((unsigned)cpu, &one);
 	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+}
+
+static void *spin_main(void *arg)
+{
+	struct spinner *sp = arg;
+
+	pin_thread(sp->cpu);
 	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed))
 		;
 	return NULL;
@@ -376,11 +383,8 @@ struct waker {
 static void *waker_main(void *arg)
 {
 	struct waker *k = arg;
-	cpu_set_t one;
 
-	CPU_ZERO(&one);
-	CPU_SET((unsigned)k->cpu, &one);
-	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+	pin_thread(k->cpu);
 	pthread_mutex_lock(&k->mu);
 	for (;;) {
 		while (k->done == k->asked && !k->stop)
@@ -412,7 +416,7 @@ START_TEST(woken_thread_on_a_workers_cpu_leaves_it_in_splits)
 	struct ofl_pool p;
 	struct waker k;
 	pthread_t tid;
-	cpu_set_t set, one;
+	cpu_set_t set;
 
 	if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2) {
 		fprintf(stderr, "woken_thread_on_a_workers_cpu: fewer than 2 CPUs, nothing to check\n");
@@ -423,9 +427,7 @@ START_TEST(woken_thread_on_a_workers_cpu_leaves_it_in_splits)
 	ck_assert_int_ge(p.w[0].cpu, 0);
 	ck_assert_int_ge(p.w[1].cpu, 0);
 	/* the leader on worker 0's CPU, the waker on worker 1's: worker 1 helps, then watches */
-	CPU_ZERO(&one);
-	CPU_SET((unsigned)p.w[0].cpu, &one);
-	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	pin_thread(p.w[0].cpu);
 	memset(&k, 0, sizeof(k));
 	pthread_mutex_init(&k.mu, NULL);
 	pthread_cond_init(&k.cv, NULL);
