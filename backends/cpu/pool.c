@@ -47,11 +47,24 @@
 #define OFL_POOL_CHUNK_MAX (2u << 20)
 /*
  * A worker that waited this long on its CPU's run queue (while another task
- * ran there) during a split, a sched_yield() or its watch for work is
- * contended. A shorter wait, such as a kernel worker's few microseconds, is
- * not: the leader loses no more than that wait.
+ * ran there) during a split or a sched_yield() is contended. A task that
+ * shares the CPU gets it for a scheduler slice at a time, at least 0.75 ms
+ * (Linux kernel/sched/fair.c: sysctl_sched_base_slice under EEVDF,
+ * sysctl_sched_min_granularity before it, both 0.75 ms times 1 + log2 of the
+ * CPUs). Kernel work and the odd short task wait far less, and a leader
+ * loses no more than that wait once, while staying out of the splits costs
+ * at least 10 ms of copies at memcpy's speed: at 4 MiB on a quiet 2-vCPU
+ * guest, waits of 53-72 us, twice or three times a run, once took 10-20 %
+ * of the copies out of the splits.
  */
-#define OFL_POOL_CONTENDED_NS 50000u
+#define OFL_POOL_WAIT_NS 500000u
+/*
+ * A gap this long in a worker's watch for work means it did not run
+ * meanwhile (the watch reads the clock every 64 pauses, about a
+ * microsecond); without schedstat, a preemption over this long counts as a
+ * wait (sched_contended()).
+ */
+#define OFL_POOL_GAP_NS 50000u
 /* How long a contended worker stays out of splits: doubling from 10 ms to 1 s. */
 #define OFL_POOL_BACKOFF_MIN_NS 10000000u
 #define OFL_POOL_BACKOFF_MAX_NS 1000000000u
@@ -232,15 +245,15 @@ static void sched_read_os(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
 
 /*
  * Was another task on w's CPU for long between marks a and b? With
- * schedstat: the worker waited over OFL_POOL_CONTENDED_NS on the run queue.
+ * schedstat: the worker waited over OFL_POOL_WAIT_NS on the run queue.
  * Without: it was preempted and over that time passed.
  */
 static bool sched_contended(const struct ofl_sched_mark *a, const struct ofl_sched_mark *b)
 {
 	if (a->has_wait && b->has_wait)
-		return b->wait_ns - a->wait_ns > OFL_POOL_CONTENDED_NS;
+		return b->wait_ns - a->wait_ns > OFL_POOL_WAIT_NS;
 	return !a->has_wait && !b->has_wait && b->preempted != a->preempted &&
-	       b->wall_ns - a->wall_ns > OFL_POOL_CONTENDED_NS;
+	       b->wall_ns - a->wall_ns > OFL_POOL_GAP_NS;
 }
 
 /*
@@ -569,7 +582,7 @@ int ofl_pool_queue_progress(struct ofl_cpu_queue *cq, int64_t timeout_us)
 
 /*
  * Watch for new work for a short while (no lock held). Returns true if the
- * watch kept its CPU throughout. A gap of OFL_POOL_CONTENDED_NS in it means
+ * watch kept its CPU throughout. A gap of OFL_POOL_GAP_NS in it means
  * the worker did not run meanwhile; it then stops watching and the next split
  * it joins probes its CPU first (probe_contended()). The gap alone does not
  * mark it contended: no split waited for it, and the task that took the CPU
@@ -587,7 +600,7 @@ static bool spin_for_work(struct ofl_pool *p, unsigned seq)
 		cpu_relax();
 		if ((n & 63u) == 0) {
 			uint64_t now = ofl_now_ns();
-			if (now - last > OFL_POOL_CONTENDED_NS)
+			if (now - last > OFL_POOL_GAP_NS)
 				return false;
 			if (now >= until)
 				return true;

@@ -11,10 +11,12 @@
  *    one). The leader starts copying at once, so a worker that wakes late
  *    costs nothing but its share; at most one split runs at a time, and a
  *    leader that finds the pool busy copies alone. A worker whose CPU
- *    another task wants (it waited over 50 us on the run queue during a
- *    split or a sched_yield(); not a short preemption, not the hypervisor's
- *    steal time) stays out of splits for a while: the leader would wait for
- *    its chunk while it does not run, so the leader copies alone instead.
+ *    another task wants (it waited over 0.5 ms on the run queue during a
+ *    split or a sched_yield(), as it does behind a task that shares its CPU
+ *    a scheduler slice at a time; not a short preemption, not the
+ *    hypervisor's steal time) stays out of splits for a while: the leader
+ *    would wait for its chunk while it does not run, so the leader copies
+ *    alone instead.
  *  - a queue batch: the jobs of one offload_queue that one worker (the
  *    runner) copies in enqueue order, leading a split for each large job, and
  *    publishes as finished one by one.
