@@ -13,11 +13,9 @@
  * scheduler and took turns with it there while the other CPU idled.)
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -46,23 +44,22 @@
  */
 #define OFL_POOL_CHUNK_MAX (2u << 20)
 /*
- * A worker that waited this long on its CPU's run queue (while another task
- * ran there) during a split or a sched_yield() is contended. A task that
- * shares the CPU gets it for a scheduler slice at a time, at least 0.75 ms
- * (Linux kernel/sched/fair.c: sysctl_sched_base_slice under EEVDF,
+ * A worker that was preempted and then did not run for this long during a
+ * split or a sched_yield() is contended. A task that shares the CPU gets it
+ * for a scheduler slice at a time, at least 0.75 ms (Linux
+ * kernel/sched/fair.c: sysctl_sched_base_slice under EEVDF,
  * sysctl_sched_min_granularity before it, both 0.75 ms times 1 + log2 of the
- * CPUs). Kernel work and the odd short task wait far less, and a leader
- * loses no more than that wait once, while staying out of the splits costs
- * at least 10 ms of copies at memcpy's speed: at 4 MiB on a quiet 2-vCPU
- * guest, waits of 53-72 us, twice or three times a run, once took 10-20 %
- * of the copies out of the splits.
+ * CPUs). Kernel work and the odd short task take far less, and a leader
+ * loses no more than that once, while staying out of the splits costs at
+ * least 10 ms of copies at memcpy's speed: at 4 MiB on a quiet 2-vCPU guest,
+ * waits of 53-72 us, twice or three times a run, once took 10-20 % of the
+ * copies out of the splits.
  */
 #define OFL_POOL_WAIT_NS 500000u
 /*
  * A gap this long in a worker's watch for work means it did not run
  * meanwhile (the watch reads the clock every 64 pauses, about a
- * microsecond); without schedstat, a preemption over this long counts as a
- * wait (sched_contended()).
+ * microsecond).
  */
 #define OFL_POOL_GAP_NS 50000u
 /* How long a contended worker stays out of splits: doubling from 10 ms to 1 s. */
@@ -210,50 +207,36 @@ static void worker_contended(struct ofl_pool_worker *w)
 }
 
 /*
- * The worker's scheduler counters, read by the worker itself. Its run-queue
- * wait is the second field of /proc/thread-self/schedstat (nanoseconds
- * runnable but not running; Linux, CONFIG_SCHED_INFO). Unlike the wall clock
- * or the involuntary-switch count it tells a worker that waited for another
- * task apart from one whose virtual CPU the hypervisor ran elsewhere (steal
- * time: neither running nor waiting, as far as the guest knows), and a long
- * wait apart from a short preemption. Without schedstat (no /proc), the
- * involuntary context switches stand in.
+ * The worker's scheduler counters, read by the worker itself: the clock, its
+ * CPU time and its involuntary context switches (no file, so a pool costs
+ * the application no descriptor). A preemption followed by a long time off
+ * the CPU is another task's turn. Time off the CPU without a preemption is
+ * not: it is the hypervisor running the virtual CPU elsewhere (steal time,
+ * which the guest's scheduler does not count as the thread's CPU time), and
+ * a preemption with little time off is kernel work.
  */
 static void sched_read_os(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
 {
-	m->wall_ns = ofl_now_ns();
-	m->has_wait = false;
-	if (w->sched_fd >= 0) {
-		char buf[96];
-		ssize_t n = pread(w->sched_fd, buf, sizeof(buf) - 1, 0);
-		if (n > 0) {
-			char *e;
-			buf[n] = '\0';
-			(void)strtoull(buf, &e, 10);
-			char *f = e;
-			unsigned long long wait = strtoull(e, &f, 10);
-			if (f != e) {
-				m->wait_ns = wait;
-				m->has_wait = true;
-				return;
-			}
-		}
-	}
+	struct timespec ts;
 	struct rusage ru;
+
+	OFL_UNUSED(w);
+	m->wall_ns = ofl_now_ns();
+	m->cpu_ns = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0
+			    ? (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec
+			    : 0;
 	m->preempted = getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
 }
 
 /*
- * Was another task on w's CPU for long between marks a and b? With
- * schedstat: the worker waited over OFL_POOL_WAIT_NS on the run queue.
- * Without: it was preempted and over that time passed.
+ * Was another task on w's CPU for long between marks a and b? It was
+ * preempted, and it was off the CPU for over OFL_POOL_WAIT_NS.
  */
 static bool sched_contended(const struct ofl_sched_mark *a, const struct ofl_sched_mark *b)
 {
-	if (a->has_wait && b->has_wait)
-		return b->wait_ns - a->wait_ns > OFL_POOL_WAIT_NS;
-	return !a->has_wait && !b->has_wait && b->preempted != a->preempted &&
-	       b->wall_ns - a->wall_ns > OFL_POOL_GAP_NS;
+	uint64_t wall = b->wall_ns - a->wall_ns, cpu = b->cpu_ns - a->cpu_ns;
+
+	return b->preempted != a->preempted && wall > cpu && wall - cpu > OFL_POOL_WAIT_NS;
 }
 
 /*
@@ -618,8 +601,6 @@ static void *worker_main(void *arg)
 
 	struct ofl_sched_mark last; /* the latest reading of this worker's counters */
 
-	/* this thread's own file (thread-self), read by this thread only */
-	w->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	p->sched_read(w, &last);
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
@@ -692,7 +673,6 @@ static bool pool_start(struct ofl_pool *p)
 			w->cpu = p->ncpus_set ? p->cpus[i % p->ncpus_set] : -1;
 			atomic_init(&w->contended_until, 0);
 			w->backoff_ns = w->last_contended = 0;
-			w->sched_fd = -1;
 			if (pthread_cond_init(&w->cv, NULL) != 0)
 				break;
 			pthread_attr_init(&attr);
@@ -766,8 +746,6 @@ void ofl_pool_fini(struct ofl_pool *p)
 	for (unsigned i = 0; i < p->started; i++) {
 		pthread_join(p->w[i].tid, NULL);
 		pthread_cond_destroy(&p->w[i].cv);
-		if (p->w[i].sched_fd >= 0)
-			close(p->w[i].sched_fd);
 	}
 	pthread_cond_destroy(&p->done_cv);
 	pthread_mutex_destroy(&p->mu);

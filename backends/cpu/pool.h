@@ -11,9 +11,9 @@
  *    one). The leader starts copying at once, so a worker that wakes late
  *    costs nothing but its share; at most one split runs at a time, and a
  *    leader that finds the pool busy copies alone. A worker whose CPU
- *    another task wants (it waited over 0.5 ms on the run queue during a
- *    split or a sched_yield(), as it does behind a task that shares its CPU
- *    a scheduler slice at a time; not a short preemption, not the
+ *    another task wants (it was preempted and did not run for over 0.5 ms
+ *    during a split or a sched_yield(), as behind a task that shares its
+ *    CPU a scheduler slice at a time; not a short preemption, not the
  *    hypervisor's steal time) stays out of splits for a while: the leader
  *    would wait for its chunk while it does not run, so the leader copies
  *    alone instead.
@@ -57,13 +57,12 @@ struct ofl_split {
 
 /*
  * What the scheduler has done to a worker's thread so far (counters that only
- * grow), read around a split, a sched_yield() probe or a gap in its watch.
+ * grow), read around a split and a sched_yield() probe.
  */
 struct ofl_sched_mark {
 	uint64_t wall_ns;         /* ofl_now_ns() when read */
-	uint64_t wait_ns;         /* run-queue wait: runnable, another task on the CPU */
-	long preempted;           /* involuntary context switches (when !has_wait) */
-	bool has_wait;            /* wait_ns was readable (schedstat) */
+	uint64_t cpu_ns;          /* the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) */
+	long preempted;           /* its involuntary context switches (getrusage) */
 };
 
 /* One worker thread, pinned to one CPU. */
@@ -81,7 +80,6 @@ struct ofl_pool_worker {
 	atomic_uint_fast64_t contended_until;
 	uint64_t backoff_ns;      /* the last contended period (doubles, 10 ms .. 1 s) */
 	uint64_t last_contended;  /* when the worker was last found contended */
-	int sched_fd;             /* its /proc/thread-self/schedstat, -1 if not readable */
 };
 
 struct ofl_pool {

@@ -288,24 +288,24 @@ END_TEST
 
 /*
  * Scripted scheduler counters (ofl_pool::sched_read) for the tests below:
- * every read of a worker's counters adds fake_wait_step ns of run-queue
- * wait and one involuntary switch to that worker's own counters.
+ * between two reads of a worker's counters, 1 ms passes, of which the worker
+ * spent fake_wait_step ns off its CPU after one involuntary switch.
  */
 static struct ofl_pool *fake_pool;
 static uint64_t fake_wait_step;
-static uint64_t fake_wait[OFL_POOL_MAX_THREADS];
+static uint64_t fake_wall[OFL_POOL_MAX_THREADS], fake_cpu[OFL_POOL_MAX_THREADS];
 static long fake_preempted[OFL_POOL_MAX_THREADS];
 
 static void fake_sched_read(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
 {
 	size_t i = (size_t)(w - fake_pool->w);
 
-	fake_wait[i] += fake_wait_step;
+	fake_wall[i] += 1000000u;
+	fake_cpu[i] += 1000000u - fake_wait_step;
 	fake_preempted[i]++;
-	m->wall_ns = ofl_now_ns();
-	m->wait_ns = fake_wait[i];
+	m->wall_ns = fake_wall[i];
+	m->cpu_ns = fake_cpu[i];
 	m->preempted = fake_preempted[i];
-	m->has_wait = true;
 }
 
 static void fake_pool_init(struct ofl_pool *p, uint64_t wait_step)
@@ -313,7 +313,8 @@ static void fake_pool_init(struct ofl_pool *p, uint64_t wait_step)
 	ck_assert_int_eq(ofl_pool_init(p, 2, 64 * 1024, SIZE_MAX), 0);
 	fake_pool = p;
 	fake_wait_step = wait_step;
-	memset(fake_wait, 0, sizeof(fake_wait));
+	memset(fake_wall, 0, sizeof(fake_wall));
+	memset(fake_cpu, 0, sizeof(fake_cpu));
 	memset(fake_preempted, 0, sizeof(fake_preempted));
 	p->sched_read = fake_sched_read;
 }
@@ -338,7 +339,7 @@ START_TEST(short_preemptions_leave_a_worker_in_splits)
 {
 	struct ofl_pool p;
 
-	fake_pool_init(&p, 100000); /* 100 us of run-queue wait per read, a preemption each */
+	fake_pool_init(&p, 100000); /* 100 us off the CPU after a preemption, per read */
 	for (unsigned k = 0; k < 50; k++)
 		pool_copy_check(&p, 1024 * 1024 + k * 4099, k % 7, k % 5, k);
 	unsigned long reads = 0;
@@ -411,7 +412,7 @@ static void *waker_main(void *arg)
  * A thread of this process woken onto a worker's CPU right after a split,
  * while that worker watches for the next one (as a leader that slept is
  * woken onto its helper's CPU), is not another task that keeps the CPU: it
- * must not mark the worker contended. The counters say no run-queue wait
+ * must not mark the worker contended. The counters say no time off the CPU
  * here, so only the gap in the watch could; a gap alone once did, and then
  * every copy of the next 10 ms and more ran without that worker.
  */
