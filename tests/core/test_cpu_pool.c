@@ -220,6 +220,15 @@ struct spinner {
 	int cpu;
 };
 
+/* The process's CPUs into *set; false, saying so, when fewer than 2 (nothing to check). */
+static bool two_cpus(cpu_set_t *set, const char *test)
+{
+	if (sched_getaffinity(0, sizeof(*set), set) == 0 && CPU_COUNT(set) >= 2)
+		return true;
+	fprintf(stderr, "%s: fewer than 2 CPUs, nothing to check\n", test);
+	return false;
+}
+
 /* Pin the calling thread to one CPU. */
 static void pin_thread(int cpu)
 {
@@ -253,10 +262,8 @@ START_TEST(worker_sharing_its_cpu_is_marked_contended)
 	pthread_t tid;
 	cpu_set_t set;
 
-	if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2) {
-		fprintf(stderr, "worker_sharing_its_cpu: fewer than 2 CPUs, nothing to check\n");
+	if (!two_cpus(&set, "worker_sharing_its_cpu"))
 		return;
-	}
 	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 6);
 	ck_assert_int_ge(p.w[1].cpu, 0);
@@ -423,10 +430,8 @@ START_TEST(woken_thread_on_a_workers_cpu_leaves_it_in_splits)
 	pthread_t tid;
 	cpu_set_t set;
 
-	if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2) {
-		fprintf(stderr, "woken_thread_on_a_workers_cpu: fewer than 2 CPUs, nothing to check\n");
+	if (!two_cpus(&set, "woken_thread_on_a_workers_cpu"))
 		return;
-	}
 	fake_pool_init(&p, 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 11); /* starts the workers */
 	ck_assert_int_ge(p.w[0].cpu, 0);
