@@ -412,8 +412,8 @@ static int cpu_hash_query(struct ofl_device *dev, enum offload_hash_alg alg, boo
 
 struct cpu_hash {
 	struct ofl_device *dev;
-	const EVP_MD *md;
-	EVP_MD_CTX *mdx;   /* plain hashes */
+	EVP_MD_CTX *mdx;   /* plain hashes: the message being hashed */
+	EVP_MD_CTX *init;  /* plain hashes: a context just after EVP_DigestInit_ex() */
 	EVP_MAC_CTX *macx; /* HMAC */
 	const char *driver;
 };
@@ -423,6 +423,7 @@ static void cpu_hash_close(void *bs)
 	struct cpu_hash *h = bs;
 
 	EVP_MD_CTX_free(h->mdx);
+	EVP_MD_CTX_free(h->init);
 	EVP_MAC_CTX_free(h->macx); /* cleanses the key */
 	free(h);
 }
@@ -440,7 +441,6 @@ static int cpu_hash_open(struct ofl_device *dev, enum offload_hash_alg alg, cons
 		return ofl_err(dev->ctx, -ENOMEM, "cpu backend: out of memory");
 	unsigned b = ofl_hash_base(alg) - 1;
 	h->dev = dev;
-	h->md = ossl.md[b];
 	int r = 0;
 	if (ofl_hash_is_hmac(alg)) {
 		static const uint8_t empty[1];
@@ -457,9 +457,10 @@ static int cpu_hash_open(struct ofl_device *dev, enum offload_hash_alg alg, cons
 	} else {
 		h->driver = hash_drivers[b];
 		h->mdx = EVP_MD_CTX_new();
-		if (!h->mdx)
+		h->init = EVP_MD_CTX_new();
+		if (!h->mdx || !h->init)
 			r = ofl_err(dev->ctx, -ENOMEM, "cpu backend: out of memory");
-		else if (!EVP_DigestInit_ex(h->mdx, h->md, NULL))
+		else if (!EVP_DigestInit_ex(h->init, ossl.md[b], NULL) || !EVP_MD_CTX_copy_ex(h->mdx, h->init))
 			r = ossl_fail(dev, -EIO, "EVP_DigestInit_ex");
 	}
 	if (r < 0) {
@@ -478,9 +479,15 @@ static int cpu_hash_update(void *bs, const void *data, size_t len)
 	return OFL_LIKELY(ok) ? 0 : ossl_fail(h->dev, -EIO, "hash update");
 }
 
+/*
+ * The next message of a plain hash starts from a copy of the initialised
+ * context. In OpenSSL 3.0 EVP_DigestInit_ex() also frees and allocates the
+ * provider's context and looks for an ENGINE on every call; the copy does only
+ * the first: 80 against 86 ns per 16-byte SHA-256 message here (issue #19).
+ */
 static int cpu_hash_restart(struct cpu_hash *h)
 {
-	int ok = h->mdx ? EVP_DigestInit_ex(h->mdx, h->md, NULL)
+	int ok = h->mdx ? EVP_MD_CTX_copy_ex(h->mdx, h->init)
 			: EVP_MAC_init(h->macx, NULL, 0, NULL); /* NULL key: keep the key */
 	return OFL_LIKELY(ok) ? 0 : ossl_fail(h->dev, -EIO, "hash re-init");
 }
