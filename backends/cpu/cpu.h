@@ -14,23 +14,6 @@ void ofl_cpu_fini(struct offload_ctx *ctx, void *state);
 /* One line describing how copies run (threads, split size). */
 const char *ofl_cpu_memcpy_describe(const void *state);
 
-/* What sysfs (/sys/devices/system/cpu/cpu0/cache) and CPUID say of the caches. */
-struct ofl_cpu_caches {
-	size_t llc;            /* last-level data or unified cache, bytes; 0: unknown */
-	int llc_level;         /* its level, 0: unknown */
-	unsigned llc_sharing;  /* CPUs that sysfs says share it */
-	size_t l2;             /* a level-2 cache that one CPU has alone, bytes; 0: none */
-	bool guest;            /* CPUID says a hypervisor runs this machine */
-};
-/*
- * From which copy size (bytes) the pool streams with non-temporal stores, in
- * a split (*split_nt) and in a copy the caller makes alone (*alone_nt), for
- * `ncpu` copying CPUs; SIZE_MAX: never. `why` says where the figures came
- * from. Pure: the rule and its measurements are in memcpy.c.
- */
-void ofl_cpu_nt_rule(const struct ofl_cpu_caches *c, unsigned ncpu, size_t *split_nt,
-		     size_t *alone_nt, char *why, size_t why_len);
-
 /* Crypto capabilities of the CPU backend: OFL_CPU_CRYPTO_CAPS(), 0 without OpenSSL. */
 #ifdef OFFLOAD_HAVE_OPENSSL
 struct ofl_cipher_ops;

@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 #include "cpu.h"
 #include "util/env.h"
@@ -96,16 +93,14 @@ static unsigned cpulist_count(const char *s)
  */
 static struct {
 	pthread_once_t once;
-	struct ofl_cpu_caches c;
-} llc = { .once = PTHREAD_ONCE_INIT };
+	size_t size;
+	unsigned sharing;
+	int level;
+} llc = { .once = PTHREAD_ONCE_INIT, .sharing = 1 };
 
 /* Read once per process: the caches do not change, and a context open should not reread 17 files. */
 static void llc_read(void)
 {
-	struct ofl_cpu_caches *c = &llc.c;
-	unsigned a, b, cx, d;
-
-	c->llc_sharing = 1;
 	for (int i = 0; i < 16; i++) {
 		char lv[16], type[32], size[32], shared[256];
 		cache_attr(i, "level", lv, sizeof(lv));
@@ -117,80 +112,55 @@ static void llc_read(void)
 		char *e;
 		unsigned long v = strtoul(size, &e, 10);
 		int l = atoi(lv);
-		if (e == size || strcmp(type, "Instruction") == 0)
+		if (e == size || strcmp(type, "Instruction") == 0 || l < llc.level)
 			continue;
 		size_t bytes = *e == 'K' ? (size_t)v << 10 : *e == 'M' ? (size_t)v << 20 : (size_t)v;
 		unsigned n = cpulist_count(shared);
-		if (l == 2 && n == 1)
-			c->l2 = bytes;
-		if (l < c->llc_level)
-			continue;
-		c->llc = bytes;
-		c->llc_level = l;
-		c->llc_sharing = n ? n : 1;
+		llc.size = bytes;
+		llc.level = l;
+		llc.sharing = n ? n : 1;
 	}
-	/* CPUID.1:ECX bit 31, which hypervisors set (Intel SDM vol. 2A, CPUID; Linux X86_FEATURE_HYPERVISOR) */
-	c->guest = __get_cpuid(1, &a, &b, &cx, &d) && (cx & (1u << 31));
 }
 
+static size_t llc_size(unsigned *sharing, int *level)
+{
+	pthread_once(&llc.once, llc_read);
+	*sharing = llc.sharing;
+	*level = llc.level;
+	return llc.size;
+}
 #endif /* __x86_64__ */
 
 /*
- * From which total size copies use non-temporal stores (see cpu.h). Alone:
- * 3/4 of a thread's share of the last-level cache, the rule glibc's x86
- * memcpy applies to its own non-temporal threshold
- * (sysdeps/x86/dl-cacheinfo.h), here with the cache size from sysfs. A
- * split's chunks are far below any such threshold and would go through the
- * caches; from this size the copy's source and destination no longer fit
- * beside each other in a thread's share, and streaming stores write the
- * destination without first reading it in.
- *
- * In a guest the last-level cache that sysfs shows is the host's, with the
- * guest's own CPUs as its only sharers (KVM builds CPUID leaf 4 from the
- * guest's topology): on this project's 2-vCPU KVM guest, 480 MiB "shared by
- * 2 CPUs", and every other guest on that host takes its part of it too. What
- * the guest has to itself are the CPUs' private L2 caches, so there a split
- * streams once its source and destination outgrow those: ncpu x L2 / 2. There
- * a split from 4 MiB through the caches made 0.86-0.87x and at 64 MiB
- * 0.81-0.96x the two-thread streaming copy; streaming, 0.93 and 1.01-1.03
- * (bench memcpy --peers 2thr,2thr-nt, issue #19). A copy made alone keeps the
- * rule above: streaming from 4 MiB it lost 4-7 % to memcpy at 4-16 MiB.
+ * From which total size a split copy uses non-temporal stores: 3/4 of a
+ * thread's share of the last-level cache, the rule glibc's x86 memcpy
+ * applies to its own non-temporal threshold (sysdeps/x86/dl-cacheinfo.h),
+ * here with the cache size from sysfs. A split's chunks are far below any
+ * such threshold and would go through the caches; from this size the copy's
+ * source and destination no longer fit beside each other in a thread's
+ * share, and streaming stores write the destination without first reading
+ * it in (measured: bench/README.md). Never on other architectures, or when
+ * sysfs has no cache sizes. `why` says where the figure came from.
  */
-void ofl_cpu_nt_rule(const struct ofl_cpu_caches *c, unsigned ncpu, size_t *split_nt,
-		     size_t *alone_nt, char *why, size_t why_len)
-{
-	*split_nt = *alone_nt = SIZE_MAX;
-	if (c->llc == 0 || c->llc_level < 2) {
-		snprintf(why, why_len, "sysfs gives no cache sizes");
-		return;
-	}
-	unsigned n = ncpu ? ncpu : 1u;
-	unsigned per = OFL_MIN(c->llc_sharing ? c->llc_sharing : 1u, n);
-	*split_nt = *alone_nt = c->llc / per * 3 / 4;
-	if (c->guest && c->l2 && (size_t)n * c->l2 / 2 < *split_nt) {
-		*split_nt = (size_t)n * c->l2 / 2;
-		snprintf(why, why_len,
-			 "splits: their %u CPUs' private %zu KiB L2 (sysfs), as a guest (CPUID) shares "
-			 "the host's %zu MiB L%d; alone: 3/4 of that L%d over %u CPU(s)",
-			 n, c->l2 >> 10, c->llc >> 20, c->llc_level, c->llc_level, per);
-		return;
-	}
-	snprintf(why, why_len, "3/4 of the %zu MiB L%d (sysfs) over the %u CPU(s) sharing it",
-		 c->llc >> 20, c->llc_level, per);
-}
-
-/* The thresholds of this machine; never on other architectures. */
-static void nt_threshold(unsigned ncpu, size_t *split_nt, size_t *alone_nt, char *why,
-			 size_t why_len)
+static size_t nt_threshold(unsigned ncpu, char *why, size_t why_len)
 {
 #if defined(__x86_64__)
-	pthread_once(&llc.once, llc_read);
-	ofl_cpu_nt_rule(&llc.c, ncpu, split_nt, alone_nt, why, why_len);
+	unsigned sharing;
+	int level;
+	size_t llc_bytes = llc_size(&sharing, &level);
+
+	if (llc_bytes > 0 && level >= 2) {
+		unsigned per = OFL_MIN(sharing, ncpu ? ncpu : 1u);
+		snprintf(why, why_len, "3/4 of the %zu MiB L%d (sysfs) over the %u CPU(s) sharing it",
+			 llc_bytes >> 20, level, per);
+		return llc_bytes / per * 3 / 4;
+	}
+	snprintf(why, why_len, "sysfs gives no cache sizes");
 #else
 	OFL_UNUSED(ncpu);
-	*split_nt = *alone_nt = SIZE_MAX;
 	snprintf(why, why_len, "not on this architecture");
 #endif
+	return SIZE_MAX;
 }
 
 static void human(char *buf, size_t len, size_t bytes)
@@ -219,10 +189,9 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 	bool from_env = ofl_env_uint("OFFLOAD_CPU_THREADS", &v, bad, sizeof(bad)) == 1;
 	if (from_env)
 		threads = (unsigned)v;
-	char nt_why[200];
-	size_t split_nt, alone_nt;
-	nt_threshold(threads, &split_nt, &alone_nt, nt_why, sizeof(nt_why));
-	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN, split_nt, alone_nt);
+	char nt_why[96];
+	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN,
+			      nt_threshold(threads, nt_why, sizeof(nt_why)));
 	if (r < 0) {
 		free(s);
 		snprintf(why, why_len, "cannot set up the copy pool: %s", ofl_strerror(r));
@@ -230,19 +199,14 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 	}
 	s->split_min = s->pool.split_min;
 	if (s->pool.nthreads) {
-		char split[24], nt[24], alone[24], both[80];
+		char split[24], nt[24];
 		human(split, sizeof(split), s->split_min);
 		human(nt, sizeof(nt), s->pool.nt_min);
-		human(alone, sizeof(alone), s->pool.alone_nt_min);
-		if (s->pool.nt_min == s->pool.alone_nt_min)
-			snprintf(both, sizeof(both), "%s", nt);
-		else
-			snprintf(both, sizeof(both), "%s in splits, %s alone", nt, alone);
 		snprintf(s->describe, sizeof(s->describe),
 			 "calling thread below %.11s; from %.11s split over %u threads%s when a "
-			 "worker's CPU is free, non-temporal from %.40s (%.200s; split size measured: "
+			 "worker's CPU is free, non-temporal from %.11s (%.90s; split size measured: "
 			 "bench/README.md)",
-			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", both, nt_why);
+			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt, nt_why);
 	} else {
 		snprintf(s->describe, sizeof(s->describe), "memcpy on the calling thread: %s",
 			 from_env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"

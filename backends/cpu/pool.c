@@ -98,7 +98,8 @@ static inline void stream_line(char *d, const char *s)
  * guest a thread alone copied 256 MiB at 10.7 GB/s line after line and at
  * 11.7 GB/s four pages at a time, where glibc's memcpy (which streams that
  * size itself, also several pages at a time) made 11.8; at 16 MiB 12.0
- * against 13.7 GB/s (issue #19, bench/README.md).
+ * against 13.7 GB/s (issue #19, bench/README.md). A prefetch past the end of
+ * the source never faults (Intel SDM vol. 2B, PREFETCHh).
  */
 #define OFL_POOL_NT_PAGE 4096u
 #define OFL_POOL_NT_WAYS 4u
@@ -390,14 +391,14 @@ static bool helper_available(const struct ofl_pool *p, int cpu)
 
 /*
  * A large copy that the caller makes alone (no free helper, or another split
- * runs): streaming from alone_nt_min. glibc's memcpy sizes its own threshold
- * from sysconf's cache size, which some guests overstate tenfold (see
- * memcpy.c), and then copies such a length through the caches at a fraction
- * of the speed.
+ * runs): with the split's own choice of stores, from nt_min streaming, as the
+ * split would have. glibc's memcpy sizes its own threshold from sysconf's
+ * cache size, which some guests overstate tenfold (see memcpy.c), and then
+ * copies such a length through the caches at a fraction of the speed.
  */
 static void copy_alone(struct ofl_pool *p, void *dst, const void *src, size_t len)
 {
-	bool nt = len >= p->alone_nt_min;
+	bool nt = len >= p->nt_min;
 
 	if (nt)
 		atomic_fetch_add_explicit(&p->alone_nt, 1, memory_order_relaxed);
@@ -731,8 +732,7 @@ static bool pool_start(struct ofl_pool *p)
 	return ok;
 }
 
-int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min,
-		  size_t alone_nt_min)
+int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min)
 {
 	cpu_set_t set;
 
@@ -741,7 +741,6 @@ int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_
 	p->nthreads = nthreads >= 2 ? OFL_MIN(nthreads, OFL_POOL_MAX_THREADS) : 0;
 	p->split_min = p->nthreads ? split_min : SIZE_MAX;
 	p->nt_min = nt_min;
-	p->alone_nt_min = alone_nt_min;
 	p->sched_read = sched_read_os;
 	atomic_init(&p->state, p->nthreads ? 0 : 2);
 	atomic_init(&p->split_busy, false);

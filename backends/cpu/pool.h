@@ -93,7 +93,6 @@ struct ofl_pool {
 	bool stop;
 	size_t split_min;         /* copies of at least this many bytes are split */
 	size_t nt_min;            /* ... and use non-temporal stores from this size */
-	size_t alone_nt_min;      /* a copy the caller makes alone streams from this size */
 	atomic_bool split_busy;   /* a leader owns sp */
 	struct ofl_split sp;
 	atomic_uint work_seq;     /* bumped whenever work is posted; spinning workers watch it */
@@ -123,16 +122,14 @@ struct ofl_cpu_queue {
  * Set the pool up for `nthreads` workers (0 or 1: no pool) without starting
  * them; they start at the first copy that needs them. Returns 0 or -errno.
  */
-int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min,
-		  size_t alone_nt_min);
+int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min);
 /* Stop and join the workers. No split or queue may be in flight. */
 void ofl_pool_fini(struct ofl_pool *p);
 
 /*
  * Copy len >= 1 bytes, split across the pool when len >= split_min and a
- * worker on another CPU can run. The stores are streaming from nt_min up when
- * the copy is split, from alone_nt_min up when the caller makes it alone. Any
- * thread.
+ * worker on another CPU can run. From nt_min up the stores are streaming
+ * whether the copy is split or made by the caller alone. Any thread.
  */
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len);
 

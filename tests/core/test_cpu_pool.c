@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include "core/internal.h" /* ofl_now_ns */
-#include "cpu/cpu.h"
 #include "cpu/pool.h"
 #include "testutil.h"
 
@@ -59,65 +58,13 @@ static void sweep(unsigned threads, size_t split_min, size_t nt_min)
 {
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, threads, split_min, nt_min, nt_min), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, threads, split_min, nt_min), 0);
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
 		for (size_t a = 0; a < sizeof(offs) / sizeof(offs[0]); a++)
 			pool_copy_check(&p, sizes[k], offs[(a + 2) % 7], offs[a],
 					(uint32_t)(k * 7 + a + threads));
 	ofl_pool_fini(&p);
 }
-
-/*
- * The streaming thresholds from the cache facts (ofl_cpu_nt_rule). Expected
- * values from the rule's statement: alone, 3/4 of the last-level cache over
- * the CPUs sharing it (at most the copying CPUs); in a guest, splits from the
- * copying CPUs' private L2s over 2 (source and destination).
- */
-START_TEST(streaming_thresholds_from_the_caches)
-{
-	const size_t M = 1u << 20;
-	size_t split, alone;
-	char why[256];
-	/* this project's KVM guest: the host's 480 MiB L3 "shared by 2", 2 MiB L2 each */
-	struct ofl_cpu_caches c = { .llc = 480 * M, .llc_level = 3, .llc_sharing = 2, .l2 = 2 * M,
-				    .guest = true };
-
-	ofl_cpu_nt_rule(&c, 2, &split, &alone, why, sizeof(why));
-	ck_assert_uint_eq(split, 2 * M);   /* 2 x 2 MiB / 2 */
-	ck_assert_uint_eq(alone, 180 * M); /* 480 / 2 x 3/4 */
-	ck_assert_msg(strstr(why, "2 MiB") == NULL && strstr(why, "2048 KiB L2 (sysfs)") &&
-			      strstr(why, "guest (CPUID)") && strstr(why, "480 MiB L3"),
-		      "%s", why);
-	/* the same caches on bare metal: sysfs's sharing is the truth */
-	c.guest = false;
-	ofl_cpu_nt_rule(&c, 2, &split, &alone, why, sizeof(why));
-	ck_assert_uint_eq(split, 180 * M);
-	ck_assert_uint_eq(alone, 180 * M);
-	ck_assert_str_eq(why, "3/4 of the 480 MiB L3 (sysfs) over the 2 CPU(s) sharing it");
-	/* a guest whose L3 share is already below its L2s: the L3 rule stands */
-	c = (struct ofl_cpu_caches){ .llc = 4 * M, .llc_level = 3, .llc_sharing = 4, .l2 = 2 * M,
-				     .guest = true };
-	ofl_cpu_nt_rule(&c, 4, &split, &alone, why, sizeof(why));
-	ck_assert_uint_eq(split, 768 * 1024); /* 4 MiB / 4 x 3/4 */
-	ck_assert_uint_eq(alone, 768 * 1024);
-	/* 16 CPUs share the L3, 2 copy: each copying CPU's share counts */
-	c = (struct ofl_cpu_caches){ .llc = 32 * M, .llc_level = 3, .llc_sharing = 16, .l2 = M,
-				     .guest = true };
-	ofl_cpu_nt_rule(&c, 2, &split, &alone, why, sizeof(why));
-	ck_assert_uint_eq(split, M);       /* 2 x 1 MiB / 2 */
-	ck_assert_uint_eq(alone, 12 * M);  /* 32 / 2 x 3/4 */
-	/* no private L2 known (shared by 2 CPUs, or absent): the L3 rule */
-	c.l2 = 0;
-	ofl_cpu_nt_rule(&c, 2, &split, &alone, why, sizeof(why));
-	ck_assert_uint_eq(split, 12 * M);
-	/* sysfs without cache sizes: never */
-	c = (struct ofl_cpu_caches){ .guest = true, .l2 = M };
-	ofl_cpu_nt_rule(&c, 2, &split, &alone, why, sizeof(why));
-	ck_assert_uint_eq(split, SIZE_MAX);
-	ck_assert_uint_eq(alone, SIZE_MAX);
-	ck_assert_str_eq(why, "sysfs gives no cache sizes");
-}
-END_TEST
 
 START_TEST(split_with_cached_stores)
 {
@@ -143,7 +90,7 @@ START_TEST(no_pool_copies_inline)
 	/* One thread: no workers are ever started, every size still copies. */
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, 1, 64 * 1024, 512 * 1024, 512 * 1024), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 1, 64 * 1024, 512 * 1024), 0);
 	ck_assert_uint_eq(p.nthreads, 0);
 	pool_copy_check(&p, 2 * 1024 * 1024 + 3, 1, 5, 99);
 	ck_assert_uint_eq(p.started, 0);
@@ -155,7 +102,7 @@ START_TEST(workers_start_lazily)
 {
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
 	pool_copy_check(&p, 1000, 0, 0, 1);
 	ck_assert_uint_eq(p.started, 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 2);
@@ -185,7 +132,7 @@ START_TEST(concurrent_leaders)
 	struct ofl_pool p;
 	struct leader l[4];
 
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 512 * 1024, 512 * 1024), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 512 * 1024), 0);
 	for (unsigned i = 0; i < 4; i++)
 		l[i] = (struct leader){ .p = &p, .index = i };
 	test_run_threads(leader_main, l, sizeof(l[0]), 4);
@@ -220,7 +167,7 @@ START_TEST(contended_workers_are_left_alone)
 {
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 3); /* starts the workers */
 	ck_assert_uint_eq(p.started, 2);
 	wait_all_asleep(&p);
@@ -243,28 +190,27 @@ START_TEST(contended_workers_are_left_alone)
 END_TEST
 
 /*
- * A copy of at least alone_nt_min that the caller makes alone (every helper
- * contended) streams: it is not left to memcpy, whose own threshold comes
- * from a cache size some guests overstate (issue #19: 320 MiB for 32 MiB).
- * Below alone_nt_min it stays with memcpy, even where a split would stream.
+ * A copy of at least nt_min that the caller makes alone (every helper
+ * contended) streams like a split would: it is not left to memcpy, whose own
+ * threshold comes from a cache size some guests overstate (issue #19: 320 MiB
+ * for 32 MiB). Below nt_min it stays with memcpy.
  */
-START_TEST(copy_alone_streams_from_alone_nt_min)
+START_TEST(copy_alone_streams_from_nt_min)
 {
 	struct ofl_pool p;
 
-	/* splits would stream from 128 KiB: a copy alone keeps its own threshold */
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 128 * 1024, 512 * 1024), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 512 * 1024), 0);
 	pool_copy_check(&p, 128 * 1024, 0, 0, 7); /* starts the workers */
 	ck_assert_uint_eq(p.started, 2);
 	for (unsigned i = 0; i < p.started; i++)
 		atomic_store(&p.w[i].contended_until, UINT64_MAX);
-	pool_copy_check(&p, 256 * 1024 + 3, 1, 2, 8); /* alone, below alone_nt_min */
+	pool_copy_check(&p, 256 * 1024 + 3, 1, 2, 8); /* alone, below nt_min */
 	unsigned long nt = atomic_load(&p.alone_nt);
-	ck_assert_msg(nt == 0, "a copy below alone_nt_min streamed (%lu)", nt);
-	pool_copy_check(&p, 512 * 1024, 0, 0, 9); /* alone, from alone_nt_min */
+	ck_assert_msg(nt == 0, "a copy below nt_min streamed (%lu)", nt);
+	pool_copy_check(&p, 512 * 1024, 0, 0, 9); /* alone, from nt_min */
 	pool_copy_check(&p, 1024 * 1024 + 4097, 5, 9, 10);
 	nt = atomic_load(&p.alone_nt);
-	ck_assert_msg(nt == 2, "copies alone from alone_nt_min with streaming stores: %lu, want 2", nt);
+	ck_assert_msg(nt == 2, "copies alone from nt_min with streaming stores: %lu, want 2", nt);
 	ofl_pool_fini(&p);
 }
 END_TEST
@@ -318,7 +264,7 @@ START_TEST(worker_sharing_its_cpu_is_marked_contended)
 
 	if (!two_cpus(&set, "worker_sharing_its_cpu"))
 		return;
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 6);
 	ck_assert_int_ge(p.w[1].cpu, 0);
 	atomic_init(&sp.stop, false);
@@ -371,7 +317,7 @@ static void fake_sched_read(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
 
 static void fake_pool_init(struct ofl_pool *p, uint64_t wait_step)
 {
-	ck_assert_int_eq(ofl_pool_init(p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(p, 2, 64 * 1024, SIZE_MAX), 0);
 	fake_pool = p;
 	fake_wait_step = wait_step;
 	memset(fake_wall, 0, sizeof(fake_wall));
@@ -532,7 +478,6 @@ static Suite *pool_suite(void)
 	Suite *s = suite_create("cpu_pool");
 	TCase *tc = tcase_create("pool");
 
-	tcase_add_test(tc, streaming_thresholds_from_the_caches);
 	tcase_add_test(tc, split_with_cached_stores);
 	tcase_add_test(tc, split_with_streaming_stores);
 	tcase_add_test(tc, many_threads);
@@ -540,7 +485,7 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, workers_start_lazily);
 	tcase_add_test(tc, concurrent_leaders);
 	tcase_add_test(tc, contended_workers_are_left_alone);
-	tcase_add_test(tc, copy_alone_streams_from_alone_nt_min);
+	tcase_add_test(tc, copy_alone_streams_from_nt_min);
 	tcase_add_test(tc, worker_sharing_its_cpu_is_marked_contended);
 	tcase_add_test(tc, short_preemptions_leave_a_worker_in_splits);
 	tcase_add_test(tc, long_run_queue_waits_mark_a_worker_contended);
