@@ -416,6 +416,7 @@ struct cpu_hash {
 	EVP_MD_CTX *init;  /* plain hashes: a context just after EVP_DigestInit_ex() */
 	EVP_MAC_CTX *macx; /* HMAC */
 	const char *driver;
+	bool ready;        /* mdx / macx starts a message; false after a failed restart */
 };
 
 static void cpu_hash_close(void *bs)
@@ -460,20 +461,38 @@ static int cpu_hash_open(struct ofl_device *dev, enum offload_hash_alg alg, cons
 		h->init = EVP_MD_CTX_new();
 		if (!h->mdx || !h->init)
 			r = ofl_err(dev->ctx, -ENOMEM, "cpu backend: out of memory");
-		else if (!EVP_DigestInit_ex(h->init, ossl.md[b], NULL) || !EVP_MD_CTX_copy_ex(h->mdx, h->init))
+		else if (!EVP_DigestInit_ex(h->init, ossl.md[b], NULL))
 			r = ossl_fail(dev, -EIO, "EVP_DigestInit_ex");
+		else if (!EVP_MD_CTX_copy_ex(h->mdx, h->init))
+			r = ossl_fail(dev, -EIO, "EVP_MD_CTX_copy_ex");
 	}
 	if (r < 0) {
 		cpu_hash_close(h);
 		return r;
 	}
+	h->ready = true;
 	*bs = h;
 	return 0;
+}
+
+static int cpu_hash_restart(struct cpu_hash *h);
+
+/*
+ * A restart that failed (out of memory) leaves OpenSSL's context without its
+ * provider state, and the next EVP call on it would crash: restart first.
+ */
+static inline int cpu_hash_ready(struct cpu_hash *h)
+{
+	return OFL_LIKELY(h->ready) ? 0 : cpu_hash_restart(h);
 }
 
 static int cpu_hash_update(void *bs, const void *data, size_t len)
 {
 	struct cpu_hash *h = bs;
+	int r = cpu_hash_ready(h);
+
+	if (OFL_UNLIKELY(r < 0))
+		return r;
 	int ok = h->mdx ? EVP_DigestUpdate(h->mdx, data, len) : EVP_MAC_update(h->macx, data, len);
 
 	return OFL_LIKELY(ok) ? 0 : ossl_fail(h->dev, -EIO, "hash update");
@@ -489,14 +508,17 @@ static int cpu_hash_restart(struct cpu_hash *h)
 {
 	int ok = h->mdx ? EVP_MD_CTX_copy_ex(h->mdx, h->init)
 			: EVP_MAC_init(h->macx, NULL, 0, NULL); /* NULL key: keep the key */
+	h->ready = ok;
 	return OFL_LIKELY(ok) ? 0 : ossl_fail(h->dev, -EIO, "hash re-init");
 }
 
 static int cpu_hash_final(void *bs, uint8_t *digest, const char **driver, uint32_t *flags)
 {
 	struct cpu_hash *h = bs;
-	int ok;
+	int ok, r = cpu_hash_ready(h);
 
+	if (OFL_UNLIKELY(r < 0))
+		return r;
 	if (h->mdx) {
 		ok = EVP_DigestFinal_ex(h->mdx, digest, NULL);
 	} else {
@@ -507,7 +529,9 @@ static int cpu_hash_final(void *bs, uint8_t *digest, const char **driver, uint32
 		return ossl_fail(h->dev, -EIO, "hash final");
 	*driver = h->driver;
 	*flags = OFFLOAD_RES_CPU;
-	return cpu_hash_restart(h);
+	/* The digest stands; should the restart fail, the next call tries again (cpu_hash_ready). */
+	cpu_hash_restart(h);
+	return 0;
 }
 
 static void cpu_hash_reset(void *bs)

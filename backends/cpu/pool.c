@@ -97,7 +97,7 @@ static inline void stream_line(char *d, const char *s)
  * streams instead of one keep more of memory's banks busy. On this 2-vCPU
  * guest a thread alone copied 256 MiB at 10.7 GB/s line after line and at
  * 11.7 GB/s four pages at a time, where glibc's memcpy (which streams that
- * size itself, also several pages at a time) made 11.8; at 16 MiB 12.0
+ * size itself, two pages at a time) made 11.8; at 16 MiB 12.0
  * against 13.7 GB/s (issue #19, bench/README.md). A prefetch past the end of
  * the source never faults (Intel SDM vol. 2B, PREFETCHh).
  */
