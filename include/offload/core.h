@@ -255,8 +255,10 @@ offload_ctx *offload_ctx_new(void);
  * -EINVAL for any other value (a typo must not silently choose). All three
  * are ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
  * the threads the CPU backend copies with (1: never split a copy; default:
- * the CPUs the process may run on); it is a process-wide tuning knob that
- * ::OFFLOAD_CTX_NO_ENV does not hide, as is liboffload-sim's register trace,
+ * the CPUs the process may run on) and OFFLOAD_CPU_NT_THRESHOLD=BYTES sets
+ * the size from which its copies use streaming stores (x86-64); they are
+ * process-wide tuning knobs that ::OFFLOAD_CTX_NO_ENV does not hide, as is
+ * liboffload-sim's register trace,
  * OFFLOAD_SIM_TRACE (<offload/sim.h>), read when a context simulates.
  * Every OFFLOAD_* variable the library reads (offloadctl(1) ENVIRONMENT)
  * is checked here by one parser: a malformed value of any of them fails

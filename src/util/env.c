@@ -35,6 +35,7 @@ static const char *const providers[] = { "u-dma-buf", "reserved-memory", "dma-he
 static const struct spec specs[] = {
 	{ "OFFLOAD_SIM", ONOFF, true, 0, 0, NULL },
 	{ "OFFLOAD_CPU_THREADS", UINT, false, 1, 64, NULL }, /* backends/cpu/pool.h OFL_POOL_MAX_THREADS */
+	{ "OFFLOAD_CPU_NT_THRESHOLD", UINT, false, 1, 1ull << 48, NULL }, /* backends/cpu/memcpy.c, bytes */
 	{ "OFFLOAD_DEVMEM", ONOFF, false, 0, 0, NULL },
 	{ "OFFLOAD_SPIDEV_DMA_MINALIGN", POW2, false, 1, 4096, NULL },
 	{ "OFFLOAD_DSPI_CLOCK_HZ", UINT, true, 1, 4000000000ull, NULL },

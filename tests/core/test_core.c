@@ -517,6 +517,33 @@ START_TEST(env_cpu_threads)
 }
 END_TEST
 
+/* OFFLOAD_CPU_NT_THRESHOLD sets the size from which the CPU backend streams (x86-64). */
+START_TEST(env_cpu_nt_threshold)
+{
+	char why[512];
+
+	setenv("OFFLOAD_CPU_THREADS", "2", 1); /* a pool, so the reason states the threshold */
+	setenv("OFFLOAD_CPU_NT_THRESHOLD", "33554432", 1);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	cpu_reason(ctx, why, sizeof(why));
+#if defined(__x86_64__)
+	ck_assert_msg(strstr(why, "non-temporal from 32 MiB (OFFLOAD_CPU_NT_THRESHOLD") != NULL, "%s", why);
+#else
+	ck_assert_msg(strstr(why, "non-temporal from never (not on this architecture") != NULL, "%s", why);
+#endif
+	offload_ctx_free(ctx);
+	setenv("OFFLOAD_CPU_NT_THRESHOLD", "5000000", 1);
+	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	cpu_reason(ctx, why, sizeof(why));
+#if defined(__x86_64__)
+	ck_assert_msg(strstr(why, "non-temporal from 5000000 B (") != NULL, "%s", why);
+#endif
+	offload_ctx_free(ctx);
+	unsetenv("OFFLOAD_CPU_NT_THRESHOLD");
+	unsetenv("OFFLOAD_CPU_THREADS");
+}
+END_TEST
+
 /*
  * Every OFFLOAD_* variable the library reads is checked the same way when a
  * context opens: a malformed value fails the open with -EINVAL and a
@@ -530,6 +557,8 @@ START_TEST(env_every_variable_checked)
 		{ "OFFLOAD_CPU_THREADS", "0", "2" },
 		{ "OFFLOAD_CPU_THREADS", "65", "64" },
 		{ "OFFLOAD_CPU_THREADS", "+4", "4" },
+		{ "OFFLOAD_CPU_NT_THRESHOLD", "32M", "33554432" },
+		{ "OFFLOAD_CPU_NT_THRESHOLD", "0", "1" },
 		{ "OFFLOAD_DEVMEM", "enable", "0" },
 		{ "OFFLOAD_SPIDEV_DMA_MINALIGN", "96", "128" },
 		{ "OFFLOAD_DSPI_CLOCK_HZ", "100MHz", "100000000" },
@@ -990,6 +1019,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, close_refuses_with_open_handles);
 	tcase_add_test(tc, env_overrides_and_no_env);
 	tcase_add_test(tc, env_cpu_threads);
+	tcase_add_test(tc, env_cpu_nt_threshold);
 	tcase_add_test(tc, env_sim_words);
 	tcase_add_test(tc, env_every_variable_checked);
 	tcase_add_test(tc, ctx_flags_in_effect);

@@ -143,6 +143,15 @@ START_TEST(large_sizes_more_threads_than_cpus)
 }
 END_TEST
 
+/* Every split and every copy made alone with streaming stores (x86-64; elsewhere memcpy). */
+START_TEST(large_sizes_streaming)
+{
+	setenv("OFFLOAD_CPU_NT_THRESHOLD", "1", 1);
+	large_sizes();
+	unsetenv("OFFLOAD_CPU_NT_THRESHOLD");
+}
+END_TEST
+
 START_TEST(large_sizes_one_thread)
 {
 	setenv("OFFLOAD_CPU_THREADS", "1", 1);
@@ -875,6 +884,7 @@ static Suite *memcpy_suite(void)
 	tcase_add_test(tc, large_sizes_default_threads);
 	tcase_add_test(tc, large_sizes_more_threads_than_cpus);
 	tcase_add_test(tc, large_sizes_one_thread);
+	tcase_add_test(tc, large_sizes_streaming);
 	tcase_add_test(tc, adjacent_ranges_are_not_overlap);
 	tcase_add_test(tc, memcpy_dev_reports_who_ran);
 	tcase_add_test(tc, memcpy_bad_input);

@@ -2,7 +2,7 @@
 # developer's environment, a scratch directory $tmp removed on exit, and the
 # pass/fail tally that test_done reports and turns into the exit status.
 #   . "$(dirname "$0")/harness.sh"
-unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS OFFLOAD_SIM_TRACE OFFLOAD_KCAPI_DRIVER
+unset OFFLOAD_DTB OFFLOAD_BACKENDS OFFLOAD_SIM OFFLOAD_CPU_THREADS OFFLOAD_CPU_NT_THRESHOLD OFFLOAD_SIM_TRACE OFFLOAD_KCAPI_DRIVER
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/offloadctl-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fails=0
