@@ -139,12 +139,23 @@ static size_t llc_size(unsigned *sharing, int *level)
  * such threshold and would go through the caches; from this size the copy's
  * source and destination no longer fit beside each other in a thread's
  * share, and streaming stores write the destination without first reading
- * it in (measured: bench/README.md). Never on other architectures, or when
- * sysfs has no cache sizes. `why` says where the figure came from.
+ * it in (measured: bench/README.md). Where the caches' description misleads
+ * (a guest that shows the host's whole L3 as its own, bench/README.md),
+ * whoever runs the machine sets it with OFFLOAD_CPU_NT_THRESHOLD, as
+ * glibc.cpu.x86_non_temporal_threshold sets glibc's. Never on other
+ * architectures, or when sysfs has no cache sizes. `why` says where the
+ * figure came from.
  */
 static size_t nt_threshold(unsigned ncpu, char *why, size_t why_len)
 {
 #if defined(__x86_64__)
+	uint64_t v;
+	char bad[OFL_REASON_LEN];
+	/* offload_ctx_open() refused a malformed value before (src/util/env.c) */
+	if (ofl_env_uint("OFFLOAD_CPU_NT_THRESHOLD", &v, bad, sizeof(bad)) == 1) {
+		snprintf(why, why_len, "OFFLOAD_CPU_NT_THRESHOLD");
+		return (size_t)v;
+	}
 	unsigned sharing;
 	int level;
 	size_t llc_bytes = llc_size(&sharing, &level);
@@ -192,19 +203,8 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 	if (from_env)
 		threads = (unsigned)v;
 	char nt_why[96];
-	size_t nt_min = nt_threshold(threads, nt_why, sizeof(nt_why));
-#if defined(__x86_64__)
-	/*
-	 * Where the caches' description misleads (a guest that shows the host's
-	 * whole L3 as its own, bench/README.md), whoever runs the machine sets
-	 * the threshold, as glibc.cpu.x86_non_temporal_threshold does glibc's.
-	 */
-	if (ofl_env_uint("OFFLOAD_CPU_NT_THRESHOLD", &v, bad, sizeof(bad)) == 1) {
-		nt_min = (size_t)v;
-		snprintf(nt_why, sizeof(nt_why), "OFFLOAD_CPU_NT_THRESHOLD");
-	}
-#endif
-	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN, nt_min);
+	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN,
+			      nt_threshold(threads, nt_why, sizeof(nt_why)));
 	if (r < 0) {
 		free(s);
 		snprintf(why, why_len, "cannot set up the copy pool: %s", ofl_strerror(r));
