@@ -142,18 +142,20 @@ static size_t llc_size(unsigned *sharing, int *level)
  * it in (measured: bench/README.md). Where the caches' description misleads
  * (a guest that shows the host's whole L3 as its own, bench/README.md),
  * whoever runs the machine sets it with OFFLOAD_CPU_NT_THRESHOLD, as
- * glibc.cpu.x86_non_temporal_threshold sets glibc's. Never on other
- * architectures, or when sysfs has no cache sizes. `why` says where the
- * figure came from.
+ * glibc.cpu.x86_non_temporal_threshold sets glibc's; *fixed then says
+ * so, and the pool probes no destination. Never on other architectures, or
+ * when sysfs has no cache sizes. `why` says where the figure came from.
  */
-static size_t nt_threshold(unsigned ncpu, char *why, size_t why_len)
+static size_t nt_threshold(unsigned ncpu, bool *fixed, char *why, size_t why_len)
 {
+	*fixed = false;
 #if defined(__x86_64__)
 	uint64_t v;
 	char bad[OFL_REASON_LEN];
 	/* offload_ctx_open() refused a malformed value before (src/util/env.c) */
 	if (ofl_env_uint("OFFLOAD_CPU_NT_THRESHOLD", &v, bad, sizeof(bad)) == 1) {
 		snprintf(why, why_len, "OFFLOAD_CPU_NT_THRESHOLD");
+		*fixed = true;
 		return (size_t)v;
 	}
 	unsigned sharing;
@@ -203,8 +205,12 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 	if (from_env)
 		threads = (unsigned)v;
 	char nt_why[96];
+	bool nt_fixed;
+	size_t nt_min = nt_threshold(threads, &nt_fixed, nt_why, sizeof(nt_why));
+	/* below nt_min, split copies stream into a destination found out of the caches */
+	bool probe = !nt_fixed && nt_min > OFL_CPU_SPLIT_MIN && ofl_pool_probe_usable();
 	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN,
-			      nt_threshold(threads, nt_why, sizeof(nt_why)));
+			      probe ? OFL_CPU_SPLIT_MIN : SIZE_MAX, nt_min);
 	if (r < 0) {
 		free(s);
 		snprintf(why, why_len, "cannot set up the copy pool: %s", ofl_strerror(r));
@@ -217,9 +223,10 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		human(nt, sizeof(nt), s->pool.nt_min);
 		snprintf(s->describe, sizeof(s->describe),
 			 "calling thread below %.11s; from %.11s split over %u threads%s when a "
-			 "worker's CPU is free, non-temporal from %.11s (%.90s; split size measured: "
-			 "bench/README.md)",
-			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt, nt_why);
+			 "worker's CPU is free, non-temporal from %.11s (%.90s)%s; split size "
+			 "measured: bench/README.md",
+			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt, nt_why,
+			 probe ? " and into a destination not in the caches (load times probed)" : "");
 	} else {
 		snprintf(s->describe, sizeof(s->describe), "memcpy on the calling thread: %s",
 			 from_env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"

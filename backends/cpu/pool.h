@@ -92,14 +92,18 @@ struct ofl_pool {
 	pid_t pid;                /* process that started the workers */
 	bool stop;
 	size_t split_min;         /* copies of at least this many bytes are split */
-	size_t nt_min;            /* ... and use non-temporal stores from this size */
+	size_t probe_min;         /* ... stream from this size if the destination is not cached */
+	size_t nt_min;            /* ... and always use non-temporal stores from this size */
 	atomic_bool split_busy;   /* a leader owns sp */
 	struct ofl_split sp;
 	atomic_uint work_seq;     /* bumped whenever work is posted; spinning workers watch it */
 	atomic_ulong alone_nt;    /* copies made alone with streaming stores (for the tests) */
+	atomic_ulong probe_uncached; /* copies streamed because the probe found the destination uncached */
 	struct ofl_cpu_queue *runq_head, *runq_tail;
 	/* Reads a worker's ofl_sched_mark; set by ofl_pool_init(), a test may replace it. */
 	void (*sched_read)(struct ofl_pool_worker *w, struct ofl_sched_mark *m);
+	/* Counts cached destination lines (ofl_pool_cached_lines()); a test may replace it. */
+	unsigned (*cached_lines)(const char *d, size_t len, unsigned n, unsigned enough);
 	int cpus[OFL_POOL_MAX_THREADS];  /* the process's CPUs, for pinning */
 	unsigned ncpus_set;
 	struct ofl_pool_worker w[OFL_POOL_MAX_THREADS];
@@ -119,17 +123,52 @@ struct ofl_cpu_queue {
 };
 
 /*
- * Set the pool up for `nthreads` workers (0 or 1: no pool) without starting
- * them; they start at the first copy that needs them. Returns 0 or -errno.
+ * Lines of the destination whose load is timed, one in each of as many
+ * pages spread over it, before a copy between probe_min and nt_min; it goes
+ * through the caches when at least OFL_POOL_PROBE_HITS of them were cached.
+ * That is a minority on purpose: both kinds of store keep the destination in
+ * the state they need, and each switch costs a slow copy, so only a
+ * destination clearly out of the caches changes the kind. On the 2-vCPU
+ * guest (bench/store_state.c), of 16 lines probed after a streamed copy of
+ * 1-256 MiB none was cached; after a copy through the caches 16 were at
+ * 4-16 MiB, 3-15 at 64 MiB (from run to run), 0-2 at 256 MiB.
  */
-int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t nt_min);
+#define OFL_POOL_PROBES 8u
+#define OFL_POOL_PROBE_HITS 3u
+#define OFL_POOL_PROBE_MAX 64u
+
+/*
+ * Set the pool up for `nthreads` workers (0 or 1: no pool) without starting
+ * them; they start at the first copy that needs them. Copies from split_min
+ * bytes are split; from probe_min they stream when the destination is found
+ * out of the caches, from nt_min always (SIZE_MAX: never). Returns 0 or
+ * -errno.
+ */
+int ofl_pool_init(struct ofl_pool *p, unsigned nthreads, size_t split_min, size_t probe_min,
+		  size_t nt_min);
+/*
+ * Can this machine tell a cached line from one in memory by a load's time
+ * (x86-64, measured once per process)? Without it probe_min has no effect.
+ */
+bool ofl_pool_probe_usable(void);
+/*
+ * How many of n (1 .. 64) lines spread over [d, d + len), one in each of n
+ * pages inside it, a timed load finds in some cache, as the pool counts them
+ * before a copy from probe_min: it stops as soon as the count reaches
+ * `enough` or no longer can (0: counts all n). UINT_MAX when the machine
+ * cannot tell (ofl_pool_probe_usable()) or len < (n + 1) * 4 KiB. Loads
+ * from d; any thread.
+ */
+unsigned ofl_pool_cached_lines(const char *d, size_t len, unsigned n, unsigned enough);
 /* Stop and join the workers. No split or queue may be in flight. */
 void ofl_pool_fini(struct ofl_pool *p);
 
 /*
  * Copy len >= 1 bytes, split across the pool when len >= split_min and a
  * worker on another CPU can run. From nt_min up the stores are streaming
- * whether the copy is split or made by the caller alone. Any thread.
+ * whether the copy is split or made by the caller alone, and from probe_min
+ * up when most of a few probed destination lines are not in the caches.
+ * Any thread.
  */
 void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len);
 

@@ -256,7 +256,9 @@ offload_ctx *offload_ctx_new(void);
  * are ignored with ::OFFLOAD_CTX_NO_ENV. OFFLOAD_CPU_THREADS=N (1 .. 64) caps
  * the threads the CPU backend copies with (1: never split a copy; default:
  * the CPUs the process may run on) and OFFLOAD_CPU_NT_THRESHOLD=BYTES sets
- * the size from which its copies use streaming stores (x86-64); they are
+ * the size from which its copies use streaming stores (x86-64; without it,
+ * from the last-level cache's size in sysfs, and from 4 MiB into a
+ * destination that timed loads find out of the caches); they are
  * process-wide tuning knobs that ::OFFLOAD_CTX_NO_ENV does not hide, as is
  * liboffload-sim's register trace,
  * OFFLOAD_SIM_TRACE (<offload/sim.h>), read when a context simulates.

@@ -4,9 +4,11 @@
  * chunking and the non-temporal path run on small buffers (through the public
  * API they start at 4 MiB and at a fraction of the last-level cache).
  */
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +56,11 @@ static const size_t sizes[] = {
 };
 static const size_t offs[] = { 0, 1, 15, 16, 63, 4095, 4096 + 17 };
 
-static void sweep(unsigned threads, size_t split_min, size_t nt_min)
+static void sweep(unsigned threads, size_t split_min, size_t probe_min, size_t nt_min)
 {
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, threads, split_min, nt_min), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, threads, split_min, probe_min, nt_min), 0);
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
 		for (size_t a = 0; a < sizeof(offs) / sizeof(offs[0]); a++)
 			pool_copy_check(&p, sizes[k], offs[(a + 2) % 7], offs[a],
@@ -68,20 +70,20 @@ static void sweep(unsigned threads, size_t split_min, size_t nt_min)
 
 START_TEST(split_with_cached_stores)
 {
-	sweep(2, 64 * 1024, SIZE_MAX);
+	sweep(2, 64 * 1024, SIZE_MAX, SIZE_MAX);
 }
 END_TEST
 
 START_TEST(split_with_streaming_stores)
 {
 	/* From 512 KiB the chunks use non-temporal stores (memcpy off x86-64). */
-	sweep(2, 64 * 1024, 512 * 1024);
+	sweep(2, 64 * 1024, SIZE_MAX, 512 * 1024);
 }
 END_TEST
 
 START_TEST(many_threads)
 {
-	sweep(8, 64 * 1024, 512 * 1024);
+	sweep(8, 64 * 1024, SIZE_MAX, 512 * 1024);
 }
 END_TEST
 
@@ -90,7 +92,7 @@ START_TEST(no_pool_copies_inline)
 	/* One thread: no workers are ever started, every size still copies. */
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, 1, 64 * 1024, 512 * 1024), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 1, 64 * 1024, SIZE_MAX, 512 * 1024), 0);
 	ck_assert_uint_eq(p.nthreads, 0);
 	pool_copy_check(&p, 2 * 1024 * 1024 + 3, 1, 5, 99);
 	ck_assert_uint_eq(p.started, 0);
@@ -102,7 +104,7 @@ START_TEST(workers_start_lazily)
 {
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
 	pool_copy_check(&p, 1000, 0, 0, 1);
 	ck_assert_uint_eq(p.started, 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 2);
@@ -132,7 +134,7 @@ START_TEST(concurrent_leaders)
 	struct ofl_pool p;
 	struct leader l[4];
 
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 512 * 1024), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, 512 * 1024), 0);
 	for (unsigned i = 0; i < 4; i++)
 		l[i] = (struct leader){ .p = &p, .index = i };
 	test_run_threads(leader_main, l, sizeof(l[0]), 4);
@@ -167,7 +169,7 @@ START_TEST(contended_workers_are_left_alone)
 {
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 3); /* starts the workers */
 	ck_assert_uint_eq(p.started, 2);
 	wait_all_asleep(&p);
@@ -190,6 +192,148 @@ START_TEST(contended_workers_are_left_alone)
 END_TEST
 
 /*
+ * Every size and alignment again with the destination probed before each
+ * copy of 64 KiB and more, whatever the probe decides.
+ */
+START_TEST(split_with_probed_stores)
+{
+	sweep(2, 64 * 1024, 64 * 1024, SIZE_MAX);
+}
+END_TEST
+
+/* A scripted probe (ofl_pool::cached_lines): what it was asked, what it answers. */
+static struct {
+	unsigned answer, calls, n, enough;
+	const char *d;
+	size_t len;
+} fake_probe;
+
+static unsigned fake_cached_lines(const char *d, size_t len, unsigned n, unsigned enough)
+{
+	fake_probe.calls++;
+	fake_probe.d = d;
+	fake_probe.len = len;
+	fake_probe.n = n;
+	fake_probe.enough = enough;
+	return fake_probe.answer;
+}
+
+/* One copy of len bytes into a fresh buffer; how many of them the pool streamed on the probe's word. */
+static unsigned long probed_copy(struct ofl_pool *p, size_t len, uint32_t seed)
+{
+	unsigned long before = atomic_load(&p->probe_uncached);
+	fake_probe.calls = 0;
+	pool_copy_check(p, len, 0, 0, seed);
+	return atomic_load(&p->probe_uncached) - before;
+}
+
+/*
+ * The rule on top of the probe, for a copy split (or alone, wherever the
+ * machine's load leaves no helper) and for one the caller must make alone
+ * (every helper marked contended): between probe_min and nt_min
+ * a copy streams when fewer than OFL_POOL_PROBE_HITS of OFL_POOL_PROBES
+ * probed lines were cached, and an answer of UINT_MAX (cannot tell) leaves it
+ * in the caches; below probe_min and from nt_min nothing is probed.
+ */
+static void probe_rule(bool alone)
+{
+	struct ofl_pool p;
+	const size_t len = 256 * 1024;
+
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 128 * 1024, 1024 * 1024), 0);
+	p.cached_lines = fake_cached_lines;
+	pool_copy_check(&p, 64 * 1024, 0, 0, 1); /* starts the workers, below probe_min */
+	ck_assert_uint_eq(p.started, 2);
+	if (alone)
+		for (unsigned i = 0; i < p.started; i++)
+			atomic_store(&p.w[i].contended_until, UINT64_MAX);
+	for (unsigned hits = 0; hits <= OFL_POOL_PROBES; hits++) {
+		fake_probe.answer = hits;
+		unsigned long n = probed_copy(&p, len, 10 + hits);
+		ck_assert_uint_eq(fake_probe.calls, 1);
+		ck_assert_uint_eq(fake_probe.len, len);
+		ck_assert_uint_eq(fake_probe.n, OFL_POOL_PROBES);
+		ck_assert_uint_eq(fake_probe.enough, OFL_POOL_PROBE_HITS);
+		ck_assert_msg(n == (hits < OFL_POOL_PROBE_HITS),
+			      "%u of %u lines cached: streamed %lu copies", hits, OFL_POOL_PROBES, n);
+	}
+	fake_probe.answer = UINT_MAX;
+	ck_assert_uint_eq(probed_copy(&p, len, 30), 0);
+	ck_assert_uint_eq(fake_probe.calls, 1);
+	fake_probe.answer = 0;
+	ck_assert_uint_eq(probed_copy(&p, 128 * 1024 - 1, 31), 0);
+	ck_assert_uint_eq(fake_probe.calls, 0);
+	ck_assert_uint_eq(probed_copy(&p, 1024 * 1024, 32), 0);
+	ck_assert_uint_eq(fake_probe.calls, 0);
+	/* alone: the copies streamed on the probe's word (hits 0, 1, 2) and the one at nt_min */
+	if (alone)
+		ck_assert_uint_eq(atomic_load(&p.alone_nt), OFL_POOL_PROBE_HITS + 1);
+	ofl_pool_fini(&p);
+}
+
+START_TEST(probe_rule_either_way)
+{
+	probe_rule(false);
+}
+END_TEST
+
+START_TEST(probe_rule_when_alone)
+{
+	probe_rule(true);
+}
+END_TEST
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+
+static void pin_thread(int cpu);
+#endif
+
+/*
+ * The probe itself, on this machine's caches: a 1 MiB destination just
+ * written by memset fits in L2 and most of its probed lines are cached; one
+ * flushed with CLFLUSH (Intel SDM vol. 2A) is in memory only and few are.
+ * A load's time also counts an interrupt or the host's scheduler taking the
+ * vCPU away, so each state gets five tries and one right answer passes; a
+ * probe that cannot tell the states apart, or has them the wrong way round,
+ * fails all five.
+ */
+START_TEST(probe_tells_a_cached_destination_from_a_flushed_one)
+{
+#if defined(__x86_64__)
+	const size_t len = 1u << 20;
+	const unsigned n = 16, tries = 5;
+	char *dst = aligned_alloc(4096, len);
+	unsigned written[5], flushed[5];
+	bool cached_seen = false, flushed_seen = false;
+
+	ck_assert_ptr_nonnull(dst);
+	ck_assert_msg(ofl_pool_probe_usable(), "an x86-64 load's time cannot tell a cached line");
+	/* lines written on one core take about as long to load from another as memory's */
+	pin_thread(sched_getcpu());
+	for (unsigned t = 0; t < tries; t++) {
+		memset(dst, (int)t, len);
+		written[t] = ofl_pool_cached_lines(dst, len, n, 0);
+		cached_seen |= written[t] >= n / 2;
+		for (size_t o = 0; o < len; o += 64)
+			_mm_clflush(dst + o);
+		_mm_mfence();
+		flushed[t] = ofl_pool_cached_lines(dst, len, n, 0);
+		flushed_seen |= flushed[t] < OFL_POOL_PROBE_HITS;
+	}
+	ck_assert_msg(cached_seen && flushed_seen,
+		      "of %u lines cached: just written %u %u %u %u %u, flushed %u %u %u %u %u", n,
+		      written[0], written[1], written[2], written[3], written[4], flushed[0],
+		      flushed[1], flushed[2], flushed[3], flushed[4]);
+	free(dst);
+#else
+	ck_assert_msg(!ofl_pool_probe_usable(), "the probe is x86-64's only");
+	ck_assert_uint_eq(ofl_pool_cached_lines((const char *)&fake_probe, 1u << 20, 8, 0), UINT_MAX);
+#endif
+}
+END_TEST
+
+/*
  * A copy of at least nt_min that the caller makes alone (every helper
  * contended) streams like a split would: it is not left to memcpy, whose own
  * threshold comes from a cache size some guests overstate (issue #19: 320 MiB
@@ -199,7 +343,7 @@ START_TEST(copy_alone_streams_from_nt_min)
 {
 	struct ofl_pool p;
 
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 512 * 1024), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, 512 * 1024), 0);
 	pool_copy_check(&p, 128 * 1024, 0, 0, 7); /* starts the workers */
 	ck_assert_uint_eq(p.started, 2);
 	for (unsigned i = 0; i < p.started; i++)
@@ -264,7 +408,7 @@ START_TEST(worker_sharing_its_cpu_is_marked_contended)
 
 	if (!two_cpus(&set, "worker_sharing_its_cpu"))
 		return;
-	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
 	pool_copy_check(&p, 1024 * 1024, 0, 0, 6);
 	ck_assert_int_ge(p.w[1].cpu, 0);
 	atomic_init(&sp.stop, false);
@@ -317,7 +461,7 @@ static void fake_sched_read(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
 
 static void fake_pool_init(struct ofl_pool *p, uint64_t wait_step)
 {
-	ck_assert_int_eq(ofl_pool_init(p, 2, 64 * 1024, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_init(p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
 	fake_pool = p;
 	fake_wait_step = wait_step;
 	memset(fake_wall, 0, sizeof(fake_wall));
@@ -486,6 +630,10 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, concurrent_leaders);
 	tcase_add_test(tc, contended_workers_are_left_alone);
 	tcase_add_test(tc, copy_alone_streams_from_nt_min);
+	tcase_add_test(tc, split_with_probed_stores);
+	tcase_add_test(tc, probe_rule_either_way);
+	tcase_add_test(tc, probe_rule_when_alone);
+	tcase_add_test(tc, probe_tells_a_cached_destination_from_a_flushed_one);
 	tcase_add_test(tc, worker_sharing_its_cpu_is_marked_contended);
 	tcase_add_test(tc, short_preemptions_leave_a_worker_in_splits);
 	tcase_add_test(tc, long_run_queue_waits_mark_a_worker_contended);
