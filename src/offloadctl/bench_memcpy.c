@@ -472,6 +472,8 @@ struct row {
 	uint64_t passes;            /* per side, in the rounds kept */
 	bool ran[S_COUNT];
 	double ns[S_COUNT];         /* median pass time / (buffers x reps): ns per copy */
+	double speed[S_COUNT];      /* speed over memcpy's: median of the paired passes' ratios */
+	double vs_best2;            /* the library's speed over the faster two-thread copy's, paired */
 	uint64_t tests, failures;   /* library side, every round */
 	uint64_t lib_total_ns, lib_bytes;
 	unsigned kept, tried;       /* rounds */
@@ -501,6 +503,38 @@ static bool per_call_ns(const double *pass_ns, size_t passes, size_t copies, dou
 	if (cli_stats(pass_ns, passes, &st) < 0)
 		return false;
 	*out = st.median / (double)copies;
+	return true;
+}
+
+/*
+ * The ratios of one side (sweep_round() times pass p of every side within one
+ * ABBA group, so pass p of two sides ran next to each other): its speed over
+ * memcpy's, and for a two-thread copy the library's speed over that copy's,
+ * keeping the faster peer's (the smaller ratio). A ratio of medians would
+ * let a drift of the machine between groups (a host's other guests, the
+ * clock's frequency) fall on one side more than the other. False if out of
+ * memory. Pass times are never 0 (a copy takes time); a side whose were is
+ * given ratio 0, and the row's MB/s then shows why.
+ */
+static bool paired_speeds(const struct sweep *sw, int side, size_t passes, struct row *row)
+{
+	double x;
+	int r;
+
+	if (side == S_MEM) {
+		row->speed[side] = 1.0;
+		return true;
+	}
+	r = cli_paired_ratio(sw->all[S_MEM], sw->all[side], passes, &row->speed[side]);
+	if (r == -ENOMEM)
+		return false;
+	if (side != S_2T && side != S_2TNT)
+		return true;
+	r = cli_paired_ratio(sw->all[side], sw->all[S_LIB], passes, &x);
+	if (r == -ENOMEM)
+		return false;
+	if (r == 0 && (row->vs_best2 == 0 || x < row->vs_best2))
+		row->vs_best2 = x;
 	return true;
 }
 
@@ -693,7 +727,8 @@ static int sweep_one(struct sweep *sw, size_t size, struct row *row)
 	row->passes = kept_passes;
 	row->ret = r;
 	for (int i = 0; i < nsides && kept_passes && r == 0; i++)
-		if (!per_call_ns(sw->all[sides[i]], kept_passes, n * row->reps, &row->ns[sides[i]])) {
+		if (!per_call_ns(sw->all[sides[i]], kept_passes, n * row->reps, &row->ns[sides[i]]) ||
+		    !paired_speeds(sw, sides[i], kept_passes, row)) {
 			snprintf(t->err, sizeof(t->err), "out of memory for the statistics of %zu passes",
 				 kept_passes);
 			r = row->ret = -ENOMEM;
@@ -720,8 +755,17 @@ static double mbps(const struct row *w, int side)
 	return w->ran[side] && w->ns[side] > 0 ? (double)w->size / w->ns[side] * 1e3 : 0;
 }
 
-/* A side's speed over plain memcpy's at this size (the library's: "ratio"; the control's: "A/A"). */
+/*
+ * A side's speed over plain memcpy's at this size (the library's: "ratio";
+ * the control's: "A/A"), from the paired passes (paired_speeds()).
+ */
 static double vs_memcpy(const struct row *w, int side)
+{
+	return w->ran[side] ? w->speed[side] : 0;
+}
+
+/* The same from the two sides' medians, as the MB/s columns are (JSON: ratio_of_medians). */
+static double vs_memcpy_medians(const struct row *w, int side)
 {
 	double m = mbps(w, S_MEM);
 
@@ -763,13 +807,12 @@ static void print_row_text(const struct row *w, const struct bm_opts *o)
 		printf(" %6.2f", vs_memcpy(w, S_AA));
 	if (o->peers) {
 		char a[16] = "-", b[16] = "-", c[16] = "-";
-		double best = best_two(w);
 		if (w->ran[S_2T])
 			snprintf(a, sizeof(a), "%.0f", mbps(w, S_2T));
 		if (w->ran[S_2TNT])
 			snprintf(b, sizeof(b), "%.0f", mbps(w, S_2TNT));
-		if (best > 0)
-			snprintf(c, sizeof(c), "%.2f", lmb / best);
+		if (w->vs_best2 > 0)
+			snprintf(c, sizeof(c), "%.2f", w->vs_best2);
 		printf(" %11s %11s %6s", a, b, c);
 	}
 	printf(" %11s %11s %10s  %-12s %6" PRIu64 " %8s%s\n", lt, mt, ov, cli_text(w->label.name),
@@ -787,18 +830,21 @@ static void print_row_json(const struct row *w, const struct bm_opts *o, bool la
 	printf(", \"backend\": ");
 	cli_json_str(stdout, w->label.backend);
 	printf(", \"sim\": %s, \"lib_MBps\": %.1f, \"memcpy_MBps\": %.1f, \"ratio\": %.4f, "
-	       "\"lib_ns_per_call\": %.2f, \"memcpy_ns_per_call\": %.2f, \"overhead_ns\": %.2f, ",
-	       w->label.sim ? "true" : "false", lmb, mmb, vs_memcpy(w, S_LIB), w->ns[S_LIB],
-	       w->ns[S_MEM], w->ns[S_LIB] - w->ns[S_MEM]);
+	       "\"ratio_of_medians\": %.4f, \"lib_ns_per_call\": %.2f, \"memcpy_ns_per_call\": %.2f, "
+	       "\"overhead_ns\": %.2f, ",
+	       w->label.sim ? "true" : "false", lmb, mmb, vs_memcpy(w, S_LIB),
+	       vs_memcpy_medians(w, S_LIB), w->ns[S_LIB], w->ns[S_MEM], w->ns[S_LIB] - w->ns[S_MEM]);
 	if (w->ran[S_AA])
-		printf("\"memcpy_aa_MBps\": %.1f, \"memcpy_aa_ns_per_call\": %.2f, \"ratio_aa\": %.4f, ",
-		       mbps(w, S_AA), w->ns[S_AA], vs_memcpy(w, S_AA));
+		printf("\"memcpy_aa_MBps\": %.1f, \"memcpy_aa_ns_per_call\": %.2f, \"ratio_aa\": %.4f, "
+		       "\"ratio_aa_of_medians\": %.4f, ", mbps(w, S_AA), w->ns[S_AA], vs_memcpy(w, S_AA),
+		       vs_memcpy_medians(w, S_AA));
 	if (w->ran[S_2T])
 		printf("\"two_thread_MBps\": %.1f, ", mbps(w, S_2T));
 	if (w->ran[S_2TNT])
 		printf("\"two_thread_nt_MBps\": %.1f, ", mbps(w, S_2TNT));
-	if (best > 0)
-		printf("\"ratio_best_two_thread\": %.4f, ", lmb / best);
+	if (w->vs_best2 > 0)
+		printf("\"ratio_best_two_thread\": %.4f, \"ratio_best_two_thread_of_medians\": %.4f, ",
+		       w->vs_best2, best > 0 ? lmb / best : 0);
 	printf("\"rounds\": %u, \"rounds_tried\": %u, \"quiet\": %s, \"tests\": %" PRIu64
 	       ", \"failures\": %" PRIu64 "}%s\n", w->kept, w->tried,
 	       w->all_busy ? "false" : (o->quiet >= 1.0 || w->unjudged) ? "null" : "true", w->tests,
@@ -819,7 +865,7 @@ static void sweep_header(const struct cli *cli, int dev, const struct bm_opts *o
 	human_size(lo, sizeof(lo), o->min);
 	human_size(hi, sizeof(hi), o->max);
 	printf("offloadctl bench memcpy: library (%s, %s) vs plain memcpy%s%s, %s .. %s%s%s%s x%u, "
-	       "align %zu, ABBA-interleaved, median of passes\n",
+	       "align %zu, ABBA-interleaved, median of passes (ratios: of paired passes)\n",
 	       dev == OFFLOAD_DEV_AUTO ? "device auto" : "chosen device",
 	       o->async ? "async queue: enqueue + submit + wait" : "offload_memcpy",
 	       o->peers & PEER_2THR ? ", two threads (memcpy halves)" : "",

@@ -126,6 +126,15 @@ struct cli_stats {
 /* Statistics of v[0..n-1] (left unchanged). Returns 0, -EINVAL for n == 0, -ENOMEM. */
 int cli_stats(const double *v, size_t n, struct cli_stats *s);
 
+/*
+ * Paired comparison of two sides timed in alternation: the median over i of
+ * a[i] / b[i] (each pair measured next to each other, so that a drift of the
+ * machine between pairs cancels). With times, a = the reference's and b = the
+ * side's gives the side's speed over the reference's. Returns 0, -EINVAL for
+ * n == 0 or any b[i] <= 0 (*out is then 0), -ENOMEM.
+ */
+int cli_paired_ratio(const double *a, const double *b, size_t n, double *out);
+
 /* The benchmarks' clock: CLOCK_MONOTONIC in ns, and in seconds. */
 uint64_t cli_now_ns(void);
 double cli_now_s(void);

@@ -138,6 +138,30 @@ int cli_stats(const double *v, size_t n, struct cli_stats *s)
 	return 0;
 }
 
+int cli_paired_ratio(const double *a, const double *b, size_t n, double *out)
+{
+	struct cli_stats st;
+
+	*out = 0;
+	if (!a || !b || n == 0)
+		return -EINVAL;
+	double *q = malloc(n * sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!(b[i] > 0)) {
+			free(q);
+			return -EINVAL;
+		}
+		q[i] = a[i] / b[i];
+	}
+	int r = cli_stats(q, n, &st);
+	free(q);
+	if (r == 0)
+		*out = st.median;
+	return r;
+}
+
 /*
  * val per second over runtime_us, in 24.8 fixed point, truncated: the
  * kernel's dmatest_persec() (Linux drivers/dma/dmatest.c, with its FIXPT_*

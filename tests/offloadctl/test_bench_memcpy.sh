@@ -89,6 +89,11 @@ for r in d["rows"]:
     assert ("two_thread_MBps" in r) == has, r
     assert ("two_thread_nt_MBps" in r) == (has and "nt" in sys.argv[2]), r
     assert ("ratio_best_two_thread" in r) == has, r
+    assert ("ratio_best_two_thread_of_medians" in r) == has, r
+    if has:
+        best = max(r["two_thread_MBps"], r.get("two_thread_nt_MBps", 0))
+        assert abs(r["ratio_best_two_thread_of_medians"] - r["lib_MBps"] / best) < 1e-3, r
+        assert r["ratio_best_two_thread"] > 0, r
     assert "ratio_aa" not in r and "memcpy_aa_MBps" not in r, r
     assert r["copies_per_buffer"] >= (2 if r["size"] >= 65536 else 1), r
 EOP
@@ -111,7 +116,11 @@ assert [r["size"] for r in d["rows"]] == [4096, 16384], d["rows"]
 for r in d["rows"]:
     assert r["failures"] == 0 and r["memcpy_MBps"] > 0 and r["memcpy_aa_MBps"] > 0, r
     assert r["memcpy_aa_ns_per_call"] > 0, r
-    assert abs(r["ratio_aa"] - r["memcpy_aa_MBps"] / r["memcpy_MBps"]) < 1e-3, r
+    # the MB/s are medians, and so is the ratio of them; ratio and ratio_aa
+    # come from the paired passes (cli_paired_ratio(), test_stats.c)
+    assert abs(r["ratio_aa_of_medians"] - r["memcpy_aa_MBps"] / r["memcpy_MBps"]) < 1e-3, r
+    assert abs(r["ratio_of_medians"] - r["lib_MBps"] / r["memcpy_MBps"]) < 1e-3, r
+    assert r["ratio"] > 0 and r["ratio_aa"] > 0, r
 EOP
 expect 0 "$ctl" $dt bench memcpy --min 4K --max 4K --time 0.02 --mode idle --idle 1ms --csv
 [ "$(grep -c '^memcpy-aa,0,memcpy,libc,0,sync,0,1,4096,16,' "$tmp/out")" -eq 1 ] &&

@@ -36,6 +36,31 @@ START_TEST(eight_values)
 }
 END_TEST
 
+START_TEST(paired_ratio_is_the_median_of_the_pairs)
+{
+	/*
+	 * Pairs 10/5 = 2, 9/3 = 3, 4/4 = 1, 30/10 = 3, 1/2 = 0.5: sorted 0.5 1 2 3 3,
+	 * median 2. The ratio of the medians would be 9/4 = 2.25 (medians of a and
+	 * b: 9 and 4), which is what pairing is there to avoid.
+	 */
+	const double a[] = { 10, 9, 4, 30, 1 }, b[] = { 5, 3, 4, 10, 2 };
+	const double zero[] = { 1, 0 }, neg[] = { -1, 1 };
+	double r = -1;
+
+	ck_assert_int_eq(cli_paired_ratio(a, b, 5, &r), 0);
+	ck_assert_double_eq_tol(r, 2.0, EPS);
+	ck_assert_int_eq(cli_paired_ratio(a, b, 4, &r), 0); /* 1 2 3 3: (2 + 3) / 2 */
+	ck_assert_double_eq_tol(r, 2.5, EPS);
+	ck_assert_int_eq(cli_paired_ratio(a, b, 0, &r), -EINVAL);
+	ck_assert_double_eq(r, 0.0);
+	r = -1;
+	ck_assert_int_eq(cli_paired_ratio(a, zero, 2, &r), -EINVAL);
+	ck_assert_double_eq(r, 0.0);
+	ck_assert_int_eq(cli_paired_ratio(a, neg, 2, &r), -EINVAL);
+	ck_assert_int_eq(cli_paired_ratio(NULL, b, 2, &r), -EINVAL);
+}
+END_TEST
+
 START_TEST(odd_count_and_one_value)
 {
 	const double v[] = { 3, 1, 2 };
@@ -154,6 +179,7 @@ int main(void)
 
 	tcase_add_test(t, eight_values);
 	tcase_add_test(t, odd_count_and_one_value);
+	tcase_add_test(t, paired_ratio_is_the_median_of_the_pairs);
 	tcase_add_test(t, negative_mean_has_no_rsd);
 	tcase_add_test(t, dmatest_truncates_as_the_kernel);
 	tcase_add_test(t, pid_stat_ticks_after_the_name);
