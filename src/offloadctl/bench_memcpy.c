@@ -513,8 +513,8 @@ static bool per_call_ns(const double *pass_ns, size_t passes, size_t copies, dou
  * keeping the faster peer's (the smaller ratio). A ratio of medians would
  * let a drift of the machine between groups (a host's other guests, the
  * clock's frequency) fall on one side more than the other. False if out of
- * memory. Pass times are never 0 (a copy takes time); a side whose were is
- * given ratio 0, and the row's MB/s then shows why.
+ * memory. Pass times are never 0 (a copy takes time); should one be, the
+ * side's ratio stays 0 (printed as such; /best2 is then left out).
  */
 static bool paired_speeds(const struct sweep *sw, int side, size_t passes, struct row *row)
 {
