@@ -472,7 +472,7 @@ struct row {
 	uint64_t passes;            /* per side, in the rounds kept */
 	bool ran[S_COUNT];
 	double ns[S_COUNT];         /* median pass time / (buffers x reps): ns per copy */
-	double speed[S_COUNT];      /* speed over memcpy's: median of the paired passes' ratios */
+	double speed[S_COUNT];      /* library, A/A: speed over memcpy's, paired (paired_speeds()) */
 	double vs_best2;            /* the library's speed over the faster two-thread copy's, paired */
 	uint64_t tests, failures;   /* library side, every round */
 	uint64_t lib_total_ns, lib_bytes;
@@ -507,35 +507,29 @@ static bool per_call_ns(const double *pass_ns, size_t passes, size_t copies, dou
 }
 
 /*
- * The ratios of one side (sweep_round() times pass p of every side within one
- * ABBA group, so pass p of two sides ran next to each other): its speed over
- * memcpy's, and for a two-thread copy the library's speed over that copy's,
- * keeping the faster peer's (the smaller ratio). A ratio of medians would
- * let a drift of the machine between groups (a host's other guests, the
- * clock's frequency) fall on one side more than the other. False if out of
- * memory. Pass times are never 0 (a copy takes time); should one be, the
- * side's ratio stays 0 (printed as such; /best2 is then left out).
+ * The paired ratios of one side (sweep_round() times pass p of every side
+ * within one ABBA group, so pass p of two sides ran next to each other): for
+ * the library and the A/A control, the speed over memcpy's; for a two-thread
+ * copy, the library's speed over that copy's, keeping the faster peer's (the
+ * smaller ratio). A ratio of medians would let a drift of the machine between
+ * groups (a host's other guests, the clock's frequency) fall on one side more
+ * than the other. False if out of memory. Pass times are never 0 (a copy
+ * takes time); should one be, the ratio stays 0 (printed as such; /best2 is
+ * then left out).
  */
 static bool paired_speeds(const struct sweep *sw, int side, size_t passes, struct row *row)
 {
 	double x;
 	int r;
 
-	if (side == S_MEM) {
-		row->speed[side] = 1.0;
-		return true;
-	}
-	r = cli_paired_ratio(sw->all[S_MEM], sw->all[side], passes, &row->speed[side]);
-	if (r == -ENOMEM)
-		return false;
+	if (side == S_LIB || side == S_AA)
+		return cli_paired_ratio(sw->all[S_MEM], sw->all[side], passes, &row->speed[side]) != -ENOMEM;
 	if (side != S_2T && side != S_2TNT)
-		return true;
+		return true; /* memcpy itself */
 	r = cli_paired_ratio(sw->all[side], sw->all[S_LIB], passes, &x);
-	if (r == -ENOMEM)
-		return false;
 	if (r == 0 && (row->vs_best2 == 0 || x < row->vs_best2))
 		row->vs_best2 = x;
-	return true;
+	return r != -ENOMEM;
 }
 
 static void sleep_s(double s)

@@ -106,6 +106,13 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of t[0..n-1], n > 0, which it sorts: the middle value, or the mean of the two. */
+static double median_sorting(double *t, size_t n)
+{
+	qsort(t, n, sizeof(*t), cmp_double);
+	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
 int cli_stats(const double *v, size_t n, struct cli_stats *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -116,11 +123,10 @@ int cli_stats(const double *v, size_t n, struct cli_stats *s)
 	if (!t)
 		return -ENOMEM;
 	memcpy(t, v, n * sizeof(*t));
-	qsort(t, n, sizeof(*t), cmp_double);
 	s->n = n;
+	s->median = median_sorting(t, n);
 	s->min = t[0];
 	s->max = t[n - 1];
-	s->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 	free(t);
 
 	double sum = 0, ss = 0;
@@ -140,8 +146,6 @@ int cli_stats(const double *v, size_t n, struct cli_stats *s)
 
 int cli_paired_ratio(const double *a, const double *b, size_t n, double *out)
 {
-	struct cli_stats st;
-
 	*out = 0;
 	if (!a || !b || n == 0)
 		return -EINVAL;
@@ -155,11 +159,9 @@ int cli_paired_ratio(const double *a, const double *b, size_t n, double *out)
 		}
 		q[i] = a[i] / b[i];
 	}
-	int r = cli_stats(q, n, &st);
+	*out = median_sorting(q, n);
 	free(q);
-	if (r == 0)
-		*out = st.median;
-	return r;
+	return 0;
 }
 
 /*
