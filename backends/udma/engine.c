@@ -189,6 +189,7 @@ int udma_engine_init(struct udma_engine *e, char *why, size_t wl)
 		e->teardown_ns = UDMA_DEFAULT_TIMEOUT_NS * (e->sim ? OFL_SIM_TIMEOUT_FACTOR : 1u);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cv, NULL);
+	pthread_mutex_init(&e->psil_lock, NULL);
 	return 0;
 }
 
@@ -200,6 +201,7 @@ void udma_engine_fini(struct udma_engine *e)
 	if (e->chan_busy) {
 		pthread_mutex_destroy(&e->lock);
 		pthread_cond_destroy(&e->cv);
+		pthread_mutex_destroy(&e->psil_lock);
 	}
 	free(e->chan_busy);
 	free(e->ring_busy);
@@ -282,7 +284,7 @@ timeout:
 	return -ETIMEDOUT;
 }
 
-int udma_psil_route(struct udma_engine *e, uint32_t src, uint32_t dst, bool pair, char *why, size_t wl)
+static int psil_route(struct udma_engine *e, uint32_t src, uint32_t dst, bool pair, char *why, size_t wl)
 {
 	uint32_t caps, v;
 	int r;
@@ -318,6 +320,14 @@ int udma_psil_route(struct udma_engine *e, uint32_t src, uint32_t dst, bool pair
 			return r;
 	}
 	return 0;
+}
+
+int udma_psil_route(struct udma_engine *e, uint32_t src, uint32_t dst, bool pair, char *why, size_t wl)
+{
+	pthread_mutex_lock(&e->psil_lock);
+	int r = psil_route(e, src, dst, pair, why, wl);
+	pthread_mutex_unlock(&e->psil_lock);
+	return r;
 }
 
 /*

@@ -140,6 +140,12 @@ struct udma_engine {
 	/* allocation state */
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
+	/*
+	 * The PSI-L configuration proxy is one set of command registers for the
+	 * whole NAVSS (hw/k3_udma.h §3.7): one route (a sequence of commands) at
+	 * a time, or two threads' commands mix and pair the wrong threads.
+	 */
+	pthread_mutex_t psil_lock;
 	uint8_t *chan_busy;
 	uint8_t *ring_busy;          /* UDMA: rings gp_first .. ra_rings-1 */
 	struct udma_chan *sync[UDMA_SYNC_CHANS];
@@ -206,6 +212,7 @@ uint32_t udma_chan_tpl(const struct udma_engine *e, uint32_t ch);
  * PSI-L route (pair) or unroute (unpair) of source thread `src` and destination
  * thread `dst` through the PSI-L proxy e->psilcfg (hw/k3_udma.h §3.7). 0, or
  * -ETIMEDOUT (why says which command) when the proxy does not answer.
+ * Thread-safe: routes of one engine run one at a time (e->psil_lock).
  */
 int udma_psil_route(struct udma_engine *e, uint32_t src, uint32_t dst, bool pair, char *why, size_t wl);
 /* TI-SCI / register burst code for `bytes` (64 -> 1, 128 -> 2, 256 -> 3; else 0). */

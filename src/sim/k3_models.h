@@ -171,6 +171,13 @@ struct ofl_sim_udma_chan_stats {
 };
 int ofl_sim_udma_chan_stats(struct ofl_sim_udma *u, char which, uint32_t index,
 			    struct ofl_sim_udma_chan_stats *out);
+/*
+ * UDMA: are tchan `tchan` and rchan `rchan` a PSI-L pair the block copy can
+ * run through (each THREAD register names the other, the source's peer and
+ * credit are set, both threads enabled and RT-enabled)? 1 or 0; -EINVAL on a
+ * BCDMA or for a channel the engine does not have.
+ */
+int ofl_sim_udma_paired(struct ofl_sim_udma *u, uint32_t tchan, uint32_t rchan);
 /* CPU writes dropped because the cfg regions are firewalled. */
 uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u);
 /* Whether DM firmware owns the configuration (writes firewalled), and the engine's RA (UDMA). */

@@ -459,6 +459,15 @@ static bool psil_routed(const struct ofl_sim_udma *u, uint32_t i, uint32_t j)
 	       (s->rt_enable & K3_PSIL_EN) && (d->enable & K3_PSIL_EN) && (d->rt_enable & K3_PSIL_EN);
 }
 
+/* Do tchan i and rchan j name each other (THREAD) and is their PSI-L route complete? mu held. */
+static bool paired(const struct ofl_sim_udma *u, uint32_t i, uint32_t j)
+{
+	uint32_t t = u->tchan[i].thread;
+
+	return (t & K3_PSIL_DST_THREAD) && j < u->p.rchan_cnt && (t & 0x7FFFu) == u->p.psil_base + j &&
+	       u->rchan[j].thread == u->p.psil_base + i && psil_routed(u, i, j);
+}
+
 /* Can channel i take a new descriptor? mu held. */
 static bool chan_ready(struct ofl_sim_udma *u, uint32_t i)
 {
@@ -482,9 +491,7 @@ static bool chan_ready(struct ofl_sim_udma *u, uint32_t i)
 	}
 	/* UDMA mem-to-mem needs the PSI-L pair: tchan -> rchan j -> back (§5.2 step 8, §3.7) */
 	uint32_t j = (c->thread & 0x7FFFu) - u->p.psil_base;
-	return (c->thread & K3_PSIL_DST_THREAD) && j < u->p.rchan_cnt &&
-	       u->rchan[j].thread == u->p.psil_base + i && (u->rchan[j].ctl & K3_RT_CTL_EN) &&
-	       psil_routed(u, i, j);
+	return paired(u, i, j) && (u->rchan[j].ctl & K3_RT_CTL_EN);
 }
 
 /* One pass over channel i. mu held on entry and exit. Returns true if it did work. */
@@ -1134,6 +1141,16 @@ int ofl_sim_udma_chan_stats(struct ofl_sim_udma *u, char which, uint32_t index,
 	*out = chan_of(u, region, index)->st;
 	pthread_mutex_unlock(&u->mu);
 	return 0;
+}
+
+int ofl_sim_udma_paired(struct ofl_sim_udma *u, uint32_t tchan, uint32_t rchan)
+{
+	if (u->p.bcdma || tchan >= u->p.tchan_cnt || rchan >= u->p.rchan_cnt)
+		return -EINVAL;
+	pthread_mutex_lock(&u->mu);
+	bool p = paired(u, tchan, rchan);
+	pthread_mutex_unlock(&u->mu);
+	return p;
 }
 
 uint32_t ofl_sim_udma_firewall_drops(struct ofl_sim_udma *u)

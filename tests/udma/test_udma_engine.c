@@ -645,6 +645,83 @@ out:
 	return NULL;
 }
 
+/*
+ * The NAVSS has one PSI-L configuration proxy, a single set of command
+ * registers (CMDA, CMDB, WDATA, RDATA; hw/k3_udma.h §3.7) for every thread:
+ * commands from two threads must not mix, or a pair is routed to the wrong
+ * peer (or not at all) and its channel never runs. Threads open their queues
+ * at once (a barrier), then each unpairs and pairs its own channel's threads
+ * again and again, checking in the model after every pairing that its own
+ * tchan/rchan pair is routed.
+ */
+enum { PAIR_ROUNDS = 2000 };
+
+struct pthread_at_once {
+	struct k3fx *f;
+	pthread_barrier_t *go;
+	int checks, failures;
+};
+
+static void *pair_worker(void *arg)
+{
+	struct pthread_at_once *t = arg;
+	struct udma_engine *e = &t->f->e;
+	enum { DEPTH = 16 };
+	struct ofl_job jobs[DEPTH];
+	struct offload_queue q = { .ctx = t->f->ctx, .dev = t->f->dev, .depth = DEPTH, .mask = DEPTH - 1,
+				   .jobs = jobs };
+	char why[OFL_REASON_LEN];
+
+	pthread_barrier_wait(t->go);
+	if (udma_memcpy_ops.queue_open(t->f->dev, &q) < 0) {
+		t->failures++;
+		return NULL;
+	}
+	uint32_t id = ((struct udma_q *)q.bq)->ch->id, src = e->psil_base + id;
+	t->checks++;
+	if (ofl_sim_udma_paired(t->f->model, id, id) != 1)
+		t->failures++;
+	for (int k = 0; k < PAIR_ROUNDS; k++) {
+		if (udma_psil_route(e, src, src | K3_PSIL_DST_THREAD, false, why, sizeof(why)) < 0 ||
+		    udma_psil_route(e, src, src | K3_PSIL_DST_THREAD, true, why, sizeof(why)) < 0)
+			t->failures++;
+		t->checks++;
+		if (ofl_sim_udma_paired(t->f->model, id, id) != 1)
+			t->failures++;
+	}
+	udma_memcpy_ops.queue_close(&q);
+	return NULL;
+}
+
+START_TEST(threads_pair_channels_at_once)
+{
+	struct k3fx f;
+	enum { N = 4 };
+	pthread_t th[N];
+	struct pthread_at_once t[N];
+	pthread_barrier_t go;
+
+	K3FX_DIRECT_UDMA_OR_STOP();
+	k3fx_setup(&f, false, true);
+	ck_assert_int_eq(pthread_barrier_init(&go, NULL, N), 0);
+	for (int i = 0; i < N; i++) {
+		t[i] = (struct pthread_at_once){ .f = &f, .go = &go };
+		ck_assert_int_eq(pthread_create(&th[i], NULL, pair_worker, &t[i]), 0);
+	}
+	int checks = 0, failures = 0;
+	for (int i = 0; i < N; i++) {
+		pthread_join(th[i], NULL);
+		checks += t[i].checks;
+		failures += t[i].failures;
+	}
+	pthread_barrier_destroy(&go);
+	ck_assert_msg(failures == 0 && checks == N * (PAIR_ROUNDS + 1),
+		      "%d failures in %d checks: PSI-L pairs routed wrong when threads configure at once",
+		      failures, checks);
+	k3fx_teardown(&f);
+}
+END_TEST
+
 START_TEST(threads_with_own_queues)
 {
 	struct k3fx f;
@@ -744,6 +821,14 @@ int main(void)
 	tcase_add_test(e, regions_too_small_are_refused);
 	tcase_add_test(e, config_regions_needed_without_firmware);
 	tcase_set_timeout(q, 300);
+	/*
+	 * Each takes about a second, natively and under qemu-user. A channel
+	 * whose pair never runs makes every batch wait out the engine's stall
+	 * watchdog (10 s on the models) instead of hanging: bound the case, so
+	 * that this fails in minutes and not after the whole suite's timeout.
+	 */
+	tcase_set_timeout(q, 60);
+	tcase_add_test(q, threads_pair_channels_at_once);
 	tcase_add_test(q, threads_with_own_queues);
 	tcase_add_test(q, threads_share_sync_channels);
 	suite_add_tcase(s, p);
