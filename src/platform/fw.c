@@ -7,6 +7,7 @@
  * no uapi reaches it. With models, the world's DM firmware model answers.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,8 @@ struct ofl_fw {
 	const struct ofl_platform *p;
 	int node;      /* the system controller's node */
 	uint8_t host;  /* its ti,host-id: who we are to the firmware (0 when absent) */
-	uint8_t seq;
+	atomic_uint next_seq;          /* where the search for a free seq starts */
+	atomic_uint in_flight[256 / 32]; /* bit seq: a message with that seq awaits its response */
 	char name[OFL_DT_PATH_LEN];
 };
 
@@ -55,17 +57,45 @@ int ofl_fw_open(const struct ofl_platform *p, int sci_node, struct ofl_fw **out,
 	return 0;
 }
 
+/*
+ * A seq no other message in flight on this channel has, marked in flight, or
+ * -EBUSY. Messages are sent from several threads at once (each queue opens
+ * its own channels), and the response to a request is the one that carries
+ * its seq: Linux ti_sci takes a free bit of its xfer_alloc_table as the seq
+ * (ti_sci_get_one_xfer()) and finds the request by it (ti_sci_rx_callback()).
+ */
+static int seq_take(struct ofl_fw *fw)
+{
+	for (unsigned tries = 0; tries < 256; tries++) {
+		unsigned seq = atomic_fetch_add(&fw->next_seq, 1) & 0xFF, bit = 1u << (seq % 32);
+		if (!(atomic_fetch_or(&fw->in_flight[seq / 32], bit) & bit))
+			return (int)seq;
+	}
+	return -EBUSY;
+}
+
+static void seq_give(struct ofl_fw *fw, unsigned seq)
+{
+	atomic_fetch_and(&fw->in_flight[seq / 32], ~(1u << (seq % 32)));
+}
+
 int ofl_fw_xfer(struct ofl_fw *fw, uint8_t *msg, size_t req_len, size_t resp_cap, char *why, size_t wl)
 {
 	if (!fw || req_len < TISCI_HDR_SIZE || resp_cap < TISCI_HDR_SIZE) {
 		snprintf(why, wl, "a TI-SCI message needs its %u-byte header", TISCI_HDR_SIZE);
 		return -EINVAL;
 	}
-	tisci_put8(msg, TISCI_HDR_HOST, fw->host);
-	tisci_put8(msg, TISCI_HDR_SEQ, ++fw->seq);
 	uint16_t type = tisci_get16(msg, TISCI_HDR_TYPE);
+	int seq = seq_take(fw);
+	if (seq < 0) {
+		snprintf(why, wl, "message 0x%04x to %s: all 256 sequence numbers are in flight", type, fw->name);
+		return -EBUSY;
+	}
+	tisci_put8(msg, TISCI_HDR_HOST, fw->host);
+	tisci_put8(msg, TISCI_HDR_SEQ, (uint8_t)seq);
 	char w[OFL_REASON_LEN] = "";
 	int r = fw->p->sim->fw_xfer(fw->p->world, msg, req_len, resp_cap, w, sizeof(w));
+	seq_give(fw, (unsigned)seq);
 	if (r < 0) {
 		snprintf(why, wl, "message 0x%04x to %s: %s", type, fw->name, w);
 		return r;

@@ -344,7 +344,9 @@ int ofl_fw_open(const struct ofl_platform *p, int sci_node, struct ofl_fw **out,
  * channel fills host and sequence) and receive the response into
  * msg[0, resp_cap). 0 when the firmware acknowledged it; -ENODEV for a NACK
  * (as Linux ti_sci's callers see it), -EINVAL for a message too short for
- * its header, -ENOTSUP without firmware; `why` says what the firmware said.
+ * its header, -EBUSY when all 256 sequence numbers are in flight, -ENOTSUP
+ * without firmware; `why` says what the firmware said. Safe from several
+ * threads at once on one channel: each message in flight gets a seq of its own.
  */
 int ofl_fw_xfer(struct ofl_fw *fw, uint8_t *msg, size_t req_len, size_t resp_cap, char *why,
 		size_t why_len);

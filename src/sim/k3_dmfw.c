@@ -17,6 +17,9 @@
  *    thread configuration behind it through the NAVSS's PSI-L proxy, as TI
  *    CSL CSL_psilcfgCreateRoute() does it (hw/k3_udma.h §3.7; unpairing:
  *    Sciclient_rmPsilUnpair()).
+ * model: a message whose (host, seq) is the one of a message still in flight
+ * is NACKed, for the host could not tell their responses apart (the real
+ * firmware answers both; sim.h ofl_sim_mbox_post()).
  * model: a channel configuration register is written whole, from the
  * message's fields, with the fields whose valid bit is clear written as 0;
  * a BCDMA bchan gets CHAN_TYPE 12 (block copy) although Linux sends none
@@ -226,11 +229,18 @@ int ofl_sim_fw_xfer(struct ofl_sim *sim, uint8_t *msg, size_t req_len, size_t re
 		return -EINVAL;
 	}
 	uint16_t type = tisci_get16(msg, TISCI_HDR_TYPE);
+	uint8_t host = tisci_get8(msg, TISCI_HDR_HOST), seq = tisci_get8(msg, TISCI_HDR_SEQ);
+	bool posted = ofl_sim_mbox_post(sim, host, seq);
 	size_t need = 0;
 	for (size_t i = 0; i < OFL_ARRAY_SIZE(sizes); i++)
 		if (sizes[i].type == type)
 			need = sizes[i].len;
-	if (!need)
+	/* model: the firmware would answer both; the host could not tell which answer is whose */
+	if (!posted)
+		nack(why, wl, "message 0x%04x from host %u carries seq %u, the seq of a message still in flight: "
+		     "the host could not match the responses to their requests (Linux ti_sci_rx_callback() "
+		     "finds the request by seq)", type, host, seq);
+	else if (!need)
 		nack(why, wl, "message type 0x%04x is not one the model of the DM firmware knows", type);
 	else if (req_len < need)
 		nack(why, wl, "message 0x%04x of %zu bytes, %zu expected", type, req_len, need);
@@ -244,5 +254,7 @@ int ofl_sim_fw_xfer(struct ofl_sim *sim, uint8_t *msg, size_t req_len, size_t re
 		r = psil(sim, msg, type == TISCI_MSG_RM_PSIL_PAIR, why, wl);
 	/* the response: the request's header (type, host, seq) with ACK or NACK */
 	tisci_put32(msg, TISCI_HDR_FLAGS, r == 0 ? TISCI_FLAG_RESP_GENERIC_ACK : 0);
+	if (posted)
+		ofl_sim_mbox_answered(sim, host, seq);
 	return 0;
 }

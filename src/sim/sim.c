@@ -63,6 +63,9 @@ struct ofl_sim {
 	pthread_mutex_t models_mu;
 	struct ofl_sim_model *models;
 
+	/* the system controller's mailbox: bit host << 8 | seq set while that message is in flight */
+	atomic_uint mbox_in_flight[(256 * 256) / 32];
+
 	FILE *trace; /* OFFLOAD_SIM_TRACE: line-buffered, so that a line is one append */
 };
 
@@ -806,6 +809,22 @@ uint32_t ofl_sim_fault_fired(struct ofl_sim *sim, enum ofl_sim_fault_kind kind)
 	n = sim->faults[kind].fired;
 	pthread_mutex_unlock(&sim->fault_mu);
 	return n;
+}
+
+/* ----------------------------------------------------------------- mailbox */
+
+bool ofl_sim_mbox_post(struct ofl_sim *sim, uint8_t host, uint8_t seq)
+{
+	unsigned id = (unsigned)host << 8 | seq, bit = 1u << (id % 32);
+
+	return !(atomic_fetch_or(&sim->mbox_in_flight[id / 32], bit) & bit);
+}
+
+void ofl_sim_mbox_answered(struct ofl_sim *sim, uint8_t host, uint8_t seq)
+{
+	unsigned id = (unsigned)host << 8 | seq, bit = 1u << (id % 32);
+
+	atomic_fetch_and(&sim->mbox_in_flight[id / 32], ~bit);
 }
 
 /* ------------------------------------------------------------------ models */

@@ -227,6 +227,21 @@ uint32_t ofl_sim_fault_fired(struct ofl_sim *sim, enum ofl_sim_fault_kind kind);
 uint64_t ofl_sim_bus_errors(struct ofl_sim *sim, char *last, size_t len);
 void ofl_sim_bus_error(struct ofl_sim *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ----------------------------------------------------------------- mailbox */
+
+/*
+ * The system controller's mailbox (TI-SCI): a host's messages in flight, by
+ * their header's host and seq. Linux ti_sci gives each message in flight a
+ * seq of its own (ti_sci_get_one_xfer(): a free bit of xfer_alloc_table) and
+ * hands a response to the request whose seq it carries
+ * (ti_sci_rx_callback()), so two messages in flight with one seq cannot be
+ * told apart. ofl_sim_mbox_post() marks (host, seq) in flight: false if it
+ * already was (the caller then owns nothing and answers no
+ * ofl_sim_mbox_answered()). Safe from any thread.
+ */
+bool ofl_sim_mbox_post(struct ofl_sim *sim, uint8_t host, uint8_t seq);
+void ofl_sim_mbox_answered(struct ofl_sim *sim, uint8_t host, uint8_t seq);
+
 /* ------------------------------------------------------------------ models */
 
 /* A model instance in a world: a DT node (or a test's name) and its lifecycle. */

@@ -451,6 +451,20 @@ static int psil(struct ofl_fw *fw, uint8_t *m, uint16_t type, uint32_t src, uint
 	return ofl_fw_xfer(fw, m, TISCI_PSIL_LEN, TISCI_MSG_MAX, why, wl);
 }
 
+/* A TX_CH_CFG of UDMA tchan ch: CHAN_TYPE 12, FETCH 4 words, BURST code 3, ATYPE 1, completion queue cq. */
+static void tx_ch_cfg(uint8_t *m, uint16_t ch, uint16_t cq)
+{
+	sci_hdr(m, TISCI_MSG_RM_UDMAP_TX_CH_CFG);
+	tisci_put32(m, TISCI_TX_VALID, 0x0E1F | 0x4000);
+	tisci_put16(m, TISCI_TX_NAV_ID, K3FX_UDMA_ID);
+	tisci_put16(m, TISCI_TX_INDEX, ch);
+	tisci_put8(m, TISCI_TX_ATYPE, 1);
+	tisci_put8(m, TISCI_TX_CHAN_TYPE, 12);
+	tisci_put16(m, TISCI_TX_FETCH_SIZE, 4);
+	tisci_put16(m, TISCI_TX_CQ_QNUM, cq);
+	tisci_put8(m, TISCI_TX_BURST_SIZE, 3);
+}
+
 /*
  * The DM firmware model writes, past the firewall, what each message says it
  * programs (drivers/firmware/ti_sci.h): TX_CH_CFG -> TCHAN TCFG and TCQ,
@@ -468,16 +482,7 @@ START_TEST(dm_firmware_messages)
 
 	setup(&w, false, true);
 	ck_assert_int_eq(ofl_fw_open(&w.f.ctx->drv.plat, -1, &fw, why, sizeof(why)), 0);
-	/* tchan 5: CHAN_TYPE 12, FETCH 4 words, BURST code 3, ATYPE 1, completion queue 300 */
-	sci_hdr(m, TISCI_MSG_RM_UDMAP_TX_CH_CFG);
-	tisci_put32(m, TISCI_TX_VALID, 0x0E1F | 0x4000);
-	tisci_put16(m, TISCI_TX_NAV_ID, K3FX_UDMA_ID);
-	tisci_put16(m, TISCI_TX_INDEX, 5);
-	tisci_put8(m, TISCI_TX_ATYPE, 1);
-	tisci_put8(m, TISCI_TX_CHAN_TYPE, 12);
-	tisci_put16(m, TISCI_TX_FETCH_SIZE, 4);
-	tisci_put16(m, TISCI_TX_CQ_QNUM, 300);
-	tisci_put8(m, TISCI_TX_BURST_SIZE, 3);
+	tx_ch_cfg(m, 5, 300);
 	ck_assert_msg(ofl_fw_xfer(fw, m, TISCI_TX_LEN, sizeof(m), why, sizeof(why)) == 0, "%s", why);
 	const uint32_t tcfg = (1u << 24) | (12u << 16) | (3u << 10) | 4u;
 	ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, 5 * 0x100 + 0x00), tcfg);
@@ -548,6 +553,65 @@ START_TEST(dm_firmware_messages)
 }
 END_TEST
 
+/*
+ * Threads that configure their own transmit channels at once, through one
+ * firmware channel. Each message in flight must carry a seq no other message
+ * in flight has: Linux ti_sci hands a response to the request whose seq it
+ * carries (ti_sci_rx_callback()), and the model NACKs a seq already in
+ * flight. Every message must be ACKed, and each channel's TCQ must hold the
+ * completion queue its thread sent last.
+ */
+enum { SCI_THREADS = 4, SCI_ROUNDS = 100000 };
+
+struct sci_thread {
+	struct ofl_fw *fw;
+	pthread_barrier_t *go;
+	uint16_t ch;
+	int failures;
+	char why[256];
+};
+
+static void *sci_worker(void *arg)
+{
+	struct sci_thread *t = arg;
+	uint8_t m[TISCI_MSG_MAX];
+	char why[256];
+
+	pthread_barrier_wait(t->go);
+	for (int i = 0; i < SCI_ROUNDS; i++) {
+		tx_ch_cfg(m, t->ch, (uint16_t)(300 + i % 64));
+		if (ofl_fw_xfer(t->fw, m, TISCI_TX_LEN, sizeof(m), why, sizeof(why)) != 0 && !t->failures++)
+			memcpy(t->why, why, sizeof(why));
+	}
+	return NULL;
+}
+
+START_TEST(dm_firmware_threads_at_once)
+{
+	struct world w;
+	struct ofl_fw *fw;
+	struct sci_thread t[SCI_THREADS];
+	pthread_barrier_t go;
+	char why[256];
+
+	setup(&w, false, true);
+	ck_assert_int_eq(ofl_fw_open(&w.f.ctx->drv.plat, -1, &fw, why, sizeof(why)), 0);
+	ck_assert_int_eq(pthread_barrier_init(&go, NULL, SCI_THREADS), 0);
+	for (int i = 0; i < SCI_THREADS; i++)
+		t[i] = (struct sci_thread){ .fw = fw, .go = &go, .ch = (uint16_t)(10 + i) };
+	test_run_threads(sci_worker, t, sizeof(t[0]), SCI_THREADS);
+	pthread_barrier_destroy(&go);
+	for (int i = 0; i < SCI_THREADS; i++) {
+		ck_assert_msg(t[i].failures == 0, "%d of %d messages NACKed; the first: %s", t[i].failures,
+			      SCI_ROUNDS, t[i].why);
+		ck_assert_uint_eq(ofl_mmio_read32(&w.r.tchan, (10u + (unsigned)i) * 0x100 + 0x14),
+				  300 + (SCI_ROUNDS - 1) % 64);
+	}
+	ofl_fw_close(fw);
+	teardown(&w);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("k3-models");
@@ -567,6 +631,7 @@ int main(void)
 	tcase_add_test(t, udma_tx_ring_overflow_answers_fifo_full);
 	tcase_add_test(t, bcdma_dual_ring);
 	tcase_add_test(t, dm_firmware_messages);
+	tcase_add_test(t, dm_firmware_threads_at_once);
 	suite_add_tcase(s, t);
 	return test_run(s);
 }
