@@ -95,18 +95,17 @@ static inline void stream_line(char *d, const char *s)
 #endif
 
 /*
- * Streamed copies go OFL_POOL_NT_WAYS pages at a time, a line of each page in
- * turn, with the source read OFL_POOL_NT_AHEAD bytes ahead in each: four
- * streams instead of one keep more of memory's banks busy. On this 2-vCPU
- * guest a thread alone copied 256 MiB at 10.7 GB/s line after line and at
- * 11.7 GB/s four pages at a time, where glibc's memcpy (which streams that
- * size itself, two pages at a time) made 11.8; at 16 MiB 12.0
- * against 13.7 GB/s (issue #19, bench/README.md). A prefetch past the end of
- * the source never faults (Intel SDM vol. 2B, PREFETCHh).
+ * Streamed copies go a line at a time, each line's source prefetched
+ * OFL_POOL_NT_AHEAD bytes ahead: one stream of stores. Interleaving four
+ * pages (a line of each in turn) was 9 % faster on an Intel guest (256 MiB,
+ * one thread: 11.7 against 10.7 GB/s) but on an AMD EPYC guest it ran at
+ * 3.2 GB/s where a line at a time made 19.6 and memcpy 14.4 (16 MiB, one
+ * thread), and a split then ran at a fifth of memcpy's speed (issue #19;
+ * build/bench/bench_stream_loops, bench/README.md "The streaming loop"). A
+ * prefetch past the end of the source never faults (Intel SDM vol. 2B,
+ * PREFETCHh).
  */
-#define OFL_POOL_NT_PAGE 4096u
-#define OFL_POOL_NT_WAYS 4u
-#define OFL_POOL_NT_AHEAD 256u
+#define OFL_POOL_NT_AHEAD 512u
 
 /*
  * Copy with non-temporal stores, as glibc's memcpy does by itself for copies
@@ -116,7 +115,6 @@ static inline void stream_line(char *d, const char *s)
 static void copy_nt(char *d, const char *s, size_t n)
 {
 #ifdef OFL_POOL_NT
-	const size_t block = (size_t)OFL_POOL_NT_PAGE * OFL_POOL_NT_WAYS;
 	size_t head = (size_t)(-(uintptr_t)d) & 63u;
 
 	if (head > n)
@@ -125,15 +123,10 @@ static void copy_nt(char *d, const char *s, size_t n)
 	d += head;
 	s += head;
 	n -= head;
-	for (; n >= block; d += block, s += block, n -= block)
-		for (size_t off = 0; off < OFL_POOL_NT_PAGE; off += 64)
-			for (size_t w = 0; w < OFL_POOL_NT_WAYS; w++) {
-				size_t at = w * OFL_POOL_NT_PAGE + off;
-				_mm_prefetch(s + at + OFL_POOL_NT_AHEAD, _MM_HINT_T0);
-				stream_line(d + at, s + at);
-			}
-	for (; n >= 64; d += 64, s += 64, n -= 64)
+	for (; n >= 64; d += 64, s += 64, n -= 64) {
+		_mm_prefetch(s + OFL_POOL_NT_AHEAD, _MM_HINT_T0);
 		stream_line(d, s);
+	}
 	memcpy(d, s, n);
 	/* Streaming stores are weakly ordered: make them visible before we say done. */
 	_mm_sfence();
