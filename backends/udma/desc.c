@@ -96,13 +96,13 @@ int udma_desc_memcpy(void *d, bool bcdma, uint32_t pktid, uint16_t retq, uint64_
 	return ntr;
 }
 
-uint32_t udma_desc_status(const void *d, uint32_t ntr)
+uint32_t udma_desc_status(const struct ofl_dma *m, size_t off, uint32_t ntr)
 {
-	const volatile union cppi5_rec64 *rec = d;
-	const volatile uint32_t *hdr = rec[0].w, *resp = rec[ntr + 1].w;
+	const size_t resp = off + (ntr + 1u) * sizeof(union cppi5_rec64);
+	uint32_t hdr1 = ofl_dma_r32(m, off + 4u);
 
-	if (CPPI5_HDR1_PKT_ERR(hdr[1]))
-		return CPPI5_HDR1_PKT_ERR(hdr[1]);
+	if (CPPI5_HDR1_PKT_ERR(hdr1))
+		return CPPI5_HDR1_PKT_ERR(hdr1);
 	/*
 	 * TR0's response must be written and say complete (Linux k3-udma.c
 	 * udma_desc_pre_callback() reads TR0's only; TI's SDK prefills every
@@ -110,11 +110,11 @@ uint32_t udma_desc_status(const void *d, uint32_t ntr)
 	 * later TR's response fails the descriptor only when it was written with
 	 * an error: whether the engine writes one per TR is not in those sources.
 	 */
-	uint32_t s0 = resp[0];
+	uint32_t s0 = ofl_dma_r32(m, resp);
 	if (s0 == 0xFFFFFFFFu || (s0 & 0xFFu))
 		return s0 & 0xFFu;
 	for (uint32_t i = 1; i < ntr; i++) {
-		uint32_t s = resp[i];
+		uint32_t s = ofl_dma_r32(m, resp + 4u * i);
 		if (s != 0xFFFFFFFFu && (s & 0xFFu))
 			return s & 0xFFu;
 	}

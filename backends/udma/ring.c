@@ -32,8 +32,7 @@ void udma_ring_push(struct udma_chan *ch, uint64_t desc_bus)
 				 desc_bus);
 		return;
 	}
-	volatile uint64_t *slot = (volatile uint64_t *)ch->rings->cpu + ch->fwd_idx;
-	*slot = desc_bus | ((uint64_t)e->asel << K3_ASEL_SHIFT);
+	ofl_dma_w64(ch->rings, (size_t)ch->fwd_idx * 8u, desc_bus | ((uint64_t)e->asel << K3_ASEL_SHIFT));
 	ofl_dma_sync_for_device(ch->rings, (size_t)ch->fwd_idx * 8u, 8);
 	if (++ch->fwd_idx == ch->nslots)
 		ch->fwd_idx = 0;
@@ -89,7 +88,7 @@ int udma_ring_pop(struct udma_chan *ch, uint64_t *elem)
 	}
 	ofl_dma_rmb();
 	ofl_dma_sync_for_cpu(ch->rings, (size_t)ch->rev_idx * 8u, 8);
-	*elem = ((volatile uint64_t *)ch->rings->cpu)[ch->rev_idx] & K3_ADDR_MASK;
+	*elem = ofl_dma_r64(ch->rings, (size_t)ch->rev_idx * 8u) & K3_ADDR_MASK;
 	if (++ch->rev_idx == ch->nslots)
 		ch->rev_idx = 0;
 	ch->occ--;

@@ -232,11 +232,21 @@ bool udma_chan_teardown(struct udma_chan *ch);
 /* §4.6: split `len` for addresses src/dst into cnt0 x cnt1 + rem. Returns the TR count (1, 2) or -EINVAL. */
 int udma_split(uint64_t len, uint64_t src, uint64_t dst, uint16_t *cnt0, uint16_t *cnt1,
 	       uint16_t *rem);
-/* Fill a memcpy TR descriptor at `d` returning to `retq`. Returns the TR count or -EINVAL. */
+/*
+ * Fill a memcpy TR descriptor at `d` (CPU memory: the caller writes it to DMA
+ * memory with ofl_dma_write(), UDMA_DESC_BYTES(ntr) bytes) returning to
+ * `retq`. Returns the TR count or -EINVAL.
+ */
 int udma_desc_memcpy(void *d, bool bcdma, uint32_t pktid, uint16_t retq, uint64_t src, uint64_t dst,
 		     uint64_t len);
-/* Status (0 or the first non-zero response byte) of a finished descriptor with `ntr` TRs. */
-uint32_t udma_desc_status(const void *d, uint32_t ntr);
+/* The bytes of a descriptor with `ntr` TRs: header record, the TRs, their responses. */
+#define UDMA_DESC_BYTES(ntr) (((size_t)(ntr) + 1u) * 64u + 4u * (size_t)(ntr))
+/*
+ * Status (0 or the first non-zero response byte) of a finished descriptor
+ * with `ntr` TRs at byte `off` of m, read with aligned words (ofl_dma_r32():
+ * descriptors live in uncached memory on a non-coherent engine).
+ */
+uint32_t udma_desc_status(const struct ofl_dma *m, size_t off, uint32_t ntr);
 
 /* ---- ring.c ---- */
 /* Push one descriptor address onto the channel's TX ring. */

@@ -39,11 +39,6 @@ static inline uint32_t slot_idx(const struct udma_chan *ch, uint32_t i)
 	return i & (ch->nslots - 1);
 }
 
-static inline void *desc_cpu(const struct udma_chan *ch, uint32_t s)
-{
-	return (char *)ch->desc->cpu + (size_t)s * UDMA_SLOT_SIZE;
-}
-
 static inline uint64_t desc_bus(const struct udma_chan *ch, uint32_t s)
 {
 	return ch->desc->bus + (uint64_t)s * UDMA_SLOT_SIZE;
@@ -151,9 +146,18 @@ static void issue_seg(struct udma_q *bq, struct ofl_job *j, uint32_t js, size_t 
 	sl->job = bq->next_job;
 	sl->off = off;
 	sl->len = (uint32_t)n;
-	void *d = desc_cpu(ch, s);
+	/*
+	 * Uncached slots (perhaps Device memory) take aligned words only: the
+	 * descriptor is built in CPU memory and stored with them. Cached or
+	 * coherent slots take it in place.
+	 */
+	union cppi5_rec64 tmp[UDMA_SLOT_SIZE / sizeof(union cppi5_rec64)];
+	bool in_place = ch->desc->access == OFL_DMA_ACCESS_NORMAL;
+	void *d = in_place ? (char *)ch->desc->cpu + (size_t)s * UDMA_SLOT_SIZE : (void *)tmp;
 	sl->ntr = (uint32_t)udma_desc_memcpy(d, e->bcdma, ch->id & 0x3FFu, (uint16_t)ch->cq_ring,
 					     sbus | asel, dbus | asel, n);
+	if (!in_place)
+		ofl_dma_write(ch->desc, (size_t)s * UDMA_SLOT_SIZE, tmp, UDMA_DESC_BYTES(sl->ntr));
 	ofl_dma_sync_for_device(ch->desc, (size_t)s * UDMA_SLOT_SIZE, UDMA_SLOT_SIZE);
 	bq->remaining[js]++;
 	bq->next_off += n;
@@ -268,7 +272,7 @@ static int reap(struct offload_queue *q, char *why, size_t wl)
 			break;
 		}
 		ofl_dma_sync_for_cpu(ch->desc, (size_t)s * UDMA_SLOT_SIZE, UDMA_SLOT_SIZE);
-		uint32_t status = udma_desc_status(desc_cpu(ch, s), sl->ntr);
+		uint32_t status = udma_desc_status(ch->desc, (size_t)s * UDMA_SLOT_SIZE, sl->ntr);
 		if (status) {
 			st = -EIO;
 			ofl_err(q->ctx, -EIO, "%s %s: TR response status 0x%02x (type %u, info %u)",

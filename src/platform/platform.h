@@ -540,6 +540,25 @@ static inline uint32_t ofl_dma_r32(const struct ofl_dma *d, size_t off)
 	return *(const volatile uint32_t *)(const volatile void *)((const uint8_t *)d->cpu + off);
 }
 
+/*
+ * One aligned 64-bit store / load at byte `off` (a multiple of 8): ring
+ * elements. One access on a 64-bit host; the backends that use it refuse
+ * 32-bit hosts.
+ */
+static inline void ofl_dma_w64(struct ofl_dma *d, size_t off, uint64_t v)
+{
+	if (__builtin_expect(d->access == OFL_DMA_ACCESS_SIM, 0))
+		ofl_dma_sim_access(d, off, 8, true, v);
+	else
+		*(volatile uint64_t *)(volatile void *)((uint8_t *)d->cpu + off) = v;
+}
+static inline uint64_t ofl_dma_r64(const struct ofl_dma *d, size_t off)
+{
+	if (__builtin_expect(d->access == OFL_DMA_ACCESS_SIM, 0))
+		return ofl_dma_sim_access(d, off, 8, false, 0);
+	return *(const volatile uint64_t *)(const volatile void *)((const uint8_t *)d->cpu + off);
+}
+
 enum ofl_dma_provider ofl_dma_pool_provider(const struct ofl_dma_pool *pool);
 enum offload_cache_mode ofl_dma_pool_cache(const struct ofl_dma_pool *pool);
 /* One line: provider, where, how much is in use. */

@@ -785,6 +785,68 @@ START_TEST(threads_with_their_own_queues)
 }
 END_TEST
 
+/*
+ * On a non-coherent engine the descriptors and a BCDMA's ring live in
+ * uncached memory, which on arm64 may be Device memory (/dev/mem of a no-map
+ * region, u-dma-buf's NONCACHED mode), where DC ZVA and unaligned stores take
+ * an alignment fault (audits/eip97.md D3). With OFFLOAD_SIM_UNCACHED=device
+ * the world hands its uncached memory out as device-type: a plain CPU access
+ * faults, an unaligned one through the accessors is a bus error. Copies of
+ * one and two TRs, synchronous and queued, direct and bounced, on the BCDMA
+ * board and on the UDMA made non-coherent must all get through. Before, the
+ * first descriptor's TR field stores faulted (a new user's
+ * `OFFLOAD_SIM_UNCACHED=device offloadctl ... bench memcpy` on k3-am642-evm).
+ */
+static void device_memory_copies(const char *path, uint32_t flags, const char *compat)
+{
+	setenv("OFFLOAD_SIM_UNCACHED", "device", 1);
+	offload_ctx *ctx = k3fx_open_ctx(path ? OFFLOAD_DT_FILE : OFFLOAD_DT_BUILTIN, path, flags);
+	unsetenv("OFFLOAD_SIM_UNCACHED");
+	int d = dev_of(ctx, compat);
+	const size_t sizes[] = { 4096, 300000 }; /* one TR, two (hw/k3_udma.h §4.6) */
+	size_t n = 300000;
+	uint8_t *s = malloc(n), *x = malloc(n);
+	offload_buf *a, *b;
+	struct offload_queue_opts o;
+	struct offload_completion c;
+	offload_queue *q;
+	char last[200] = "";
+
+	ck_assert_int_eq(offload_buf_alloc(ctx, d, n, 0, &a), 0);
+	ck_assert_int_eq(offload_buf_alloc(ctx, d, n, 0, &b), 0);
+	offload_queue_opts_init(&o);
+	o.dev = d;
+	ck_assert_int_eq(offload_queue_open(ctx, &o, &q), 0);
+	for (size_t i = 0; i < OFL_ARRAY_SIZE(sizes); i++) {
+		uint8_t *bs = offload_buf_ptr(a), *bx = offload_buf_ptr(b);
+		fill(bs, sizes[i], (uint32_t)i);
+		copy_on(ctx, d, bx, bs, sizes[i], OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT);
+		fill(s, sizes[i], (uint32_t)i + 7);
+		copy_on(ctx, d, x, s, sizes[i], OFFLOAD_RES_SIM | OFFLOAD_RES_DIRECT | OFFLOAD_RES_BOUNCED);
+		memset(x, 0, sizes[i]);
+		ck_assert_int_ge(offload_queue_copy(q, x, s, sizes[i], i), 0);
+		ck_assert_int_eq(offload_queue_submit(q), 1);
+		ck_assert_int_eq(offload_queue_wait(q, &c, 1, 10000000), 1);
+		ck_assert_int_eq(c.status, 0);
+		ck_assert_int_eq(memcmp(x, s, sizes[i]), 0);
+	}
+	ck_assert_int_eq(offload_queue_close(q), 0);
+	ck_assert_msg(ofl_sim_bus_errors(ofl_sim_of(ctx), last, sizeof(last)) == 0, "bus error: %s", last);
+	offload_buf_free(a);
+	offload_buf_free(b);
+	offload_ctx_free(ctx);
+	free(s);
+	free(x);
+}
+
+START_TEST(device_memory_gets_aligned_words_only)
+{
+	device_memory_copies(BCDMA_FIXTURE_DTB, OFFLOAD_CTX_SIM, AM64_BCDMA);
+	if (!k3fx_no_proxy_here())
+		device_memory_copies(NULL, OFFLOAD_CTX_SIM_NONCOHERENT, J721E_UDMA);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("udma-api");
@@ -815,6 +877,7 @@ int main(void)
 	tcase_add_test(t, close_on_stuck_engine_is_bounded);
 	tcase_add_test(t, busy_engine_falls_back_to_cpu);
 	tcase_add_test(t, sync_for_cpu_after_copy_keeps_edges);
+	tcase_add_test(t, device_memory_gets_aligned_words_only);
 	tcase_add_test(t, many_engines_open_with_a_note);
 	suite_add_tcase(s, t);
 	return test_run(s);

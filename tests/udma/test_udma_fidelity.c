@@ -548,15 +548,16 @@ END_TEST
 START_TEST(a1_tr_responses)
 {
 	uint32_t d[UDMA_SLOT_SIZE / 4];
+	const struct ofl_dma m = { .cpu = d, .len = sizeof(d), .access = OFL_DMA_ACCESS_NORMAL };
 
 	ck_assert_int_eq(udma_desc_memcpy(d, false, 0, 440, 0x1000, 0x100000, 200000), 2);
 	d[48] = 0;           /* TR0 complete */
-	ck_assert_uint_eq(udma_desc_status(d, 2), 0); /* TR1 left unwritten */
+	ck_assert_uint_eq(udma_desc_status(&m, 0, 2), 0); /* TR1 left unwritten */
 	d[49] = 0x00000001u; /* TR1: TRANSFER_ERR */
-	ck_assert_uint_eq(udma_desc_status(d, 2), 1);
+	ck_assert_uint_eq(udma_desc_status(&m, 0, 2), 1);
 	d[49] = 0xFFFFFFFFu;
 	d[48] = 0xFFFFFFFFu; /* TR0 never answered */
-	ck_assert_uint_ne(udma_desc_status(d, 2), 0);
+	ck_assert_uint_ne(udma_desc_status(&m, 0, 2), 0);
 }
 END_TEST
 
