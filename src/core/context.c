@@ -285,9 +285,17 @@ static void add_candidates(struct ofl_device *d)
 	}
 }
 
+/* Add a backend's name to the comma-separated list of those that did not take a device. */
+static void tried_name(char *names, size_t len, const char *name)
+{
+	size_t n = strlen(names);
+
+	snprintf(names + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
 static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 {
-	char why[OFL_REASON_LEN];
+	char why[OFL_REASON_LEN], names[128] = "";
 	size_t off = 0;
 
 	if (!d->policy.enabled) {
@@ -304,6 +312,7 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 			off += (size_t)snprintf(d->usable_reason + off,
 						off < sizeof(d->usable_reason) ? sizeof(d->usable_reason) - off : 0,
 						"%s%s: %s", off ? "; " : "", s->be->name, s->why);
+			tried_name(names, sizeof(names), s->be->name);
 			continue;
 		}
 		why[0] = '\0';
@@ -315,11 +324,13 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 			ofl_strlcpy(tried, d->usable_reason, sizeof(tried));
 			if (!why[0])
 				snprintf(why, sizeof(why), "served by the %s backend", s->be->name);
-			if (off)
-				snprintf(d->usable_reason, sizeof(d->usable_reason), "%.170s (not %.130s)",
-					 why, tried);
-			else
-				ofl_strlcpy(d->usable_reason, why, sizeof(d->usable_reason));
+			/* the reason of the backend that serves it whole; the others' if they fit, else their names */
+			size_t rl = sizeof(d->usable_reason);
+			if (!off)
+				ofl_strlcpy(d->usable_reason, why, rl);
+			else if (snprintf(d->usable_reason, rl, "%s (not %s)", why, tried) >= (int)rl &&
+				 snprintf(d->usable_reason, rl, "%s (not %s)", why, names) >= (int)rl)
+				ofl_strlcpy(d->usable_reason, why, rl);
 			return;
 		}
 		d->bstate = NULL;
@@ -327,6 +338,7 @@ static void bind_device(struct offload_ctx *ctx, struct ofl_device *d)
 		off += (size_t)snprintf(d->usable_reason + off,
 					off < sizeof(d->usable_reason) ? sizeof(d->usable_reason) - off : 0,
 					"%s%s: %s", off ? "; " : "", s->be->name, why[0] ? why : "not bound");
+		tried_name(names, sizeof(names), s->be->name);
 	}
 	if (!d->usable_reason[0])
 		snprintf(d->usable_reason, sizeof(d->usable_reason),

@@ -847,6 +847,26 @@ START_TEST(device_memory_gets_aligned_words_only)
 }
 END_TEST
 
+/*
+ * A device's reason keeps the serving backend's words whole, and the others'
+ * after them as far as they fit. Before, the serving backend's was cut at
+ * 170 bytes whenever one before it had refused: "(the model has no DM
+ * firmware, as (not dmaengine: ...", in offloadctl list on the builtin tree.
+ */
+START_TEST(usable_reason_keeps_the_serving_backend_whole)
+{
+	K3FX_UDMA_OR_STOP(OFFLOAD_DT_BUILTIN, NULL, J721E_UDMA);
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_BUILTIN, NULL, OFFLOAD_CTX_SIM, NULL);
+	struct offload_dev_info info;
+
+	ck_assert_int_eq(offload_dev_get_info(ctx, dev_of(ctx, J721E_UDMA), &info, sizeof(info)), 0);
+	ck_assert_msg(strncmp(info.usable_reason, "udma: ", 6) == 0, "%s", info.usable_reason);
+	ck_assert_msg(strstr(info.usable_reason, "(the model has no DM firmware, as for U-Boot)") != NULL, "%s",
+		      info.usable_reason);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("udma-api");
@@ -878,6 +898,7 @@ int main(void)
 	tcase_add_test(t, busy_engine_falls_back_to_cpu);
 	tcase_add_test(t, sync_for_cpu_after_copy_keeps_edges);
 	tcase_add_test(t, device_memory_gets_aligned_words_only);
+	tcase_add_test(t, usable_reason_keeps_the_serving_backend_whole);
 	tcase_add_test(t, many_engines_open_with_a_note);
 	suite_add_tcase(s, t);
 	return test_run(s);
