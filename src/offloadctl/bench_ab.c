@@ -82,6 +82,14 @@ static int dev_of(offload_ctx *ctx, const char *be)
 	return -1;
 }
 
+/* Is device dev a model (its figures labelled sim)? */
+static bool dev_sim(offload_ctx *ctx, int dev)
+{
+	struct offload_dev_info d;
+
+	return offload_dev_get_info(ctx, dev, &d, sizeof(d)) == 0 && (d.flags & OFFLOAD_DEVF_SIM);
+}
+
 /* ns per copy of `len` bytes on dev, the best of 3 passes of about time_s/3; < 0 on failure. */
 static double time_dev(offload_ctx *ctx, int dev, char *dst, const char *src, size_t len,
 		       double time_s, char *driver, size_t dl, int *err)
@@ -141,10 +149,12 @@ int bench_ab(struct cli *cli, offload_ctx *ctx, const struct ab_opts *o)
 	for (size_t i = 0; i < o->max; i++)
 		src[i] = (char)(i * 131 + (i >> 11));
 	char driver[64] = "";
+	bool sa = dev_sim(ctx, da), sb = dev_sim(ctx, db);
 	if (!cli->json)
-		printf("bench memcpy --ab %s,%s: %s (device %d) against %s (device %d), best of 3 passes "
-		       "per size, every copy verified\n%10s %12s %12s\n", o->a, o->b, o->a, da, o->b, db,
-		       "bytes", o->a, o->b);
+		printf("bench memcpy --ab %s,%s: %s (device %d%s) against %s (device %d%s), best of 3 passes "
+		       "per size, every copy verified%s\n%10s %12s %12s\n", o->a, o->b, o->a, da,
+		       sa ? ", sim" : "", o->b, db, sb ? ", sim" : "",
+		       sa || sb ? " [sim: a model, not hardware]" : "", "bytes", o->a, o->b);
 	for (size_t i = 0; i < n; i++) {
 		int e;
 		a[i] = time_dev(ctx, da, dst, src, sizes[i], o->time_s, NULL, 0, &e);
@@ -163,7 +173,8 @@ int bench_ab(struct cli *cli, offload_ctx *ctx, const struct ab_opts *o)
 	free(dst);
 	size_t k = ab_crossover(a, b, n);
 	if (cli->json) {
-		printf("{\"bench\": \"memcpy-ab\", \"a\": \"%s\", \"b\": \"%s\", \"driver\": ", o->a, o->b);
+		printf("{\"bench\": \"memcpy-ab\", \"a\": \"%s\", \"b\": \"%s\", \"a_sim\": %s, \"b_sim\": %s, "
+		       "\"driver\": ", o->a, o->b, sa ? "true" : "false", sb ? "true" : "false");
 		cli_json_str(stdout, driver);
 		printf(", \"rows\": [");
 		for (size_t i = 0; i < n; i++)
@@ -183,6 +194,9 @@ int bench_ab(struct cli *cli, offload_ctx *ctx, const struct ab_opts *o)
 	}
 	if (!o->write_path)
 		return CLI_EXIT_OK;
+	if (sa || sb)
+		return cli_error(cli, "%s not written: a crossover measured on a model (sim) says nothing of "
+				 "the hardware that contexts would apply it to", o->write_path);
 	if (k == n) {
 		fprintf(stderr, "%s: no crossover measured: %s not written\n", cli->prog, o->write_path);
 		return CLI_EXIT_OK;

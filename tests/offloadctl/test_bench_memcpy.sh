@@ -151,6 +151,22 @@ expect 0 "$ctl" $dt bench memcpy --size 1K --iterations 10 --dev 0
 expect 0 "$ctl" $dt bench memcpy --size 1K --iterations 10 --backend cpu
 expect 0 "$ctl" $dt bench memcpy --sweep --size 1M --time 0.02 --async
 
+# --ab against a model says so (sim) in its header and JSON, and writes no
+# threshold from it. The builtin tree's UDMA; a 32-bit host has none to use.
+"$ctl" --sim bench memcpy --ab cpu,udma --max 256 --time 0.03 >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "no usable memcpy device of backend 'udma'" "$tmp/err"; then
+    echo "note: no direct UDMA on this host: --ab's sim label not checked"
+else
+    head -n 1 "$tmp/out" | grep -q '^bench memcpy --ab cpu,udma: cpu (device [0-9]*) against udma (device [0-9]*, sim), .*\[sim: a model, not hardware\]$' &&
+        ok || bad "--ab header without the sim label: $(head -n 1 "$tmp/out")"
+    expect 0 "$ctl" --sim bench memcpy --ab cpu,udma --max 256 --time 0.03 --json
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["a_sim"] is False and d["b_sim"] is True' "$tmp/out" &&
+        ok || bad "--ab JSON sim fields: $(head -c 200 "$tmp/out")"
+    expect 1 "$ctl" --sim bench memcpy --ab cpu,udma --max 256 --time 0.03 --write-threshold="$tmp/thr"
+    grep -q "a crossover measured on a model (sim) says nothing of the hardware" "$tmp/err" && [ ! -e "$tmp/thr" ] &&
+        ok || bad "--write-threshold from a model: $(head -c 200 "$tmp/err")"
+fi
+
 # Usage errors exit 2, failures to find a device exit 1.
 expect 2 "$ctl" $dt bench memcpy --size 0
 expect 2 "$ctl" $dt bench memcpy --size 12Q
