@@ -91,6 +91,8 @@ static int cipher_session_init(struct offload_cipher_session *s, struct offload_
 		return ofl_err(ctx, -EINVAL, "%s: key is NULL", func);
 	if (!key_len_ok(ci, key_len))
 		return key_len_err(ctx, func, ci, key_len);
+	if (ofl_range_wraps(key, key_len))
+		return ofl_err(ctx, -EINVAL, "%s: key of %zu bytes wraps the address space", func, key_len);
 	memset(s, 0, sizeof(*s));
 	int r = ofl_crypto_pick(ctx, func, dev, OFFLOAD_CAP_CIPHER, (int)alg,
 			     offload_cipher_name(alg, key_len), &s->eng, &s->cpu);

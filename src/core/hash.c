@@ -61,6 +61,9 @@ static int hash_session_init(struct offload_hash_session *s, struct offload_ctx 
 	if (ofl_hash_is_hmac(alg)) {
 		if (!key && key_len)
 			return ofl_err(ctx, -EINVAL, "%s: key is NULL with key_len %zu", func, key_len);
+		if (ofl_range_wraps(key, key_len))
+			return ofl_err(ctx, -EINVAL, "%s: key of %zu bytes wraps the address space", func,
+				       key_len);
 	} else if (key || key_len) {
 		return ofl_err(ctx, -EINVAL, "%s: %s takes no key (use OFFLOAD_HASH_HMAC_%s for HMAC)",
 			       func, name, name);

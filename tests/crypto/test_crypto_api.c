@@ -110,6 +110,8 @@ START_TEST(cipher_bad_input)
 	ck_assert_int_eq(offload_cipher(ctx, &op, sizeof(op)), 0);
 	op = cbc_op(); op.in = (void *)(uintptr_t)-16;
 	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "wraps the address space");
+	op = cbc_op(); op.key = (void *)(UINTPTR_MAX - 8);
+	EXPECT(offload_cipher(ctx, &op, sizeof(op)), -EINVAL, "key of 16 bytes wraps the address space");
 }
 END_TEST
 
@@ -282,6 +284,13 @@ START_TEST(hash_bad_input)
 	EXPECT(offload_hash(ctx, (enum offload_hash_alg)0x107, NULL, 0, buf, 1, d, 64, NULL), -EINVAL, "unknown hash algorithm");
 	EXPECT(offload_hash(ctx, OFFLOAD_HASH_SHA256, key, 16, buf, 1, d, 64, NULL), -EINVAL, "takes no key");
 	EXPECT(offload_hash(ctx, OFFLOAD_HASH_HMAC_SHA256, NULL, 16, buf, 1, d, 64, NULL), -EINVAL, "key is NULL");
+	/* keys are ranges as data is: one that wraps is refused before anything reads it */
+	EXPECT(offload_hash(ctx, OFFLOAD_HASH_HMAC_SHA256, key, SIZE_MAX, buf, 1, d, 64, NULL), -EINVAL,
+	       "bytes wraps the address space");
+	EXPECT(offload_hash(ctx, OFFLOAD_HASH_HMAC_SHA256, (void *)(UINTPTR_MAX - 8), 100, buf, 1, d, 64, NULL),
+	       -EINVAL, "key of 100 bytes wraps the address space");
+	EXPECT(offload_hash_open(ctx, OFFLOAD_HASH_HMAC_SHA1, (void *)(UINTPTR_MAX - 8), 100, &h), -EINVAL,
+	       "key of 100 bytes wraps the address space");
 	EXPECT(offload_hash(ctx, OFFLOAD_HASH_SHA256, NULL, 0, NULL, 1, d, 64, NULL), -EINVAL, "data is NULL");
 	EXPECT(offload_hash(ctx, OFFLOAD_HASH_SHA256, NULL, 0, buf, 1, NULL, 64, NULL), -EINVAL, "digest is NULL");
 	EXPECT(offload_hash(ctx, OFFLOAD_HASH_SHA512, NULL, 0, buf, 1, d, 63, NULL), -EINVAL, "too small for SHA512 (64 bytes)");
