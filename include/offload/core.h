@@ -556,9 +556,9 @@ int offload_dev_count(const offload_ctx *ctx);
  * @param ctx   An open context.
  * @param index 0 .. offload_dev_count() - 1.
  * @param info  Filled on success: at most @p size bytes are written.
- * @param size  sizeof(*info) as compiled by the caller, in bytes (> 0).
- * @return 0, or -EINVAL (info is NULL, size is 0, or ctx is NULL or not a
- *   context), -EBADF (closed, or inherited through fork()), -ENODEV (index
+ * @param size  sizeof(*info) as compiled by the caller, in bytes (1 .. 4096).
+ * @return 0, or -EINVAL (info is NULL, size is 0 or above 4096, or ctx is
+ *   NULL or not a context), -EBADF (closed, or inherited through fork()), -ENODEV (index
  *   out of range).
  *
  * Thread-safety: safe from any thread while the context is open.
@@ -676,7 +676,7 @@ struct offload_dev_stats {
  * @param size sizeof(*out) as compiled by the caller, in bytes; at most that many bytes are
  *             written, so a program built against an older, shorter struct keeps working,
  *             and a newer, longer one gets the counters this library lacks zeroed.
- * @return 0, or -EINVAL (NULL out, size 0, ctx NULL or not a context), -EBADF (closed),
+ * @return 0, or -EINVAL (NULL out, size 0 or above 4096, ctx NULL or not a context), -EBADF (closed),
  *   -ENODEV (no such device).
  *
  * Thread-safety: safe from any thread; counters of operations still running may be partial.

@@ -139,8 +139,8 @@ struct offload_cipher_op {
  * @param op      The operation; see struct offload_cipher_op.
  * @param op_size sizeof(*op) as compiled by the caller, in bytes.
  * @return 0 on success, or
- *   - -EINVAL: NULL argument, @p op_size smaller than the 0.1 layout or
- *     larger with non-zero bytes this library does not know, unknown
+ *   - -EINVAL: NULL argument, @p op_size smaller than the 0.1 layout,
+ *     above 4096, or larger with non-zero bytes this library does not know, unknown
  *     algorithm, wrong key/IV/tag length (AES-GCM: an IV of 0 bytes, or
  *     above 2^64 - 1 bits, SP 800-38D 5.2.1.1, or one whose range wraps
  *     the address space),

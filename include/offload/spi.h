@@ -384,8 +384,8 @@ int offload_spi_set_speed(offload_spi *spi, uint32_t hz);
  *
  * @param spi  The handle.
  * @param info Filled on success.
- * @param size sizeof(*info) as compiled by the caller, in bytes (> 0).
- * @return 0, or -EINVAL (spi NULL or not an open handle, info NULL, size 0),
+ * @param size sizeof(*info) as compiled by the caller, in bytes (1 .. 4096).
+ * @return 0, or -EINVAL (spi NULL or not an open handle, info NULL, size 0 or above 4096),
  *   -EBADF (the handle was inherited through fork()).
  *
  * Thread-safety: the handle's owning thread only.

@@ -384,6 +384,12 @@ static const struct offload_cipher_op *op_in(struct offload_ctx *ctx, const char
 			       func, op_size, (size_t)OFL_CIPHER_OP_SIZE_0_1);
 		return NULL;
 	}
+	if (op_size > OFL_STRUCT_SIZE_MAX) {
+		*err = ofl_err(ctx, -EINVAL, "%s: op_size %zu is more than any struct offload_cipher_op "
+					     "will have (%u bytes): pass sizeof(*op)",
+			       func, op_size, OFL_STRUCT_SIZE_MAX);
+		return NULL;
+	}
 	if (op_size < sizeof(*op)) {
 		memset(tmp, 0, sizeof(*tmp));
 		memcpy(tmp, op, op_size);

@@ -44,6 +44,15 @@
 	 _Alignof(type) * _Alignof(type))
 
 /*
+ * The largest caller struct size an extensible struct's size argument may
+ * give, in bytes: no layout will ever reach a page, and a size beyond it is
+ * a caller's mistake that would make the library read or write past its
+ * struct. Linux caps its own at a page the same way (kernel/events/core.c
+ * perf_copy_attr(), kernel/sched/syscalls.c sched_copy_attr()).
+ */
+#define OFL_STRUCT_SIZE_MAX 4096u
+
+/*
  * Copy a struct the library fills (src, src_size bytes) to a caller that
  * compiled against dst_size bytes of it: an older, shorter layout gets what
  * it has room for, a newer, longer one gets the rest zeroed (the fields this

@@ -212,6 +212,12 @@ static void dev_info(offload_ctx *ctx)
 
 	CHECK(offload_dev_get_info(ctx, cpu, &cur, 0) == -EINVAL);
 	CHECK(strstr(offload_last_error(ctx), "size is 0") != NULL);
+	/* A size no layout will reach (over a page) is refused before anything is written. */
+	memset(&n, CANARY, sizeof(n));
+	CHECK(offload_dev_get_info(ctx, cpu, &n.d, SIZE_MAX) == -EINVAL);
+	CHECK(strstr(offload_last_error(ctx), "more than any struct offload_dev_info will have (4096 bytes)") != NULL);
+	CHECK(offload_dev_get_info(ctx, cpu, &n.d, 4097) == -EINVAL);
+	CHECK(untouched(&n, 0, sizeof(n)));
 }
 
 static void dev_stats(offload_ctx *ctx)
@@ -232,6 +238,10 @@ static void dev_stats(offload_ctx *ctx)
 	memset(&o, CANARY, sizeof(o));
 	CHECK(offload_dev_get_stats(ctx, cpu, &o.s, sizeof(o)) == 0); /* newer: tail zeroed */
 	CHECK(zero(&o, sizeof(o)));
+	memset(&o, CANARY, sizeof(o));
+	CHECK(offload_dev_get_stats(ctx, cpu, &o.s, SIZE_MAX) == -EINVAL);
+	CHECK(strstr(offload_last_error(ctx), "more than any struct offload_dev_stats will have") != NULL);
+	CHECK(untouched(&o, 0, sizeof(o)));
 }
 
 /* ------------------------------------------------------- cipher op */
@@ -301,6 +311,10 @@ static void cipher(offload_ctx *ctx)
 	CHECK(strstr(offload_last_error(ctx), "oldest layout") != NULL);
 	CHECK(offload_cipher(ctx, &n.op, 0) == -EINVAL);
 	CHECK(offload_cipher_session_run(s, &ns.op, 1) == -EINVAL);
+	/* Nor is a size no layout will reach read past the caller's struct. */
+	CHECK(offload_cipher(ctx, &n.op, SIZE_MAX) == -EINVAL);
+	CHECK(strstr(offload_last_error(ctx), "more than any struct offload_cipher_op will have") != NULL);
+	CHECK(offload_cipher_session_run(s, &ns.op, 4097) == -EINVAL);
 	CHECK(offload_cipher_session_close(s) == 0);
 }
 

@@ -138,6 +138,8 @@ START_TEST(open_child_node)
 	ck_assert_int_eq(offload_spi_get_info(spi, &info, sizeof(info)), 0);
 	ck_assert_str_eq(info.backend, "spidev");
 	ck_assert_str_eq(info.path, "/soc/spi@2100000/dev@0");
+	ck_assert_int_eq(offload_spi_get_info(spi, &info, SIZE_MAX), -EINVAL); /* past any layout */
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "more than any struct offload_spi_info will have"));
 	ck_assert_int_eq(info.dev, controller_index("/soc/spi@2100000"));
 	ck_assert_int_eq(info.chip_select, 0);
 	ck_assert_uint_eq(info.mode, 0x3);
