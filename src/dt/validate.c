@@ -288,6 +288,22 @@ static int check_header(const uint8_t *b, size_t size, char *err, size_t errlen)
 		r = check_block("memory reservation map", H_OFF_RSVMAP, off_rsv, 0, hdr, total, err, errlen);
 	if (r < 0)
 		return r;
+	/*
+	 * The structure and strings blocks are sections of their own
+	 * (Devicetree Specification 5.1: header, memory reservation block,
+	 * structure block, strings block, in that order). Strings read from
+	 * inside the structure block name no property a binding knows, so such
+	 * a tree would open with none of its devices and no word why. Version
+	 * 16 has no structure size to tell where that block ends.
+	 */
+	if (version >= 17 && size_struct && size_str &&
+	    (uint64_t)off_str < (uint64_t)off_struct + size_struct &&
+	    (uint64_t)off_struct < (uint64_t)off_str + size_str) {
+		ofl_dt_seterr(err, errlen, "malformed device tree header: the strings block [0x%x, +0x%x) "
+			      "(offsets 0xc, 0x20) overlaps the structure block [0x%x, +0x%x) (offsets 0x8, "
+			      "0x24)", off_str, size_str, off_struct, size_struct);
+		return -EINVAL;
+	}
 	if (off_struct % 4 || off_rsv % 8) {
 		ofl_dt_seterr(err, errlen, "malformed device tree header: the %s offset 0x%x is not %d-byte "
 			      "aligned", off_struct % 4 ? "structure block" : "memory reservation map",

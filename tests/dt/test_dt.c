@@ -231,6 +231,31 @@ START_TEST(block_outside_blob)
 }
 END_TEST
 
+/*
+ * The strings block inside the structure block (both sizes still within the
+ * blob): refused with the header's offsets, where before the tree opened
+ * with none of its devices and no error (an adversarial tester's
+ * x_strings_in_struct.dtb and bad_overlap.dtb).
+ */
+START_TEST(strings_block_overlapping_structure_block)
+{
+	size_t len;
+	unsigned char *b = slurp(fixture_path("inherit"), &len);
+	uint32_t so = fdt_off_dt_struct(FDT(b)), ss = fdt_size_dt_struct(FDT(b));
+	uint32_t sz = fdt_size_dt_strings(FDT(b));
+
+	ck_assert_uint_ge(ss, sz + 8);
+	put_be32(b + 0x0c, so + 8); /* off_dt_strings inside the structure block */
+	char want[200];
+	snprintf(want, sizeof(want), "the strings block [0x%x, +0x%x) (offsets 0xc, 0x20) overlaps the "
+		 "structure block [0x%x, +0x%x)", so + 8, sz, so, ss);
+	assert_has(reject(b, len), want);
+	put_be32(b + 0x0c, so); /* the same offset as the structure block */
+	assert_has(reject(b, len), "overlaps the structure block");
+	free(b);
+}
+END_TEST
+
 START_TEST(reservation_map_unterminated)
 {
 	size_t len;
@@ -1216,6 +1241,7 @@ int main(void)
 	tcase_add_test(t, bad_magic_and_version);
 	tcase_add_test(t, block_outside_blob);
 	tcase_add_test(t, reservation_map_unterminated);
+	tcase_add_test(t, strings_block_overlapping_structure_block);
 	tcase_add_test(t, property_length_past_end);
 	tcase_add_test(t, property_name_outside_strings);
 	tcase_add_test(t, unknown_tag_names_node);
