@@ -85,7 +85,8 @@ static int world_new(bool noncoherent, struct ofl_sim **out, char *why, size_t w
 		return 0;
 	if (o.trace && errno && errno != ENOMEM) {
 		int e = errno;
-		snprintf(why, wl, "OFFLOAD_SIM_TRACE=%s: cannot append to it (%s)", o.trace, strerror(e));
+		snprintf(why, wl, "OFFLOAD_SIM_TRACE=%s: cannot append to it (%s)", o.trace,
+			 e == ENXIO ? "a FIFO that no process has open for reading" : strerror(e));
 		return -e;
 	}
 	snprintf(why, wl, "out of memory for the models' world");

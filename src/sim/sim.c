@@ -4,6 +4,7 @@
  * injection, model threads. See sim.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -78,6 +79,28 @@ static size_t host_cache_line(void)
 	return (l >= 16 && l <= 1024 && (l & (l - 1)) == 0) ? (size_t)l : 64;
 }
 
+/*
+ * The register trace, opened for appending. Without a wait: a FIFO nobody
+ * reads would block open() for ever, and fails with ENXIO instead
+ * (fifo(7)); once open, writes block as usual, so that a slow reader loses
+ * no line.
+ */
+static FILE *open_trace(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+
+	if (fd < 0)
+		return NULL;
+	int fl = fcntl(fd, F_GETFL);
+	FILE *f = fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0 ? fdopen(fd, "a") : NULL;
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts)
 {
 	struct ofl_sim *sim = calloc(1, sizeof(*sim));
@@ -91,7 +114,7 @@ struct ofl_sim *ofl_sim_create(const struct ofl_sim_opts *opts)
 	if (!sim->opts.dram_size)
 		sim->opts.dram_size = SIM_DEFAULT_DRAM_SIZE;
 	if (sim->opts.trace) {
-		sim->trace = fopen(sim->opts.trace, "ae");
+		sim->trace = open_trace(sim->opts.trace);
 		if (!sim->trace) {
 			int e = errno;
 			free(sim);

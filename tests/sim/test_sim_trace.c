@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <offload/offload.h>
@@ -194,6 +196,40 @@ START_TEST(unwritable_trace_refused)
 	ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
 	offload_ctx_free(ctx);
 	unsetenv("OFFLOAD_SIM_TRACE");
+}
+END_TEST
+
+/*
+ * A FIFO that no process reads: the open fails at once, saying so, where
+ * before it blocked for ever in fopen() (an adversarial tester's mkfifo;
+ * the tcase's timeout would catch that). Then, with a reader holding the
+ * FIFO open, the context opens and traces into it.
+ */
+START_TEST(trace_fifo_without_reader_refused)
+{
+	char dir[] = "/tmp/offload-fifo-XXXXXX", path[64];
+	struct offload_ctx_opts o;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(setenv("OFFLOAD_SIM_TRACE", path, 1), 0);
+	offload_ctx_opts_init(&o);
+	o.dt_source = OFFLOAD_DT_BUILTIN;
+	o.flags = OFFLOAD_CTX_NO_ENV;
+	o.sim_provider = offload_sim_provider();
+	offload_ctx *ctx = offload_ctx_new();
+	ck_assert_err(ctx, offload_ctx_open(ctx, &o), -ENXIO, "a FIFO that no process has open for reading");
+	offload_ctx_free(ctx);
+	int rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader: now the open may proceed */
+	ck_assert_int_ge(rd, 0);
+	ctx = offload_ctx_new();
+	ck_assert_msg(offload_ctx_open(ctx, &o) == 0, "%s", offload_last_error(ctx));
+	offload_ctx_free(ctx);
+	close(rd);
+	unsetenv("OFFLOAD_SIM_TRACE");
+	unlink(path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -528,6 +564,7 @@ int main(void)
 	tcase_add_test(f, format_and_names);
 	tcase_add_test(f, line_text);
 	tcase_add_test(f, unwritable_trace_refused);
+	tcase_add_test(f, trace_fifo_without_reader_refused);
 	tcase_add_test(e, udma_memcpy_tcfg);
 	tcase_add_test(e, udma_tisci_writes_are_fw);
 #ifdef OFFLOAD_HAVE_EIP97_MODEL
