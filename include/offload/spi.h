@@ -275,7 +275,8 @@ int offload_spi_open(offload_ctx *ctx, const char *path, const struct offload_sp
  * @param n     Number of transfers, 1 .. ::OFFLOAD_SPI_MAX_XFERS.
  * @return The total number of bytes transferred (sum of len), or
  *   - -EINVAL: NULL argument, n = 0 or too large, a transfer with len 0,
- *     no buffer, overlapping tx/rx, a length that is not a multiple of the
+ *     no buffer, overlapping tx/rx, an rx overlapping the tx of a later
+ *     transfer of the message, a length that is not a multiple of the
  *     word size (2 bytes for 9..16-bit words, 4 for 17..32), bits_per_word
  *     above 32 or refused by the backend, nbits other than 0/1/2/4 or not
  *     allowed by the mode's TX/RX_DUAL/QUAD bits, a per-transfer speed_hz

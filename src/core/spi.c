@@ -576,6 +576,20 @@ static int validate(const struct offload_spi *spi, const struct offload_spi_xfer
 		if (t->rx)
 			rxb += align_up(t->len, l->align);
 	}
+	/*
+	 * A received buffer that a later transfer sends: spidev copies every tx
+	 * buffer before the message runs (spidev.c spidev_message()), a direct
+	 * backend reads it when its transfer comes, so the bytes sent would
+	 * depend on the backend.
+	 */
+	for (unsigned i = 0; i + 1 < n; i++)
+		for (unsigned j = i + 1; x[i].rx && j < n; j++)
+			if (x[j].tx && ofl_ranges_overlap(x[i].rx, x[i].len, x[j].tx, x[j].len))
+				return ofl_err(ctx, -EINVAL,
+					       "%s: transfer %u's rx [%p,+%u) overlaps the tx [%p,+%u) of "
+					       "transfer %u, which comes after it: whether the received or "
+					       "the earlier bytes would be sent depends on the backend",
+					       fn, i, x[i].rx, x[i].len, x[j].tx, x[j].len, j);
 	if (sum > INT_MAX)
 		return ofl_err(ctx, -EMSGSIZE,
 			       "%s: the message carries %llu bytes; the byte count returned must fit "

@@ -395,6 +395,13 @@ START_TEST(xfer_bad_input)
 	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "transfer 1 has neither tx nor rx");
 	x[1] = (struct offload_spi_xfer){ .tx = b, .rx = b + 2, .len = 4 };
 	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "partly overlaps");
+	/* an rx that a later transfer sends (spi.h); an earlier transfer's tx may be received into */
+	x[1] = (struct offload_spi_xfer){ .tx = b + 2, .len = 4 };
+	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL,
+		      "transfer 0's rx [");
+	ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), "of transfer 1, which comes after it"));
+	x[1] = (struct offload_spi_xfer){ .tx = b + 4, .rx = b, .len = 4 };
+	ck_assert_int_eq(offload_spi_transfer(spi, x, 2), 8);
 	x[1] = (struct offload_spi_xfer){ .tx = (void *)(UINTPTR_MAX - 2), .len = 4 };
 	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "wraps the address space");
 
@@ -405,7 +412,7 @@ START_TEST(xfer_bad_input)
 		      "len 3 is not a multiple of 2 bytes, the memory size of a 9-bit word");
 	x[1] = (struct offload_spi_xfer){ .tx = b, .len = 6, .bits_per_word = 17 };
 	ck_assert_err(ctx, offload_spi_transfer(spi, x, 2), -EINVAL, "not a multiple of 4 bytes");
-	x[1] = (struct offload_spi_xfer){ .tx = b, .len = 6, .bits_per_word = 16 };
+	x[1] = (struct offload_spi_xfer){ .tx = b + 8, .len = 6, .bits_per_word = 16 };
 	ck_assert_int_eq(offload_spi_transfer(spi, x, 2), 10);
 
 	/* The returned byte count is an int: more than INT_MAX bytes is refused up front. */
