@@ -664,18 +664,23 @@ static PyObject *mod_backend_caps(PyObject *self, PyObject *arg)
 
 static PyObject *mod_check_version(PyObject *self, PyObject *args)
 {
-	unsigned int major, minor, patch = 0;
+	PyObject *majoro, *minoro, *patcho = NULL;
+	unsigned long long major, minor, patch = 0;
 
-	if (!PyArg_ParseTuple(args, "II|I:check_version", &major, &minor, &patch))
+	if (!PyArg_ParseTuple(args, "OO|O:check_version", &majoro, &minoro, &patcho) ||
+	    pyo_uint_arg(majoro, UINT_MAX, "major", &major) < 0 ||
+	    pyo_uint_arg(minoro, UINT_MAX, "minor", &minor) < 0 ||
+	    (patcho && pyo_uint_arg(patcho, UINT_MAX, "patch", &patch) < 0))
 		return NULL;
-	return PyBool_FromLong(offload_check_version(major, minor, patch));
+	return PyBool_FromLong(offload_check_version((unsigned)major, (unsigned)minor, (unsigned)patch));
 }
 
 static PyMethodDef mod_methods[] = {
 	{ "check_version", mod_check_version, METH_VARARGS,
 	  "check_version($module, major, minor, patch=0, /)\n--\n\n"
 	  "True if the running liboffload is at least major.minor.patch\n"
-	  "(offload_check_version())." },
+	  "(offload_check_version()). Raises InvalidArgument for a component that is\n"
+	  "negative or does not fit in a C unsigned int." },
 	{ "backend_caps", mod_backend_caps, METH_O,
 	  "backend_caps($module, name, /)\n--\n\n"
 	  "The Cap classes backend `name` implements at all (offload_backend_caps()), e.g.\n"
