@@ -25,8 +25,11 @@ static int alg_value(PyObject *o, const char *what, int *alg)
 	long v = PyLong_AsLongAndOverflow(o, &overflow);
 	if (v == -1 && PyErr_Occurred())
 		return -1;
-	/* Out-of-range values become 0, which the library rejects with its own message. */
-	*alg = (overflow || v < INT_MIN || v > INT_MAX) ? 0 : (int)v;
+	if (overflow || v < INT_MIN || v > INT_MAX) {
+		pyo_raise(EINVAL, "%s: %R is not an algorithm", what, o);
+		return -1;
+	}
+	*alg = (int)v;
 	return 0;
 }
 

@@ -145,6 +145,21 @@ class TestCipher(CryptoCase):
                     self.assertEqual(r.tag, tag[:n])
                     self.assertEqual(self.ctx.cipher(A.AES_GCM, key, iv, ct, False, aad, tag[:n]).data, pt)
 
+    def test_out_of_range_algorithm_is_named(self):
+        # A value that does not fit in the C enum must not reach the library as another one.
+        for v in ((1 << 32) + 4, (1 << 64) + 4, 1 << 70, -(1 << 40)):
+            calls = {
+                "cipher": lambda: self.ctx.cipher(v, bytes(16), bytes(12), b"x"),
+                "hash": lambda: self.ctx.hash(v, b"x"),
+                "CipherSession": lambda: offload.CipherSession(self.ctx, v, bytes(16)),
+                "HashSession": lambda: offload.HashSession(self.ctx, v),
+            }
+            for what, call in calls.items():
+                with self.subTest(what, v=v):
+                    with self.assertRaises((OverflowError, ValueError)) as cm:
+                        call()
+                    self.assertIn(str(v), str(cm.exception))
+
     def test_gcm_any_iv_length(self):
         # NIST CAVP gcmEncryptExtIV128.rsp, [Keylen = 128] [PTlen = 128] [AADlen = 0]
         # [Taglen = 128] Count = 0 of [IVlen = 8] and of [IVlen = 1024] (SP 800-38D 7.1:
