@@ -100,6 +100,12 @@ static PyObject *run_cipher(PyoCtx *c, offload_cipher_session *sess, int alg, co
 			pyo_raise(EINVAL, "tag is %zd bytes but tag_len is %zd", tagin.len, tag_len);
 			goto out;
 		}
+		/* The tag's supplier must not choose its length (a 4-byte tag is a 2^-32 forgery). */
+		if (tag_len < 0 && alg == OFFLOAD_CIPHER_AES_GCM && tagin.len != OFFLOAD_GCM_TAG_MAX) {
+			pyo_raise(EINVAL, "tag is %zd bytes, not %d: pass tag_len=%zd explicitly to "
+				  "accept a truncated tag", tagin.len, OFFLOAD_GCM_TAG_MAX, tagin.len);
+			goto out;
+		}
 		op.tag = mem(&tagin);
 		op.tag_len = (size_t)tagin.len;
 	} else if (tag_len > 0) {
@@ -167,10 +173,13 @@ const char pyo_ctx_cipher_doc[] =
 	"other length from 1 byte, which only the CPU takes, at most 128 bytes, so the\n"
 	"operation runs there). aad: GCM additional\n"
 	"authenticated data. GCM encrypt returns the tag, tag_len bytes long (default 16;\n"
-	"4, 8 or 12..16); GCM decrypt needs `tag` and verifies it. out: a writable\n"
+	"4, 8 or 12..16); GCM decrypt needs `tag` and verifies it: 16 bytes, or\n"
+	"tag_len bytes when tag_len is given (to accept a truncated tag, which the\n"
+	"receiver, not the tag's sender, must choose). out: a writable\n"
 	"buffer of len(data) bytes to write into instead of returning new bytes; it may\n"
 	"be `data` itself (in place). The GIL is released during the operation.\n\n"
-	"Raises InvalidArgument (wrong key, IV or tag length, length not a multiple of\n"
+	"Raises InvalidArgument (wrong key, IV or tag length, a decrypt tag other than\n"
+	"16 bytes without tag_len, length not a multiple of\n"
 	"the block size for ECB/CBC/DES/3DES, AAD or tag for a non-AEAD mode, partial\n"
 	"overlap; a GCM IV of 0 bytes), TagMismatch (GCM decrypt: no plaintext is released;\n"
 	"`out` is zeroed), NotSupported (also a GCM IV other than 12 bytes that no allowed\n"
