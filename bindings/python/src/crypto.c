@@ -37,7 +37,7 @@ static int alg_value(PyObject *o, const char *what, int *alg)
 
 /* Arguments of a cipher operation, as Python objects (borrowed). */
 struct cipher_args {
-	PyObject *iv, *data, *aad, *tag, *tag_len, *out;
+	PyObject *iv, *data, *aad, *tag, *tag_len, *out, *encrypt_arg;
 	int encrypt;
 };
 
@@ -190,14 +190,15 @@ PyObject *pyo_ctx_cipher(PyoCtx *c, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "alg", "key", "iv", "data", "encrypt", "aad", "tag", "tag_len",
 				  "out", NULL };
-	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, 1 };
+	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 };
 	PyObject *algo, *keyo;
 	Py_buffer key = { 0 };
 	int alg;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|pOOO$O:cipher", kwlist, &algo, &keyo,
-					 &a.iv, &a.data, &a.encrypt, &a.aad, &a.tag, &a.tag_len,
-					 &a.out))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|OOOO$O:cipher", kwlist, &algo, &keyo,
+					 &a.iv, &a.data, &a.encrypt_arg, &a.aad, &a.tag, &a.tag_len,
+					 &a.out) ||
+	    pyo_bool_arg(a.encrypt_arg, "encrypt", &a.encrypt) < 0)
 		return NULL;
 	if (pyo_ctx_check(c) < 0 || alg_value(algo, "cipher alg", &alg) < 0 ||
 	    pyo_get_buffer(keyo, &key, 0, "key") < 0)
@@ -258,10 +259,11 @@ static int csess_init(PyoCipherSession *o, PyObject *args, PyObject *kwds)
 static PyObject *csess_run(PyoCipherSession *o, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "iv", "data", "encrypt", "aad", "tag", "tag_len", "out", NULL };
-	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, 1 };
+	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 };
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|pOOO$O:run", kwlist, &a.iv, &a.data,
-					 &a.encrypt, &a.aad, &a.tag, &a.tag_len, &a.out))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|OOOO$O:run", kwlist, &a.iv, &a.data,
+					 &a.encrypt_arg, &a.aad, &a.tag, &a.tag_len, &a.out) ||
+	    pyo_bool_arg(a.encrypt_arg, "encrypt", &a.encrypt) < 0)
 		return NULL;
 	if (pyo_child_enter(&o->link, CSESS(o), "CipherSession") < 0)
 		return NULL;

@@ -252,6 +252,18 @@ int pyo_uint_arg(PyObject *o, unsigned long long max, const char *what, unsigned
 	return 0;
 }
 
+int pyo_bool_arg(PyObject *o, const char *what, int *out)
+{
+	if (!o)
+		return 0;
+	if (!PyBool_Check(o)) {
+		PyErr_Format(PyExc_TypeError, "%s must be True or False, not %.80s", what, Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	*out = o == Py_True;
+	return 0;
+}
+
 struct pyo_const {
 	const char *name;
 	long long value;

@@ -284,6 +284,15 @@ class TestContext(unittest.TestCase):
                 os.close(writer)
             self.assertIn("is a FIFO", str(cm.exception))
 
+    def test_bool_options_take_only_bool(self):
+        # sim='yes' or no_env='no' must not pass as a truth value.
+        for kw in ("sim", "no_env", "sim_noncoherent"):
+            for v in ("yes", "", 1, 0, None, 1.0):
+                with self.subTest(kw=kw, v=v):
+                    with self.assertRaises(TypeError) as cm:
+                        offload.Context(**{kw: v})
+                    self.assertIn(kw, str(cm.exception))
+
     def test_init_twice(self):
         with open_ctx() as ctx:
             with self.assertRaises(offload.Busy):
