@@ -89,14 +89,15 @@ static int buffer_init(PyoBuffer *o, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "ctx", "size", "dev", "uncached", "dmabuf", NULL };
 	PyoCtx *c;
-	PyObject *devo = Py_None, *dmabufo = Py_False;
+	PyObject *devo = Py_None, *dmabufo = Py_False, *uncachedo = NULL;
 	Py_ssize_t size;
 	int uncached = 0, dev, r;
 	uint32_t flags;
 	offload_buf *b = NULL;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!n|O$pO:Buffer", kwlist, &PyoCtx_Type, &c,
-					 &size, &devo, &uncached, &dmabufo))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!n|O$OO:Buffer", kwlist, &PyoCtx_Type, &c,
+					 &size, &devo, &uncachedo, &dmabufo) ||
+	    pyo_bool_arg(uncachedo, "uncached", &uncached) < 0)
 		return -1;
 	if (pyo_child_init_begin(&o->link, c, "Buffer") < 0 || pyo_dev_arg(c, devo, &dev) < 0 ||
 	    dmabuf_flags(dmabufo, &flags) < 0)

@@ -434,12 +434,15 @@ static int ctx_init(PyoCtx *c, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "dtb", "backends", "sim", "source", "no_env", "sim_noncoherent", NULL };
 	PyObject *dtb = Py_None, *backends = Py_None, *source = Py_None, *be = NULL, *path = NULL;
+	PyObject *simo = NULL, *no_envo = NULL, *sim_nco = NULL;
 	int sim = 0, no_env = 0, sim_nc = 0, rc = -1;
 	struct offload_ctx_opts o;
 	Py_buffer blob = { 0 };
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOp$Opp:Context", kwlist, &dtb, &backends,
-					 &sim, &source, &no_env, &sim_nc))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOO$OOO:Context", kwlist, &dtb, &backends,
+					 &simo, &source, &no_envo, &sim_nco) ||
+	    pyo_bool_arg(simo, "sim", &sim) < 0 || pyo_bool_arg(no_envo, "no_env", &no_env) < 0 ||
+	    pyo_bool_arg(sim_nco, "sim_noncoherent", &sim_nc) < 0)
 		return -1;
 	if (c->ctx || c->active) {
 		pyo_raise(EBUSY, "Context.__init__: the context is already open");

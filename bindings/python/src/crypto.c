@@ -25,8 +25,11 @@ static int alg_value(PyObject *o, const char *what, int *alg)
 	long v = PyLong_AsLongAndOverflow(o, &overflow);
 	if (v == -1 && PyErr_Occurred())
 		return -1;
-	/* Out-of-range values become 0, which the library rejects with its own message. */
-	*alg = (overflow || v < INT_MIN || v > INT_MAX) ? 0 : (int)v;
+	if (overflow || v < INT_MIN || v > INT_MAX) {
+		pyo_raise(EINVAL, "%s: %R is not an algorithm", what, o);
+		return -1;
+	}
+	*alg = (int)v;
 	return 0;
 }
 
@@ -34,7 +37,7 @@ static int alg_value(PyObject *o, const char *what, int *alg)
 
 /* Arguments of a cipher operation, as Python objects (borrowed). */
 struct cipher_args {
-	PyObject *iv, *data, *aad, *tag, *tag_len, *out;
+	PyObject *iv, *data, *aad, *tag, *tag_len, *out, *encrypt_arg;
 	int encrypt;
 };
 
@@ -95,6 +98,12 @@ static PyObject *run_cipher(PyoCtx *c, offload_cipher_session *sess, int alg, co
 			goto out;
 		if (tag_len >= 0 && tag_len != tagin.len) {
 			pyo_raise(EINVAL, "tag is %zd bytes but tag_len is %zd", tagin.len, tag_len);
+			goto out;
+		}
+		/* The tag's supplier must not choose its length (a 4-byte tag is a 2^-32 forgery). */
+		if (tag_len < 0 && alg == OFFLOAD_CIPHER_AES_GCM && tagin.len != OFFLOAD_GCM_TAG_MAX) {
+			pyo_raise(EINVAL, "tag is %zd bytes, not %d: pass tag_len=%zd explicitly to "
+				  "accept a truncated tag", tagin.len, OFFLOAD_GCM_TAG_MAX, tagin.len);
 			goto out;
 		}
 		op.tag = mem(&tagin);
@@ -164,10 +173,13 @@ const char pyo_ctx_cipher_doc[] =
 	"other length from 1 byte, which only the CPU takes, at most 128 bytes, so the\n"
 	"operation runs there). aad: GCM additional\n"
 	"authenticated data. GCM encrypt returns the tag, tag_len bytes long (default 16;\n"
-	"4, 8 or 12..16); GCM decrypt needs `tag` and verifies it. out: a writable\n"
+	"4, 8 or 12..16); GCM decrypt needs `tag` and verifies it: 16 bytes, or\n"
+	"tag_len bytes when tag_len is given (to accept a truncated tag, which the\n"
+	"receiver, not the tag's sender, must choose). out: a writable\n"
 	"buffer of len(data) bytes to write into instead of returning new bytes; it may\n"
 	"be `data` itself (in place). The GIL is released during the operation.\n\n"
-	"Raises InvalidArgument (wrong key, IV or tag length, length not a multiple of\n"
+	"Raises InvalidArgument (wrong key, IV or tag length, a decrypt tag other than\n"
+	"16 bytes without tag_len, length not a multiple of\n"
 	"the block size for ECB/CBC/DES/3DES, AAD or tag for a non-AEAD mode, partial\n"
 	"overlap; a GCM IV of 0 bytes), TagMismatch (GCM decrypt: no plaintext is released;\n"
 	"`out` is zeroed), NotSupported (also a GCM IV other than 12 bytes that no allowed\n"
@@ -178,14 +190,15 @@ PyObject *pyo_ctx_cipher(PyoCtx *c, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "alg", "key", "iv", "data", "encrypt", "aad", "tag", "tag_len",
 				  "out", NULL };
-	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, 1 };
+	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 };
 	PyObject *algo, *keyo;
 	Py_buffer key = { 0 };
 	int alg;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|pOOO$O:cipher", kwlist, &algo, &keyo,
-					 &a.iv, &a.data, &a.encrypt, &a.aad, &a.tag, &a.tag_len,
-					 &a.out))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|OOOO$O:cipher", kwlist, &algo, &keyo,
+					 &a.iv, &a.data, &a.encrypt_arg, &a.aad, &a.tag, &a.tag_len,
+					 &a.out) ||
+	    pyo_bool_arg(a.encrypt_arg, "encrypt", &a.encrypt) < 0)
 		return NULL;
 	if (pyo_ctx_check(c) < 0 || alg_value(algo, "cipher alg", &alg) < 0 ||
 	    pyo_get_buffer(keyo, &key, 0, "key") < 0)
@@ -246,10 +259,11 @@ static int csess_init(PyoCipherSession *o, PyObject *args, PyObject *kwds)
 static PyObject *csess_run(PyoCipherSession *o, PyObject *args, PyObject *kwds)
 {
 	static char *kwlist[] = { "iv", "data", "encrypt", "aad", "tag", "tag_len", "out", NULL };
-	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, 1 };
+	struct cipher_args a = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 };
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|pOOO$O:run", kwlist, &a.iv, &a.data,
-					 &a.encrypt, &a.aad, &a.tag, &a.tag_len, &a.out))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|OOOO$O:run", kwlist, &a.iv, &a.data,
+					 &a.encrypt_arg, &a.aad, &a.tag, &a.tag_len, &a.out) ||
+	    pyo_bool_arg(a.encrypt_arg, "encrypt", &a.encrypt) < 0)
 		return NULL;
 	if (pyo_child_enter(&o->link, CSESS(o), "CipherSession") < 0)
 		return NULL;

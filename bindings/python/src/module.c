@@ -252,6 +252,18 @@ int pyo_uint_arg(PyObject *o, unsigned long long max, const char *what, unsigned
 	return 0;
 }
 
+int pyo_bool_arg(PyObject *o, const char *what, int *out)
+{
+	if (!o)
+		return 0;
+	if (!PyBool_Check(o)) {
+		PyErr_Format(PyExc_TypeError, "%s must be True or False, not %.80s", what, Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	*out = o == Py_True;
+	return 0;
+}
+
 struct pyo_const {
 	const char *name;
 	long long value;
@@ -664,18 +676,23 @@ static PyObject *mod_backend_caps(PyObject *self, PyObject *arg)
 
 static PyObject *mod_check_version(PyObject *self, PyObject *args)
 {
-	unsigned int major, minor, patch = 0;
+	PyObject *majoro, *minoro, *patcho = NULL;
+	unsigned long long major, minor, patch = 0;
 
-	if (!PyArg_ParseTuple(args, "II|I:check_version", &major, &minor, &patch))
+	if (!PyArg_ParseTuple(args, "OO|O:check_version", &majoro, &minoro, &patcho) ||
+	    pyo_uint_arg(majoro, UINT_MAX, "major", &major) < 0 ||
+	    pyo_uint_arg(minoro, UINT_MAX, "minor", &minor) < 0 ||
+	    (patcho && pyo_uint_arg(patcho, UINT_MAX, "patch", &patch) < 0))
 		return NULL;
-	return PyBool_FromLong(offload_check_version(major, minor, patch));
+	return PyBool_FromLong(offload_check_version((unsigned)major, (unsigned)minor, (unsigned)patch));
 }
 
 static PyMethodDef mod_methods[] = {
 	{ "check_version", mod_check_version, METH_VARARGS,
 	  "check_version($module, major, minor, patch=0, /)\n--\n\n"
 	  "True if the running liboffload is at least major.minor.patch\n"
-	  "(offload_check_version())." },
+	  "(offload_check_version()). Raises InvalidArgument for a component that is\n"
+	  "negative or does not fit in a C unsigned int." },
 	{ "backend_caps", mod_backend_caps, METH_O,
 	  "backend_caps($module, name, /)\n--\n\n"
 	  "The Cap classes backend `name` implements at all (offload_backend_caps()), e.g.\n"

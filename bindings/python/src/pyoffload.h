@@ -194,6 +194,8 @@ PyObject *pyo_str(const char *s);
 PyObject *pyo_result(const struct offload_result *r);
 /* A positive int argument that fits in `max`; -1 with ValueError/TypeError. */
 int pyo_uint_arg(PyObject *o, unsigned long long max, const char *what, unsigned long long *out);
+/* A boolean argument: True or False only (TypeError otherwise); NULL (not given) keeps *out. */
+int pyo_bool_arg(PyObject *o, const char *what, int *out);
 
 extern PyTypeObject *Pyo_ResultType, *Pyo_CompletionType, *Pyo_BackendStatusType,
 	*Pyo_CipherResultType, *Pyo_HashResultType, *Pyo_SpiInfoType, *Pyo_DevStatsType;

@@ -295,10 +295,12 @@ static int max_arg(PyoQueue *o, PyObject *mo, unsigned *max)
 	*max = o->depth;
 	if (!mo || mo == Py_None)
 		return 0;
-	if (pyo_uint_arg(mo, o->depth, "max", &v) < 0)
-		return -1;
-	if (v == 0) {
-		pyo_raise(EINVAL, "max must be in 1..%u", o->depth);
+	if (pyo_uint_arg(mo, o->depth, "max", &v) < 0 || v == 0) {
+		/* pyo_uint_arg()'s range starts at 0: name the one max has. */
+		if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_ValueError))
+			return -1;
+		PyErr_Clear();
+		pyo_raise(EINVAL, "max must be in 1..%u, not %R", o->depth, mo);
 		return -1;
 	}
 	*max = (unsigned)v;

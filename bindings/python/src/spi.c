@@ -39,11 +39,13 @@ static int xfer_init(PyoTransfer *t, PyObject *args, PyObject *kwds)
 				  "cs_change", "tx_nbits", "rx_nbits", "word_delay_usecs", NULL };
 	PyObject *tx = Py_None, *rx_len = Py_None, *rx = Py_None;
 	PyObject *speed = NULL, *delay = NULL, *bpw = NULL, *txn = NULL, *rxn = NULL, *wd = NULL;
+	PyObject *cs_changeo = NULL;
 	int cs_change = 0;
 	unsigned long long n;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO$OOOOpOOO:Transfer", kwlist, &tx, &rx_len,
-					 &rx, &speed, &delay, &bpw, &cs_change, &txn, &rxn, &wd))
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO$OOOOOOOO:Transfer", kwlist, &tx, &rx_len,
+					 &rx, &speed, &delay, &bpw, &cs_changeo, &txn, &rxn, &wd) ||
+	    pyo_bool_arg(cs_changeo, "cs_change", &cs_change) < 0)
 		return -1;
 	if (field(speed, UINT32_MAX, "speed_hz", &t->speed_hz) < 0 ||
 	    field(delay, UINT16_MAX, "delay_usecs", &t->delay_usecs) < 0 ||
@@ -192,16 +194,18 @@ static int spi_init(PyoSpi *o, PyObject *args, PyObject *kwds)
 				  "bits_per_word", "no_cs_hold", NULL };
 	PyoCtx *c;
 	PyObject *path = NULL, *cso = Py_None, *modeo = Py_None, *speedo = Py_None, *bpwo = Py_None;
+	PyObject *no_cs_holdo = NULL;
 	int no_cs_hold = 0, r;
 	struct offload_spi_opts opts;
 	unsigned long long v;
 	offload_spi *spi = NULL;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O&|OOOO$p:Spi", kwlist, &PyoCtx_Type, &c,
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O&|OOOO$O:Spi", kwlist, &PyoCtx_Type, &c,
 					 PyUnicode_FSConverter, &path, &cso, &modeo, &speedo, &bpwo,
-					 &no_cs_hold))
+					 &no_cs_holdo))
 		return -1;
-	if (pyo_child_init_begin(&o->link, c, "Spi") < 0)
+	if (pyo_child_init_begin(&o->link, c, "Spi") < 0 ||
+	    pyo_bool_arg(no_cs_holdo, "no_cs_hold", &no_cs_hold) < 0)
 		goto fail;
 	offload_spi_opts_init(&opts);
 	if (cso != Py_None) {

@@ -86,6 +86,13 @@ class TestBuffer(unittest.TestCase):
             b.__init__(self.ctx, 64)
         b.close()
 
+    def test_uncached_takes_only_bool(self):
+        for v in ("yes", "", 1, None):
+            with self.subTest(v=v):
+                with self.assertRaises(TypeError) as cm:
+                    offload.Buffer(self.ctx, 64, uncached=v)
+                self.assertIn("uncached", str(cm.exception))
+
     def test_sync(self):
         with offload.Buffer(self.ctx, 256) as b:
             D = offload.DmaDir

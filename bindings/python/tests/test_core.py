@@ -28,6 +28,18 @@ class TestModule(unittest.TestCase):
         self.assertFalse(offload.check_version(major, minor, patch + 1))
         self.assertFalse(offload.check_version(major + 1, 0))
 
+    def test_check_version_refuses_out_of_range_components(self):
+        # Each component is a C unsigned int: a value that does not fit must not wrap.
+        for v in (1 << 32, 1 << 64, -1):
+            for args in ((v, 0, 0), (0, v, 0), (0, 0, v)):
+                with self.subTest(args=args):
+                    with self.assertRaises((OverflowError, ValueError)):
+                        offload.check_version(*args)
+        self.assertTrue(offload.check_version(0, 0, 0))
+        self.assertFalse(offload.check_version((1 << 32) - 1, 0, 0))
+        with self.assertRaises(TypeError):
+            offload.check_version("0", 0)
+
     def test_backend_names(self):
         # The registry in probe order (offload/core.h: cpu first, dmaengine, the
         # direct drivers, then the other kernel interfaces), each known to
@@ -271,6 +283,15 @@ class TestContext(unittest.TestCase):
                 signal.signal(signal.SIGALRM, old)
                 os.close(writer)
             self.assertIn("is a FIFO", str(cm.exception))
+
+    def test_bool_options_take_only_bool(self):
+        # sim='yes' or no_env='no' must not pass as a truth value.
+        for kw in ("sim", "no_env", "sim_noncoherent"):
+            for v in ("yes", "", 1, 0, None, 1.0):
+                with self.subTest(kw=kw, v=v):
+                    with self.assertRaises(TypeError) as cm:
+                        offload.Context(**{kw: v})
+                    self.assertIn(kw, str(cm.exception))
 
     def test_init_twice(self):
         with open_ctx() as ctx:

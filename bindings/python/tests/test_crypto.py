@@ -143,7 +143,58 @@ class TestCipher(CryptoCase):
                 for n in (4, 8, 12, 13, 14, 15):
                     r = self.ctx.cipher(A.AES_GCM, key, iv, pt, aad=aad, tag_len=n)
                     self.assertEqual(r.tag, tag[:n])
-                    self.assertEqual(self.ctx.cipher(A.AES_GCM, key, iv, ct, False, aad, tag[:n]).data, pt)
+                    self.assertEqual(self.ctx.cipher(A.AES_GCM, key, iv, ct, False, aad, tag[:n], n).data, pt)
+
+    def test_gcm_truncated_tag_needs_tag_len(self):
+        # Whoever supplies the tag must not pick its length: without tag_len a
+        # decrypt takes only a full 16-byte tag (as pyca/cryptography's GCM does).
+        key, iv, aad, pt, ct, tag = GCM_CASES[3]
+        with offload.CipherSession(self.ctx, A.AES_GCM, key) as s:
+            runs = {
+                "cipher": lambda t, **kw: self.ctx.cipher(A.AES_GCM, key, iv, ct, encrypt=False, aad=aad,
+                                                          tag=t, **kw),
+                "session": lambda t, **kw: s.run(iv, ct, encrypt=False, aad=aad, tag=t, **kw),
+            }
+            for name, run in runs.items():
+                for n in (4, 8, 12, 15):
+                    with self.subTest(name, n=n):
+                        with self.assertRaises(ValueError) as cm:
+                            run(tag[:n])
+                        self.assertIn("tag_len", str(cm.exception))
+                        self.assertEqual(run(tag[:n], tag_len=n).data, pt)
+                with self.subTest(name, n=17):
+                    with self.assertRaises(ValueError):
+                        run(tag + b"x")
+                with self.subTest(name, n=16):
+                    self.assertEqual(run(tag).data, pt)
+                    self.assertEqual(run(tag, tag_len=16).data, pt)
+
+    def test_out_of_range_algorithm_is_named(self):
+        # A value that does not fit in the C enum must not reach the library as another one.
+        for v in ((1 << 32) + 4, (1 << 64) + 4, 1 << 70, -(1 << 40)):
+            calls = {
+                "cipher": lambda: self.ctx.cipher(v, bytes(16), bytes(12), b"x"),
+                "hash": lambda: self.ctx.hash(v, b"x"),
+                "CipherSession": lambda: offload.CipherSession(self.ctx, v, bytes(16)),
+                "HashSession": lambda: offload.HashSession(self.ctx, v),
+            }
+            for what, call in calls.items():
+                with self.subTest(what, v=v):
+                    with self.assertRaises((OverflowError, ValueError)) as cm:
+                        call()
+                    self.assertIn(str(v), str(cm.exception))
+
+    def test_encrypt_takes_only_bool(self):
+        # encrypt='no' is truthy: it must not encrypt, it must be refused.
+        with offload.CipherSession(self.ctx, A.AES_CBC, SP38A_KEY) as s:
+            for v in ("no", "", 0, 1, None):
+                with self.subTest(v=v):
+                    with self.assertRaises(TypeError) as cm:
+                        self.ctx.cipher(A.AES_CBC, SP38A_KEY, SP38A_CBC_IV, SP38A_PT, encrypt=v)
+                    self.assertIn("encrypt", str(cm.exception))
+                    with self.assertRaises(TypeError) as cm:
+                        s.run(SP38A_CBC_IV, SP38A_PT, v)
+                    self.assertIn("encrypt", str(cm.exception))
 
     def test_gcm_any_iv_length(self):
         # NIST CAVP gcmEncryptExtIV128.rsp, [Keylen = 128] [PTlen = 128] [AADlen = 0]

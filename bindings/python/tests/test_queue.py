@@ -197,6 +197,16 @@ class TestQueue(unittest.TestCase):
             with self.assertRaises(TypeError):
                 q.wait(timeout="1")
 
+    def test_max_range_in_messages(self):
+        # Every refused max names the same, right range: 1..depth.
+        with offload.Queue(self.ctx, depth=2) as q:
+            for bad in (0, -1, 3, 1 << 70, -(1 << 70)):
+                for call in (q.poll, q.wait):
+                    with self.subTest(bad=bad, call=call.__name__):
+                        with self.assertRaises(offload.InvalidArgument) as cm:
+                            call(max=bad)
+                        self.assertIn("max must be in 1..2", cm.exception.strerror)
+
     def test_closed_queue(self):
         q = offload.Queue(self.ctx, depth=2)
         q.close()

@@ -58,6 +58,14 @@ class TestTransfer(unittest.TestCase):
         with self.assertRaises(TypeError):
             T(b"x", 2, 3)  # only tx and rx_len are positional
 
+    def test_cs_change_takes_only_bool(self):
+        self.assertTrue(T(b"x", cs_change=True).cs_change)
+        for v in ("yes", "", 1, None):
+            with self.subTest(v=v):
+                with self.assertRaises(TypeError) as cm:
+                    T(b"x", cs_change=v)
+                self.assertIn("cs_change", str(cm.exception))
+
 
 class TestSpiOpen(unittest.TestCase):
     def setUp(self):
@@ -94,6 +102,13 @@ class TestSpiOpen(unittest.TestCase):
             offload.Spi("ctx", "/dev/spidev-nonexistent.0")
         with self.assertRaises(TypeError):
             offload.Spi(self.ctx, "/dev/spidev-nonexistent.0", mode="3")
+
+    def test_no_cs_hold_takes_only_bool(self):
+        for v in ("yes", "", 1, None):
+            with self.subTest(v=v):
+                with self.assertRaises(TypeError) as cm:
+                    offload.Spi(self.ctx, "/dev/spidev-nonexistent.0", no_cs_hold=v)
+                self.assertIn("no_cs_hold", str(cm.exception))
 
     def test_device_tree_paths(self):
         with offload.Context(spi_fixture(), no_env=True) as ctx:
