@@ -737,6 +737,7 @@ struct bc_run {
 	struct table_row rows[16];
 	int nrows;
 	bool eip97_ran, first_json, header[2];
+	int measured; /* sizes timed, over every algorithm */
 	int rc;
 };
 
@@ -1053,6 +1054,7 @@ static int run_size(struct bc_run *run, const struct alg *a, struct config *refc
 	}
 	if (verify_size(run, a, refc, refok, n, &src) < 0 || time_size(run, a, si, n, src) < 0)
 		return -1;
+	run->measured++;
 	for (int k = 0; k < run->ncfg; k++) {
 		if (cli->json)
 			report_size_json(run, a, si, k, n);
@@ -1251,6 +1253,9 @@ int cmd_bench_cipher(struct cli *cli, int argc, char **argv)
 			run_alg(run, alg_by_name(an)); /* check_algs() knows them all */
 		report_tail(run);
 		rc = run->rc ? run->rc : CLI_EXIT_OK;
+		if (rc == CLI_EXIT_OK && !run->measured)
+			rc = cli_usage_error(cli, "nothing was measured: every size of --sizes is smaller "
+					     "than the block of each algorithm asked for");
 		run_free(run);
 	}
 	for (int k = 0; k < ncfg; k++)

@@ -74,6 +74,9 @@ expect 2 enc -c aes-128-ecb -K $K16 extra
 expect 2 --dtb none enc --csv -c aes-128-ecb -K $K16
 for v in 0 -1 65 x ""; do expect 2 --dtb none bench cipher --rounds "$v"; done
 for v in 1,,2 ,1 1, x 0 67108865; do expect 2 --dtb none bench cipher --sizes "$v"; done
+# every size below the cipher's block: nothing measured is not a success
+expect 2 --dtb none bench cipher -a aes-128-cbc --sizes 15
+has "$tmp/err" "nothing was measured: every size of --sizes is smaller than the block" "--sizes below the block"
 for v in "" aes-128-cbc, nosuch; do expect 2 --dtb none bench cipher -a "$v"; done
 for v in , evp, ,evp; do expect 2 --dtb none bench cipher --ab "$v"; done
 for v in sim=2 noncoherent=x "" backends=foo device= nokey=1; do
