@@ -49,17 +49,22 @@ static void bad(struct arg *a, const char *what, long v)
 			 offload_last_error(a->ctx));
 }
 
-static void run(void *(*fn)(void *), struct arg *a, offload_ctx *ctx, int dev)
+static void run_n(void *(*fn)(void *), struct arg *a, unsigned n, offload_ctx *ctx, int dev)
 {
 	pthread_barrier_t bar;
 
-	pthread_barrier_init(&bar, NULL, NTHREADS);
-	for (unsigned i = 0; i < NTHREADS; i++)
+	pthread_barrier_init(&bar, NULL, n);
+	for (unsigned i = 0; i < n; i++)
 		a[i] = (struct arg){ .ctx = ctx, .bar = &bar, .idx = i, .dev = dev };
-	test_run_threads(fn, a, sizeof(*a), NTHREADS);
+	test_run_threads(fn, a, sizeof(*a), n);
 	pthread_barrier_destroy(&bar);
-	for (unsigned i = 0; i < NTHREADS; i++)
+	for (unsigned i = 0; i < n; i++)
 		ck_assert_msg(a[i].failures == 0, "%d failures; first: %s", a[i].failures, a[i].what);
+}
+
+static void run(void *(*fn)(void *), struct arg *a, offload_ctx *ctx, int dev)
+{
+	run_n(fn, a, NTHREADS, ctx, dev);
 }
 
 /* The virtual board; with _i = 1 its models' memory is not coherent (cache maintenance runs). */
@@ -528,6 +533,55 @@ START_TEST(sessions_opened_and_closed_from_every_thread)
 }
 END_TEST
 
+/*
+ * Thread 0 copies into a DMA buffer of the engine and frees it at once; the
+ * others, more than the engine's synchronous channels, copy plain memory on
+ * it meanwhile. A channel remembers the buffer of its last copy (whichever
+ * thread made it): a buffer freed by its owner must not be looked at by the
+ * next copy, another thread's.
+ */
+static void *free_while_copying_work(void *p)
+{
+	struct arg *a = p;
+	enum { N = 16 * 1024 };
+	uint8_t *src = malloc(N), *dst = malloc(N);
+	struct offload_result res;
+
+	fill(src, N, a->idx);
+	pthread_barrier_wait(a->bar);
+	for (int it = 0; it < 400 && src && dst; it++) {
+		offload_buf *b = NULL;
+		uint8_t *to = dst;
+		int r = 0;
+		if (a->idx == 0) {
+			if ((r = offload_buf_alloc(a->ctx, a->dev, N, 0, &b)) < 0) {
+				bad(a, "offload_buf_alloc", r);
+				break;
+			}
+			to = offload_buf_ptr(b);
+		}
+		memset(to, 0, N);
+		r = offload_memcpy_dev(a->ctx, a->dev, to, src, N, &res);
+		if (r || memcmp(to, src, N))
+			bad(a, "copy", r);
+		if (b)
+			offload_buf_free(b);
+	}
+	free(src);
+	free(dst);
+	return NULL;
+}
+
+START_TEST(buffer_freed_while_another_thread_copies)
+{
+	offload_ctx *ctx = vb_flags(_i);
+	struct arg a[8];
+
+	run_n(free_while_copying_work, a, 8, ctx, dev_of(ctx, "udma"));
+	offload_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("race");
@@ -542,6 +596,7 @@ int main(void)
 	tcase_add_test(tc, cpu_split_copies_from_every_thread);
 	tcase_add_loop_test(tc, queues_one_per_thread, 0, 2);
 	tcase_add_loop_test(tc, sessions_opened_and_closed_from_every_thread, 0, 2);
+	tcase_add_loop_test(tc, buffer_freed_while_another_thread_copies, 0, 2);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }
