@@ -90,6 +90,22 @@ static int dev_of(offload_ctx *ctx, const char *backend)
 	return -1;
 }
 
+/*
+ * fn on NTHREADS threads of a fresh virtual board (non-coherent models with
+ * noncoherent), on device `first` (NULL: automatic, dev -1), then on
+ * `second` if not NULL.
+ */
+static void hammer(void *(*fn)(void *), int noncoherent, const char *first, const char *second)
+{
+	offload_ctx *ctx = vb_flags(noncoherent);
+	struct arg a[NTHREADS];
+
+	run(fn, a, ctx, first ? dev_of(ctx, first) : -1);
+	if (second)
+		run(fn, a, ctx, dev_of(ctx, second));
+	offload_ctx_free(ctx);
+}
+
 /* ------------------------------------------------------------- memcpy */
 
 #define CP_MAX (96u * 1024u)
@@ -127,12 +143,7 @@ static void *copy_work(void *p)
 
 START_TEST(memcpy_shared_context)
 {
-	offload_ctx *ctx = vb_flags(_i);
-	struct arg a[NTHREADS];
-
-	run(copy_work, a, ctx, -1);
-	run(copy_work, a, ctx, dev_of(ctx, "udma"));
-	offload_ctx_free(ctx);
+	hammer(copy_work, _i, NULL, "udma");
 }
 END_TEST
 
@@ -224,11 +235,7 @@ static void *hash_work(void *p)
 
 START_TEST(hash_shared_context)
 {
-	offload_ctx *ctx = vb_flags(_i);
-	struct arg a[NTHREADS];
-
-	run(hash_work, a, ctx, -1);
-	offload_ctx_free(ctx);
+	hammer(hash_work, _i, NULL, NULL);
 }
 END_TEST
 
@@ -286,11 +293,7 @@ static void *cipher_work(void *p)
 
 START_TEST(cipher_shared_context)
 {
-	offload_ctx *ctx = vb_flags(_i);
-	struct arg a[NTHREADS];
-
-	run(cipher_work, a, ctx, -1);
-	offload_ctx_free(ctx);
+	hammer(cipher_work, _i, NULL, NULL);
 }
 END_TEST
 
@@ -387,12 +390,7 @@ static void *buf_work(void *p)
 
 START_TEST(buffers_shared_context)
 {
-	offload_ctx *ctx = vb_flags(_i);
-	struct arg a[NTHREADS];
-
-	run(buf_work, a, ctx, dev_of(ctx, "udma"));
-	run(buf_work, a, ctx, dev_of(ctx, "eip97"));
-	offload_ctx_free(ctx);
+	hammer(buf_work, _i, "udma", "eip97");
 }
 END_TEST
 
@@ -420,11 +418,7 @@ static void *split_work(void *p)
 
 START_TEST(cpu_split_copies_from_every_thread)
 {
-	offload_ctx *ctx = vb();
-	struct arg a[NTHREADS];
-
-	run(split_work, a, ctx, dev_of(ctx, "cpu"));
-	offload_ctx_free(ctx);
+	hammer(split_work, 0, "cpu", NULL);
 }
 END_TEST
 
@@ -485,12 +479,7 @@ out:
 
 START_TEST(queues_one_per_thread)
 {
-	offload_ctx *ctx = vb_flags(_i);
-
-	struct arg a[NTHREADS];
-	run(queue_work, a, ctx, dev_of(ctx, "cpu"));
-	run(queue_work, a, ctx, dev_of(ctx, "udma"));
-	offload_ctx_free(ctx);
+	hammer(queue_work, _i, "cpu", "udma");
 }
 END_TEST
 
@@ -525,11 +514,7 @@ static void *session_work(void *p)
 
 START_TEST(sessions_opened_and_closed_from_every_thread)
 {
-	offload_ctx *ctx = vb_flags(_i);
-	struct arg a[NTHREADS];
-
-	run(session_work, a, ctx, dev_of(ctx, "eip97"));
-	offload_ctx_free(ctx);
+	hammer(session_work, _i, "eip97", NULL);
 }
 END_TEST
 
