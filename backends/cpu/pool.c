@@ -657,6 +657,7 @@ int ofl_pool_queue_open(struct ofl_pool *p, struct offload_queue *q, struct ofl_
 	atomic_init(&cq->done, q->done);
 	atomic_init(&cq->target, q->done);
 	atomic_init(&cq->waiting, false);
+	atomic_init(&cq->attached, false);
 	if (pthread_condattr_init(&ca) != 0)
 		return -ENOMEM;
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -686,11 +687,14 @@ void ofl_pool_queue_submit(struct ofl_cpu_queue *cq, size_t inline_max)
 	for (uint32_t i = from; i != to && bytes < inline_max; i++)
 		bytes += q->jobs[i & q->mask].len;
 	/*
-	 * Inline unless the batch is big; and never while the runner still has
-	 * jobs of this queue, or they would finish out of order. After a fork
-	 * the child has no workers: run inline there too.
+	 * Inline unless the batch is big; and never while a runner is attached
+	 * to this queue: its jobs would finish out of order, and one that has
+	 * published its last job but not yet compared target and done under mu
+	 * would take the inline batch's `done` for more jobs to copy. After a
+	 * fork the child has no workers: run inline there too.
 	 */
-	bool busy = atomic_load_explicit(&cq->done, memory_order_acquire) != from;
+	bool busy = atomic_load_explicit(&cq->attached, memory_order_acquire) ||
+		    atomic_load_explicit(&cq->done, memory_order_acquire) != from;
 	if (!busy && (bytes < inline_max || !pool_ready(p) || p->pid != getpid())) {
 		for (uint32_t i = from; i != to; i++) {
 			struct ofl_job *j = &q->jobs[i & q->mask];
@@ -708,6 +712,7 @@ void ofl_pool_queue_submit(struct ofl_cpu_queue *cq, size_t inline_max)
 	atomic_store_explicit(&cq->target, to, memory_order_release);
 	if (!cq->queued && !cq->running) {
 		cq->queued = true;
+		atomic_store_explicit(&cq->attached, true, memory_order_relaxed);
 		cq->next = NULL;
 		if (p->runq_tail)
 			p->runq_tail->next = cq;
@@ -826,6 +831,7 @@ static void *worker_main(void *arg)
 				pthread_mutex_lock(&p->mu);
 			} while (atomic_load(&cq->target) != atomic_load(&cq->done));
 			cq->running = false;
+			atomic_store_explicit(&cq->attached, false, memory_order_release);
 			pthread_cond_broadcast(&cq->cv);
 			hot = true;
 			continue;

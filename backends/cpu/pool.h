@@ -118,6 +118,11 @@ struct ofl_cpu_queue {
 	atomic_bool waiting;      /* the owner sleeps on cv */
 	bool queued;              /* on the pool's run queue (under mu) */
 	bool running;             /* a worker is running it (under mu) */
+	/*
+	 * queued || running, for the owner to read without mu: while set, only
+	 * the runner advances `done`, so a batch is never copied inline at submit.
+	 */
+	atomic_bool attached;
 	struct ofl_cpu_queue *next;
 	pthread_cond_t cv;        /* owner waits for jobs; close waits for the runner */
 };

@@ -617,6 +617,78 @@ START_TEST(woken_thread_on_a_workers_cpu_leaves_it_in_splits)
 }
 END_TEST
 
+static atomic_bool hogs_stop;
+
+/* A thread that only burns its CPU, so that the scheduler preempts the others at any point. */
+static void *hog(void *arg)
+{
+	(void)arg;
+	while (!atomic_load_explicit(&hogs_stop, memory_order_relaxed))
+		__asm__ volatile("" ::: "memory");
+	return NULL;
+}
+
+/*
+ * A queue whose batches alternate between one handed to the runner and one
+ * copied inline at submit, the owner spinning for completions. The inline
+ * batch may run as soon as the runner published its last job, while the
+ * runner is still on its way out: completions must stay within what was
+ * submitted, never go back, and each job's bytes must be its own source's.
+ */
+START_TEST(queue_inline_batch_right_after_a_runner_batch)
+{
+	enum { DEPTH = 64, BIG = 2048, SMALL = 16, ROUNDS = 100000 };
+	struct ofl_pool p;
+	struct ofl_job jobs[DEPTH];
+	struct offload_queue q = { .depth = DEPTH, .mask = DEPTH - 1, .jobs = jobs };
+	struct ofl_cpu_queue cq;
+	static unsigned char src[DEPTH][BIG], dst[DEPTH][BIG];
+	unsigned bad = 0, first = 0;
+
+	memset(jobs, 0, sizeof(jobs));
+	for (unsigned i = 0; i < DEPTH; i++) /* a stale slot still names valid memory */
+		jobs[i] = (struct ofl_job){ .dst = dst[i], .src = src[i], .len = SMALL };
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
+	ck_assert_int_eq(ofl_pool_queue_open(&p, &q, &cq), 0);
+	pthread_t hogs[2];
+	atomic_store(&hogs_stop, false);
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&hogs[i], NULL, hog, NULL), 0);
+	for (uint32_t it = 0; it < ROUNDS && !bad; it++) {
+		size_t len = it & 1 ? SMALL : BIG; /* BIG: at least inline_max, handed to the runner */
+		uint32_t slot = q.tail & q.mask;
+		for (size_t i = 0; i < len; i++)
+			src[slot][i] = pat(it, i);
+		memset(dst[slot], 0, len);
+		jobs[slot] = (struct ofl_job){ .dst = dst[slot], .src = src[slot], .len = len,
+					       .user_data = it, .status = 1 };
+		q.tail++;
+		ofl_pool_queue_submit(&cq, BIG);
+		q.submitted = q.tail;
+		uint32_t before = q.done;
+		while (q.done != q.submitted && !bad) {
+			(void)ofl_pool_queue_progress(&cq, 0);
+			if (q.done - q.head > q.tail - q.head || q.done - before > q.tail - before)
+				bad = 1; /* past what was submitted, or back */
+		}
+		if (!bad && (jobs[slot].status != 0 || memcmp(dst[slot], src[slot], len) != 0))
+			bad = 2;
+		if (bad)
+			first = it;
+		q.head = q.done;
+	}
+	atomic_store(&hogs_stop, true);
+	for (unsigned i = 0; i < 2; i++)
+		pthread_join(hogs[i], NULL);
+	ck_assert_msg(!bad, "round %u: %s (head %u done %u tail %u)", first,
+		      bad == 1 ? "completions went past the submitted jobs or back"
+			       : "a completed job's destination is not its source",
+		      q.head, q.done, q.tail);
+	ofl_pool_queue_close(&cq);
+	ofl_pool_fini(&p);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("cpu_pool");
@@ -638,6 +710,7 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, short_preemptions_leave_a_worker_in_splits);
 	tcase_add_test(tc, long_run_queue_waits_mark_a_worker_contended);
 	tcase_add_test(tc, woken_thread_on_a_workers_cpu_leaves_it_in_splits);
+	tcase_add_test(tc, queue_inline_batch_right_after_a_runner_batch);
 	suite_add_tcase(s, tc);
 	return s;
 }
