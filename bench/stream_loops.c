@@ -24,8 +24,9 @@
 #if defined(__x86_64__)
 #include <x86intrin.h>
 
-enum { ROUNDS = 15, KINDS = 5 };
-static const char *const kind_name[KINDS] = { "memcpy", "line", "line+ahead", "2 pages", "4 pages" };
+enum { ROUNDS = 15, KINDS = 6 };
+static const char *const kind_name[KINDS] = { "memcpy", "line", "line+ahead", "2 pages", "4 pages",
+					      "line+ahead AVX2" };
 
 static double now_us(void)
 {
@@ -41,9 +42,29 @@ static inline void line(char *d, const char *s)
 		_mm_stream_si128((__m128i *)(void *)(d + k), _mm_loadu_si128((const __m128i *)(const void *)(s + k)));
 }
 
+/* A line at a time, source 512 B ahead, in two 32-byte AVX stores (where the CPU has AVX2). */
+__attribute__((target("avx2"))) static void line_avx2(char *d, const char *s, size_t n)
+{
+	for (size_t o = 0; o < n; o += 64) {
+		_mm_prefetch(s + o + 512, _MM_HINT_T0);
+		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + o));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + o + 32));
+		_mm256_stream_si256((__m256i *)(void *)(d + o), a);
+		_mm256_stream_si256((__m256i *)(void *)(d + o + 32), b);
+	}
+}
+
 /* n a multiple of 4 pages, d and s page-aligned (the program's own buffers) */
 static void copy_kind(int kind, char *d, const char *s, size_t n)
 {
+	if (kind == 5) {
+		if (__builtin_cpu_supports("avx2"))
+			line_avx2(d, s, n);
+		else
+			memcpy(d, s, n);
+		_mm_sfence();
+		return;
+	}
 	if (kind == 0) {
 		memcpy(d, s, n);
 		return;
