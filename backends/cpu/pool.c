@@ -100,14 +100,13 @@ static inline void stream_line(char *d, const char *s)
  * stores where the CPU has AVX2 (as glibc's memcpy picks its vector width
  * at run time), else 16-byte SSE2 ones: on the AMD guest, one thread, 4 MiB
  * 25.0 against 17.5 GB/s, 16 MiB 21.7 against 22.4 (bench_stream_loops,
- * bench/README.md). Interleaving four
- * pages (a line of each in turn) was 9 % faster on an Intel guest (256 MiB,
- * one thread: 11.7 against 10.7 GB/s) but on an AMD EPYC guest it ran at
- * 3.2 GB/s where a line at a time made 19.6 and memcpy 14.4 (16 MiB, one
- * thread), and a split then ran at a fifth of memcpy's speed (issue #19;
- * build/bench/bench_stream_loops, bench/README.md "The streaming loop"). A
- * prefetch past the end of the source never faults (Intel SDM vol. 2B,
- * PREFETCHh).
+ * bench/README.md). Interleaving four pages (a line of each in turn) was
+ * 9 % faster on an Intel guest (256 MiB, one thread: 11.7 against 10.7
+ * GB/s) but on an AMD EPYC guest it ran at 3.2 GB/s where a line at a time
+ * made 19.6 and memcpy 14.4 (16 MiB, one thread), and a split then ran at a
+ * fifth of memcpy's speed (issue #19; bench/README.md "The streaming
+ * loop"). A prefetch past the end of the source never faults (Intel SDM
+ * vol. 2B, PREFETCHh).
  */
 #define OFL_POOL_NT_AHEAD 512u
 
