@@ -385,9 +385,7 @@ OFFLOAD_API int offload_dev_get_stats(const offload_ctx *ctx, int dev, struct of
 	if (!out || size == 0)
 		return ofl_err(ctx, -EINVAL, "offload_dev_get_stats: %s", !out ? "out is NULL" : "size is 0");
 	if (size > OFL_STRUCT_SIZE_MAX)
-		return ofl_err(ctx, -EINVAL, "offload_dev_get_stats: size %zu is more than any struct "
-			       "offload_dev_stats will have (%u bytes): pass sizeof(*out)", size,
-			       OFL_STRUCT_SIZE_MAX);
+		return ofl_err_struct_size(ctx, "offload_dev_get_stats", "size", "offload_dev_stats", "out", size);
 	const struct ofl_device *d = ofl_ctx_device(ctx, dev);
 	if (!d)
 		return ofl_err(ctx, -ENODEV, "offload_dev_get_stats: no device %d (the context has %d)", dev,

@@ -385,9 +385,7 @@ static const struct offload_cipher_op *op_in(struct offload_ctx *ctx, const char
 		return NULL;
 	}
 	if (op_size > OFL_STRUCT_SIZE_MAX) {
-		*err = ofl_err(ctx, -EINVAL, "%s: op_size %zu is more than any struct offload_cipher_op "
-					     "will have (%u bytes): pass sizeof(*op)",
-			       func, op_size, OFL_STRUCT_SIZE_MAX);
+		*err = ofl_err_struct_size(ctx, func, "op_size", "offload_cipher_op", "op", op_size);
 		return NULL;
 	}
 	if (op_size < sizeof(*op)) {

@@ -22,8 +22,7 @@ OFFLOAD_API int offload_dev_get_info(const offload_ctx *ctx, int index, struct o
 	if (!info || size == 0)
 		return ofl_err(ctx, -EINVAL, "%s: %s", func, !info ? "info is NULL" : "size is 0");
 	if (size > OFL_STRUCT_SIZE_MAX)
-		return ofl_err(ctx, -EINVAL, "%s: size %zu is more than any struct offload_dev_info will "
-			       "have (%u bytes): pass sizeof(*info)", func, size, OFL_STRUCT_SIZE_MAX);
+		return ofl_err_struct_size(ctx, func, "size", "offload_dev_info", "info", size);
 	const struct ofl_device *d = ofl_ctx_device(ctx, index);
 	if (!d)
 		return ofl_err(ctx, -ENODEV, "%s: no device %d (the context has %d)", func, index,

@@ -402,8 +402,7 @@ OFFLOAD_API int offload_spi_get_info(const offload_spi *spi, struct offload_spi_
 	if (!info || size == 0)
 		return ofl_err(spi->ctx, -EINVAL, "%s: %s", func, !info ? "info is NULL" : "size is 0");
 	if (size > OFL_STRUCT_SIZE_MAX)
-		return ofl_err(spi->ctx, -EINVAL, "%s: size %zu is more than any struct offload_spi_info "
-			       "will have (%u bytes): pass sizeof(*info)", func, size, OFL_STRUCT_SIZE_MAX);
+		return ofl_err_struct_size(spi->ctx, func, "size", "offload_spi_info", "info", size);
 	memset(&i, 0, sizeof(i));
 	i.path = spi->path;
 	i.dev = spi->cfg.dev ? spi->cfg.dev->index : -1;

@@ -132,6 +132,12 @@ void ofl_drv_ctx_fini(struct ofl_drv_ctx *c);
 /* Record a message for ctx on this thread and return err (negative errno). */
 int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...) OFL_PRINTF(3, 4);
 /*
+ * -EINVAL for a struct size argument above OFL_STRUCT_SIZE_MAX: func's
+ * argument `arg` (size bytes) for struct `type` passed as `ptr`.
+ */
+int ofl_err_struct_size(const struct offload_ctx *ctx, const char *func, const char *arg,
+			const char *type, const char *ptr, size_t size);
+/*
  * This thread's messages, one per context (src/driver/error.c): a table of
  * entries keyed by context id (0 = recorded without a context), grown on
  * demand and bounded (OFL_ERR_KEEP, least recently written evicted). `cur_id`

@@ -105,6 +105,13 @@ take:
 	return i;
 }
 
+int ofl_err_struct_size(const struct offload_ctx *ctx, const char *func, const char *arg,
+			const char *type, const char *ptr, size_t size)
+{
+	return ofl_err(ctx, -EINVAL, "%s: %s %zu is more than any struct %s will have (%u bytes): pass "
+		       "sizeof(*%s)", func, arg, size, type, OFL_STRUCT_SIZE_MAX, ptr);
+}
+
 int ofl_err(const struct offload_ctx *ctx, int err, const char *fmt, ...)
 {
 	struct ofl_tl_err *t = &ofl_tl_err;

@@ -7,7 +7,6 @@
  * no uapi reaches it. With models, the world's DM firmware model answers.
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +66,8 @@ int ofl_fw_open(const struct ofl_platform *p, int sci_node, struct ofl_fw **out,
 static int seq_take(struct ofl_fw *fw)
 {
 	for (unsigned tries = 0; tries < 256; tries++) {
-		unsigned seq = atomic_fetch_add(&fw->next_seq, 1) & 0xFF, bit = 1u << (seq % 32);
-		if (!(atomic_fetch_or(&fw->in_flight[seq / 32], bit) & bit))
+		unsigned seq = atomic_fetch_add(&fw->next_seq, 1) & 0xFF;
+		if (ofl_bitmap_claim(fw->in_flight, seq))
 			return (int)seq;
 	}
 	return -EBUSY;
@@ -76,7 +75,7 @@ static int seq_take(struct ofl_fw *fw)
 
 static void seq_give(struct ofl_fw *fw, unsigned seq)
 {
-	atomic_fetch_and(&fw->in_flight[seq / 32], ~(1u << (seq % 32)));
+	ofl_bitmap_release(fw->in_flight, seq);
 }
 
 int ofl_fw_xfer(struct ofl_fw *fw, uint8_t *msg, size_t req_len, size_t resp_cap, char *why, size_t wl)

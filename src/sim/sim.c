@@ -838,16 +838,12 @@ uint32_t ofl_sim_fault_fired(struct ofl_sim *sim, enum ofl_sim_fault_kind kind)
 
 bool ofl_sim_mbox_post(struct ofl_sim *sim, uint8_t host, uint8_t seq)
 {
-	unsigned id = (unsigned)host << 8 | seq, bit = 1u << (id % 32);
-
-	return !(atomic_fetch_or(&sim->mbox_in_flight[id / 32], bit) & bit);
+	return ofl_bitmap_claim(sim->mbox_in_flight, (unsigned)host << 8 | seq);
 }
 
 void ofl_sim_mbox_answered(struct ofl_sim *sim, uint8_t host, uint8_t seq)
 {
-	unsigned id = (unsigned)host << 8 | seq, bit = 1u << (id % 32);
-
-	atomic_fetch_and(&sim->mbox_in_flight[id / 32], ~bit);
+	ofl_bitmap_release(sim->mbox_in_flight, (unsigned)host << 8 | seq);
 }
 
 /* ------------------------------------------------------------------ models */

@@ -8,6 +8,7 @@
 #ifndef OFL_UTIL_H
 #define OFL_UTIL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +64,22 @@ static inline void ofl_struct_out(void *dst, size_t dst_size, const void *src, s
 	__builtin_memcpy(dst, src, OFL_MIN(dst_size, src_size));
 	if (dst_size > src_size)
 		__builtin_memset((char *)dst + src_size, 0, dst_size - src_size);
+}
+
+/*
+ * Bit i of an atomic bitmap (an array of atomic_uint): claim sets it and
+ * says whether this caller was the one to set it; release clears it.
+ */
+static inline bool ofl_bitmap_claim(atomic_uint *map, unsigned i)
+{
+	unsigned bit = 1u << (i % 32u);
+
+	return !(atomic_fetch_or(&map[i / 32u], bit) & bit);
+}
+
+static inline void ofl_bitmap_release(atomic_uint *map, unsigned i)
+{
+	atomic_fetch_and(&map[i / 32u], ~(1u << (i % 32u)));
 }
 
 /* The containing struct of an embedded member. */
