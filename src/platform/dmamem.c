@@ -457,26 +457,34 @@ void ofl_dma_free(struct ofl_dma *d)
 	free(d);
 }
 
+/* Does [s, s + n) hold all of [p, p + len)? */
+static bool range_holds(uintptr_t s, size_t n, const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return a >= s && len <= n && a - s <= n - len;
+}
+
 static bool holds(const struct ofl_dma *d, const void *p, size_t len)
 {
-	uintptr_t a = (uintptr_t)p, s = (uintptr_t)d->cpu;
+	return range_holds((uintptr_t)d->cpu, d->len, p, len);
+}
 
-	return a >= s && len <= d->len && a - s <= d->len - len;
+/* The user allocation that holds [p, p + len), or NULL; users_lk held. */
+static struct ofl_dma *find_user(const struct ofl_dma_pool *pool, const void *p, size_t len)
+{
+	for (struct ofl_dma *d = pool->users; d; d = d->next)
+		if (holds(d, p, len))
+			return d;
+	return NULL;
 }
 
 struct ofl_dma *ofl_dma_lookup(struct ofl_dma_pool *pool, const void *p, size_t len)
 {
-	struct ofl_dma *found = NULL;
-
 	pthread_rwlock_rdlock(&pool->users_lk);
-	for (struct ofl_dma *d = pool->users; d; d = d->next) {
-		if (holds(d, p, len)) {
-			found = d;
-			break;
-		}
-	}
+	struct ofl_dma *d = find_user(pool, p, len);
 	pthread_rwlock_unlock(&pool->users_lk);
-	return found;
+	return d;
 }
 
 struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, size_t len,
@@ -484,13 +492,18 @@ struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, si
 {
 	uint64_t gen = atomic_load_explicit(&pool->gen, memory_order_acquire);
 
-	if (h->d && h->gen == gen && holds(h->d, p, len))
+	if (h->d && h->gen == gen && range_holds(h->cpu, h->len, p, len))
 		return h->d;
-	struct ofl_dma *d = ofl_dma_lookup(pool, p, len);
-	if (d) {
-		h->d = d;
-		h->gen = gen;
-	}
+	/*
+	 * The range is read under the lock that ofl_dma_free() takes to unlink
+	 * d, so it is d's; gen was read before, so a free since then makes the
+	 * hint stale rather than wrong.
+	 */
+	pthread_rwlock_rdlock(&pool->users_lk);
+	struct ofl_dma *d = find_user(pool, p, len);
+	if (d)
+		*h = (struct ofl_dma_hint){ .d = d, .cpu = (uintptr_t)d->cpu, .len = d->len, .gen = gen };
+	pthread_rwlock_unlock(&pool->users_lk);
 	return d;
 }
 

@@ -485,10 +485,15 @@ struct ofl_dma *ofl_dma_lookup(struct ofl_dma_pool *pool, const void *p, size_t 
 /*
  * A caller's memory of its last lookup: ofl_dma_lookup_hint() answers from
  * it without the pool's lock while no user allocation has come or gone
- * since (the pool's generation). One per thread of use (a queue has two).
+ * since (the pool's generation). It keeps the allocation's range itself, so
+ * that the answer never reads *d: another thread may free d between the
+ * generation's load and the range test (only d's own user may not). One
+ * per thread of use (a queue has two).
  */
 struct ofl_dma_hint {
 	struct ofl_dma *d;
+	uintptr_t cpu;              /* d->cpu and d->len when d was found */
+	size_t len;
 	uint64_t gen;
 };
 struct ofl_dma *ofl_dma_lookup_hint(struct ofl_dma_pool *pool, const void *p, size_t len,
