@@ -622,7 +622,7 @@ void ofl_pool_copy(struct ofl_pool *p, void *dst, const void *src, size_t len)
 		return;
 	}
 	struct ofl_split *sp = &p->sp;
-	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .share = 2 * p->ncpu,
+	struct ofl_chunks c = { .dst = dst, .src = src, .len = len, .share = p->ncpu,
 				.nt = choose_nt(p, dst, len) };
 
 	pthread_mutex_lock(&p->mu);

@@ -41,7 +41,7 @@ struct ofl_chunks {
 	char *dst;
 	const char *src;
 	size_t len;
-	unsigned share;        /* a claim takes 1/share of what is left (2 x threads) */
+	unsigned share;        /* a claim takes 1/share of what is left (the CPUs) */
 	bool nt;               /* copy with non-temporal stores */
 };
 
