@@ -144,11 +144,13 @@ static size_t llc_size(unsigned *sharing, int *level)
  * whoever runs the machine sets it with OFFLOAD_CPU_NT_THRESHOLD, as
  * glibc.cpu.x86_non_temporal_threshold sets glibc's; *fixed then says
  * so, and the pool probes no destination. Never on other architectures, or
- * when sysfs has no cache sizes. `why` says where the figure came from.
+ * when sysfs has no cache sizes. `why` says where the figure came from;
+ * *llc_out receives the last-level cache's size when sysfs gave it, else 0.
  */
-static size_t nt_threshold(unsigned ncpu, bool *fixed, char *why, size_t why_len)
+static size_t nt_threshold(unsigned ncpu, bool *fixed, size_t *llc_out, char *why, size_t why_len)
 {
 	*fixed = false;
+	*llc_out = 0;
 #if defined(__x86_64__)
 	uint64_t v;
 	char bad[OFL_REASON_LEN];
@@ -166,6 +168,7 @@ static size_t nt_threshold(unsigned ncpu, bool *fixed, char *why, size_t why_len
 		unsigned per = OFL_MIN(sharing, ncpu ? ncpu : 1u);
 		snprintf(why, why_len, "3/4 of the %zu MiB L%d (sysfs) over the %u CPU(s) sharing it",
 			 llc_bytes >> 20, level, per);
+		*llc_out = llc_bytes;
 		return llc_bytes / per * 3 / 4;
 	}
 	snprintf(why, why_len, "sysfs gives no cache sizes");
@@ -206,8 +209,13 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		threads = (unsigned)v;
 	char nt_why[96];
 	bool nt_fixed;
-	size_t nt_min = nt_threshold(threads, &nt_fixed, nt_why, sizeof(nt_why));
-	/* below nt_min, split copies stream into a destination found out of the caches */
+	size_t llc_bytes;
+	size_t nt_min = nt_threshold(threads, &nt_fixed, &llc_bytes, nt_why, sizeof(nt_why));
+	/*
+	 * Below nt_min, split copies stream into a destination found out of the
+	 * caches; so do split copies from nt_min up to the whole last-level
+	 * cache, which otherwise stream always (pool.c, choose_nt()).
+	 */
 	bool probe = !nt_fixed && nt_min > OFL_CPU_SPLIT_MIN && ofl_pool_probe_usable();
 	int r = ofl_pool_init(&s->pool, threads, OFL_CPU_SPLIT_MIN,
 			      probe ? OFL_CPU_SPLIT_MIN : SIZE_MAX, nt_min);
@@ -216,17 +224,26 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		snprintf(why, why_len, "cannot set up the copy pool: %s", ofl_strerror(r));
 		return r;
 	}
+	if (probe && llc_bytes > nt_min)
+		s->pool.split_probe_max = llc_bytes;
 	s->split_min = s->pool.split_min;
 	if (s->pool.nthreads) {
-		char split[24], nt[24];
+		char split[24], nt[24], pmax[24], probed[112] = "";
 		human(split, sizeof(split), s->split_min);
 		human(nt, sizeof(nt), s->pool.nt_min);
+		if (s->pool.split_probe_max) {
+			human(pmax, sizeof(pmax), s->pool.split_probe_max);
+			snprintf(probed, sizeof(probed), " and into a destination not in the caches (load "
+				 "times probed), which a split copy below %.11s also needs", pmax);
+		} else if (probe) {
+			snprintf(probed, sizeof(probed), " and into a destination not in the caches (load "
+				 "times probed)");
+		}
 		snprintf(s->describe, sizeof(s->describe),
 			 "calling thread below %.11s; from %.11s split over %u threads%s when a "
 			 "worker's CPU is free, non-temporal from %.11s (%.90s)%s; split size "
 			 "measured: bench/README.md",
-			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt, nt_why,
-			 probe ? " and into a destination not in the caches (load times probed)" : "");
+			 split, split, threads, from_env ? " (OFFLOAD_CPU_THREADS)" : "", nt, nt_why, probed);
 	} else {
 		snprintf(s->describe, sizeof(s->describe), "memcpy on the calling thread: %s",
 			 from_env ? "OFFLOAD_CPU_THREADS=1 allows no copy pool"

@@ -93,12 +93,14 @@ struct ofl_pool {
 	bool stop;
 	size_t split_min;         /* copies of at least this many bytes are split */
 	size_t probe_min;         /* ... stream from this size if the destination is not cached */
-	size_t nt_min;            /* ... and always use non-temporal stores from this size */
+	size_t nt_min;            /* ... and always use non-temporal stores from this size, */
+	size_t split_probe_max;   /* ... but split copies below this size still probe (0: none) */
 	atomic_bool split_busy;   /* a leader owns sp */
 	struct ofl_split sp;
 	atomic_uint work_seq;     /* bumped whenever work is posted; spinning workers watch it */
 	atomic_ulong alone_nt;    /* copies made alone with streaming stores (for the tests) */
 	atomic_ulong probe_uncached; /* copies streamed because the probe found the destination uncached */
+	atomic_ulong splits;      /* copies split (for the tests) */
 	struct ofl_cpu_queue *runq_head, *runq_tail;
 	/* Reads a worker's ofl_sched_mark; set by ofl_pool_init(), a test may replace it. */
 	void (*sched_read)(struct ofl_pool_worker *w, struct ofl_sched_mark *m);

@@ -283,6 +283,70 @@ START_TEST(probe_rule_when_alone)
 }
 END_TEST
 
+/*
+ * From nt_min the stores stream whatever the destination, except in a split
+ * copy below split_probe_max: that one streams only on the probe's word, as
+ * below nt_min. Each copy's path is set by marking the workers contended or
+ * not before it (their scheduler counters never say contended), and read back
+ * from the pool's split count; made alone, every copy streams unprobed.
+ */
+/* Scheduler counters (ofl_pool::sched_read) of a worker that never waits for its CPU. */
+static void never_contended(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
+{
+	(void)w;
+	*m = (struct ofl_sched_mark){ 0 };
+}
+
+static void split_probe_band(bool alone)
+{
+	struct ofl_pool p;
+	const size_t nt_min = 512 * 1024, probe_max = 2048 * 1024;
+	const size_t lens[] = { nt_min, 1024 * 1024, probe_max - 4096, probe_max };
+
+	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, 128 * 1024, nt_min), 0);
+	p.split_probe_max = probe_max;
+	p.cached_lines = fake_cached_lines;
+	p.sched_read = never_contended; /* the machine's load must not keep a copy alone */
+	pool_copy_check(&p, 64 * 1024, 0, 0, 1); /* starts the workers, below probe_min */
+	ck_assert_uint_eq(p.started, 2);
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		for (unsigned hits = 0; hits <= OFL_POOL_PROBES; hits += OFL_POOL_PROBES) {
+			fake_probe.answer = hits;
+			for (unsigned i = 0; i < p.started; i++)
+				atomic_store(&p.w[i].contended_until, alone ? UINT64_MAX : 0);
+			unsigned long splits = atomic_load(&p.splits), nt = atomic_load(&p.alone_nt);
+			unsigned long n = probed_copy(&p, lens[k], 40 + (uint32_t)k * 16 + hits);
+			bool split = atomic_load(&p.splits) != splits;
+			ck_assert_msg(split == !alone, "%zu B: split %d", lens[k], split);
+			if (split && lens[k] < probe_max) {
+				ck_assert_uint_eq(fake_probe.calls, 1);
+				ck_assert_uint_eq(fake_probe.len, lens[k]);
+				ck_assert_msg(n == (hits < OFL_POOL_PROBE_HITS), "%zu B split, %u lines cached: "
+					      "streamed %lu on the probe's word", lens[k], hits, n);
+			} else {
+				ck_assert_msg(fake_probe.calls == 0, "%zu B %s: probed", lens[k],
+					      split ? "split" : "alone");
+				ck_assert_uint_eq(n, 0);
+				if (!split)
+					ck_assert_uint_eq(atomic_load(&p.alone_nt), nt + 1);
+			}
+		}
+	}
+	ofl_pool_fini(&p);
+}
+
+START_TEST(split_probe_band_when_split)
+{
+	split_probe_band(false);
+}
+END_TEST
+
+START_TEST(split_probe_band_when_alone)
+{
+	split_probe_band(true);
+}
+END_TEST
+
 #if defined(__x86_64__)
 #include <emmintrin.h>
 
@@ -705,6 +769,8 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, split_with_probed_stores);
 	tcase_add_test(tc, probe_rule_either_way);
 	tcase_add_test(tc, probe_rule_when_alone);
+	tcase_add_test(tc, split_probe_band_when_split);
+	tcase_add_test(tc, split_probe_band_when_alone);
 	tcase_add_test(tc, probe_tells_a_cached_destination_from_a_flushed_one);
 	tcase_add_test(tc, worker_sharing_its_cpu_is_marked_contended);
 	tcase_add_test(tc, short_preemptions_leave_a_worker_in_splits);
