@@ -311,13 +311,13 @@ bool ofl_pool_probe_usable(void)
  * streaming, 31.6 against 24.9 GB/s at 16 MiB on the AMD guest, while one
  * thread alone streams faster even then (bench/README.md, "Split copies up
  * to the L3 size"). From probe_min (and in that band) the stores stream
- * when the destination's lines are not in the caches. A streaming store into a line
- * that is cached must first take it out, a cached store into one that is not
- * must first read it in, and both states last from one copy to the next:
- * on the 2-vCPU guest a thread copied 4 MiB at 15.2 GB/s with memcpy and 5.9
- * streaming into a destination it had just written through the caches, and
- * at 9.8 and 14.4 into one it had just streamed into (bench/store_state.c,
- * bench/README.md).
+ * when the destination's lines are not in the caches. A streaming store into
+ * a line that is cached must first take it out, a cached store into one that
+ * is not must first read it in, and both states last from one copy to the
+ * next: on the 2-vCPU guest a thread copied 4 MiB at 15.2 GB/s with memcpy
+ * and 5.9 streaming into a destination it had just written through the
+ * caches, and at 9.8 and 14.4 into one it had just streamed into
+ * (bench/store_state.c, bench/README.md).
  */
 static bool choose_nt(struct ofl_pool *p, const char *d, size_t len, bool split)
 {
