@@ -64,10 +64,11 @@ librte-dma-skeleton23
 
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES $BENCH_PACKAGES"
 list=false
+cross=true
 for arg in "$@"; do
     case $arg in
-    --demo) PACKAGES=$DEMO_PACKAGES ;;
-    --all) PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES $BENCH_PACKAGES" ;;
+    --demo) PACKAGES=$DEMO_PACKAGES; cross=false ;;
+    --all) PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES $BENCH_PACKAGES"; cross=true ;;
     --list) list=true ;;
     *) echo "usage: setup-debian.sh [--demo | --all] [--list]" >&2; exit 2 ;;
     esac
@@ -86,8 +87,9 @@ fi
 # The cross builds (cmake/toolchain-*.cmake, scripts/cross-sysroot.sh) take the
 # target's -dev packages with apt-get download, which needs the foreign
 # architectures' package lists; nothing of them is installed on the host.
+# The demo builds for the host only and leaves dpkg's architectures alone.
 need_update=0
-for a in arm64 armhf; do
+for a in $($cross && echo arm64 armhf); do
     if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
         dpkg --add-architecture "$a"
         need_update=1

@@ -3,7 +3,8 @@
 #  - scripts/demo.sh installs only what the demo needs (setup-debian.sh --demo):
 #    a compiler, CMake, pkg-config, the libraries, dtc, man-db -- never the test
 #    toolchain (qemu, valgrind, clang, doxygen, Check, mypy, numpy ...), which
-#    scripts/test.sh installs (all groups: one list in one file);
+#    scripts/test.sh installs (all groups: one list in one file), and leaves
+#    dpkg's foreign architectures alone;
 #  - the README names git where it says "from a clone", and how to read the man page;
 #  - a LICENSE at the root for the licence the sources name (SPDX MIT).
 #   check_first_hour.sh SOURCE_DIR
@@ -28,6 +29,23 @@ grep -q 'setup-debian.sh --demo' "$src/scripts/demo.sh" || bad "demo.sh does not
 grep -Eq 'setup-debian.sh( |$)' "$src/scripts/test.sh" && ! grep -q 'setup-debian.sh --demo' "$src/scripts/test.sh" ||
     bad "test.sh does not install everything"
 sh "$setup" --bogus >/dev/null 2>&1 && bad "setup-debian.sh --bogus accepted"
+# The demo leaves dpkg's architectures alone; the full set adds arm64 and armhf
+# for the cross builds. Run against stand-ins of id, dpkg, dpkg-query and
+# apt-get that log their arguments (every package "installed", no foreign
+# architecture yet).
+fake=$(mktemp -d)
+for t in id dpkg dpkg-query apt-get; do
+    printf '#!/bin/sh\necho "%s $*" >> "%s/log"\n' "$t" "$fake" > "$fake/$t"
+done
+printf 'case "$1" in -W) printf "install ok installed" ;; esac\n' >> "$fake/dpkg-query"
+printf 'echo 0\n' >> "$fake/id"
+chmod +x "$fake/id" "$fake/dpkg" "$fake/dpkg-query" "$fake/apt-get"
+PATH="$fake:$PATH" sh "$setup" --demo >/dev/null 2>&1 || bad "setup-debian.sh --demo failed with every package present"
+grep -q 'add-architecture' "$fake/log" 2>/dev/null && bad "setup-debian.sh --demo changes dpkg's architectures"
+: > "$fake/log"
+PATH="$fake:$PATH" sh "$setup" >/dev/null 2>&1 || bad "setup-debian.sh failed with every package present"
+grep -q 'dpkg --add-architecture arm64' "$fake/log" || bad "setup-debian.sh does not add arm64 for the cross builds"
+rm -rf "$fake"
 
 # README: git before "from a clone", and the man page readable on a minimal Debian
 head -n 12 "$src/README.md" | grep -q 'git' || bad "README: git is not named where it says 'from a clone'"
