@@ -159,8 +159,8 @@ static void hash_abort(struct offload_hash_session *s)
 	hash_next(s);
 }
 
-OFL_HOT_INLINE int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
-			     size_t len)
+static int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
+		     size_t len)
 {
 	if (len == 0)
 		return 0;
@@ -188,8 +188,8 @@ static int hash_decide(struct offload_hash_session *s, const char *func, bool re
 	return hash_feed(s, func, s->buf, n);
 }
 
-OFL_HOT_INLINE int hash_update(struct offload_hash_session *s, const char *func, const void *data,
-			       size_t len)
+static int hash_update(struct offload_hash_session *s, const char *func, const void *data,
+		       size_t len)
 {
 	if (OFL_LIKELY(s->cur))
 		return hash_feed(s, func, data, len);
@@ -211,8 +211,8 @@ OFL_HOT_INLINE int hash_update(struct offload_hash_session *s, const char *func,
 	return hash_feed(s, func, data, len);
 }
 
-OFL_HOT_INLINE int hash_final(struct offload_hash_session *s, const char *func, void *digest,
-			      struct offload_result *res)
+static int hash_final(struct offload_hash_session *s, const char *func, void *digest,
+		      struct offload_result *res)
 {
 	int r;
 

@@ -18,21 +18,14 @@
 #define OFL_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define OFL_UNUSED(x) ((void)(x))
 
-/*
- * OFL_HOT_INLINE: a static helper of a hot path merged into each caller, for
- * helpers with two callers that the compiler would keep out of line (a
- * prologue and epilogue per call).
- */
 #if defined(__GNUC__)
 #define OFL_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define OFL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define OFL_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define OFL_HOT_INLINE static inline __attribute__((always_inline))
 #else
 #define OFL_PRINTF(f, a)
 #define OFL_LIKELY(x) (x)
 #define OFL_UNLIKELY(x) (x)
-#define OFL_HOT_INLINE static inline
 #endif
 
 /*
