@@ -283,13 +283,6 @@ START_TEST(probe_rule_when_alone)
 }
 END_TEST
 
-/*
- * From nt_min the stores stream whatever the destination, except in a split
- * copy below split_probe_max: that one streams only on the probe's word, as
- * below nt_min. Each copy's path is set by marking the workers contended or
- * not before it (their scheduler counters never say contended), and read back
- * from the pool's split count; made alone, every copy streams unprobed.
- */
 /* Scheduler counters (ofl_pool::sched_read) of a worker that never waits for its CPU. */
 static void never_contended(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
 {
@@ -297,6 +290,13 @@ static void never_contended(struct ofl_pool_worker *w, struct ofl_sched_mark *m)
 	*m = (struct ofl_sched_mark){ 0 };
 }
 
+/*
+ * From nt_min the stores stream whatever the destination, except in a split
+ * copy below split_probe_max: that one streams only on the probe's word, as
+ * below nt_min. Each copy's path is set by marking the workers contended or
+ * not before it (their scheduler counters never say contended), and read back
+ * from the pool's split count; made alone, every copy streams unprobed.
+ */
 static void split_probe_band(bool alone)
 {
 	struct ofl_pool p;
