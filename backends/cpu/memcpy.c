@@ -231,13 +231,14 @@ int ofl_cpu_init(struct offload_ctx *ctx, void **state, char *why, size_t why_le
 		char split[24], nt[24], pmax[24], probed[112] = "";
 		human(split, sizeof(split), s->split_min);
 		human(nt, sizeof(nt), s->pool.nt_min);
-		if (s->pool.split_probe_max) {
-			human(pmax, sizeof(pmax), s->pool.split_probe_max);
-			snprintf(probed, sizeof(probed), " and into a destination not in the caches (load "
-				 "times probed), which a split copy below %.11s also needs", pmax);
-		} else if (probe) {
-			snprintf(probed, sizeof(probed), " and into a destination not in the caches (load "
-				 "times probed)");
+		if (probe) { /* split_probe_max is set only with the probe */
+			int k = snprintf(probed, sizeof(probed), " and into a destination not in the caches "
+					 "(load times probed)");
+			if (s->pool.split_probe_max) {
+				human(pmax, sizeof(pmax), s->pool.split_probe_max);
+				snprintf(probed + k, sizeof(probed) - (size_t)k,
+					 ", which a split copy below %.11s also needs", pmax);
+			}
 		}
 		snprintf(s->describe, sizeof(s->describe),
 			 "calling thread below %.11s; from %.11s split over %u threads%s when a "
