@@ -3,7 +3,9 @@
 # DSPI backend (XSPI flow, virtual board loopback at 25 MHz), measured with
 # callgrind (sim).
 #
-#   sh bench/dspi_callgrind.sh [BUILD_DIR] [SIZE] [ROUNDS]
+#   sh bench/dspi_callgrind.sh [BUILD_DIR] [SIZE] [ROUNDS] [XFERS]
+#
+# XFERS (default 1) splits each message into that many transfers.
 #
 # Counts only inside offload_spi_transfer (--toggle-collect) and subtracts the
 # inclusive cost of ofl_sim_mmio_*(), the model's side of each register
@@ -13,13 +15,14 @@ set -eu
 build=${1:-build}
 size=${2:-4096}
 rounds=${3:-20}
+xfers=${4:-1}
 prog=$build/bench/dspi_percall
 [ -x "$prog" ] || { echo "dspi_callgrind: build $prog first (cmake --build $build)" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "dspi_callgrind: valgrind is not installed" >&2; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" --toggle-collect=offload_spi_transfer \
-	"$prog" "$size" "$rounds" >"$out/stdout" 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }
+	"$prog" "$size" "$rounds" "$xfers" >"$out/stdout" 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }
 cat "$out/stdout"
 frames=$(sed -n 's/.*measured, \([0-9]*\) frames each.*/\1/p' "$out/stdout")
 total=$(callgrind_annotate "$out/cg.out" 2>/dev/null | sed -n 's/^ *\([0-9,]*\) *(100.0%) *PROGRAM TOTALS.*/\1/p' | tr -d ,)

@@ -426,6 +426,67 @@ START_TEST(xfer_bad_input)
 }
 END_TEST
 
+/*
+ * Messages of more than 16 transfers are swept by address before their
+ * pairs are compared (spi.c, rx_feeds_later_tx()): random messages of 40
+ * transfers of 1-4 bytes in one 4 KiB buffer, each checked against the rule
+ * applied here pair by pair, the first pair in transfer order named.
+ */
+START_TEST(xfer_rx_into_later_tx_long_messages)
+{
+	offload_spi *spi = spi_open_ok(ctx, "/dev/spidev1.0", NULL);
+	static uint8_t b[4096];
+	enum { N = 40 };
+	struct offload_spi_xfer x[N];
+	size_t off[N][2];
+	uint64_t s = 0x243F6A8885A308D3ull;
+	unsigned refused = 0, passed = 0;
+
+	for (int round = 0; round < 400; round++) {
+		int total = 0;
+		for (unsigned i = 0; i < N; i++) {
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			unsigned kind = (unsigned)(s >> 62), len = 1 + (unsigned)(s >> 58) % 4;
+			size_t t = (size_t)(s >> 20) % (sizeof(b) - len), r = (size_t)(s >> 8) % (sizeof(b) - len);
+			if (kind == 3 || (r < t + len && t < r + len))
+				r = t; /* a transfer's own tx and rx: the same buffer or disjoint */
+			off[i][0] = kind == 1 ? SIZE_MAX : t;
+			off[i][1] = kind == 0 ? SIZE_MAX : r;
+			x[i] = (struct offload_spi_xfer){ .tx = kind == 1 ? NULL : b + t,
+							  .rx = kind == 0 ? NULL : b + r, .len = len };
+			total += (int)len;
+		}
+		unsigned fi = N, fj = N;
+		for (unsigned i = 0; i < N && fi == N; i++)
+			for (unsigned j = i + 1; j < N && off[i][1] != SIZE_MAX; j++)
+				if (off[j][0] != SIZE_MAX && off[i][1] < off[j][0] + x[j].len &&
+				    off[j][0] < off[i][1] + x[i].len) {
+					fi = i;
+					fj = j;
+					break;
+				}
+		unsigned calls = fk->message_calls;
+		int got = offload_spi_transfer(spi, x, N);
+		if (fi == N) {
+			ck_assert_int_eq(got, total);
+			passed++;
+			continue;
+		}
+		char head[48], tail[64];
+		snprintf(head, sizeof(head), "transfer %u's rx [", fi);
+		snprintf(tail, sizeof(tail), "of transfer %u, which comes after it", fj);
+		ck_assert_err(ctx, got, -EINVAL, head);
+		ck_assert_ptr_nonnull(strstr(offload_last_error(ctx), tail));
+		ck_assert_uint_eq(fk->message_calls, calls);
+		refused++;
+	}
+	/* both outcomes were tried, each many times */
+	ck_assert_uint_ge(refused, 50);
+	ck_assert_uint_ge(passed, 50);
+	offload_spi_close(spi);
+}
+END_TEST
+
 START_TEST(xfer_3wire_is_half_duplex)
 {
 	struct offload_spi_opts o;
@@ -542,6 +603,7 @@ int main(void)
 	tcase_add_test(tc, xfer_keeps_handle_defaults);
 	tcase_add_test(tc, xfer_lanes_need_mode_bits);
 	tcase_add_test(tc, xfer_bad_input);
+	tcase_add_test(tc, xfer_rx_into_later_tx_long_messages);
 	tcase_add_test(tc, xfer_3wire_is_half_duplex);
 	tcase_add_test(tc, xfer_kernel_errors_pass_through);
 	tcase_add_test(tc, xfer_dspi_ignores_transfer_speed);
