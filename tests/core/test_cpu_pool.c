@@ -423,6 +423,7 @@ START_TEST(copy_alone_streams_from_nt_min)
 }
 END_TEST
 
+/* Threads that only burn a CPU (cpu, or any when it is -1) until stop. */
 struct spinner {
 	atomic_bool stop;
 	int cpu;
@@ -451,7 +452,8 @@ static void *spin_main(void *arg)
 {
 	struct spinner *sp = arg;
 
-	pin_thread(sp->cpu);
+	if (sp->cpu >= 0)
+		pin_thread(sp->cpu);
 	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed))
 		;
 	return NULL;
@@ -681,17 +683,6 @@ START_TEST(woken_thread_on_a_workers_cpu_leaves_it_in_splits)
 }
 END_TEST
 
-static atomic_bool hogs_stop;
-
-/* A thread that only burns its CPU, so that the scheduler preempts the others at any point. */
-static void *hog(void *arg)
-{
-	(void)arg;
-	while (!atomic_load_explicit(&hogs_stop, memory_order_relaxed))
-		__asm__ volatile("" ::: "memory");
-	return NULL;
-}
-
 /*
  * A queue whose batches alternate between one handed to the runner and one
  * copied inline at submit, the owner spinning for completions. The inline
@@ -714,10 +705,12 @@ START_TEST(queue_inline_batch_right_after_a_runner_batch)
 		jobs[i] = (struct ofl_job){ .dst = dst[i], .src = src[i], .len = SMALL };
 	ck_assert_int_eq(ofl_pool_init(&p, 2, 64 * 1024, SIZE_MAX, SIZE_MAX), 0);
 	ck_assert_int_eq(ofl_pool_queue_open(&p, &q, &cq), 0);
+	/* two unpinned spinners, so that the scheduler preempts the others at any point */
+	struct spinner hog = { .cpu = -1 };
 	pthread_t hogs[2];
-	atomic_store(&hogs_stop, false);
+	atomic_init(&hog.stop, false);
 	for (unsigned i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_create(&hogs[i], NULL, hog, NULL), 0);
+		ck_assert_int_eq(pthread_create(&hogs[i], NULL, spin_main, &hog), 0);
 	for (uint32_t it = 0; it < ROUNDS && !bad; it++) {
 		size_t len = it & 1 ? SMALL : BIG; /* BIG: at least inline_max, handed to the runner */
 		uint32_t slot = q.tail & q.mask;
@@ -741,7 +734,7 @@ START_TEST(queue_inline_batch_right_after_a_runner_batch)
 			first = it;
 		q.head = q.done;
 	}
-	atomic_store(&hogs_stop, true);
+	atomic_store(&hog.stop, true);
 	for (unsigned i = 0; i < 2; i++)
 		pthread_join(hogs[i], NULL);
 	ck_assert_msg(!bad, "round %u: %s (head %u done %u tail %u)", first,
