@@ -91,7 +91,9 @@ int offload_check_version(unsigned major, unsigned minor, unsigned patch);
  *  - -ETIMEDOUT: an engine did not complete in time (it was reset);
  *  - -EIO: an engine reported an error;
  *  - -EBADMSG: AEAD authentication tag mismatch (no plaintext is released);
- *  - -EBADF: the handle is closed;
+ *  - -EBADF: the handle is closed (a context also once inherited through
+ *    fork()), or a file descriptor given is not open
+ *    (offload_buf_import_dmabuf());
  *  - -EBUSY: the object still has dependent handles open;
  *  - -ENOSPC: a queue is full;
  *  - -ENOMEM: out of memory;

@@ -132,7 +132,7 @@ const char *ofl_strerror(int err)
 	case EBADMSG:
 		return "authentication tag mismatch";
 	case EBADF:
-		return "handle is closed";
+		return "handle is closed, or a file descriptor given is not open";
 	case EBUSY:
 		return "resource busy or handles still open";
 	case ENOSPC:

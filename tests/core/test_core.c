@@ -57,6 +57,8 @@ START_TEST(strerror_names_codes)
 	ck_assert_str_eq(offload_strerror(-EBADMSG), "authentication tag mismatch");
 	ck_assert_str_eq(offload_strerror(EBADMSG), "authentication tag mismatch");
 	ck_assert_str_eq(offload_strerror(-ENOSPC), "queue full");
+	/* EBADF is also a dma-buf fd that is not open (buf.h), not only a closed handle */
+	ck_assert_str_eq(offload_strerror(-EBADF), "handle is closed, or a file descriptor given is not open");
 	ck_assert_str_eq(offload_strerror(0), "success");
 	/* Codes the library does not describe fall back to the C library's text. */
 	ck_assert_str_eq(offload_strerror(-ENOENT), strerror(ENOENT));

@@ -35,7 +35,8 @@ static struct pyo_exc excs[] = {
 	{ "offload.EngineError", EIO, NULL, "EIO: an engine reported an error.", NULL },
 	{ "offload.TagMismatch", EBADMSG, NULL,
 	  "EBADMSG: AEAD authentication tag mismatch; no plaintext is released.", NULL },
-	{ "offload.Closed", EBADF, NULL, "EBADF: the object (or its Context) is closed.", NULL },
+	{ "offload.Closed", EBADF, NULL, "EBADF: the object (or its Context) is closed, or a file descriptor\n"
+	  "given is not open (Buffer.import_dmabuf()).", NULL },
 	{ "offload.Busy", EBUSY, NULL,
 	  "EBUSY: the object is in use (another thread is inside a call on it, or\n"
 	  "dependent handles are still open).", NULL },
