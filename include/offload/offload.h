@@ -77,6 +77,9 @@
  *
  * Errors: every fallible call returns a negative errno (see
  * offload_strerror()) and records a sentence for offload_last_error().
+ * A call given a NULL handle, or one that is not of its kind (a cipher
+ * session passed as a hash session, a stale pointer), has no context to
+ * record the sentence under: offload_last_error(NULL) has it.
  * The codes are the E* constants of <errno.h> (-EINVAL, -EBADMSG, ...):
  * include it to compare results. Nothing is reported through the global
  * errno.

@@ -266,6 +266,14 @@ START_TEST(sessions)
 	ck_assert_int_eq(offload_cipher_session_open(ctx, OFFLOAD_CIPHER_AES_GCM, key, 32, &s), 0);
 	offload_hash_session *h;
 	ck_assert_int_eq(offload_hash_open(ctx, OFFLOAD_HASH_SHA256, NULL, 0, &h), 0);
+	/* a session of the other kind is refused for NULL's message (offload.h, Errors), and keeps working */
+	EXPECT(offload_hash_update((offload_hash_session *)(void *)s, buf, 1), -EINVAL,
+	       "offload_hash_update: not an open hash session");
+	EXPECT(offload_cipher_session_run((offload_cipher_session *)(void *)h, &op, sizeof(op)), -EINVAL,
+	       "offload_cipher_session_run: not an open cipher session");
+	ck_assert_int_eq(offload_hash_update(h, "abc", 3), 0);
+	ck_assert_int_eq(offload_hash_final(h, out, 32, NULL), 32);
+	ck_assert_uint_eq(out[0], 0xba); /* SHA-256("abc") = ba7816bf... (FIPS 180-4) */
 	/* left open on purpose: offload_ctx_free() in teardown must destroy both (ASan checks) */
 }
 END_TEST
