@@ -37,7 +37,10 @@
  * without a name shows as its block and offset ("udma.gcfg+0x104"). Lines
  * are written whole (line-buffered appends), so several contexts may share
  * a file. A file that cannot be opened fails offload_ctx_open() with its
- * -errno and a sentence naming it.
+ * -errno and a sentence naming it. Once open, the trace is best effort: a
+ * write that fails (a full disk, say) is not reported and the models go on,
+ * so a trace that ends early says only that writing it stopped; writing to
+ * a FIFO whose reader has gone raises SIGPIPE, as for any program.
  */
 #ifndef OFFLOAD_SIM_H
 #define OFFLOAD_SIM_H
