@@ -28,6 +28,8 @@ struct offload_ctx;
 struct ofl_crypto_slot {
 	struct ofl_device *dev;
 	void *bs;
+	/* hash sessions: dev->backend->hash once bs is open (one load on the per-message path, not three) */
+	const struct ofl_hash_ops *hops;
 };
 
 /*

@@ -131,6 +131,7 @@ static int slot_open_hash(struct offload_hash_session *s, const char *func, stru
 	ofl_err_clear(s->ctx);
 	int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
 
+	sl->hops = sl->dev->backend->hash;
 	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r) : r;
 }
 
@@ -155,17 +156,18 @@ static void hash_next(struct offload_hash_session *s)
 static void hash_abort(struct offload_hash_session *s)
 {
 	if (s->cur && s->cur->bs)
-		s->cur->dev->backend->hash->reset(s->cur->bs);
+		s->cur->hops->reset(s->cur->bs);
 	hash_next(s);
 }
 
-static int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
+static OFL_HOT_INLINE int hash_feed(struct offload_hash_session *s, const char *func, const void *data,
 		     size_t len)
 {
 	if (len == 0)
 		return 0;
 	ofl_err_clear(s->ctx);
-	int r = s->cur->dev->backend->hash->update(s->cur->bs, data, len);
+	struct ofl_crypto_slot *c = s->cur;
+	int r = c->hops->update(c->bs, data, len);
 	if (OFL_UNLIKELY(r < 0)) {
 		r = ofl_backend_err(s->ctx, func, s->cur->dev, r);
 		hash_abort(s);
@@ -211,7 +213,7 @@ static int hash_update(struct offload_hash_session *s, const char *func, const v
 	return hash_feed(s, func, data, len);
 }
 
-static int hash_final(struct offload_hash_session *s, const char *func, void *digest,
+static OFL_HOT_INLINE int hash_final(struct offload_hash_session *s, const char *func, void *digest,
 		      struct offload_result *res)
 {
 	int r;
@@ -225,11 +227,11 @@ static int hash_final(struct offload_hash_session *s, const char *func, void *di
 	uint32_t flags = 0;
 	struct ofl_crypto_slot *sl = s->cur;
 	ofl_err_clear(s->ctx);
-	r = sl->dev->backend->hash->final(sl->bs, digest, &driver, &flags);
+	r = sl->hops->final(sl->bs, digest, &driver, &flags);
 	hash_next(s);
 	if (OFL_UNLIKELY(r < 0)) {
 		r = ofl_backend_err(s->ctx, func, sl->dev, r);
-		sl->dev->backend->hash->reset(sl->bs);
+		sl->hops->reset(sl->bs);
 		ofl_wipe(digest, (size_t)s->digest_len);
 		return r;
 	}

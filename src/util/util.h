@@ -22,7 +22,10 @@
 #define OFL_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define OFL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define OFL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* a step of a per-message path that gcc would split into an out-of-line part (hash.c) */
+#define OFL_HOT_INLINE inline __attribute__((always_inline))
 #else
+#define OFL_HOT_INLINE inline
 #define OFL_PRINTF(f, a)
 #define OFL_LIKELY(x) (x)
 #define OFL_UNLIKELY(x) (x)
