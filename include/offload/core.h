@@ -119,7 +119,12 @@ const char *offload_strerror(int err);
  * a failure on another context does not replace it (a thread keeps the
  * messages of its 1024 most recently failing contexts; offload_ctx_free()
  * frees the freeing thread's message of that context; it stays the answer
- * for NULL until another failure).
+ * for NULL until another failure). A call that succeeds leaves the message
+ * as it was, except one that succeeded after a step inside it failed with
+ * a reason (offload_ctx_open() after a backend declined the board: see
+ * offload_backend_status(); offload_memcpy() after an engine refused and the
+ * CPU copied; offload_ctx_close() in a forked child): that call clears it,
+ * rather than leave a reason for a failure that did not happen.
  *
  * @param ctx The context, or NULL for the last error of any context on this
  *            thread (including calls that failed because ctx was NULL).

@@ -225,10 +225,10 @@ static int check_op(struct offload_ctx *ctx, const char *func, const struct ofl_
 
 static int slot_open_cipher(struct offload_cipher_session *s, const char *func, struct ofl_crypto_slot *sl)
 {
-	ofl_err_clear(s->ctx);
+	uint64_t mark = ofl_err_mark();
 	int r = sl->dev->backend->cipher->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
 
-	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r) : r;
+	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r, mark) : r;
 }
 
 /*
@@ -297,7 +297,7 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 	}
 	const char *driver = "";
 	uint32_t flags = 0;
-	ofl_err_clear(ctx);
+	uint64_t mark = ofl_err_mark();
 	r = sl->dev->backend->cipher->run(sl->bs, op, &driver, &flags);
 	if (OFL_UNLIKELY(r < 0)) {
 		if (op->len)
@@ -306,7 +306,7 @@ static int cipher_run(struct offload_cipher_session *s, const char *func,
 			return ofl_err(ctx, r, "%s: AES-GCM tag mismatch on %s: the data or tag was "
 					       "altered or the key/IV/AAD differ; no plaintext released",
 				       func, sl->dev->name);
-		return ofl_backend_err(ctx, func, sl->dev, r);
+		return ofl_backend_err(ctx, func, sl->dev, r, mark);
 	}
 	ofl_result_set(op->result, sl->dev, driver, flags);
 	return 0;

@@ -18,13 +18,13 @@ OFFLOAD_API const char *offload_strerror(int err)
 }
 
 int ofl_backend_err(const struct offload_ctx *ctx, const char *func, const struct ofl_device *d,
-		       int r)
+		    int r, uint64_t mark)
 {
 	char msg[OFL_ERRMSG_LEN];
 	const char *m = offload_last_error(ctx);
 	size_t fl = strlen(func);
 
-	if (!m[0])
+	if (!ofl_err_since(ctx, mark) || !m[0])
 		return ofl_err(ctx, r, "%s: backend %s failed on %s: %s", func, d->backend->name,
 			       d->name, offload_strerror(r));
 	if (strncmp(m, func, fl) == 0 && m[fl] == ':')

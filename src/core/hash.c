@@ -128,11 +128,11 @@ static void hash_session_fini(struct offload_hash_session *s)
 
 static int slot_open_hash(struct offload_hash_session *s, const char *func, struct ofl_crypto_slot *sl)
 {
-	ofl_err_clear(s->ctx);
+	uint64_t mark = ofl_err_mark();
 	int r = sl->dev->backend->hash->open(sl->dev, s->alg, s->key, s->key_len, &sl->bs);
 
 	sl->hops = sl->dev->backend->hash;
-	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r) : r;
+	return r < 0 ? ofl_backend_err(s->ctx, func, sl->dev, r, mark) : r;
 }
 
 static int hash_use(struct offload_hash_session *s, const char *func, struct ofl_crypto_slot *sl)
@@ -165,11 +165,11 @@ static OFL_HOT_INLINE int hash_feed(struct offload_hash_session *s, const char *
 {
 	if (len == 0)
 		return 0;
-	ofl_err_clear(s->ctx);
+	uint64_t mark = ofl_err_mark();
 	struct ofl_crypto_slot *c = s->cur;
 	int r = c->hops->update(c->bs, data, len);
 	if (OFL_UNLIKELY(r < 0)) {
-		r = ofl_backend_err(s->ctx, func, s->cur->dev, r);
+		r = ofl_backend_err(s->ctx, func, s->cur->dev, r, mark);
 		hash_abort(s);
 	}
 	return r;
@@ -226,11 +226,11 @@ static OFL_HOT_INLINE int hash_final(struct offload_hash_session *s, const char 
 	const char *driver = "";
 	uint32_t flags = 0;
 	struct ofl_crypto_slot *sl = s->cur;
-	ofl_err_clear(s->ctx);
+	uint64_t mark = ofl_err_mark();
 	r = sl->hops->final(sl->bs, digest, &driver, &flags);
 	hash_next(s);
 	if (OFL_UNLIKELY(r < 0)) {
-		r = ofl_backend_err(s->ctx, func, sl->dev, r);
+		r = ofl_backend_err(s->ctx, func, sl->dev, r, mark);
 		sl->hops->reset(sl->bs);
 		ofl_wipe(digest, (size_t)s->digest_len);
 		return r;
@@ -371,11 +371,11 @@ static int hash_oneshot(struct offload_ctx *ctx, enum offload_hash_alg alg, cons
 		return 1;
 	const char *driver = "";
 	uint32_t flags = 0;
-	ofl_err_clear(ctx);
+	uint64_t mark = ofl_err_mark();
 	int r = d->backend->hash->oneshot(d, alg, data, len, digest, &driver, &flags);
 	if (OFL_UNLIKELY(r < 0)) {
 		ofl_wipe(digest, size[a]);
-		return ofl_backend_err(ctx, "offload_hash", d, r);
+		return ofl_backend_err(ctx, "offload_hash", d, r, mark);
 	}
 	ofl_result_set(res, d, driver, flags);
 	return size[a];
@@ -415,10 +415,10 @@ OFFLOAD_API int offload_hash(offload_ctx *ctx, enum offload_hash_alg alg, const 
 		const struct ofl_hash_ops *ops = s.cur->dev->backend->hash;
 		const char *driver = "";
 		uint32_t flags = 0;
-		ofl_err_clear(ctx);
+		uint64_t mark = ofl_err_mark();
 		r = ops->digest(s.cur->bs, data, len, digest, &driver, &flags);
 		if (r < 0) {
-			r = ofl_backend_err(ctx, func, s.cur->dev, r);
+			r = ofl_backend_err(ctx, func, s.cur->dev, r, mark);
 			ops->reset(s.cur->bs);
 			ofl_wipe(digest, (size_t)s.digest_len);
 		} else {

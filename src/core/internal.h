@@ -94,12 +94,14 @@ struct offload_ctx {
 /* ---- errors (src/core/error.c; recording: src/driver/error.c) ---- */
 
 /*
- * A backend call on device d failed with r; the caller cleared the message
+ * A backend call on device d failed with r; `mark` is ofl_err_mark() from
  * before the call. The user sees which API function failed: "<func>: <the
- * backend's message>", or a generic sentence when the backend left none.
+ * backend's message>", or a generic sentence when the backend recorded none
+ * for ctx since the mark (an older message is not passed off as its reason).
  * Returns r.
  */
-int ofl_backend_err(const struct offload_ctx *ctx, const char *func, const struct ofl_device *d, int r);
+int ofl_backend_err(const struct offload_ctx *ctx, const char *func, const struct ofl_device *d, int r,
+		    uint64_t mark);
 
 /* ---- context helpers (src/core/context.c) ---- */
 

@@ -53,17 +53,17 @@ static int __attribute__((noinline, cold)) no_copy_device(const struct offload_c
 }
 
 /*
- * Run a copy on a device that is not the CPU fast path's: clear this
- * thread's message first so that a backend failing without a message of its
- * own gets a generic one rather than a stale one.
+ * Run a copy on a device that is not the CPU fast path's: a backend failing
+ * without a message of its own gets a generic one rather than an older one
+ * (the mark).
  */
 static int __attribute__((noinline)) run_copy(const char *func, struct ofl_device *d, void *dst,
 					      const void *src, size_t len, struct offload_result *res)
 {
-	ofl_err_clear(d->ctx);
+	uint64_t mark = ofl_err_mark();
 	int r = d->backend->memcpy->copy(d, dst, src, len, res);
 
-	return r < 0 ? ofl_backend_err(d->ctx, func, d, r) : r;
+	return r < 0 ? ofl_backend_err(d->ctx, func, d, r, mark) : r;
 }
 
 /*
@@ -76,12 +76,17 @@ static int __attribute__((noinline)) run_auto(const char *func, struct offload_c
 					      struct ofl_device *d, void *dst, const void *src, size_t len,
 					      struct offload_result *res)
 {
-	int r = run_copy(func, d, dst, src, len, res);
+	uint64_t mark = ofl_err_mark();
+	int r = d->backend->memcpy->copy(d, dst, src, len, res);
 
-	if ((r != -EBUSY && r != -ENOMEM) || ctx->cpu_dev < 0)
+	if (r >= 0)
 		return r;
+	if ((r != -EBUSY && r != -ENOMEM) || ctx->cpu_dev < 0)
+		return ofl_backend_err(ctx, func, d, r, mark);
+	/* the call does not fail: a reason the engine gave is no failure's message */
+	if (ofl_err_since(ctx, mark))
+		ofl_err_clear(ctx);
 	struct ofl_device *cpu = ctx->drv.devs[ctx->cpu_dev];
-	ofl_err_clear(ctx);
 	r = cpu->backend->memcpy->copy(cpu, dst, src, len, res);
 	if (r == 0 && res)
 		res->flags |= OFFLOAD_RES_FALLBACK;

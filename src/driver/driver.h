@@ -141,10 +141,11 @@ int ofl_err_struct_size(const struct offload_ctx *ctx, const char *func, const c
  * This thread's messages, one per context (src/driver/error.c): a table of
  * entries keyed by context id (0 = recorded without a context), grown on
  * demand and bounded (OFL_ERR_KEEP, least recently written evicted). `cur_id`
- * / `cur` cache the context the thread last touched (its entry, or none) so that ofl_err_clear() stays inline and a compare on the hot
- * path: the crypto paths clear around every backend call, and an
- * out-of-line call plus TLS lookup cost a 16-byte SHA-256 about 5 % of its
- * speed (bench/crypto_overhead.sh). Visible here only for that.
+ * / `cur` cache the context the thread last touched (its entry, or none).
+ * `seq` counts the messages the thread recorded: the calls that run a
+ * backend read it before (ofl_err_mark(), inline: it is on the path of
+ * every copy, cipher and hash) to tell afterwards whether the backend
+ * recorded a message of its own. Visible here only for that.
  */
 struct ofl_err_ent {
 	uint64_t ctx_id; /* OFL_ERR_FREE: unused entry */
@@ -156,7 +157,7 @@ struct ofl_tl_err {
 	int cur;                  /* 1 + its entry in tab, 0 if none (TLS starts zeroed) */
 	int last;                 /* 1 + the entry written last (offload_last_error(NULL)), 0 if none */
 	int n, cap;               /* entries used / allocated */
-	uint64_t seq;
+	uint64_t seq;             /* messages recorded by this thread (the last one's entry seq) */
 	struct ofl_err_ent *tab;
 };
 extern _Thread_local struct ofl_tl_err ofl_tl_err __attribute__((visibility("hidden")));
@@ -168,7 +169,24 @@ void ofl_err_clear_slow(uint64_t id);
 /* Forget this thread's message of a context being freed (offload_ctx_free()). */
 void ofl_err_forget(const struct offload_ctx *ctx);
 
-/* Clear this thread's message for ctx (the calls that test whether a backend left one). */
+/*
+ * This thread's mark before a backend call. A call that succeeds leaves the
+ * message of the last failed call as it was (offload_last_error()); one that
+ * fails asks ofl_err_since() whether the backend said why.
+ */
+static inline uint64_t ofl_err_mark(void)
+{
+	return ofl_tl_err.seq;
+}
+
+/* Did this thread record a message for ctx after `mark` (ofl_err_mark())? */
+bool ofl_err_since(const struct offload_ctx *ctx, uint64_t mark);
+
+/*
+ * Clear this thread's message for ctx: a call that succeeded although a
+ * step inside it failed with a message (a context open after a backend's
+ * probe refused, a copy that fell back to the CPU).
+ */
 static inline void ofl_err_clear(const struct offload_ctx *ctx)
 {
 	uint64_t id = ctx ? ofl_drv_c(ctx)->id : 0;

@@ -142,6 +142,14 @@ const char *ofl_err_msg(const struct offload_ctx *ctx)
 	return i >= 0 ? t->tab[i].msg : "";
 }
 
+bool ofl_err_since(const struct offload_ctx *ctx, uint64_t mark)
+{
+	struct ofl_tl_err *t = &ofl_tl_err;
+	int i = find(ctx ? ofl_drv_c(ctx)->id : 0);
+
+	return i >= 0 && t->tab[i].seq > mark;
+}
+
 void ofl_err_clear_slow(uint64_t id)
 {
 	struct ofl_tl_err *t = &ofl_tl_err;

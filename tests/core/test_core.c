@@ -748,6 +748,66 @@ START_TEST(errors_are_per_context)
 END_TEST
 
 /*
+ * offload_last_error() is the message of the most recent failed call
+ * (core.h): calls that succeed in between, copies and crypto included, leave
+ * it. (They used to clear it before running the backend.)
+ */
+START_TEST(success_keeps_the_last_failure_message)
+{
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	offload_hash_session *hs;
+	offload_cipher_session *cs;
+	struct offload_dev_info d;
+	uint8_t key[16] = { 0 }, in[16] = { 0 }, out[32];
+	struct offload_cipher_op op = { .dir = OFFLOAD_ENCRYPT, .in = in, .out = out, .len = 16 };
+
+	ck_assert_int_eq(offload_hash_open(ctx, OFFLOAD_HASH_SHA256, NULL, 0, &hs), 0);
+	ck_assert_int_eq(offload_cipher_session_open(ctx, OFFLOAD_CIPHER_AES_ECB, key, 16, &cs), 0);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 77, &d, sizeof(d)), -ENODEV);
+	char want[OFL_ERRMSG_LEN];
+	snprintf(want, sizeof(want), "%s", offload_last_error(ctx));
+	ck_assert_ptr_nonnull(strstr(want, "77"));
+	ck_assert_int_eq(offload_hash_update(hs, "abc", 3), 0);
+	ck_assert_int_eq(offload_hash_final(hs, out, sizeof(out), NULL), 32);
+	ck_assert_int_eq(offload_hash(ctx, OFFLOAD_HASH_SHA256, NULL, 0, "abc", 3, out, sizeof(out), NULL), 32);
+	ck_assert_int_eq(offload_cipher_session_run(cs, &op, sizeof(op)), 0);
+	ck_assert_int_eq(offload_memcpy(ctx, out, in, 16), 0);
+	ck_assert_str_eq(offload_last_error(ctx), want);
+	offload_hash_close(hs);
+	offload_cipher_session_close(cs);
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * A backend that fails without saying why gets the generic sentence, not
+ * the message of an earlier failure on the context; one that says why after
+ * the mark gets its own sentence, under the API function's name.
+ */
+START_TEST(backend_failure_gets_its_own_reason)
+{
+	offload_ctx *ctx = test_ctx_open(OFFLOAD_DT_NONE, NULL, 0, NULL);
+	struct ofl_device *dev = ofl_ctx_device(ctx, 0);
+	struct offload_dev_info d;
+	char want[OFL_ERRMSG_LEN];
+
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_int_eq(offload_dev_get_info(ctx, 77, &d, sizeof(d)), -ENODEV);
+	uint64_t mark = ofl_err_mark();
+	ck_assert_int_eq(ofl_backend_err(ctx, "offload_hash_update", dev, -EIO, mark), -EIO);
+	snprintf(want, sizeof(want), "offload_hash_update: backend %s failed on %s: %s", dev->backend->name,
+		 dev->name, offload_strerror(-EIO));
+	ck_assert_str_eq(offload_last_error(ctx), want);
+
+	mark = ofl_err_mark();
+	ofl_err(ctx, -EIO, "cpu backend: EVP_DigestUpdate failed");
+	ck_assert_int_eq(ofl_backend_err(ctx, "offload_hash_update", dev, -EIO, mark), -EIO);
+	ck_assert_str_eq(offload_last_error(ctx), "offload_hash_update: cpu backend: EVP_DigestUpdate failed");
+	offload_ctx_free(ctx);
+}
+END_TEST
+
+/*
  * Each context keeps its own last message on a thread, however many
  * contexts fail in turn on it (issue #18: one slot per thread kept 1 of 300).
  */
@@ -1029,6 +1089,8 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, dev_info_bad_input);
 	tcase_add_test(tc, backend_names_in_probe_order);
 	tcase_add_test(tc, errors_are_per_context);
+	tcase_add_test(tc, success_keeps_the_last_failure_message);
+	tcase_add_test(tc, backend_failure_gets_its_own_reason);
 	tcase_add_test(tc, errors_are_per_thread);
 	tcase_add_test(tc, errors_kept_for_every_context);
 	tcase_add_test(tc, fork_child_may_close_inherited_ctx);
